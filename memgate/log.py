@@ -243,11 +243,14 @@ class _Checker:
             if e[name] != getattr(self.s, name): return f"run_end {name} is {e[name]!r} but the events say {getattr(self.s, name)!r}"
         return None
 
-def verify(path) -> Verdict:
-    "Check that the log at `path` can be trusted; the verdict names the first failing line."
+def verify(path, strict: bool = False) -> Verdict:
+    """Check that the log at `path` can be trusted; the verdict names the first failing line.
+    An incomplete last line (a killed writer) is set aside and reported, or fails the log when `strict`."""
     path = Path(path)
     try: log = read_log(path)
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
+    if strict and log.incomplete_line:
+        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", log.incomplete_line, len(log.events))
     c = _Checker()
     for e in log.events:
         if (problem := c.check(e)): return Verdict(path, False, problem, e.line, len(log.events), log.incomplete_line)

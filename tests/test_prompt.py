@@ -1,0 +1,51 @@
+"Seed M1.3 acceptance: the GRU-Mem prompt is the paper's Figure 10a, byte for byte, within budget."
+import pytest
+from golden import CHUNK, MEMORY, QUESTION, EXPECTED, prompt_t1, prompt_tn
+from memgate.domain import Chunk, Record, Role
+from memgate.prompt import Budget, BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
+
+def fill(tpl, prompt, memory, chunk):
+    "An independent rendering: split the template at its three placeholders and join the parts."
+    head, rest = tpl.split('{prompt}'); mid, tail = rest.split('{memory}'); mid2, end = tail.split('{chunk}')
+    return head + prompt + mid + memory + mid2 + chunk + end
+
+def test_a1_golden_t1():
+    assert prompt_t1().encode() == (EXPECTED / 'prompt-t1.txt').read_bytes()
+    assert prompt_t1() == fill(load_template(), QUESTION, 'No previous memory', CHUNK.text)
+
+def test_a2_golden_tn():
+    assert prompt_tn().encode() == (EXPECTED / 'prompt-tn.txt').read_bytes()
+    assert prompt_tn() == fill(load_template(), QUESTION, MEMORY, CHUNK.text)
+
+def test_template_is_figure_10a_as_quoted_in_the_seed(fixtures):
+    seed = (fixtures.parent / "templates" / "gru-mem.txt").read_bytes()
+    assert seed.startswith(b'You are presented with a problem, a section of an article that may contain the\nanswer to the problem')
+    assert b'first generate <check>yes</check>. After that, update the new memory between\n<update> and </update>.' in seed
+    assert seed.endswith(b'<problem> {prompt} </problem>\n<memory> {memory} </memory>\n<section> {chunk} </section>\n')
+    assert len(seed) == 1351 and seed.count(b'\n') == 22
+
+def test_a3_no_previous_memory_literal():
+    assert NO_PREVIOUS_MEMORY == 'No previous memory'
+    assert '<memory> No previous memory </memory>' in prompt_t1()
+    assert 'No previous memory' not in prompt_tn()
+
+@pytest.mark.parametrize('text', [prompt_t1(), prompt_tn()])
+def test_a4_all_tags_present(text):
+    for tag in ('<problem>', '</problem>', '<memory>', '</memory>', '<section>', '</section>'):
+        assert text.count(tag) == 1, tag
+
+def test_a5_role_labels_rendered():
+    labels = [line.split(']')[0] + ']' for line in CHUNK.text.split('\n\n')]
+    assert labels == ['[System]', '[User]', '[Assistant]', '[ToolResult]', '[Assistant]']
+    assert {r.role for r in CHUNK.records} == set(Role)
+
+def test_a6_over_budget_errors():
+    chunk = 'token ' * 20000
+    with pytest.raises(BudgetError) as e: build_prompt(QUESTION, None, chunk)
+    assert 'section' in str(e.value) and e.value.component == 'section' and e.value.tokens >= 20000
+    with pytest.raises(BudgetError, match='memory'): build_prompt(QUESTION, 'm ' * 2000, CHUNK.text)
+    with pytest.raises(BudgetError, match='problem'): build_prompt('why ' * 1000, None, CHUNK.text)
+
+def test_memory_quoting_a_placeholder_is_not_substituted():
+    text = build_prompt('Q', 'see {chunk} and {prompt}', 'CHUNK').text
+    assert '<memory> see {chunk} and {prompt} </memory>' in text and text.count('CHUNK') == 1
