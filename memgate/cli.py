@@ -9,10 +9,15 @@ from __future__ import annotations
 import argparse, json, sys
 from pathlib import Path
 from .domain import MemgateError
+from .sources import load_project, TOOL_RESULT_CHARS
+from .chunking import chunk_project, CHUNK_TOKENS
+from .queries import load_queries, select_queries
+from .prompt import build_prompt
 from .log import stats, verify
 
 # %% auto #0
-__all__ = ['cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main']
+__all__ = ['cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main', 'add_project_args', 'project_chunks', 'cmd_chunks',
+           'cmd_prompt']
 
 # %% ../nbs/10_cli.ipynb #0e69cd4b
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
@@ -66,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     for extend in _EXTENSIONS: extend(sub)
     return ap
 
-_EXTENSIONS = []   # later sections add their subcommands here
+_EXTENSIONS = []   # sections below add their subcommands here
 
 def main(argv=None) -> int:
     "Entry point of the `memgate` command."
@@ -75,3 +80,48 @@ def main(argv=None) -> int:
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr); return 2
     except BrokenPipeError: return 0
+
+# %% ../nbs/10_cli.ipynb #a953594e
+def add_project_args(p):
+    "The options that say which chunks to read; shared by chunks, prompt and ingest."
+    p.add_argument('--project', required=True, help='a session file, a folder of them, or a project name (matched on the recorded cwd)')
+    p.add_argument('--chunk-tokens', type=int, default=CHUNK_TOKENS, help=f'token limit of a chunk (default {CHUNK_TOKENS})')
+    p.add_argument('--tool-result-chars', type=int, default=TOOL_RESULT_CHARS, help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
+
+def project_chunks(args):
+    "The project named by `args` and a fresh iterator over its chunks."
+    project = load_project(args.project, args.tool_result_chars)
+    return project, chunk_project(project, args.chunk_tokens)
+
+def cmd_chunks(args) -> int:
+    project, chunks = project_chunks(args)
+    for c in chunks:
+        if args.format == 'json':
+            print(json.dumps(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records), first_ts=c.first_ts,
+                                  source=c.sources, text=c.text), ensure_ascii=False))
+        else: print(f"{c.index:5d}  {c.tokens:5d} tok  {len(c.records):4d} rec  {c.first_ts or '-':24s}  {c.sha[:12]}")
+    print(project.warnings.summary(), file=sys.stderr)
+    return 0
+
+def cmd_prompt(args) -> int:
+    queries = load_queries(args.queries)
+    (query,) = select_queries(queries, [args.query], args.queries or 'query set')
+    project, chunks = project_chunks(args)
+    chunk = next((c for c in chunks if c.index == args.chunk), None)
+    if chunk is None: raise MemgateError(f"{args.project}: no chunk {args.chunk} (chunks are numbered from 1)")
+    sys.stdout.write(build_prompt(query.question, None, chunk.text).text)
+    return 0
+
+def _input_commands(sub):
+    p = sub.add_parser('chunks', help="list a project's chunks")
+    add_project_args(p)
+    p.add_argument('--format', choices=('text', 'json'), default='text')
+    p.set_defaults(func=cmd_chunks)
+    p = sub.add_parser('prompt', help='print the exact prompt for one chunk at t=1')
+    add_project_args(p)
+    p.add_argument('--query', required=True, help='query id')
+    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+    p.add_argument('--chunk', type=int, required=True, help='chunk index, from 1')
+    p.set_defaults(func=cmd_prompt)
+
+_EXTENSIONS.append(_input_commands)
