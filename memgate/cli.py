@@ -125,3 +125,6 @@ def _input_commands(sub):
     p.set_defaults(func=cmd_prompt)
 
 _EXTENSIONS.append(_input_commands)
+
+# %% ../nbs/10_cli.ipynb #d80f337e
+if __name__ == '__main__': sys.exit(main())

@@ -288,10 +288,9 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS) -> Project:
     p = Path(spec).expanduser()
     if p.is_file(): files, name = [p], p.stem
     elif p.is_dir(): files, name = _jsonl_under(p), p.resolve().name
-    elif os.sep not in str(spec):
-        files, name = _by_name(str(spec)), str(spec)
-        if not files: raise SourceError(f"project {spec!r}: no such file or folder, and no session under {claude_root()} or {codex_root()} records that cwd")
-    else: raise SourceError(f"{spec}: no such file or folder")
+    else:
+        files, name = _by_name(str(spec)), Path(str(spec).rstrip('/')).name
+        if not files: raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} or {codex_root()} records that cwd")
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")

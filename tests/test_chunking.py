@@ -1,0 +1,95 @@
+"The chunker on the real sessions: bounded, deterministic, append-only; and the commands that show chunks and prompts."
+import json, shutil, subprocess, sys
+from pathlib import Path
+import pytest
+from synth import codex_session
+from memgate.chunking import chunk_project, chunk_records, split_record
+from memgate.domain import Chunk, Record, Role, count_tokens, sha256_text
+from memgate.prompt import Budget, build_prompt, load_template
+from memgate.queries import load_queries, templates_dir
+from memgate.sources import load_project
+
+def chunks_of(path, **kw): return list(chunk_project(load_project(path), **kw))
+
+def test_every_real_chunk_within_5000_tokens_and_hashed(fixtures):
+    cs = chunks_of(fixtures / 'transcripts')
+    assert len(cs) == 34 and [c.index for c in cs] == list(range(1, 35))
+    for c in cs:
+        assert c.tokens == count_tokens(c.text) <= 5000
+        assert c.text == '\n\n'.join(r.render() for r in c.records) and c.sha == sha256_text(c.text)
+    assert sum(len(c.records) for c in cs) == 752      # every record in exactly one chunk
+
+def test_chunking_is_deterministic(fixtures):
+    assert [c.sha for c in chunks_of(fixtures / 'transcripts')] == [c.sha for c in chunks_of(fixtures / 'transcripts')]
+
+def test_smaller_budget_still_bounded(fixtures):
+    cs = chunks_of(fixtures / 'transcripts', max_tokens=800)
+    assert all(c.tokens <= 800 for c in cs) and any('(part 1/' in c.text for c in cs)
+
+def test_appending_a_session_only_adds_chunks_at_the_end(fixtures, tmp_path):
+    shutil.copytree(fixtures / 'transcripts', tmp_path / 'p')
+    before = [c.sha for c in chunks_of(tmp_path / 'p')]
+    codex_session(tmp_path / 'p' / 'later')          # dated 2026, after every bundled session
+    after = [c.sha for c in chunks_of(tmp_path / 'p')]
+    assert after[:len(before)] == before and len(after) > len(before)
+
+def test_tool_call_stays_with_its_result():
+    filler = Record(Role.user, 'word ' * 3000, 'f', 'a')
+    call = Record(Role.assistant, 'Tool: Bash ' + 'y ' * 1500, 'f', 'b', call_id='c')
+    result = Record(Role.tool_result, 'z ' * 1000, 'f', 'c', call_id='c')
+    cs = list(chunk_records([filler, call, result]))
+    assert [[r.ref for r in c.records] for c in cs] == [['a'], ['b', 'c']]
+
+def test_oversized_record_split_at_lines_with_part_markers():
+    text = '\n'.join(f'{i:05d} ' + 'log ' * 30 for i in range(2000))
+    cs = list(chunk_records([Record(Role.tool_result, text, 'f', 'r')], 5000))
+    parts = [r for c in cs for r in c.records]
+    n = len(parts)
+    assert n > 1 and all(c.tokens <= 5000 for c in cs)
+    assert [p.text.split(' ', 2)[:2] for p in parts] == [['(part', f'{i}/{n})'] for i in range(1, n + 1)]
+    assert ''.join(p.text.split(') ', 1)[1] for p in parts) == text
+    assert all(p.text.split(') ', 1)[1].endswith('\n') for p in parts[:-1])   # cut at line ends
+
+def test_a7_budget_headroom_on_the_real_corpus(fixtures):
+    "Seed M1.3 a7: with a full 1024-token memory, every real chunk's prompt leaves the 2048-token reserve."
+    full_memory = ' '.join(['failure'] * 1024)
+    assert count_tokens(full_memory) == 1024
+    worst = 0
+    for q in load_queries(templates_dir() / 'queries.toml').values():
+        for c in chunks_of(fixtures / 'transcripts'):
+            p = build_prompt(q.question, full_memory, c.text)
+            worst = max(worst, p.tokens)
+    assert worst <= 32768 - 2048 and worst > 5000    # the largest chunk was really in there
+
+def memgate(*args):
+    return subprocess.run([sys.executable, '-m', 'memgate.cli', *args], capture_output=True, text=True, timeout=120)
+
+def test_chunks_command_lists_every_chunk_with_warnings_summary(fixtures):
+    r = memgate('chunks', '--project', str(fixtures / 'transcripts'))
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 34
+    first = chunks_of(fixtures / 'transcripts')[0]
+    assert lines[0].split() == ['1', str(first.tokens), 'tok', str(len(first.records)), 'rec', first.first_ts, first.sha[:12]]
+    assert r.stderr.strip() == '4 files, 752 records, 0 warnings; skipped 157 event_msg, 7 file-history-snapshot, 1 summary, 77 turn_context'
+
+def test_chunks_json_carries_the_exact_prompt_section(fixtures):
+    r = memgate('chunks', '--project', str(fixtures / 'transcripts'), '--format', 'json')
+    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    assert [row['index'] for row in rows] == list(range(1, 35))
+    assert all(sha256_text(row['text']) == row['sha'] and set(row) == {'index', 'sha', 'tokens', 'records', 'first_ts', 'source', 'text'} for row in rows)
+    p = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '3')
+    assert f"<section> {rows[2]['text']} </section>\n" in p.stdout
+
+def test_prompt_command_matches_template_around_substitutions(fixtures):
+    r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '1')
+    tpl = load_template(); q = load_queries(templates_dir() / 'queries.toml')['infra-root-causes'].question
+    chunk = chunks_of(fixtures / 'transcripts')[0].text
+    head, rest = tpl.split('{prompt}'); mid, rest = rest.split('{memory}'); mid2, end = rest.split('{chunk}')
+    assert r.stdout == head + q + mid + 'No previous memory' + mid2 + chunk + end
+
+def test_prompt_command_errors_name_the_problem(fixtures, tmp_path):
+    r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '99')
+    assert r.returncode == 2 and r.stderr.strip().endswith('no chunk 99 (chunks are numbered from 1)') and 'Traceback' not in r.stderr
+    bad = tmp_path / 'q.toml'; bad.write_text('[x]\nquestion = 3\n')
+    r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'x', '--chunk', '1', '--queries', str(bad))
+    assert r.returncode == 2 and f'{bad}: query [x]: `question` must be a non-empty string' in r.stderr
