@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 
 # %% ../nbs/10_cli.ipynb #feb9454c
 from __future__ import annotations
-import argparse, json, sys
+import argparse, asyncio, json, os, signal, sys
 from pathlib import Path
 from .domain import MemgateError
 from .sources import load_project, TOOL_RESULT_CHARS
@@ -14,10 +14,13 @@ from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import build_prompt
 from .log import stats, verify
+from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient
+from .loop import LoopConfig
+from .ingest import IngestPlan, UPDATE_RATE_WARNING, ingest
 
 # %% auto #0
-__all__ = ['cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main', 'add_project_args', 'project_chunks', 'cmd_chunks',
-           'cmd_prompt']
+__all__ = ['NO_ENDPOINT', 'cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main', 'add_project_args', 'project_chunks',
+           'cmd_chunks', 'cmd_prompt', 'make_clients', 'cmd_ingest']
 
 # %% ../nbs/10_cli.ipynb #0e69cd4b
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
@@ -127,4 +130,81 @@ def _input_commands(sub):
 _EXTENSIONS.append(_input_commands)
 
 # %% ../nbs/10_cli.ipynb #d80f337e
+NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and MEMGATE_MODEL), "
+               "e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with --model keyword-baseline")
+
+def make_clients(args, err):
+    "A client factory for the queries, and the coroutine that closes what it opened."
+    model = args.model or os.environ.get('MEMGATE_MODEL')
+    if args.replay:
+        client = ReplayClient(args.replay, model); return (lambda q: client), None, client.model
+    if model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, model
+    base_url = args.base_url or os.environ.get('MEMGATE_BASE_URL') or os.environ.get('OPENAI_BASE_URL')
+    if not base_url or not model: raise ConfigError(NO_ENDPOINT)
+    key = os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY')
+    client = OpenAIClient(base_url, model, key, concurrency=args.concurrency, record=os.environ.get('MEMGATE_RECORD') or None,
+                          timeout_s=args.timeout, log=err)
+    return (lambda q: client), client.aclose, model
+
+async def _ingest_main(plan, factory, close, err) -> list | None:
+    "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation."
+    stop, loop = asyncio.Event(), asyncio.get_running_loop()
+    task = asyncio.ensure_future(ingest(plan, factory, stop=stop, err=err))
+    def on_signal(signame):
+        if not stop.is_set():
+            stop.set(); err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
+        else:
+            err(f"{signame} again: cancelling now"); task.cancel()
+    for sig in (signal.SIGINT, signal.SIGTERM): loop.add_signal_handler(sig, on_signal, sig.name)
+    try: return await task
+    except asyncio.CancelledError: return None
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
+        if close: await close()
+
+def cmd_ingest(args) -> int:
+    err = lambda m: print(m, file=sys.stderr, flush=True)
+    queries = load_queries(args.queries)
+    chosen = select_queries(queries, args.query, args.queries or 'query set')
+    factory, close, model = make_clients(args, err)
+    sampling = dict(temperature=args.temperature, top_p=args.top_p, max_tokens=2048, seed=args.seed)
+    cfg = LoopConfig(chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
+                     sampling={k: v for k, v in sampling.items() if v is not None})
+    plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
+    results = asyncio.run(_ingest_main(plan, factory, close, err))
+    if results is None:
+        err("cancelled: every log holds whole turns and ends with run_end 'interrupted'"); return 130
+    for r in results:
+        print(json.dumps(r.as_dict()) if args.format == 'json' else r.line(), flush=True)
+        if r.error: err(f"{r.query}: {r.status}: {r.error}")
+        if r.stats.update_rate > UPDATE_RATE_WARNING and r.stats.chunks_seen:
+            err(f"warning: {r.query}: update-rate {100 * r.stats.update_rate:.1f}% is above {100 * UPDATE_RATE_WARNING:.0f}%: "
+                "the gate is not discriminating (the run is an expensive summarizer)")
+    statuses = {r.status for r in results}
+    if statuses <= {'complete', 'exited'}: return 0
+    return 130 if 'interrupted' in statuses else 1
+
+def _ingest_command(sub):
+    p = sub.add_parser('ingest', help='run the gated memory over a project, one log per query')
+    add_project_args(p)
+    p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
+    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+    p.add_argument('--limit', type=int, help='read at most the first N chunks')
+    p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
+    p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
+    p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
+    p.add_argument('--exit-gate', action='store_true', help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
+    p.add_argument('--concurrency', type=int, default=4, help='model requests in flight at once, across queries (default 4)')
+    p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
+    p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
+    p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
+    p.add_argument('--temperature', type=float, default=0.0)
+    p.add_argument('--top-p', type=float)
+    p.add_argument('--seed', type=int)
+    p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
+    p.set_defaults(func=cmd_ingest)
+
+_EXTENSIONS.append(_ingest_command)
+
+# %% ../nbs/10_cli.ipynb #b0c96157
 if __name__ == '__main__': sys.exit(main())

@@ -6,13 +6,18 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 
 # %% ../nbs/06_client.ipynb #13e1c453
 from __future__ import annotations
-import asyncio, time
+import asyncio, email.utils, json, os, random, re, time
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, runtime_checkable, Callable
-from .domain import MemgateError
+import httpx
+from .domain import MemgateError, sha256_text
 
 # %% auto #0
-__all__ = ['Completion', 'ModelClient', 'ClientError', 'ScriptedClient', 'gate_response']
+__all__ = ['BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ScriptedClient', 'Retry', 'retry_after_seconds',
+           'ConfigError', 'server_message', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient',
+           'gate_response', 'prompt_parts', 'KeywordBaseline']
 
 # %% ../nbs/06_client.ipynb #325f5424
 @dataclass(frozen=True)
@@ -49,7 +54,156 @@ class ScriptedClient:
         return Completion(item, self.latency_s, model=self.model)
 
 # %% ../nbs/06_client.ipynb #9274e351
+@dataclass(frozen=True)
+class Retry:
+    "How passing failures are retried: up to `attempts` tries, waits growing from `base_s` to at most `max_s`."
+    attempts: int = 6
+    base_s: float = 1.0
+    max_s: float = 30.0
+
+    def wait(self, attempt: int, retry_after: float | None = None) -> float:
+        "Seconds to wait before try `attempt + 1`: the server's Retry-After, else full jitter."
+        if retry_after is not None: return min(max(retry_after, 0.0), self.max_s * 4)
+        return random.uniform(0, min(self.max_s, self.base_s * 2 ** (attempt - 1)))
+
+def retry_after_seconds(value: str | None) -> float | None:
+    "A Retry-After header (seconds, or an HTTP date) in seconds."
+    if not value: return None
+    try: return float(value)
+    except ValueError: pass
+    try: return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError): return None
+
+# %% ../nbs/06_client.ipynb #5dbdbf58
+class ConfigError(MemgateError):
+    "memgate is not told where the model is, or how to reach it."
+
+def _mask(text: str, secret: str | None) -> str:
+    return text.replace(secret, '***') if secret else text
+
+def server_message(r: httpx.Response) -> str:
+    "What an error response says: the OpenAI-style `error.message` when there is one, else the start of the body."
+    try:
+        body = r.json(); err = body.get('error') if isinstance(body, dict) else None
+        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err, str) else body.get('detail') if isinstance(body, dict) else None
+        if msg: return str(msg)
+    except (ValueError, AttributeError): pass
+    return r.text[:300] or r.reason_phrase
+
+class OpenAIClient:
+    "A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, *, concurrency: int = 4,
+                 timeout_s: float = 300.0, retry: Retry = Retry(), record: str | os.PathLike | None = None, log=None):
+        if not base_url: raise ConfigError("no model endpoint: pass --base-url (or set MEMGATE_BASE_URL)")
+        self.url = base_url.rstrip('/') + '/chat/completions'
+        self.model, self.retry, self.log = model, retry, log
+        self._key = api_key
+        headers = {'Authorization': f'Bearer {api_key}'} if api_key else {}
+        self.http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_s, connect=10.0),
+                                      limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency))
+        self.slots = asyncio.Semaphore(concurrency)
+        self.record = Path(record) if record else None
+        self.calls = 0
+
+    def __repr__(self): return f"OpenAIClient({self.url!r}, model={self.model!r})"   # never shows the key
+
+    async def aclose(self): await self.http.aclose()
+
+    async def complete(self, messages: list[dict], **sampling) -> Completion:
+        body = dict(model=self.model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
+        start = time.monotonic()
+        async with self.slots:
+            for attempt in range(1, self.retry.attempts + 1):
+                self.calls += 1
+                problem, after = None, None
+                try: r = await self.http.post(self.url, json=body)
+                except (httpx.TimeoutException, httpx.TransportError) as e:
+                    problem = f"{type(e).__name__}: {_mask(str(e), self._key) or 'no answer'}"
+                else:
+                    if r.status_code == 200: break
+                    if r.status_code == 429 or r.status_code >= 500:
+                        problem, after = f"HTTP {r.status_code}: {_mask(server_message(r), self._key)}", retry_after_seconds(r.headers.get('retry-after'))
+                    else:
+                        raise ClientError(f"{self.url} answered HTTP {r.status_code}: {_mask(server_message(r), self._key)} (model {self.model!r})")
+                if attempt == self.retry.attempts:
+                    raise ClientError(f"{self.url}: gave up after {attempt} tries; last: {problem}")
+                wait = self.retry.wait(attempt, after)
+                if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
+                await asyncio.sleep(wait)
+        latency = time.monotonic() - start
+        try:
+            data = r.json(); choice = data['choices'][0]; text = choice['message'].get('content') or ''
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise ClientError(f"{self.url}: the answer is not a chat completion (no choices[0].message.content): {_mask(r.text[:200], self._key)!r}") from None
+        done = Completion(text, latency, data.get('usage') or {}, data.get('model') or self.model)
+        if self.record: append_recording(self.record, body, done)
+        return done
+
+# %% ../nbs/06_client.ipynb #a368a4a4
+def request_key(body: dict) -> str:
+    "What identifies a request in a recording: everything but the model name, canonically encoded."
+    return sha256_text(json.dumps({k: v for k, v in body.items() if k != 'model'}, sort_keys=True, ensure_ascii=False))
+
+def append_recording(path, body: dict, c: Completion):
+    line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model), latency_s=round(c.latency_s, 3)), ensure_ascii=False)
+    with open(path, 'a', encoding='utf-8') as f: f.write(line + '\n')
+
+class ReplayClient:
+    "Answers requests from a recording made with `MEMGATE_RECORD`."
+    def __init__(self, path, model: str | None = None):
+        self.path, self.answers, self.calls = Path(path), defaultdict(deque), 0
+        try: lines = self.path.read_text(encoding='utf-8').splitlines()
+        except OSError as e: raise ConfigError(f"{path}: cannot read recording ({e.strerror or e})") from None
+        for i, line in enumerate(lines, 1):
+            try: rec = json.loads(line); body, resp = rec['request'], rec['response']
+            except (ValueError, KeyError, TypeError): raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
+            self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
+        self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
+
+    async def complete(self, messages: list[dict], **sampling) -> Completion:
+        self.calls += 1
+        body = dict(model=self.model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
+        q = self.answers.get(request_key(body))
+        if not q: raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha256_text(messages[-1]['content'])[:12]})")
+        resp, latency = q.popleft() if len(q) > 1 else q[0]
+        return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model)
+
+# %% ../nbs/06_client.ipynb #96cd1fc7
 def gate_response(update: bool, candidate: str, exit: bool = False, think: str = '') -> str:
     "A well-formed gate answer."
     return (f"<think>{think}</think>\n<check>{'yes' if update else 'no'}</check>\n"
             f"<update>{candidate}</update>\n<next>{'end' if exit else 'continue'}</next>")
+
+# %% ../nbs/06_client.ipynb #c6b1c313
+BASELINE_MODEL = 'keyword-baseline'
+_MEMORY_OPEN, _MEMORY_CLOSE, _SECTION_OPEN, _SECTION_CLOSE = '\n<memory> ', ' </memory>\n<section> ', '\n<section> ', ' </section>'
+
+def prompt_parts(prompt: str) -> tuple[str, str]:
+    "(memory, section) of an assembled GRU-Mem prompt."
+    s0 = prompt.rindex(_SECTION_OPEN) + len(_SECTION_OPEN); s1 = prompt.rindex(_SECTION_CLOSE)
+    m0 = prompt.index(_MEMORY_OPEN) + len(_MEMORY_OPEN); m1 = prompt.rindex(_MEMORY_CLOSE, 0, s0)
+    return prompt[m0:m1], prompt[s0:s1]
+
+class KeywordBaseline:
+    "The offline grep baseline: update when a keyword appears, append the matching lines."
+    model = BASELINE_MODEL
+    def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200):
+        self.keywords = [k.lower() for k in keywords]
+        self.max_lines, self.line_chars, self.calls = max_lines, line_chars, 0
+
+    async def complete(self, messages: list[dict], **sampling) -> Completion:
+        self.calls += 1
+        memory, section = prompt_parts(messages[-1]['content'])
+        if memory == 'No previous memory': memory = ''
+        hits, seen = [], set(memory.splitlines())
+        for line in section.splitlines():
+            low = line.lower()
+            found = [k for k in self.keywords if k in low]
+            line = line.strip()[:self.line_chars]
+            if found and line and f'- {line}' not in seen:
+                hits.append((found, f'- {line}')); seen.add(f'- {line}')
+            if len(hits) == self.max_lines: break
+        if not hits: return Completion(gate_response(False, memory, think='keyword baseline: no keyword in this chunk'), model=self.model)
+        words = sorted({k for found, _ in hits for k in found})
+        new = '\n'.join(([memory] if memory else []) + [h for _, h in hits])
+        return Completion(gate_response(True, new, think=f"keyword baseline: matched {', '.join(words)}"), model=self.model)

@@ -25,6 +25,7 @@ class LoopConfig:
     "What a run is allowed to do; all of it is recorded in `run_start`."
     budget: Budget = Budget()
     chunk_tokens: int = 5000          # what the chunker packed to; recorded so resume can tell it changed
+    tool_result_chars: int = 16000    # how the sources cut long tool results; recorded for the same reason
     use_exit_gate: bool = False
     parse_retries: int = 2
     sampling: dict = field(default_factory=dict)
@@ -32,7 +33,7 @@ class LoopConfig:
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."
-        return dict(chunk_tokens=self.chunk_tokens, memory_budget=self.budget.memory, context=self.budget.context,
+        return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars, memory_budget=self.budget.memory, context=self.budget.context,
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
                     parse_retries=self.parse_retries, template_sha=template_sha(self.template), sampling=dict(self.sampling))
 
@@ -46,7 +47,8 @@ class ResumePoint:
     memory_tokens: int = 0
     chunk_shas: dict[int, str] = field(default_factory=dict)
     stats: Stats = field(default_factory=Stats)
-    complete: bool = False       # the log's last run ended complete or exited: nothing left to do
+    complete: bool = False       # the log's last run ended complete or exited
+    exited: bool = False         # ... and it was the exit gate that ended it
 
 class ResumeError(MemgateError):
     "A log that cannot be continued with these chunks or settings; the message says what changed."
