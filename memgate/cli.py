@@ -14,7 +14,7 @@ from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import build_prompt
 from .log import stats, verify
-from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient
+from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .loop import LoopConfig
 from .ingest import IngestPlan, UPDATE_RATE_WARNING, ingest
 
@@ -143,7 +143,7 @@ def make_clients(args, err):
     if not base_url or not model: raise ConfigError(NO_ENDPOINT)
     key = os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY')
     client = OpenAIClient(base_url, model, key, concurrency=args.concurrency, record=os.environ.get('MEMGATE_RECORD') or None,
-                          timeout_s=args.timeout, log=err)
+                          timeout_s=args.timeout, retry=Retry(args.retries, args.retry_wait), log=err)
     return (lambda q: client), client.aclose, model
 
 async def _ingest_main(plan, factory, close, err) -> list | None:
@@ -202,6 +202,8 @@ def _ingest_command(sub):
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
     p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
+    p.add_argument('--retries', type=int, default=Retry.attempts, help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
+    p.add_argument('--retry-wait', type=float, default=Retry.base_s, help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
     p.set_defaults(func=cmd_ingest)
 
 _EXTENSIONS.append(_ingest_command)

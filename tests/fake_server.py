@@ -1,0 +1,82 @@
+"""A scripted OpenAI-compatible server on 127.0.0.1, for tests: no model, fully determined answers.
+
+The gate script is a function of the prompt (so answers do not depend on timing or order), and faults are
+injected per request from a queue: '500', '429' (with Retry-After), 'drop' (close the connection unanswered),
+'garbage' (a 200 whose text is not in the gate format), 'http404'.
+
+    python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
+"""
+import argparse, json, threading, time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from memgate.client import gate_response, prompt_parts
+from memgate.domain import sha256_text
+
+def default_gate(prompt: str) -> str:
+    "yes when the chunk mentions an error; the memory gains one line naming the chunk; exit never."
+    memory, section = prompt_parts(prompt)
+    if 'error' not in section.lower(): return gate_response(False, memory, think='no failure here')
+    prev = '' if memory == 'No previous memory' else memory + '\n'
+    return gate_response(True, f"{prev}- failure seen in chunk {sha256_text(section)[:10]}", think='an error is reported')
+
+class FakeServer:
+    "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
+    def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0, stop_after=None):
+        self.gate, self.latency, self.faults = gate, latency, deque(faults)
+        self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
+        self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
+        self.httpd = None
+
+    @property
+    def url(self): return f'http://127.0.0.1:{self.port}/v1'
+
+    def __enter__(self): return self.start()
+    def __exit__(self, *exc): self.stop()
+
+    def start(self):
+        server = self
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a): pass
+            def reply(self, status, body, headers=()):
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                for k, v in headers: self.send_header(k, v)
+                self.send_header('Content-Type', 'application/json'); self.send_header('Content-Length', str(len(data)))
+                self.end_headers(); self.wfile.write(data)
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+                with server.lock:
+                    server.requests.append(body); server.headers.append(dict(self.headers))
+                    fault = server.faults.popleft() if server.faults else None
+                    n = len(server.requests)
+                if server.latency: time.sleep(server.latency)
+                if fault == 'drop': self.close_connection = True; self.connection.shutdown(2); return
+                if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
+                if fault == 'http404' or body.get('model') not in server.models:
+                    return self.reply(404, dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
+                if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
+                    got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
+                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
+                text = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(body['messages'][-1]['content'])
+                self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
+                                     choices=[dict(index=0, message=dict(role='assistant', content=text), finish_reason='stop')],
+                                     usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
+                if server.stop_after and n >= server.stop_after: threading.Thread(target=server.stop).start()
+        self.httpd = ThreadingHTTPServer(('127.0.0.1', self.port), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self):
+        if self.httpd: self.httpd.shutdown(); self.httpd.server_close(); self.httpd = None
+
+    def prompts(self): return [r['messages'][-1]['content'] for r in self.requests]
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(); ap.add_argument('--port', type=int, default=8123); ap.add_argument('--latency', type=float, default=0.0)
+    a = ap.parse_args()
+    s = FakeServer(latency=a.latency, port=a.port).start(); print(f'serving {s.url} (model test-model); Ctrl-C stops')
+    try: threading.Event().wait()
+    except KeyboardInterrupt: s.stop()

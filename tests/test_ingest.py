@@ -1,0 +1,242 @@
+"Seed M1.7 acceptance and the ingest issue's faults, against a scripted OpenAI-compatible server on 127.0.0.1."
+import json, os, signal, subprocess, sys, time
+from pathlib import Path
+import pytest
+from conftest import run, FIXTURES
+from fake_server import FakeServer
+from memgate.client import OpenAIClient, Retry
+from memgate.chunking import chunk_project
+from memgate.ingest import IngestPlan, ingest
+from memgate.log import read_log, stats, verify
+from memgate.queries import load_queries
+from memgate.sources import load_project
+
+PROJECT = str(FIXTURES / 'transcripts')
+CHUNKS = list(chunk_project(load_project(PROJECT)))
+Q = 'infra-root-causes'
+
+def env(**extra):
+    e = {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
+    return {**e, **extra}
+
+def ingest_cmd(server, log_dir, *args, **envs):
+    return [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', server.url,
+            '--model', 'test-model', '--log-dir', str(log_dir), '--retry-wait', '0.05', *args]
+
+def memgate_ingest(server, log_dir, *args, timeout=120, **envs):
+    return subprocess.run(ingest_cmd(server, log_dir, *args), capture_output=True, text=True, timeout=timeout, env=env(**envs))
+
+def log_of(log_dir, q=Q): return Path(log_dir) / 'transcripts' / f'{q}.jsonl'
+def events(path): return read_log(path).events
+def turns(path): return [e['t'] for e in events(path) if e['kind'] in ('gate', 'parse_failed')]
+def expected_updates(): return sum('error' in c.text.lower() for c in CHUNKS)
+
+def test_a1_produces_complete_log(tmp_path):
+    with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q)
+    assert r.returncode == 0, r.stderr
+    log = log_of(tmp_path); ev = events(log)
+    assert ev[0]['kind'] == 'run_start' and ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'complete'
+    assert turns(log) == list(range(1, 35)) and len(s.requests) == 34
+    assert sum(e['kind'] == 'memory' for e in ev) == expected_updates() > 0
+    assert ev[0]['model'] == 'test-model' and ev[0]['config']['sampling'] == dict(temperature=0.0, max_tokens=2048)
+    assert verify(log).ok
+    progress = [l for l in r.stderr.splitlines() if l.startswith('[')]
+    assert len(progress) == 34 and progress[0].startswith('[  1/34] t=1 update=')
+    assert r.stdout.startswith(f'{Q}: run ') and '  chunks 34  ' in r.stdout
+
+def test_a2_update_rate_matches_log(tmp_path):
+    with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--format', 'json')
+    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    s2 = stats(log_of(tmp_path))
+    assert row['update_rate'] == round(s2.update_rate, 6) and row['update_rate'] == round(expected_updates() / 34, 6)
+    assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (34, s2.chunks_used, 34, 'complete')
+    assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'memory_tokens',
+                        'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
+    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'stats', str(log_of(tmp_path)), '--format', 'json'], capture_output=True, text=True)
+    assert json.loads(v.stdout)['update_rate'] == pytest.approx(row['update_rate'])
+
+def test_a3_resume_is_noop_when_complete(tmp_path):
+    with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q)
+    before = log_of(tmp_path).read_bytes()
+    with FakeServer() as s2: r = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
+    assert r.returncode == 0 and len(s2.requests) == 0 and log_of(tmp_path).read_bytes() == before
+    assert 'already complete at t=34' in r.stderr
+
+def test_a4_resume_continues_partial(tmp_path):
+    with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q)
+    log = log_of(tmp_path); lines = log.read_text().splitlines(keepends=True)
+    cut = max(i for i, l in enumerate(lines) if json.loads(l).get('t') == 10) + 1
+    log.write_text(''.join(lines[:cut]))             # as if killed after t=10
+    mem10 = [json.loads(l) for l in lines[:cut] if json.loads(l)['kind'] == 'memory'][-1]['text']
+    with FakeServer() as s2: r = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
+    assert r.returncode == 0 and len(s2.requests) == 24 and 'resuming after t=10' in r.stderr
+    first = s2.prompts()[0]
+    assert f'<section> {CHUNKS[10].text} </section>' in first and f'<memory> {mem10} </memory>' in first
+    assert turns(log) == list(range(1, 35)) and verify(log).ok
+
+def test_a5_interrupt_is_clean(tmp_path):
+    with FakeServer(latency=0.15) as s:
+        p = subprocess.Popen(ingest_cmd(s, tmp_path, '--query', Q), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+        seen = 0
+        while seen < 3:
+            if p.stderr.readline().startswith('['): seen += 1
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    log = log_of(tmp_path); ev = events(log)
+    assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
+    assert 3 <= len(turns(log)) < 34 and 'finishing the turns in flight' in err
+    last_gate = [e for e in ev if e['kind'] == 'gate'][-1]       # the last turn is whole: a yes has its memory
+    assert (not last_gate['update']) or any(e['kind'] == 'memory' and e['t'] == last_gate['t'] for e in ev)
+
+def test_a6_limit_respected(tmp_path):
+    with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '5')
+    assert r.returncode == 0 and turns(log_of(tmp_path)) == [1, 2, 3, 4, 5] and len(s.requests) == 5
+    assert sum(e['kind'] == 'gate' for e in events(log_of(tmp_path))) == 5
+
+@pytest.mark.live
+@pytest.mark.skipif(os.environ.get('MEMGATE_LIVE') != '1' or not (os.environ.get('MEMGATE_BASE_URL') and os.environ.get('MEMGATE_MODEL')),
+                    reason='live: set MEMGATE_LIVE=1, MEMGATE_BASE_URL and MEMGATE_MODEL')
+def test_a7_live_smoke(tmp_path):
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '20',
+                        '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, timeout=3600)
+    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    print(f"live update-rate: {100 * row['update_rate']:.1f}% over {row['chunks_seen']} chunks ({row['parse_failures']} parse failures)")
+    assert events(log_of(tmp_path))[-1]['kind'] == 'run_end' and verify(log_of(tmp_path)).ok
+
+def test_several_queries_run_concurrently(tmp_path):
+    qs = load_queries()
+    def timed(queries, d):
+        async def go():
+            client = OpenAIClient(s.url, 'test-model', concurrency=4, retry=Retry(2, 0.05))
+            try: return await ingest(IngestPlan(PROJECT, queries, d, limit=5, model='test-model'), lambda q: client, err=lambda m: None)
+            finally: await client.aclose()
+        t0 = time.monotonic(); res = run(go()); return time.monotonic() - t0, res
+    with FakeServer(latency=0.3) as s:
+        one, _ = timed([qs[Q]], tmp_path / 'one')
+        four, res = timed(list(qs.values()), tmp_path / 'four')
+    assert [r.status for r in res] == ['complete'] * 4 and len(s.requests) == 25
+    # serial would be 4 x 5 x 0.3 s = 6 s; concurrent is about 5 x 0.3 s
+    print(f'1 query {one:.2f}s, 4 queries {four:.2f}s, ratio {four / one:.2f}')
+    assert four < 2 * one
+
+@pytest.mark.parametrize('faults,calls', [(['500', '500'], 36), (['drop'], 35), (['429'], 35)])
+def test_passing_faults_are_retried(tmp_path, faults, calls):
+    with FakeServer(faults=faults) as s:
+        t0 = time.monotonic(); r = memgate_ingest(s, tmp_path, '--query', Q); dt = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    assert len(s.requests) == calls and turns(log_of(tmp_path)) == list(range(1, 35)) and verify(log_of(tmp_path)).ok
+    assert 'retrying in' in r.stderr
+    if faults == ['429']: assert dt >= 1.0 and 'retrying in 1.0s after HTTP 429: slow down' in r.stderr
+
+def test_response_not_in_gate_format_is_retried_then_logged(tmp_path):
+    with FakeServer(faults=['garbage'] * 4) as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3')
+    ev = events(log_of(tmp_path))
+    (pf,) = [e for e in ev if e['kind'] == 'parse_failed']
+    assert (pf['t'], pf['attempts'], pf['raw']) == (1, 3, 'I would say yes, this chunk matters.')
+    g2 = [e for e in ev if e['kind'] == 'gate' and e['t'] == 2][0]
+    assert g2['attempts'] == 2 and len(s.requests) == 3 + 2 + 1 and r.returncode == 0
+
+def test_server_going_away_fails_the_run_then_resume_finishes(tmp_path):
+    s = FakeServer(stop_after=12).start(); port = s.port
+    r = memgate_ingest(s, tmp_path, '--query', Q, '--retries', '2')
+    assert r.returncode == 1 and 'gave up after 2 tries' in r.stderr
+    log = log_of(tmp_path); ev = events(log)
+    assert ev[-1]['status'] == 'failed' and turns(log) == list(range(1, 13)) and verify(log).ok
+    with FakeServer(port=port) as s2: r2 = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
+    assert r2.returncode == 0 and len(s2.requests) == 22
+    assert turns(log) == list(range(1, 35)) and verify(log).ok
+
+def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
+    with FakeServer(latency=0.05) as s:
+        p = subprocess.Popen(ingest_cmd(s, tmp_path, '--query', Q), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+        seen = 0
+        while seen < 8:
+            if p.stderr.readline().startswith('['): seen += 1
+        p.kill(); p.wait()
+        log = log_of(tmp_path)
+        assert verify(log).ok and events(log)[-1]['kind'] != 'run_end'
+        r = memgate_ingest(s, tmp_path, '--query', Q, '--resume')
+    assert r.returncode == 0, r.stderr
+    assert turns(log) == list(range(1, 35)) and verify(log, strict=True).ok
+    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'verify', str(log)], capture_output=True, text=True)
+    assert v.returncode == 0 and ': ok: ' in v.stdout
+
+def test_killed_mid_line_log_is_resumed_after_dropping_it(tmp_path):
+    with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q, '--limit', '4')
+    log = log_of(tmp_path)
+    log.write_bytes(log.read_bytes() + b'{"kind":"gate","run":"01J')
+    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'verify', str(log)], capture_output=True, text=True)
+    assert v.returncode == 0 and 'set aside' in v.stdout
+    with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--limit', '6')
+    assert 'dropped an incomplete last line (25 bytes)' in r.stderr and turns(log) == [1, 2, 3, 4, 5, 6] and verify(log, strict=True).ok
+
+def test_wrong_model_is_final_and_says_what_the_server_said(tmp_path):
+    with FakeServer(models=('other',)) as s: r = memgate_ingest(s, tmp_path, '--query', Q)
+    assert r.returncode == 1 and len(s.requests) == 1
+    assert "answered HTTP 404: The model `test-model` does not exist." in r.stderr and 'Traceback' not in r.stderr
+    assert events(log_of(tmp_path))[-1]['status'] == 'failed' and verify(log_of(tmp_path)).ok
+
+def test_api_key_never_leaks(tmp_path):
+    secret = 'sk-test-SECRET-0123456789'
+    rec = tmp_path / 'rec.jsonl'
+    with FakeServer(api_key='sk-right') as s:
+        r = memgate_ingest(s, tmp_path, '--query', Q, MEMGATE_API_KEY=secret, MEMGATE_RECORD=str(rec))
+    assert s.headers[0]['Authorization'] == f'Bearer {secret}'          # it was sent, in the header
+    assert r.returncode == 1 and 'Incorrect API key provided: ***' in r.stderr
+    for text in (r.stdout, r.stderr, log_of(tmp_path).read_text(), rec.read_text() if rec.exists() else ''):
+        assert secret not in text
+    with FakeServer(api_key=secret) as s:
+        r = memgate_ingest(s, tmp_path / 'ok', '--query', Q, '--limit', '2', MEMGATE_API_KEY=secret, MEMGATE_RECORD=str(rec))
+    assert r.returncode == 0 and secret not in rec.read_text() and secret not in log_of(tmp_path / 'ok').read_text()
+
+def test_no_endpoint_is_one_line_saying_how_to_configure(tmp_path):
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--log-dir', str(tmp_path)],
+                       capture_output=True, text=True, env=env())
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
+    assert 'no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and MEMGATE_MODEL)' in r.stderr
+
+def test_environment_configures_the_endpoint(tmp_path):
+    with FakeServer() as s:
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '2',
+                            '--log-dir', str(tmp_path)], capture_output=True, text=True, env=env(OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model'))
+    assert r.returncode == 0 and len(s.requests) == 2
+
+def test_existing_log_is_never_overwritten(tmp_path):
+    with FakeServer() as s:
+        memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2'); before = log_of(tmp_path).read_bytes()
+        r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3')
+    assert r.returncode == 1 and 'exists: pass --resume to continue it, or --log-dir DIR for a new log' in r.stderr
+    assert log_of(tmp_path).read_bytes() == before
+
+def test_resume_refuses_a_changed_question(tmp_path):
+    with FakeServer() as s:
+        memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2')
+        qf = tmp_path / 'q.toml'; qf.write_text(f'[{Q}]\nquestion = "Something else?"\n')
+        r = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--queries', str(qf))
+        r2 = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--chunk-tokens', '3000')
+    assert r.returncode == 1 and 'the question of query' in r.stderr and 'changed' in r.stderr
+    assert r2.returncode == 1 and 'chunk_tokens was 5000 when this log was written, now 3000' in r2.stderr
+
+def test_record_then_replay_offline_gives_the_same_log(tmp_path):
+    rec = tmp_path / 'rec.jsonl'
+    with FakeServer(faults=['garbage']) as s: memgate_ingest(s, tmp_path / 'live', '--query', Q, '--limit', '8', MEMGATE_RECORD=str(rec))
+    assert len(rec.read_text().splitlines()) == 9 and 'Authorization' not in rec.read_text()
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '8',
+                        '--replay', str(rec), '--log-dir', str(tmp_path / 'replay')], capture_output=True, text=True, env=env())
+    assert r.returncode == 0, r.stderr
+    volatile = ('run', 'ts', 'elapsed_s', 'latency_s')
+    strip = lambda p: [{k: v for k, v in e.items() if k not in volatile} for e in events(p)]
+    assert strip(log_of(tmp_path / 'replay')) == strip(log_of(tmp_path / 'live'))
+
+def test_main_job_keyword_baseline_offline(tmp_path):
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--model', 'keyword-baseline',
+                        '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, env=env())
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    assert [row['query'] for row in rows] == list(load_queries())
+    for row in rows:
+        log = Path(row['log']); ev = events(log)
+        assert verify(log).ok and ev[0]['model'] == 'keyword-baseline' and ev[0]['baseline'] is True and row['baseline'] is True
+        assert row['chunks_seen'] == 34 and row['update_rate'] == round(stats(log).update_rate, 6)
+    assert sum(l.startswith(tuple(row['query'] for row in rows)) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
