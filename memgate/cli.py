@@ -20,7 +20,7 @@ from .ingest import IngestPlan, UPDATE_RATE_WARNING, ingest
 
 # %% auto #0
 __all__ = ['NO_ENDPOINT', 'cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main', 'add_project_args', 'project_chunks',
-           'cmd_chunks', 'cmd_prompt', 'make_clients', 'cmd_ingest']
+           'cmd_chunks', 'cmd_prompt', 'make_clients', 'cmd_ingest', 'cmd_report']
 
 # %% ../nbs/10_cli.ipynb #0e69cd4b
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
@@ -209,4 +209,19 @@ def _ingest_command(sub):
 _EXTENSIONS.append(_ingest_command)
 
 # %% ../nbs/10_cli.ipynb #b0c96157
+def cmd_report(args) -> int:
+    import matplotlib; matplotlib.use('Agg')           # files only, no screen needed
+    from memgate.analysis import report
+    index = report(args.logs, args.out)
+    print(index); return 0
+
+def _report_command(sub):
+    p = sub.add_parser('report', help='write plots (PNG) and an index.html for logs')
+    p.add_argument('logs', nargs='+', help='log files or folders of them')
+    p.add_argument('--out', required=True, help='folder to write into')
+    p.set_defaults(func=cmd_report)
+
+_EXTENSIONS.append(_report_command)
+
+# %% ../nbs/10_cli.ipynb #36ec3d7f
 if __name__ == '__main__': sys.exit(main())

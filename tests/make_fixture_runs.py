@@ -1,0 +1,57 @@
+"""Make the committed run logs under fixtures/runs/ (the analysis notebooks' data) with a real `memgate ingest`.
+
+    python tests/make_fixture_runs.py
+
+Runs the installed `memgate ingest` over the real sessions in fixtures/transcripts/:
+- fixtures/runs/scripted/: every shipped query against the scripted OpenAI-compatible server of the tests,
+  driven by `selective_gate` below (a deterministic stand-in for a model: a gate that opens on strong
+  evidence, parse failures, budget overflows and exit-gate signals included, so every plot has something to show);
+- fixtures/runs/baseline/: the same queries with the offline keyword baseline;
+- fixtures/recordings/scripted-infra.jsonl: a recording of the first 8 turns of infra-root-causes,
+  which the tuner notebook replays.
+The logs are data: regenerate them only on purpose, then re-run the analysis notebooks.
+"""
+import os, shutil, subprocess, sys, time, threading
+from pathlib import Path
+from fake_server import FakeServer
+from memgate.client import gate_response, prompt_parts
+from memgate.domain import count_tokens, sha256_text
+from memgate.queries import load_queries
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {q.question: q.keywords for q in load_queries(ROOT / 'templates' / 'queries.toml').values()}
+seen = {}
+lock = threading.Lock()
+
+def selective_gate(prompt: str) -> str:
+    question = prompt[prompt.index('<problem> ') + 10:prompt.index(' </problem>')]
+    memory, section = prompt_parts(prompt)
+    key = sha256_text(prompt); byte = int(key[:2], 16)
+    with lock: attempt = seen[key] = seen.get(key, 0) + 1
+    time.sleep(0.05 + byte / 255 * 0.3)                       # a latency that varies by prompt
+    if byte < 12 or (byte < 28 and attempt == 1): return "Sure! This section looks relevant to the problem."
+    prev = '' if memory == 'No previous memory' else memory
+    words = [k for k in KEYWORDS.get(question, ()) if k.lower() in section.lower()]
+    lines = [l.strip()[:220] for l in section.splitlines() if any(k.lower() in l.lower() for k in words) and len(l.strip()) > 20]
+    enough = count_tokens(prev) > 700
+    if len(words) < 3 or not lines:
+        return gate_response(False, prev or 'No previous memory', exit=enough, think=f"only {len(words)} signals; nothing new for the question")
+    new = (prev + '\n' if prev else '') + '\n'.join(f'- {l}' for l in lines[:3])
+    return gate_response(True, new, exit=enough, think=f"found {', '.join(words[:4])}: worth keeping")
+
+def ingest(*args, **env):
+    cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(ROOT / 'fixtures' / 'transcripts'), *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **env})
+    print(r.stdout, r.stderr.splitlines()[-1] if r.stderr else '')
+    assert r.returncode == 0, r.stderr
+
+if __name__ == '__main__':
+    runs, rec = ROOT / 'fixtures' / 'runs', ROOT / 'fixtures' / 'recordings'
+    shutil.rmtree(runs, ignore_errors=True); shutil.rmtree(rec, ignore_errors=True); rec.mkdir(parents=True)
+    with FakeServer(gate=selective_gate, models=('scripted-gate',)) as s:
+        ingest('--base-url', s.url, '--model', 'scripted-gate', '--log-dir', str(runs / 'scripted'))
+        seen.clear()
+        ingest('--base-url', s.url, '--model', 'scripted-gate', '--query', 'infra-root-causes', '--limit', '8',
+               '--log-dir', str(rec / 'runs'), MEMGATE_RECORD=str(rec / 'scripted-infra.jsonl'))
+        shutil.rmtree(rec / 'runs')
+    ingest('--model', 'keyword-baseline', '--log-dir', str(runs / 'baseline'))
