@@ -1,5 +1,5 @@
 # memgate's developer commands. `make test` is the one test command (README, .ci/run).
-.PHONY: test test-nbs test-py test-nbval sync-check docs preview
+.PHONY: test test-nbs test-py sync-check docs preview analysis-nbs
 
 test: test-nbs test-py
 
@@ -7,9 +7,10 @@ test: test-nbs test-py
 test-nbs:
 	nbdev-test
 
-# Integration tests and, where analysis notebooks exist, their stored outputs checked with nbval.
+# Integration tests, and the analysis notebooks' stored outputs checked with nbval (see conftest.py).
+ANALYSIS_NBS = nbs/20_gate_discriminating.ipynb nbs/22_memory_growth.ipynb nbs/23_what_the_run_learned.ipynb
 test-py:
-	python -m pytest tests $(wildcard nbs/2*_*.ipynb) -q
+	python -m pytest tests $(ANALYSIS_NBS) --nbval --nbval-current-env -q
 
 # Fails when nbdev-clean or nbdev-export would change a tracked file.
 sync-check:
@@ -24,3 +25,8 @@ docs:
 
 preview:
 	@if command -v quarto >/dev/null 2>&1; then nbdev-preview; else echo "preview: skipped, quarto is not on the PATH"; fi
+
+# Re-run the analysis notebooks in place after changing fixtures/runs or the analysis module, keeping outputs.
+analysis-nbs:
+	cd nbs && for nb in $(notdir $(ANALYSIS_NBS)); do jupyter nbconvert --to notebook --execute --inplace $$nb; done
+	nbdev-clean

@@ -17,7 +17,7 @@ from .log import read_log, stats, TURN_KINDS
 
 # %% auto #0
 __all__ = ['UPDATE_RATE_LINE', 'PLOTS', 'Runs', 'log_files', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory',
-           'plot_events', 'plot_latency', 'report']
+           'plot_events', 'plot_latency', 'memory_lineage', 'report']
 
 # %% ../nbs/11_analysis.ipynb #95dd51af
 @dataclass
@@ -179,6 +179,24 @@ def plot_latency(turns: pd.DataFrame):
     _legend_outside(ax); fig.tight_layout(); return fig
 
 # %% ../nbs/11_analysis.ipynb #0196b94d
+def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFrame:
+    "The chain of memories behind a log's final memory, each with the evidence it was written from."
+    ev = events[events.log == str(log)]
+    by_sha = {e['sha']: e for e in ev[ev.kind.isin(['memory', 'evidence'])].to_dict('records')}
+    mems = ev[ev.kind == 'memory']
+    if mems.empty: return pd.DataFrame(columns=['t', 'memory_sha', 'tokens', 'added', 'evidence_sha', 'files', 'evidence'])
+    rows, sha = [], mems.iloc[-1]['sha']
+    while sha:
+        m = by_sha[sha]; parents = m['parents']
+        e = by_sha[parents[0]]; prev = by_sha[parents[1]]['text'] if len(parents) > 1 else ''
+        added = [l for l in m['text'].splitlines() if l not in set(prev.splitlines())]
+        rows.append(dict(t=m['t'], memory_sha=sha[:12], tokens=m['tokens'], added='\n'.join(added), evidence_sha=e['sha'][:12],
+                         files=', '.join(Path(s['file']).name for s in e['source']),
+                         evidence=e['text'][:excerpt] + ('…' if len(e['text']) > excerpt else '')))
+        sha = parents[1] if len(parents) > 1 else None
+    return pd.DataFrame(rows[::-1])
+
+# %% ../nbs/11_analysis.ipynb #9d64bebc
 PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),
              gate_raster=('Gate decisions per turn', lambda r: plot_gate_raster(r.turns)),
              memory=('Memory size over the run', lambda r: plot_memory(r.turns)),
