@@ -1,5 +1,5 @@
 # memgate's developer commands. `make test` is the one test command (README, .ci/run).
-.PHONY: test test-nbs test-py sync-check docs preview analysis-nbs
+.PHONY: test test-nbs test-py sync-check docs preview analysis-nbs readme
 
 test: test-nbs test-py
 
@@ -18,6 +18,11 @@ sync-check:
 	nbdev-export
 	@git diff --exit-code --stat || { echo "notebooks and library out of sync: run nbdev-clean and nbdev-export, then commit"; exit 1; }
 	@test -z "$$(git status --porcelain --untracked-files=normal memgate nbs)" || { git status --short memgate nbs; echo "untracked generated files: commit them"; exit 1; }
+	python tools/readme.py --check
+
+# README.md is generated from nbs/index.ipynb (nbdev-readme does the same through Quarto).
+readme:
+	python tools/readme.py
 
 # The documentation site needs Quarto (https://quarto.org), which this project cannot install for you.
 docs:
