@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Iterator
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens
+from .sources import session_records
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'split_record', 'chunk_records', 'chunk_project']
@@ -80,7 +81,6 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
 # %% ../nbs/02_chunking.ipynb #4534b266
 def chunk_project(project, max_tokens: int = CHUNK_TOKENS) -> Iterator[Chunk]:
     "Every chunk of `project` (a `memgate.sources.Project`), numbered from 1 across sessions, one session in memory at a time."
-    from memgate.sources import session_records
     index = 1
     for s in project.sessions:
         for c in chunk_records(session_records(s, project.warnings, project.tool_result_chars), max_tokens, index):

@@ -63,7 +63,11 @@ class FakeServer:
                                      choices=[dict(index=0, message=dict(role='assistant', content=text), finish_reason='stop')],
                                      usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
                 if server.stop_after and n >= server.stop_after: threading.Thread(target=server.stop).start()
-        self.httpd = ThreadingHTTPServer(('127.0.0.1', self.port), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request, client_address):     # a client that hung up (cancelled, killed) is expected here
+                import sys
+                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)): super().handle_error(request, client_address)
+        self.httpd = Server(('127.0.0.1', self.port), Handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

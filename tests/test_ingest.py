@@ -240,3 +240,34 @@ def test_main_job_keyword_baseline_offline(tmp_path):
         assert verify(log).ok and ev[0]['model'] == 'keyword-baseline' and ev[0]['baseline'] is True and row['baseline'] is True
         assert row['chunks_seen'] == 34 and row['update_rate'] == round(stats(log).update_rate, 6)
     assert sum(l.startswith(tuple(row['query'] for row in rows)) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
+
+def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
+    import shutil
+    proj = tmp_path / 'proj'; shutil.copytree(FIXTURES / 'transcripts', proj)
+    cmd = lambda s, *a: subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(proj), '--base-url', s.url,
+                                        '--model', 'test-model', '--query', Q, '--log-dir', str(tmp_path / 'runs'), *a],
+                                       capture_output=True, text=True, env=env())
+    with FakeServer() as s:
+        assert cmd(s, '--limit', '5').returncode == 0
+        first = next((proj / 'claude-code').glob('fe5e*.jsonl'))
+        lines = first.read_text().splitlines(keepends=True)
+        i = next(i for i, l in enumerate(lines) if json.loads(l).get('type') == 'assistant')
+        row = json.loads(lines[i]); row['message']['content'][0]['text'] = 'rewritten history'; lines[i] = json.dumps(row) + '\n'
+        first.write_text(''.join(lines))
+        r = cmd(s, '--resume')
+    assert r.returncode == 1 and 'chunk 1 has sha' in r.stderr and "the project's chunks changed" in r.stderr
+    assert len(s.requests) == 5 and turns(tmp_path / 'runs' / 'proj' / f'{Q}.jsonl') == [1, 2, 3, 4, 5]
+
+def test_second_sigint_cancels_at_once_and_the_log_stays_whole(tmp_path):
+    with FakeServer(latency=3.0) as s:
+        p = subprocess.Popen(ingest_cmd(s, tmp_path), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+        while len(s.requests) < 4: time.sleep(0.05)        # four queries, each with a request in flight
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT); time.sleep(0.3); p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60); dt = time.monotonic() - t0
+    assert p.returncode == 130 and dt < 2.5, (dt, err)      # did not wait for the 3 s answers
+    assert 'cancelling now' in err
+    for q in load_queries():
+        log = log_of(tmp_path, q); ev = events(log)
+        assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
+        assert turns(log) == []

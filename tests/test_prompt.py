@@ -2,7 +2,11 @@
 import pytest
 from golden import CHUNK, MEMORY, QUESTION, EXPECTED, prompt_t1, prompt_tn
 from memgate.domain import Chunk, Record, Role
+from memgate.chunking import chunk_project
+from memgate.domain import count_tokens
 from memgate.prompt import Budget, BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
+from memgate.queries import load_queries, templates_dir
+from memgate.sources import load_project
 
 def fill(tpl, prompt, memory, chunk):
     "An independent rendering: split the template at its three placeholders and join the parts."
@@ -49,3 +53,14 @@ def test_a6_over_budget_errors():
 def test_memory_quoting_a_placeholder_is_not_substituted():
     text = build_prompt('Q', 'see {chunk} and {prompt}', 'CHUNK').text
     assert '<memory> see {chunk} and {prompt} </memory>' in text and text.count('CHUNK') == 1
+
+def test_a7_budget_headroom_on_the_real_corpus(fixtures):
+    "Seed M1.3 a7: with a full 1024-token memory, every real chunk's prompt leaves the 2048-token reserve."
+    full_memory = ' '.join(['failure'] * 1024)
+    assert count_tokens(full_memory) == 1024
+    worst = 0
+    for q in load_queries(templates_dir() / 'queries.toml').values():
+        for c in chunk_project(load_project(fixtures / 'transcripts')):
+            p = build_prompt(q.question, full_memory, c.text)
+            worst = max(worst, p.tokens)
+    assert worst <= 32768 - 2048 and worst > 5000    # the largest chunk was really in there

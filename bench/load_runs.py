@@ -1,0 +1,33 @@
+"""How long `load_runs` takes on many long logs: `python bench/load_runs.py --logs 100 --turns 1000`.
+
+Builds logs with the scripted client (yes one turn in five, a parse failure now and then), then times loading them.
+"""
+import argparse, asyncio, tempfile, time
+from pathlib import Path
+from memgate.analysis import load_runs
+from memgate.client import Completion, gate_response
+from memgate.domain import Chunk
+from memgate.log import LogWriter
+from memgate.loop import LoopConfig, run_loop
+from memgate.queries import Query
+
+class Model:
+    def __init__(self): self.n = 0
+    async def complete(self, messages, **kw):
+        self.n += 1
+        if self.n % 97 == 0: return Completion('not a gate')
+        return Completion(gate_response(self.n % 5 == 0, f'memory line {self.n}\n' * 20, think='why ' * 30), 0.5)
+
+def main():
+    ap = argparse.ArgumentParser(); ap.add_argument('--logs', type=int, default=100); ap.add_argument('--turns', type=int, default=1000)
+    a = ap.parse_args()
+    d = Path(tempfile.mkdtemp())
+    chunks = [Chunk.from_text(i, f'[ToolResult] chunk {i} ' + 'output ' * 200) for i in range(1, a.turns + 1)]
+    t0 = time.perf_counter()
+    for i in range(a.logs):
+        with LogWriter(d / f'q{i}.jsonl') as w: asyncio.run(run_loop(1, Query(f'q{i}', 'Q?'), chunks, LoopConfig(), Model(), w))
+    print(f'wrote {a.logs} logs x {a.turns} turns in {time.perf_counter() - t0:.1f}s ({sum(p.stat().st_size for p in d.iterdir()) / 2**20:.0f} MB)')
+    t0 = time.perf_counter(); r = load_runs(d); dt = time.perf_counter() - t0
+    print(f'load_runs: {len(r.events)} events, {len(r.turns)} turns, {len(r.runs)} runs in {dt:.1f}s ({len(r.turns) / dt:,.0f} turns/s)')
+
+if __name__ == '__main__': main()
