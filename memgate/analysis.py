@@ -13,10 +13,10 @@ import pandas as pd
 import matplotlib
 import matplotlib.pyplot as plt
 from .domain import MemgateError
-from .log import read_log, stats, TURN_KINDS
+from .log import log_files, read_log, stats, TURN_KINDS
 
 # %% auto #0
-__all__ = ['UPDATE_RATE_LINE', 'PLOTS', 'Runs', 'log_files', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory',
+__all__ = ['UPDATE_RATE_LINE', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory',
            'plot_events', 'plot_latency', 'memory_lineage', 'report']
 
 # %% ../nbs/11_analysis.ipynb #95dd51af
@@ -27,17 +27,6 @@ class Runs:
     turns: pd.DataFrame
     runs: pd.DataFrame
     logs: pd.DataFrame
-
-def log_files(paths) -> list[Path]:
-    "Log files named by `paths` (a path or a list); folders stand for every `*.jsonl` below them."
-    out = []
-    for p in [paths] if isinstance(paths, (str, Path)) else paths:
-        p = Path(p)
-        if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
-        elif p.is_file(): out.append(p)
-        else: raise MemgateError(f"{p}: no such log file or folder")
-    if not out: raise MemgateError(f"no *.jsonl logs in {paths}")
-    return out
 
 _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'applied', 'parse_failed',
               'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts']

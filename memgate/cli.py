@@ -13,7 +13,7 @@ from .sources import load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import build_prompt
-from .log import stats, verify
+from .log import log_files, stats, verify
 from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .loop import LoopConfig
 from .ingest import IngestPlan, UPDATE_RATE_WARNING, ingest
@@ -28,7 +28,7 @@ def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 def cmd_verify(args) -> int:
     "Verify logs; exit 1 if any fails."
     bad = 0
-    for p in _log_paths(args.logs):
+    for p in log_files(args.logs):
         v = verify(p, strict=args.strict)
         print(v, file=sys.stdout if v.ok else sys.stderr); bad += not v.ok
     return 1 if bad else 0
@@ -40,24 +40,13 @@ def stats_row(path) -> dict:
 
 def cmd_stats(args) -> int:
     "Print numbers recomputed from each log's events."
-    for p in _log_paths(args.logs):
+    for p in log_files(args.logs):
         r = stats_row(p)
         if args.format == 'json': print(json.dumps(r)); continue
         print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {_pct(r['update_rate'])}  "
               f"memory {r['memory_tokens']}tok  parse-failures {r['parse_failures']}  budget-exceeded {r['budget_exceeded']}  "
               f"calls {r['calls']}  status {r['status'] or 'no run_end'}")
     return 0
-
-def _log_paths(items) -> list[Path]:
-    "Log files named on the command line; a folder stands for every `*.jsonl` below it."
-    out = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
-        elif p.exists(): out.append(p)
-        else: raise MemgateError(f"{p}: no such log file or folder")
-    if not out: raise MemgateError(f"no *.jsonl logs found in {', '.join(map(str, items))}")
-    return out
 
 # %% ../nbs/10_cli.ipynb #309a3757
 def build_parser() -> argparse.ArgumentParser:

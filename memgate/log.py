@@ -13,7 +13,8 @@ from .domain import MemgateError, sha256_text, count_tokens
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'LogError', 'Event', 'check_event', 'make_event', 'encode_event',
-           'drop_incomplete_tail', 'LogWriter', 'LogContents', 'read_log', 'Stats', 'stats', 'Verdict', 'verify']
+           'drop_incomplete_tail', 'LogWriter', 'LogContents', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict',
+           'verify']
 
 # %% ../nbs/07_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -124,6 +125,18 @@ def read_log(path) -> LogContents:
     return LogContents(path, events, tail, len(lines) + 1 if tail else None)
 
 # %% ../nbs/07_log.ipynb #c7f00e40
+def log_files(paths) -> list[Path]:
+    "Log files named by `paths` (a path or a list of them); a folder stands for every `*.jsonl` below it."
+    out = []
+    for p in [paths] if isinstance(paths, (str, Path)) else paths:
+        p = Path(p)
+        if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
+        elif p.is_file(): out.append(p)
+        else: raise LogError(f"{p}: no such log file or folder")
+    if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, [paths] if isinstance(paths, (str, Path)) else paths))}")
+    return out
+
+# %% ../nbs/07_log.ipynb #a44867b7
 @dataclass
 class Stats:
     "Numbers recomputed from a log's events."
@@ -163,7 +176,7 @@ def stats(events) -> Stats:
     for e in events: _add(s, e)
     return s
 
-# %% ../nbs/07_log.ipynb #75d31d89
+# %% ../nbs/07_log.ipynb #29ca59d1
 @dataclass
 class Verdict:
     "The result of `verify`: `ok`, or the first failing `line` and what is wrong there."
@@ -179,7 +192,7 @@ class Verdict:
         note = f" (incomplete last line {self.incomplete_line} set aside)" if self.incomplete_line else ''
         return f"{where}: {'ok' if self.ok else 'FAILED'}: {self.message}{note}"
 
-# %% ../nbs/07_log.ipynb #ce9239e9
+# %% ../nbs/07_log.ipynb #e904f784
 class _Checker:
     "The state `verify` carries from line to line."
     def __init__(self):

@@ -26,6 +26,14 @@ def ingest_cmd(server, log_dir, *args, **envs):
 def memgate_ingest(server, log_dir, *args, timeout=120, **envs):
     return subprocess.run(ingest_cmd(server, log_dir, *args), capture_output=True, text=True, timeout=timeout, env=env(**envs))
 
+def start_ingest(server, log_dir, progress_lines, *args):
+    "Start `memgate ingest` in the background and return once it has printed `progress_lines` progress lines."
+    p = subprocess.Popen(ingest_cmd(server, log_dir, *args), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+    seen = 0
+    while seen < progress_lines:
+        if p.stderr.readline().startswith('['): seen += 1
+    return p
+
 def log_of(log_dir, q=Q): return Path(log_dir) / 'transcripts' / f'{q}.jsonl'
 def events(path): return read_log(path).events
 def turns(path): return [e['t'] for e in events(path) if e['kind'] in ('gate', 'parse_failed')]
@@ -76,10 +84,7 @@ def test_a4_resume_continues_partial(tmp_path):
 
 def test_a5_interrupt_is_clean(tmp_path):
     with FakeServer(latency=0.15) as s:
-        p = subprocess.Popen(ingest_cmd(s, tmp_path, '--query', Q), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
-        seen = 0
-        while seen < 3:
-            if p.stderr.readline().startswith('['): seen += 1
+        p = start_ingest(s, tmp_path, 3, '--query', Q)
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
@@ -149,10 +154,7 @@ def test_server_going_away_fails_the_run_then_resume_finishes(tmp_path):
 
 def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
     with FakeServer(latency=0.05) as s:
-        p = subprocess.Popen(ingest_cmd(s, tmp_path, '--query', Q), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
-        seen = 0
-        while seen < 8:
-            if p.stderr.readline().startswith('['): seen += 1
+        p = start_ingest(s, tmp_path, 8, '--query', Q)
         p.kill(); p.wait()
         log = log_of(tmp_path)
         assert verify(log).ok and events(log)[-1]['kind'] != 'run_end'
