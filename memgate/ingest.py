@@ -104,9 +104,12 @@ class IngestPlan:
 
 def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
     "The project's name and its number of chunks (one streaming pass), printing its warnings."
-    t0 = time.monotonic()
+    t0 = last = time.monotonic()
     project = load_project(plan.project, plan.loop.tool_result_chars)
-    n = sum(1 for _ in chunk_project(project, plan.loop.chunk_tokens))
+    n = 0
+    for _ in chunk_project(project, plan.loop.chunk_tokens):
+        n += 1
+        if time.monotonic() - last > 5: last = time.monotonic(); err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
     err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {project.warnings.summary().splitlines()[-1]}")
     for line in project.warnings.summary().splitlines()[:-1]: err(line)
     return project.name, n

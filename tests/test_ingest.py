@@ -82,10 +82,11 @@ def test_a4_resume_continues_partial(tmp_path):
     assert f'<section> {CHUNKS[10].text} </section>' in first and f'<memory> {mem10} </memory>' in first
     assert turns(log) == list(range(1, 35)) and verify(log).ok
 
-def test_a5_interrupt_is_clean(tmp_path):
+@pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM])
+def test_a5_interrupt_is_clean(tmp_path, sig):
     with FakeServer(latency=0.15) as s:
         p = start_ingest(s, tmp_path, 3, '--query', Q)
-        p.send_signal(signal.SIGINT)
+        p.send_signal(sig)
         out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
     log = log_of(tmp_path); ev = events(log)
