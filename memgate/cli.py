@@ -12,7 +12,7 @@ from .domain import MemgateError
 from .sources import load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
-from .prompt import build_prompt
+from .prompt import Budget, build_prompt
 from .log import log_files, stats, verify
 from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .loop import LoopConfig
@@ -51,6 +51,8 @@ def cmd_stats(args) -> int:
 # %% ../nbs/10_cli.ipynb #309a3757
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog='memgate', description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
+    from memgate import __version__
+    ap.add_argument('--version', action='version', version=f'memgate {__version__}')
     sub = ap.add_subparsers(dest='command', required=True, metavar='COMMAND')
     p = sub.add_parser('verify', help='check logs: shas, parents, turns, run_end counts')
     p.add_argument('logs', nargs='+', help='log files or folders of them')
@@ -157,7 +159,8 @@ def cmd_ingest(args) -> int:
     chosen = select_queries(queries, args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err)
     sampling = dict(temperature=args.temperature, top_p=args.top_p, max_tokens=2048, seed=args.seed)
-    cfg = LoopConfig(chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
+    cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)),   # the prompt must take the chunks it is given
+                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
                      sampling={k: v for k, v in sampling.items() if v is not None})
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     results = asyncio.run(_ingest_main(plan, factory, close, err))
