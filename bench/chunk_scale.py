@@ -4,7 +4,7 @@
 
 Peak memory is the process's maximum resident set size; a flat figure across sizes shows streaming works.
 """
-import argparse, os, resource, shutil, sys, time
+import argparse, resource, shutil, sys, time
 from pathlib import Path
 from memgate.chunking import chunk_project
 from memgate.sources import load_project

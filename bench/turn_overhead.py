@@ -33,7 +33,7 @@ def main(rounds: int = 5):
     q = load_queries()['infra-root-causes']
     t0 = time.perf_counter(); chunks = [c for _ in range(rounds) for c in chunk_project(load_project(PROJECT))]
     n = len(chunks); chunking = per('read + chunk', time.perf_counter() - t0, n)
-    t0 = time.perf_counter(); prompts = [build_prompt(q.question, 'memory ' * 800, c.text) for c in chunks]
+    t0 = time.perf_counter(); _ = [build_prompt(q.question, 'memory ' * 800, c.text) for c in chunks]
     per('build prompt (budget check)', time.perf_counter() - t0, n)
     answer = gate_response(True, 'memory line\n' * 150, think='reasoning ' * 200)
     t0 = time.perf_counter()

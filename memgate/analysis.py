@@ -6,14 +6,12 @@ Docs: https://memgate.github.io/memgate/analysis.html.md"""
 
 # %% ../nbs/11_analysis.ipynb #2af15c1f
 from __future__ import annotations
-import html, json
+import html
 from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
-import matplotlib
 import matplotlib.pyplot as plt
-from .domain import MemgateError
-from .log import log_files, read_log, stats, TURN_KINDS
+from .log import log_files, read_log, TURN_KINDS
 
 # %% auto #0
 __all__ = ['UPDATE_RATE_LINE', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory',

@@ -6,11 +6,11 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 
 # %% ../nbs/06_client.ipynb #13e1c453
 from __future__ import annotations
-import asyncio, email.utils, json, os, random, re, time
+import asyncio, email.utils, json, os, random, time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable, Callable
+from typing import Protocol, runtime_checkable
 import httpx
 from .domain import MemgateError, sha256_text
 

@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 # %% ../nbs/00_domain.ipynb #43785f98
 from __future__ import annotations
 import hashlib, os, time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
 

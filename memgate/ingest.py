@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from .domain import MemgateError
-from .sources import load_project, TOOL_RESULT_CHARS
-from .chunking import chunk_project, CHUNK_TOKENS
+from .sources import load_project
+from .chunking import chunk_project
 from .queries import Query
 from .client import BASELINE_MODEL
 from .log import LogWriter, read_log, stats, Stats, TURN_KINDS
-from .loop import LoopConfig, ResumePoint, ResumeError, RunOutcome, Turn, run_loop
+from .loop import LoopConfig, ResumePoint, ResumeError, Turn, run_loop
 
 # %% auto #0
 __all__ = ['UPDATE_RATE_WARNING', 'log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'IngestPlan', 'run_query',

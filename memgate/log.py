@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 # %% ../nbs/07_log.ipynb #de78b1dc
 from __future__ import annotations
 import json, os
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass, asdict
 from pathlib import Path
 from .domain import MemgateError, sha256_text, count_tokens
 

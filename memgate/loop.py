@@ -12,7 +12,7 @@ from typing import Callable
 from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text
 from .queries import Query
 from .prompt import Budget, build_prompt, load_template, template_sha
-from .parser import GateResponse, ParseError, parse_gate_response, shorten
+from .parser import GateResponse, ParseError, parse_gate_response
 from .client import ModelClient
 from .log import make_event, Stats, _add
 

@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/queries.html.md"""
 # %% ../nbs/03_queries.ipynb #31be49c9
 from __future__ import annotations
 import os, re, tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from .domain import MemgateError
 

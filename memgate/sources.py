@@ -49,7 +49,7 @@ class Warnings:
                  for r in self.files.values() if r.warnings]
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         lines.append(f"{len(self.files)} files, {sum(r.records for r in self.files.values())} records, {self.total} warnings"
-                     + (f"; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''))
+                     + ("; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''))
         return '\n'.join(lines)
 
 # %% ../nbs/01_sources.ipynb #e5d0c514

@@ -1,11 +1,9 @@
 "The chunker on the real sessions: bounded, deterministic, append-only; and the commands that show chunks and prompts."
 import json, shutil, subprocess, sys
-from pathlib import Path
-import pytest
 from synth import codex_session
-from memgate.chunking import chunk_project, chunk_records, split_record
-from memgate.domain import Chunk, Record, Role, count_tokens, sha256_text
-from memgate.prompt import Budget, build_prompt, load_template
+from memgate.chunking import chunk_project, chunk_records
+from memgate.domain import Record, Role, count_tokens, sha256_text
+from memgate.prompt import load_template
 from memgate.queries import load_queries, templates_dir
 from memgate.sources import load_project
 

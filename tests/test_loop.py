@@ -137,6 +137,7 @@ def test_resume_skips_logged_turns_and_checks_their_shas():
     rp = ResumePoint(t=3, memory='m3', memory_sha=sha256_text('m3'), chunk_shas={i: c.sha for i, c in enumerate(chunks[:3], 1)})
     client, sink = ScriptedClient([yes('m4'), no()]), EventList()
     out = run(run_loop(1, QUERY, chunks, LoopConfig(), client, sink, resume=rp))
+    assert out.resumed_from == 3 and out.memory == 'm4'
     assert [e['t'] for e in sink if e['kind'] == 'gate'] == [4, 5]
     assert '<memory> m3 </memory>' in client.calls[0][0]['content']
     assert [e for e in sink if e['kind'] == 'memory'][0]['parents'] == [chunks[3].sha, sha256_text('m3')]

@@ -1,10 +1,10 @@
 "Seed M1.3 acceptance: the GRU-Mem prompt is the paper's Figure 10a, byte for byte, within budget."
 import pytest
 from golden import CHUNK, MEMORY, QUESTION, EXPECTED, prompt_t1, prompt_tn
-from memgate.domain import Chunk, Record, Role
+from memgate.domain import Role
 from memgate.chunking import chunk_project
 from memgate.domain import count_tokens
-from memgate.prompt import Budget, BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
+from memgate.prompt import BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
 from memgate.queries import load_queries, templates_dir
 from memgate.sources import load_project
 

@@ -1,10 +1,10 @@
 "Claude Code and Codex adapters on the real sessions (counts checked by hand against the raw files) and synthetic layouts."
-import json, shutil
+import json
 from collections import Counter
 import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
 from memgate.domain import Role
-from memgate.sources import SourceError, load_project, session_records, cut_middle
+from memgate.sources import SourceError, load_project, cut_middle
 
 def roles_per_file(project):
     out = {}
