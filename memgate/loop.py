@@ -149,7 +149,6 @@ async def run_loop(level: int, query: Query, source, cfg: LoopConfig, client: Mo
         if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'; raise
-    except ResumeError: status = 'failed'; raise
     except Exception as e:
         status, error = 'failed', f"{type(e).__name__}: {e}"; raise
     finally:

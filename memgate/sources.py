@@ -115,7 +115,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
     kind = obj.get('type')
     ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
     rec = lambda role, text, call=None: Record(role, text, str(path), ref, ts, call)
-    if kind in CLAUDE_SKIP or (kind == 'progress'):
+    if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
         report.skipped[kind] += 1; return []
     if kind == 'system':
         sub = obj.get('subtype') or 'system'
@@ -133,8 +133,10 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
     if isinstance(content, str):
         if kind == 'assistant': return [rec(Role.assistant, content)]
         return [rec(Role.system if harness or _HARNESS.match(content) else Role.user, content)]
+    if not isinstance(content, list):
+        report.warnings['message.content neither text nor a list'] += 1; return []
     out = []
-    for b in content if isinstance(content, list) else []:
+    for b in content:
         t = b.get('type') if isinstance(b, dict) else None
         if t == 'text':
             text = b.get('text', '')
