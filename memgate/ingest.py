@@ -43,9 +43,8 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     for e in log.events:
         if e['kind'] in TURN_KINDS: rp.t = e['t']; rp.chunk_shas[e['t']] = e['chunk']
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
-    ends = [e for e in log.events if e['kind'] == 'run_end']
-    rp.complete = bool(ends) and ends[-1]['status'] in ('complete', 'exited') and log.events[-1]['kind'] == 'run_end'
-    rp.exited = bool(ends) and ends[-1]['status'] == 'exited'
+    rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
+    rp.exited = rp.stats.status == 'exited'
     return rp
 
 # %% ../nbs/09_ingest.ipynb #f8a00eda
@@ -119,10 +118,10 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
     resume, baseline = None, plan.model == BASELINE_MODEL
+    want = min(total, plan.limit) if plan.limit else total     # the turns this run should end with
     if path.exists() and path.stat().st_size:
         if not plan.resume: raise MemgateError(f"{path} exists: pass --resume to continue it, or --log-dir DIR for a new log")
         resume = resume_point(path, query, cfg)
-        want = min(total, plan.limit) if plan.limit else total
         if resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
             return RunSummary('-', name, query.id, str(path), 'complete' if not resume.exited else 'exited', resume.stats, 0.0, plan.model, baseline)
@@ -130,11 +129,10 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
     if writer.dropped_tail: err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
     project = load_project(plan.project, cfg.tool_result_chars)
-    shown = min(total, plan.limit) if plan.limit else total
     try:
         out = await run_loop(1, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer, project=name, model=plan.model,
                              resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
-                             on_turn=lambda turn: err(progress_line(turn, shown, prefix)))
+                             on_turn=lambda turn: err(progress_line(turn, want, prefix)))
     finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 

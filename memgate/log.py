@@ -197,7 +197,7 @@ class _Checker:
     "The state `verify` carries from line to line."
     def __init__(self):
         self.runs, self.ended, self.shas = {}, set(), set()
-        self.t = 0; self.turn = None; self.memory_sha = None; self.s = Stats()
+        self.turn = None; self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
     def pending(self) -> str | None:
         "What the open turn still owes before another turn or a run_end may start."
@@ -219,8 +219,8 @@ class _Checker:
         if e['level'] != want_level: return f"{k} has level {e['level']}, expected {want_level} in a level-{self.runs[run]['level']} run"
         if k in TURN_KINDS:
             if (p := self.pending()): return p
-            if e['t'] <= self.t: return f"turn t={e['t']} does not follow t={self.t} (turns must strictly increase)"
-            self.t = e['t']; self.turn = dict(e, evidence=None, memory=None, budget=False)
+            if e['t'] <= self.s.last_t: return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
+            self.turn = dict(e, evidence=None, memory=None, budget=False)
             return None
         if k == 'run_end': return self.end(e)
         # evidence, memory, budget_exceeded belong to the open turn
@@ -239,14 +239,15 @@ class _Checker:
             return None
         # memory
         if not tn['evidence'] or tn['memory']: return f"memory at t={e['t']} without evidence first, or twice"
-        want = [tn['evidence']] + ([self.memory_sha] if self.memory_sha else [])
+        prev = self.s.final_memory_sha
+        want = [tn['evidence']] + ([prev] if prev else [])
         missing = [p for p in e['parents'] if p not in self.shas]
         if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
         if e['parents'] != want: return f"memory parents {[p[:12] for p in e['parents']]} should be {[p[:12] for p in want]}"
         if e['tokens'] != count_tokens(e['text']): return f"memory tokens {e['tokens']} but its text has {count_tokens(e['text'])}"
         budget = self.runs[run]['config'].get('memory_budget')
         if budget is not None and e['tokens'] > budget: return f"memory of {e['tokens']} tokens exceeds the run's budget {budget}"
-        tn['memory'] = e['sha']; self.memory_sha = e['sha']; self.shas.add(e['sha'])
+        tn['memory'] = e['sha']; self.shas.add(e['sha'])
         return None
 
     def end(self, e: Event) -> str | None:
