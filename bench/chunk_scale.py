@@ -18,20 +18,27 @@ def build(target: Path, mb: int) -> int:
     i = len(list(target.rglob('*.jsonl'))) if target.exists() else 0
     while size < mb * 2**20:
         for f in files:
-            d = target / f'{i // 1000:04d}'; d.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, d / f'{i:06d}-{f.name}'); size += f.stat().st_size; i += 1
+            d = target / f'{i // 1000:04d}'
+            d.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, d / f'{i:06d}-{f.name}')
+            size += f.stat().st_size
+            i += 1
     return size
 
 def main():
-    ap = argparse.ArgumentParser(); ap.add_argument('--mb', type=int, default=100); ap.add_argument('--dir', default='/tmp/memgate-bench')
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--mb', type=int, default=100)
+    ap.add_argument('--dir', default='/tmp/memgate-bench')
     args = ap.parse_args()
     target = Path(args.dir) / f'{args.mb}mb'
     size = build(target, args.mb)
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    t0 = time.perf_counter(); n = tokens = 0
+    t0 = time.perf_counter()
+    n = tokens = 0
     project = load_project(target)
     for c in chunk_project(project):
-        n += 1; tokens += c.tokens
+        n += 1
+        tokens += c.tokens
         if n % 5000 == 0: print(f'  {n} chunks, {time.perf_counter() - t0:.0f}s', file=sys.stderr)
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

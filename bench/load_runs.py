@@ -19,15 +19,20 @@ class Model:
         return Completion(gate_response(self.n % 5 == 0, f'memory line {self.n}\n' * 20, think='why ' * 30), 0.5)
 
 def main():
-    ap = argparse.ArgumentParser(); ap.add_argument('--logs', type=int, default=100); ap.add_argument('--turns', type=int, default=1000)
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--logs', type=int, default=100)
+    ap.add_argument('--turns', type=int, default=1000)
     a = ap.parse_args()
     d = Path(tempfile.mkdtemp())
     chunks = [Chunk.from_text(i, f'[ToolResult] chunk {i} ' + 'output ' * 200) for i in range(1, a.turns + 1)]
     t0 = time.perf_counter()
     for i in range(a.logs):
-        with LogWriter(d / f'q{i}.jsonl') as w: asyncio.run(run_loop(1, Query(f'q{i}', 'Q?'), chunks, LoopConfig(), Model(), w))
+        with LogWriter(d / f'q{i}.jsonl') as w:
+            asyncio.run(run_loop(1, Query(f'q{i}', 'Q?'), chunks, LoopConfig(), Model(), w))
     print(f'wrote {a.logs} logs x {a.turns} turns in {time.perf_counter() - t0:.1f}s ({sum(p.stat().st_size for p in d.iterdir()) / 2**20:.0f} MB)')
-    t0 = time.perf_counter(); r = load_runs(d); dt = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    r = load_runs(d)
+    dt = time.perf_counter() - t0
     print(f'load_runs: {len(r.events)} events, {len(r.turns)} turns, {len(r.runs)} runs in {dt:.1f}s ({len(r.turns) / dt:,.0f} turns/s)')
 
 if __name__ == '__main__': main()

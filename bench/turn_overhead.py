@@ -31,9 +31,12 @@ def per(label, seconds, n):
 
 def main(rounds: int = 5):
     q = load_queries()['infra-root-causes']
-    t0 = time.perf_counter(); chunks = [c for _ in range(rounds) for c in chunk_project(load_project(PROJECT))]
-    n = len(chunks); chunking = per('read + chunk', time.perf_counter() - t0, n)
-    t0 = time.perf_counter(); _ = [build_prompt(q.question, 'memory ' * 800, c.text) for c in chunks]
+    t0 = time.perf_counter()
+    chunks = [c for _ in range(rounds) for c in chunk_project(load_project(PROJECT))]
+    n = len(chunks)
+    chunking = per('read + chunk', time.perf_counter() - t0, n)
+    t0 = time.perf_counter()
+    _ = [build_prompt(q.question, 'memory ' * 800, c.text) for c in chunks]
     per('build prompt (budget check)', time.perf_counter() - t0, n)
     answer = gate_response(True, 'memory line\n' * 150, think='reasoning ' * 200)
     t0 = time.perf_counter()
@@ -42,9 +45,11 @@ def main(rounds: int = 5):
     d = Path(tempfile.mkdtemp())
     t0 = time.perf_counter()
     for i in range(rounds):
-        with LogWriter(d / f'log{i}.jsonl') as w: asyncio.run(run_loop(1, q, chunk_project(load_project(PROJECT)), LoopConfig(), Instant(), w))
+        with LogWriter(d / f'log{i}.jsonl') as w:
+            asyncio.run(run_loop(1, q, chunk_project(load_project(PROJECT)), LoopConfig(), Instant(), w))
     whole = per('whole loop (incl. chunking, fsync)', time.perf_counter() - t0, n)
-    t0 = time.perf_counter(); ok = all(verify(d / f'log{i}.jsonl').ok for i in range(rounds))
+    t0 = time.perf_counter()
+    ok = all(verify(d / f'log{i}.jsonl').ok for i in range(rounds))
     per('verify the log afterwards', time.perf_counter() - t0, n)
     assert ok
     print(f"memgate's own work per turn: {1000 * whole:.1f} ms = {100 * whole / 1.0:.2f}% of a 1 s model call "

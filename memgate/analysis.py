@@ -26,15 +26,17 @@ class Runs:
     runs: pd.DataFrame
     logs: pd.DataFrame
 
-_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'applied', 'parse_failed',
-              'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts']
+_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'applied',
+              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts']
 
 # %% ../nbs/11_analysis.ipynb #0ad84618
 def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     "One row per turn, from the events frame."
     starts = ev[ev.kind == 'run_start'][['run', 'project', 'query', 'model']].copy()
-    starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool) if 'baseline' in ev else False
-    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s', 'attempts']].copy()
+    starts['baseline'] = ev.loc[ev.kind == 'run_start',
+                                'baseline'].fillna(False).astype(bool) if 'baseline' in ev else False
+    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s',
+                                       'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
     applied, over = key('memory'), key('budget_exceeded')
@@ -45,8 +47,10 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
     tn = tn.merge(starts, on='run', how='left')
-    tn['t'] = tn['t'].astype(int); tn['level'] = tn['level'].astype(int)
-    tn['update'] = tn['update'].astype('boolean'); tn['exit'] = tn['exit'].astype('boolean')
+    tn['t'] = tn['t'].astype(int)
+    tn['level'] = tn['level'].astype(int)
+    tn['update'] = tn['update'].astype('boolean')
+    tn['exit'] = tn['exit'].astype('boolean')
     tn['attempts'] = tn['attempts'].fillna(1).astype(int)
     return tn[_TURN_COLS].reset_index(drop=True)
 
@@ -54,15 +58,20 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
 def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     "One row per run."
     g = tn.groupby('run', sort=False)
-    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(), parse_failures=g['parse_failed'].sum(),
+    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
+                            parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
     start = ev[ev.kind == 'run_start'].set_index('run')
     end = ev[ev.kind == 'run_end'].set_index('run')
     out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'], model=start['model'],
                             baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
-                            level=start['level'].astype(int), resumed_from=start.get('resumed_from', pd.Series(0, index=start.index)).fillna(0).astype(int),
-                            status=end['status'].reindex(start.index), elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    out = out.join(per).fillna({'chunks_seen': 0, 'chunks_used': 0, 'parse_failures': 0, 'budget_exceeded': 0, 'calls': 0})
+                            level=start['level'].astype(int),
+                            resumed_from=start.get('resumed_from',
+                                                   pd.Series(0, index=start.index)).fillna(0).astype(int),
+                            status=end['status'].reindex(start.index),
+                            elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
+    out = out.join(per).fillna({'chunks_seen': 0, 'chunks_used': 0, 'parse_failures': 0, 'budget_exceeded': 0,
+                                'calls': 0})
     for c in ('chunks_seen', 'chunks_used', 'parse_failures', 'budget_exceeded', 'calls'): out[c] = out[c].astype(int)
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
     return out.reset_index()
@@ -70,8 +79,10 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
 def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     "One row per log: the numbers `memgate stats` reports."
     g = tn.groupby('log', sort=True)
-    out = pd.DataFrame(dict(query=g['query'].last(), model=g['model'].last(), baseline=g['baseline'].last(), chunks_seen=g.size(),
-                            chunks_used=g['applied'].sum(), parse_failures=g['parse_failed'].sum(), budget_exceeded=g['budget_exceeded'].sum(),
+    out = pd.DataFrame(dict(query=g['query'].last(), model=g['model'].last(), baseline=g['baseline'].last(),
+                            chunks_seen=g.size(),
+                            chunks_used=g['applied'].sum(), parse_failures=g['parse_failed'].sum(),
+                            budget_exceeded=g['budget_exceeded'].sum(),
                             calls=g['attempts'].sum(), memory_tokens=g['memory_tokens'].last()))
     out['update_rate'] = out.chunks_used / out.chunks_seen
     ends = ev[ev.kind.isin(['run_start', 'run_end'])].groupby('log')['status'].last()
@@ -85,7 +96,8 @@ def load_runs(paths) -> Runs:
     for f in log_files(paths):
         for e in read_log(f).events: rows.append({'log': str(f), 'line': e.line, **e})
     ev = pd.DataFrame(rows)
-    for c in ('t', 'update', 'exit', 'latency_s', 'attempts', 'baseline', 'resumed_from', 'elapsed_s', 'status', 'tokens'):
+    for c in ('t', 'update', 'exit', 'latency_s', 'attempts', 'baseline', 'resumed_from', 'elapsed_s', 'status',
+              'tokens'):
         if c not in ev: ev[c] = None
     tn = _turns(ev)
     return Runs(ev, tn, _runs(ev, tn), _logs(tn, ev))
@@ -108,10 +120,14 @@ def plot_update_rates(runs: pd.DataFrame):
     ax.barh(labels, runs['update_rate'] * 100, color=colors)
     ax.axvline(UPDATE_RATE_LINE * 100, color='#e76f51', ls='--', label='30%: above it the gate is not discriminating')
     for y, v in enumerate(runs['update_rate']): ax.text(v * 100 + 0.5, y, f"{v * 100:.1f}%", va='center', fontsize=8)
-    ax.invert_yaxis(); ax.set_xlabel('update-rate: chunks used / chunks read (%)'); ax.set_ylabel('query (model)')
-    ax.set_title('Update-rate per query'); ax.legend(loc='lower right', fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel('update-rate: chunks used / chunks read (%)')
+    ax.set_ylabel('query (model)')
+    ax.set_title('Update-rate per query')
+    ax.legend(loc='lower right', fontsize=8)
     ax.set_xlim(0, max(100 * runs['update_rate'].max() + 10, 40))
-    fig.tight_layout(); return fig
+    fig.tight_layout()
+    return fig
 
 # %% ../nbs/11_analysis.ipynb #d1280ced
 def plot_gate_raster(turns: pd.DataFrame):
@@ -120,18 +136,27 @@ def plot_gate_raster(turns: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(10, 0.8 + 0.5 * len(runs)))
     labels = []
     for y, run in enumerate(runs):
-        tr = turns[turns.run == run]; labels.append(_label(tr.iloc[0]))
+        tr = turns[turns.run == run]
+        labels.append(_label(tr.iloc[0]))
         outcome = tr.apply(lambda r: 'parse_failed' if r.parse_failed else 'budget_exceeded' if r.budget_exceeded else 'applied' if r.applied else 'retained', axis=1)
         for name, color in _COLORS.items():
             sel = tr[outcome == name]
-            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=color, label={'applied': 'update applied', 'retained': 'no (memory kept)',
-                       'budget_exceeded': 'yes, over budget (kept)', 'parse_failed': 'parse failed'}[name] if y == 0 else None)
+            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=color,
+                       label={'applied': 'update applied', 'retained': 'no (memory kept)',
+                       'budget_exceeded': 'yes, over budget (kept)',
+                              'parse_failed': 'parse failed'}[name] if y == 0 else None)
         ex = tr[tr['exit'].fillna(False).astype(bool)]
-        ax.scatter(ex.t, [y - 0.32] * len(ex), marker='v', s=18, color='black', label='exit gate said end' if y == 0 else None)
-    ax.set_yticks(range(len(runs)), labels); ax.invert_yaxis(); ax.set_ylim(len(runs) - 0.5, -0.8)
-    ax.set_xlabel('turn t (chunk)'); ax.set_ylabel('run: query (model)'); ax.set_title('Gate decisions per turn')
+        ax.scatter(ex.t, [y - 0.32] * len(ex), marker='v', s=18, color='black',
+                   label='exit gate said end' if y == 0 else None)
+    ax.set_yticks(range(len(runs)), labels)
+    ax.invert_yaxis()
+    ax.set_ylim(len(runs) - 0.5, -0.8)
+    ax.set_xlabel('turn t (chunk)')
+    ax.set_ylabel('run: query (model)')
+    ax.set_title('Gate decisions per turn')
     _legend_outside(ax)
-    fig.tight_layout(); return fig
+    fig.tight_layout()
+    return fig
 
 # %% ../nbs/11_analysis.ipynb #f592905f
 def plot_memory(turns: pd.DataFrame, budget: int = 1024):
@@ -140,9 +165,13 @@ def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     for run, tr in turns.groupby('run', sort=False):
         ax.step(tr.t, tr.memory_tokens, where='post', label=_label(tr.iloc[0]))
     ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
-    ax.set_xlabel('turn t (chunk)'); ax.set_ylabel('memory (tokens)'); ax.set_title('Memory size over the run')
-    ax.set_ylim(0, budget * 1.15); _legend_outside(ax)
-    fig.tight_layout(); return fig
+    ax.set_xlabel('turn t (chunk)')
+    ax.set_ylabel('memory (tokens)')
+    ax.set_title('Memory size over the run')
+    ax.set_ylim(0, budget * 1.15)
+    _legend_outside(ax)
+    fig.tight_layout()
+    return fig
 
 def plot_events(turns: pd.DataFrame):
     "Budget-exceeded and parse-failure events over t, one row per run."
@@ -151,19 +180,30 @@ def plot_events(turns: pd.DataFrame):
     for y, run in enumerate(runs):
         tr = turns[turns.run == run]
         b, p = tr[tr.budget_exceeded], tr[tr.parse_failed]
-        ax.scatter(b.t, [y] * len(b), marker='o', color=_COLORS['budget_exceeded'], label='budget exceeded' if y == 0 else None)
-        ax.scatter(p.t, [y] * len(p), marker='x', color=_COLORS['parse_failed'], label='parse failed (after retries)' if y == 0 else None)
-    ax.set_yticks(range(len(runs)), [_label(turns[turns.run == r].iloc[0]) for r in runs]); ax.invert_yaxis()
-    ax.set_xlim(0, turns.t.max() + 1); ax.set_xlabel('turn t (chunk)'); ax.set_ylabel('run: query (model)')
-    ax.set_title('Budget and parse-failure events'); _legend_outside(ax)
-    fig.tight_layout(); return fig
+        ax.scatter(b.t, [y] * len(b), marker='o', color=_COLORS['budget_exceeded'],
+                   label='budget exceeded' if y == 0 else None)
+        ax.scatter(p.t, [y] * len(p), marker='x', color=_COLORS['parse_failed'],
+                   label='parse failed (after retries)' if y == 0 else None)
+    ax.set_yticks(range(len(runs)), [_label(turns[turns.run == r].iloc[0]) for r in runs])
+    ax.invert_yaxis()
+    ax.set_xlim(0, turns.t.max() + 1)
+    ax.set_xlabel('turn t (chunk)')
+    ax.set_ylabel('run: query (model)')
+    ax.set_title('Budget and parse-failure events')
+    _legend_outside(ax)
+    fig.tight_layout()
+    return fig
 
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
     fig, ax = plt.subplots(figsize=(9, 4.5))
     for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=_label(tr.iloc[0]))
-    ax.set_xlabel('turn t (chunk)'); ax.set_ylabel('latency (s)'); ax.set_title('Model latency per turn')
-    _legend_outside(ax); fig.tight_layout(); return fig
+    ax.set_xlabel('turn t (chunk)')
+    ax.set_ylabel('latency (s)')
+    ax.set_title('Model latency per turn')
+    _legend_outside(ax)
+    fig.tight_layout()
+    return fig
 
 # %% ../nbs/11_analysis.ipynb #0196b94d
 def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFrame:
@@ -171,14 +211,17 @@ def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFram
     ev = events[events.log == str(log)]
     by_sha = {e['sha']: e for e in ev[ev.kind.isin(['memory', 'evidence'])].to_dict('records')}
     mems = ev[ev.kind == 'memory']
-    if mems.empty: return pd.DataFrame(columns=['t', 'memory_sha', 'tokens', 'added', 'evidence_sha', 'files', 'evidence'])
+    if mems.empty:
+        return pd.DataFrame(columns=['t', 'memory_sha', 'tokens', 'added', 'evidence_sha', 'files', 'evidence'])
     rows, sha = [], mems.iloc[-1]['sha']
     while sha:
-        m = by_sha[sha]; parents = m['parents']
-        e = by_sha[parents[0]]; prev = by_sha[parents[1]]['text'] if len(parents) > 1 else ''
+        m = by_sha[sha]
+        parents = m['parents']
+        e = by_sha[parents[0]]
+        prev = by_sha[parents[1]]['text'] if len(parents) > 1 else ''
         added = [l for l in m['text'].splitlines() if l not in set(prev.splitlines())]
-        rows.append(dict(t=m['t'], memory_sha=sha[:12], tokens=m['tokens'], added='\n'.join(added), evidence_sha=e['sha'][:12],
-                         files=', '.join(Path(s['file']).name for s in e['source']),
+        rows.append(dict(t=m['t'], memory_sha=sha[:12], tokens=m['tokens'], added='\n'.join(added),
+                         evidence_sha=e['sha'][:12], files=', '.join(Path(s['file']).name for s in e['source']),
                          evidence=e['text'][:excerpt] + ('…' if len(e['text']) > excerpt else '')))
         sha = parents[1] if len(parents) > 1 else None
     return pd.DataFrame(rows[::-1])
@@ -192,11 +235,17 @@ PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r
 
 def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
-    r = load_runs(paths); out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    r = load_runs(paths)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     figs = []
     for name, (title, make) in PLOTS.items():
-        fig = make(r); fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight'); plt.close(fig); figs.append((name, title))
-    cols = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s', 'run']
+        fig = make(r)
+        fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight')
+        plt.close(fig)
+        figs.append((name, title))
+    cols = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures',
+            'budget_exceeded', 'calls', 'elapsed_s', 'run']
     table = r.runs[cols].assign(update_rate=lambda d: (d.update_rate * 100).round(1).astype(str) + '%').to_html(index=False, escape=True)
     imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" style="max-width:100%"></a>' for n, t in figs)
     logs = '\n'.join(f'<li>{html.escape(str(p))}</li>' for p in r.logs['log'])

@@ -25,12 +25,17 @@ def _pieces(text: str, room: int) -> list[str]:
     for line in text.splitlines(keepends=True):
         n = count_tokens(line)
         if n > room:                      # one line longer than a chunk: cut it by characters
-            if cur: out.append(''.join(cur)); cur, cur_n = [], 0
+            if cur:
+                out.append(''.join(cur))
+                cur, cur_n = [], 0
             step = max(1, len(line) * room // n // 2)
             out += [line[i:i + step] for i in range(0, len(line), step)]
             continue
-        if cur and cur_n + n > room: out.append(''.join(cur)); cur, cur_n = [], 0
-        cur.append(line); cur_n += n
+        if cur and cur_n + n > room:
+            out.append(''.join(cur))
+            cur, cur_n = [], 0
+        cur.append(line)
+        cur_n += n
     if cur: out.append(''.join(cur))
     return out
 
@@ -38,7 +43,8 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     "A record too large for one chunk, as parts that each fit, marked `(part i/n)`."
     room = max_tokens - count_tokens(r.role.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
     pieces = _pieces(r.text, room)
-    return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i, p in enumerate(pieces, 1)]
+    return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i,
+            p in enumerate(pieces, 1)]
 
 # %% ../nbs/02_chunking.ipynb #2118ac5c
 def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
@@ -49,7 +55,9 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
         nonlocal index
         c = Chunk.from_records(index, recs)
         if c.tokens > max_tokens and len(recs) > 1:      # a merge across a boundary tipped it over
-            yield from emit(recs[:-1]); yield from emit(recs[-1:]); return
+            yield from emit(recs[:-1])
+            yield from emit(recs[-1:])
+            return
         index += 1
         yield c
 
@@ -61,7 +69,8 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
             parts = [(p, count_tokens(p.render())) for p in split_record(r, max_tokens)] if n > max_tokens else [(r, n)]
             for item in parts:
                 if pending and pending[0].call_id and item[0].call_id == pending[0].call_id and item[0].role == Role.tool_result:
-                    yield [pending, item]; pending = None
+                    yield [pending, item]
+                    pending = None
                     continue
                 if pending: yield [pending]
                 pending = item if item[0].role == Role.assistant and item[0].call_id else None
@@ -71,11 +80,14 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
     for unit in units(records):
         unit_n = sum(n for _, n in unit) + _SEP_TOKENS * (len(unit) - 1)
         if cur and cur_n + _SEP_TOKENS + unit_n > max_tokens and len(unit) > 1 and unit_n <= max_tokens:
-            yield from emit(cur); cur, cur_n = [], 0
+            yield from emit(cur)
+            cur, cur_n = [], 0
         for r, n in unit:
             if cur and cur_n + _SEP_TOKENS + n > max_tokens:
-                yield from emit(cur); cur, cur_n = [], 0
-            cur_n += n + (_SEP_TOKENS if cur else 0); cur.append(r)
+                yield from emit(cur)
+                cur, cur_n = [], 0
+            cur_n += n + (_SEP_TOKENS if cur else 0)
+            cur.append(r)
     if cur: yield from emit(cur)
 
 # %% ../nbs/02_chunking.ipynb #4534b266

@@ -30,7 +30,8 @@ def cmd_verify(args) -> int:
     bad = 0
     for p in log_files(args.logs):
         v = verify(p, strict=args.strict)
-        print(v, file=sys.stdout if v.ok else sys.stderr); bad += not v.ok
+        print(v, file=sys.stdout if v.ok else sys.stderr)
+        bad += not v.ok
     return 1 if bad else 0
 
 def stats_row(path) -> dict:
@@ -42,7 +43,9 @@ def cmd_stats(args) -> int:
     "Print numbers recomputed from each log's events."
     for p in log_files(args.logs):
         r = stats_row(p)
-        if args.format == 'json': print(json.dumps(r)); continue
+        if args.format == 'json':
+            print(json.dumps(r))
+            continue
         print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {_pct(r['update_rate'])}  "
               f"memory {r['memory_tokens']}tok  parse-failures {r['parse_failures']}  budget-exceeded {r['budget_exceeded']}  "
               f"calls {r['calls']}  status {r['status'] or 'no run_end'}")
@@ -50,7 +53,8 @@ def cmd_stats(args) -> int:
 
 # %% ../nbs/10_cli.ipynb #309a3757
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog='memgate', description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
+    ap = argparse.ArgumentParser(prog='memgate',
+                                 description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
     from memgate import __version__
     ap.add_argument('--version', action='version', version=f'memgate {__version__}')
     sub = ap.add_subparsers(dest='command', required=True, metavar='COMMAND')
@@ -72,15 +76,19 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try: return args.func(args)
     except MemgateError as e:
-        print(f"memgate {args.command}: error: {e}", file=sys.stderr); return 2
+        print(f"memgate {args.command}: error: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError: return 0
 
 # %% ../nbs/10_cli.ipynb #a953594e
 def add_project_args(p):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
-    p.add_argument('--project', required=True, help='a session file, a folder of them, or a project name (matched on the recorded cwd)')
-    p.add_argument('--chunk-tokens', type=int, default=CHUNK_TOKENS, help=f'token limit of a chunk (default {CHUNK_TOKENS})')
-    p.add_argument('--tool-result-chars', type=int, default=TOOL_RESULT_CHARS, help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
+    p.add_argument('--project', required=True,
+                   help='a session file, a folder of them, or a project name (matched on the recorded cwd)')
+    p.add_argument('--chunk-tokens', type=int, default=CHUNK_TOKENS,
+                   help=f'token limit of a chunk (default {CHUNK_TOKENS})')
+    p.add_argument('--tool-result-chars', type=int, default=TOOL_RESULT_CHARS,
+                   help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
 
 def project_chunks(args):
     "The project named by `args` and a fresh iterator over its chunks."
@@ -91,8 +99,8 @@ def cmd_chunks(args) -> int:
     project, chunks = project_chunks(args)
     for c in chunks:
         if args.format == 'json':
-            print(json.dumps(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records), first_ts=c.first_ts,
-                                  source=c.sources, text=c.text), ensure_ascii=False))
+            print(json.dumps(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records),
+                                  first_ts=c.first_ts, source=c.sources, text=c.text), ensure_ascii=False))
         else: print(f"{c.index:5d}  {c.tokens:5d} tok  {len(c.records):4d} rec  {c.first_ts or '-':24s}  {c.sha[:12]}")
     print(project.warnings.summary(), file=sys.stderr)
     return 0
@@ -128,12 +136,14 @@ def make_clients(args, err):
     "A client factory for the queries, and the coroutine that closes what it opened."
     model = args.model or os.environ.get('MEMGATE_MODEL')
     if args.replay:
-        client = ReplayClient(args.replay, model); return (lambda q: client), None, client.model
+        client = ReplayClient(args.replay, model)
+        return (lambda q: client), None, client.model
     if model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, model
     base_url = args.base_url or os.environ.get('MEMGATE_BASE_URL') or os.environ.get('OPENAI_BASE_URL')
     if not base_url or not model: raise ConfigError(NO_ENDPOINT)
     key = os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY')
-    client = OpenAIClient(base_url, model, key, concurrency=args.concurrency, record=os.environ.get('MEMGATE_RECORD') or None,
+    client = OpenAIClient(base_url, model, key, concurrency=args.concurrency,
+                          record=os.environ.get('MEMGATE_RECORD') or None,
                           timeout_s=args.timeout, retry=Retry(args.retries, args.retry_wait), log=err)
     return (lambda q: client), client.aclose, model
 
@@ -143,9 +153,11 @@ async def _ingest_main(plan, factory, close, err) -> list | None:
     task = asyncio.ensure_future(ingest(plan, factory, stop=stop, err=err))
     def on_signal(signame):
         if not stop.is_set():
-            stop.set(); err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
+            stop.set()
+            err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
         else:
-            err(f"{signame} again: cancelling now"); task.cancel()
+            err(f"{signame} again: cancelling now")
+            task.cancel()
     for sig in (signal.SIGINT, signal.SIGTERM): loop.add_signal_handler(sig, on_signal, sig.name)
     try: return await task
     except asyncio.CancelledError: return None
@@ -159,13 +171,15 @@ def cmd_ingest(args) -> int:
     chosen = select_queries(queries, args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err)
     sampling = dict(temperature=args.temperature, top_p=args.top_p, max_tokens=2048, seed=args.seed)
-    cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)),   # the prompt must take the chunks it is given
-                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
-                     sampling={k: v for k, v in sampling.items() if v is not None})
+    cfg = LoopConfig(budget=Budget(section=max(Budget.section,
+                                               args.chunk_tokens)),   # the prompt must take the chunks it is given
+                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
+                     use_exit_gate=args.exit_gate, sampling={k: v for k, v in sampling.items() if v is not None})
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     results = asyncio.run(_ingest_main(plan, factory, close, err))
     if results is None:
-        err("cancelled: every log holds whole turns and ends with run_end 'interrupted'"); return 130
+        err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
+        return 130
     for r in results:
         print(json.dumps(r.as_dict()) if args.format == 'json' else r.line(), flush=True)
         if r.error: err(f"{r.query}: {r.status}: {r.error}")
@@ -185,8 +199,10 @@ def _ingest_command(sub):
     p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
     p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
-    p.add_argument('--exit-gate', action='store_true', help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
-    p.add_argument('--concurrency', type=int, default=4, help='model requests in flight at once, across queries (default 4)')
+    p.add_argument('--exit-gate', action='store_true',
+                   help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
+    p.add_argument('--concurrency', type=int, default=4,
+                   help='model requests in flight at once, across queries (default 4)')
     p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
     p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
     p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
@@ -194,18 +210,22 @@ def _ingest_command(sub):
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
     p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
-    p.add_argument('--retries', type=int, default=Retry.attempts, help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
-    p.add_argument('--retry-wait', type=float, default=Retry.base_s, help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
+    p.add_argument('--retries', type=int, default=Retry.attempts,
+                   help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
+    p.add_argument('--retry-wait', type=float, default=Retry.base_s,
+                   help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
     p.set_defaults(func=cmd_ingest)
 
 _EXTENSIONS.append(_ingest_command)
 
 # %% ../nbs/10_cli.ipynb #b0c96157
 def cmd_report(args) -> int:
-    import matplotlib; matplotlib.use('Agg')           # files only, no screen needed
+    import matplotlib
+    matplotlib.use('Agg')           # files only, no screen needed
     from memgate.analysis import report
     index = report(args.logs, args.out)
-    print(index); return 0
+    print(index)
+    return 0
 
 def _report_command(sub):
     p = sub.add_parser('report', help='write plots (PNG) and an index.html for logs')

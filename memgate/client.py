@@ -46,7 +46,8 @@ class ScriptedClient:
     async def complete(self, messages: list[dict], **sampling) -> Completion:
         i = len(self.calls)
         self.calls.append(messages)
-        if i >= len(self.script): raise ClientError(f"scripted client: script has {len(self.script)} responses, call {i + 1} asked for more")
+        if i >= len(self.script):
+            raise ClientError(f"scripted client: script has {len(self.script)} responses, call {i + 1} asked for more")
         if self.delay: await asyncio.sleep(self.delay)
         item = self.script[i]
         if callable(item) and not isinstance(item, BaseException): item = item(messages)
@@ -84,8 +85,11 @@ def _mask(text: str, secret: str | None) -> str:
 def server_message(r: httpx.Response) -> str:
     "What an error response says: the OpenAI-style `error.message` when there is one, else the start of the body."
     try:
-        body = r.json(); err = body.get('error') if isinstance(body, dict) else None
-        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err, str) else body.get('detail') if isinstance(body, dict) else None
+        body = r.json()
+        err = body.get('error') if isinstance(body, dict) else None
+        msg = err.get('message') if isinstance(err,
+                                               dict) else err if isinstance(err,
+                                                                            str) else body.get('detail') if isinstance(body, dict) else None
         if msg: return str(msg)
     except (ValueError, AttributeError): pass
     return r.text[:300] or r.reason_phrase
@@ -100,7 +104,8 @@ class OpenAIClient:
         self._key = api_key
         headers = {'Authorization': f'Bearer {api_key}'} if api_key else {}
         self.http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_s, connect=10.0),
-                                      limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency))
+                                      limits=httpx.Limits(max_connections=concurrency,
+                                                          max_keepalive_connections=concurrency))
         self.slots = asyncio.Semaphore(concurrency)
         self.record = Path(record) if record else None
         self.calls = 0
@@ -132,7 +137,9 @@ class OpenAIClient:
                 await asyncio.sleep(wait)
         latency = time.monotonic() - start
         try:
-            data = r.json(); choice = data['choices'][0]; text = choice['message'].get('content') or ''
+            data = r.json()
+            choice = data['choices'][0]
+            text = choice['message'].get('content') or ''
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             raise ClientError(f"{self.url}: the answer is not a chat completion (no choices[0].message.content): {_mask(r.text[:200], self._key)!r}") from None
         done = Completion(text, latency, data.get('usage') or {}, data.get('model') or self.model)
@@ -145,7 +152,8 @@ def request_key(body: dict) -> str:
     return sha256_text(json.dumps({k: v for k, v in body.items() if k != 'model'}, sort_keys=True, ensure_ascii=False))
 
 def append_recording(path, body: dict, c: Completion):
-    line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model), latency_s=round(c.latency_s, 3)), ensure_ascii=False)
+    line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model),
+                           latency_s=round(c.latency_s, 3)), ensure_ascii=False)
     with open(path, 'a', encoding='utf-8') as f: f.write(line + '\n')
 
 class ReplayClient:
@@ -155,8 +163,11 @@ class ReplayClient:
         try: lines = self.path.read_text(encoding='utf-8').splitlines()
         except OSError as e: raise ConfigError(f"{path}: cannot read recording ({e.strerror or e})") from None
         for i, line in enumerate(lines, 1):
-            try: rec = json.loads(line); body, resp = rec['request'], rec['response']
-            except (ValueError, KeyError, TypeError): raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
+            try:
+                rec = json.loads(line)
+                body, resp = rec['request'], rec['response']
+            except (ValueError, KeyError, TypeError):
+                raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
         self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
 
@@ -164,7 +175,8 @@ class ReplayClient:
         self.calls += 1
         body = dict(model=self.model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
         q = self.answers.get(request_key(body))
-        if not q: raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha256_text(messages[-1]['content'])[:12]})")
+        if not q:
+            raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha256_text(messages[-1]['content'])[:12]})")
         resp, latency = q.popleft() if len(q) > 1 else q[0]
         return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model)
 
@@ -180,8 +192,10 @@ _MEMORY_OPEN, _MEMORY_CLOSE, _SECTION_OPEN, _SECTION_CLOSE = '\n<memory> ', ' </
 
 def prompt_parts(prompt: str) -> tuple[str, str]:
     "(memory, section) of an assembled GRU-Mem prompt."
-    s0 = prompt.rindex(_SECTION_OPEN) + len(_SECTION_OPEN); s1 = prompt.rindex(_SECTION_CLOSE)
-    m0 = prompt.index(_MEMORY_OPEN) + len(_MEMORY_OPEN); m1 = prompt.rindex(_MEMORY_CLOSE, 0, s0)
+    s0 = prompt.rindex(_SECTION_OPEN) + len(_SECTION_OPEN)
+    s1 = prompt.rindex(_SECTION_CLOSE)
+    m0 = prompt.index(_MEMORY_OPEN) + len(_MEMORY_OPEN)
+    m1 = prompt.rindex(_MEMORY_CLOSE, 0, s0)
     return prompt[m0:m1], prompt[s0:s1]
 
 class KeywordBaseline:
@@ -201,9 +215,13 @@ class KeywordBaseline:
             found = [k for k in self.keywords if k in low]
             line = line.strip()[:self.line_chars]
             if found and line and f'- {line}' not in seen:
-                hits.append((found, f'- {line}')); seen.add(f'- {line}')
+                hits.append((found, f'- {line}'))
+                seen.add(f'- {line}')
             if len(hits) == self.max_lines: break
-        if not hits: return Completion(gate_response(False, memory, think='keyword baseline: no keyword in this chunk'), model=self.model)
+        if not hits:
+            return Completion(gate_response(False, memory, think='keyword baseline: no keyword in this chunk'),
+                              model=self.model)
         words = sorted({k for found, _ in hits for k in found})
         new = '\n'.join(([memory] if memory else []) + [h for _, h in hits])
-        return Completion(gate_response(True, new, think=f"keyword baseline: matched {', '.join(words)}"), model=self.model)
+        return Completion(gate_response(True, new, think=f"keyword baseline: matched {', '.join(words)}"),
+                          model=self.model)

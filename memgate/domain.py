@@ -30,7 +30,8 @@ class Role(str, Enum):
     @property
     def label(self) -> str: return _LABELS[self]
 
-_LABELS = {Role.user: '[User]', Role.assistant: '[Assistant]', Role.tool_result: '[ToolResult]', Role.system: '[System]'}
+_LABELS = {Role.user: '[User]', Role.assistant: '[Assistant]', Role.tool_result: '[ToolResult]',
+           Role.system: '[System]'}
 
 # %% ../nbs/00_domain.ipynb #d473c6bd
 @dataclass(frozen=True)

@@ -41,7 +41,9 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
             raise ResumeError(f"{path}: {k} was {last['config'].get(k)!r} when this log was written, now {now[k]!r}; resuming would mix two runs")
     rp = ResumePoint(stats=stats(log.events))
     for e in log.events:
-        if e['kind'] in TURN_KINDS: rp.t = e['t']; rp.chunk_shas[e['t']] = e['chunk']
+        if e['kind'] in TURN_KINDS:
+            rp.t = e['t']
+            rp.chunk_shas[e['t']] = e['chunk']
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
     rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
     rp.exited = rp.stats.status == 'exited'
@@ -78,8 +80,9 @@ class RunSummary:
 
     def as_dict(self) -> dict:
         s = self.stats
-        return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status, model=self.model,
-                    baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used, update_rate=round(s.update_rate, 6),
+        return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
+                    model=self.model, baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
+                    update_rate=round(s.update_rate, 6),
                     memory_tokens=s.memory_tokens, parse_failures=s.parse_failures, budget_exceeded=s.budget_exceeded,
                     calls=s.calls, elapsed_s=round(self.elapsed_s, 3), **({'error': self.error} if self.error else {}))
 
@@ -108,45 +111,56 @@ def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
     n = 0
     for _ in chunk_project(project, plan.loop.chunk_tokens):
         n += 1
-        if time.monotonic() - last > 5: last = time.monotonic(); err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
+        if time.monotonic() - last > 5:
+            last = time.monotonic()
+            err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
     err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {project.warnings.summary().splitlines()[-1]}")
     for line in project.warnings.summary().splitlines()[:-1]: err(line)
     return project.name, n
 
-async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print, prefix='') -> RunSummary:
+async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
+                    prefix='') -> RunSummary:
     "One query's run, from a fresh log or where its log left off."
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
     resume, baseline = None, plan.model == BASELINE_MODEL
     want = min(total, plan.limit) if plan.limit else total     # the turns this run should end with
     if path.exists() and path.stat().st_size:
-        if not plan.resume: raise MemgateError(f"{path} exists: pass --resume to continue it, or --log-dir DIR for a new log")
+        if not plan.resume:
+            raise MemgateError(f"{path} exists: pass --resume to continue it, or --log-dir DIR for a new log")
         resume = resume_point(path, query, cfg)
         if resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
-            return RunSummary('-', name, query.id, str(path), 'complete' if not resume.exited else 'exited', resume.stats, 0.0, plan.model, baseline)
+            return RunSummary('-', name, query.id, str(path), 'complete' if not resume.exited else 'exited',
+                              resume.stats, 0.0, plan.model, baseline)
     writer = LogWriter(path)
-    if writer.dropped_tail: err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
+    if writer.dropped_tail:
+        err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
     project = load_project(plan.project, cfg.tool_result_chars)
     try:
-        out = await run_loop(1, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer, project=name, model=plan.model,
+        out = await run_loop(1, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer, project=name,
+                             model=plan.model,
                              resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
                              on_turn=lambda turn: err(progress_line(turn, want, prefix)))
     finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 
 # %% ../nbs/09_ingest.ipynb #3feb738d
-async def ingest(plan: IngestPlan, make_client: Callable[[Query], object], *, stop: asyncio.Event | None = None, err=None) -> list[RunSummary]:
+async def ingest(plan: IngestPlan, make_client: Callable[[Query], object], *, stop: asyncio.Event | None = None,
+                 err=None) -> list[RunSummary]:
     "Run every query of `plan`, concurrently, each into its own log."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     name, total = _count_chunks(plan, err)
     several = len(plan.queries) > 1
     async def one(q):
-        try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=f"{q.id} " if several else '')
+        try:
+            return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err,
+                                   prefix=f"{q.id} " if several else '')
         except MemgateError as e:       # a user-level failure of this query; the others go on
             path = log_path(plan.log_dir, name, q.id)
             try: s = stats(path) if path.exists() else Stats()
             except MemgateError: s = Stats()
-            return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
+            return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL,
+                              str(e))
     return list(await asyncio.gather(*(one(q) for q in plan.queries)))

@@ -34,7 +34,8 @@ RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
 class LogError(MemgateError):
     "A log that cannot be read; the message names the file and the line (also in `line`)."
     def __init__(self, msg: str, line: int | None = None):
-        super().__init__(msg); self.line = line
+        super().__init__(msg)
+        self.line = line
 
 # %% ../nbs/07_log.ipynb #324b0dfc
 class Event(dict):
@@ -54,7 +55,8 @@ def check_event(d: dict) -> str | None:
         if name not in d: return f"{kind} event lacks field `{name}`"
         if not _type_ok(d[name], types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     if 't' in d and d['t'] < 1: return f"{kind} field `t` must be >= 1, not {d['t']}"
-    if kind == 'run_end' and d['status'] not in RUN_STATUSES: return f"run_end status {d['status']!r} is not one of {RUN_STATUSES}"
+    if kind == 'run_end' and d['status'] not in RUN_STATUSES:
+        return f"run_end status {d['status']!r} is not one of {RUN_STATUSES}"
     return None
 
 def make_event(kind: str, run: str, level: int, **fields) -> Event:
@@ -75,7 +77,9 @@ def drop_incomplete_tail(path) -> bytes:
         data = f.read()
         if data.endswith(b'\n'): return b''
         keep = data.rfind(b'\n') + 1
-        f.truncate(keep); f.flush(); os.fsync(f.fileno())
+        f.truncate(keep)
+        f.flush()
+        os.fsync(f.fileno())
     return data[keep:]
 
 class LogWriter:
@@ -94,7 +98,9 @@ class LogWriter:
         os.fsync(self._fd)
 
     def close(self):
-        if self._fd is not None: os.close(self._fd); self._fd = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
@@ -121,7 +127,9 @@ def read_log(path) -> LogContents:
         except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
         if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
         if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
-        ev = Event(d); ev.line = i; events.append(ev)
+        ev = Event(d)
+        ev.line = i
+        events.append(ev)
     return LogContents(path, events, tail, len(lines) + 1 if tail else None)
 
 # %% ../nbs/07_log.ipynb #c7f00e40
@@ -133,7 +141,8 @@ def log_files(paths) -> list[Path]:
         if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
         elif p.is_file(): out.append(p)
         else: raise LogError(f"{p}: no such log file or folder")
-    if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, [paths] if isinstance(paths, (str, Path)) else paths))}")
+    if not out:
+        raise LogError(f"no *.jsonl logs in {', '.join(map(str, [paths] if isinstance(paths, (str, Path)) else paths))}")
     return out
 
 # %% ../nbs/07_log.ipynb #a44867b7
@@ -161,12 +170,22 @@ class Stats:
 def _add(s: Stats, e: dict):
     "Count event `e` into `s`."
     k = e['kind']
-    if k in TURN_KINDS: s.chunks_seen += 1; s.last_t = e['t']; s.calls += e.get('attempts', 1)
-    if k == 'gate': s.update_gates += e['update']; s.exit_gates += e['exit']
+    if k in TURN_KINDS:
+        s.chunks_seen += 1
+        s.last_t = e['t']
+        s.calls += e.get('attempts', 1)
+    if k == 'gate':
+        s.update_gates += e['update']
+        s.exit_gates += e['exit']
     elif k == 'parse_failed': s.parse_failures += 1
     elif k == 'budget_exceeded': s.budget_exceeded += 1
-    elif k == 'memory': s.chunks_used += 1; s.memory_tokens = e['tokens']; s.final_memory_sha = e['sha']
-    elif k == 'run_start': s.runs += 1; s.status = None
+    elif k == 'memory':
+        s.chunks_used += 1
+        s.memory_tokens = e['tokens']
+        s.final_memory_sha = e['sha']
+    elif k == 'run_start':
+        s.runs += 1
+        s.status = None
     elif k == 'run_end': s.status = e['status']
 
 def stats(events) -> Stats:
@@ -197,7 +216,8 @@ class _Checker:
     "The state `verify` carries from line to line."
     def __init__(self):
         self.runs, self.ended, self.shas = {}, set(), set()
-        self.turn = None; self.s = Stats()    # stats of the events before the current one: last turn, last memory
+        self.turn = None
+        self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
     def pending(self) -> str | None:
         "What the open turn still owes before another turn or a run_end may start."
@@ -211,31 +231,37 @@ class _Checker:
         if k == 'run_start':
             if run in self.runs: return f"run {run} started twice"
             if (p := self.pending()): return p
-            self.runs[run] = e; self.turn = None
+            self.runs[run] = e
+            self.turn = None
             return None
         if run not in self.runs: return f"{k} event of run {run} before its run_start"
         if run in self.ended: return f"{k} event of run {run} after its run_end"
         want_level = self.runs[run]['level'] - (k == 'evidence')   # evidence sits one level below what the run writes
-        if e['level'] != want_level: return f"{k} has level {e['level']}, expected {want_level} in a level-{self.runs[run]['level']} run"
+        if e['level'] != want_level:
+            return f"{k} has level {e['level']}, expected {want_level} in a level-{self.runs[run]['level']} run"
         if k in TURN_KINDS:
             if (p := self.pending()): return p
-            if e['t'] <= self.s.last_t: return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
+            if e['t'] <= self.s.last_t:
+                return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
             self.turn = dict(e, evidence=None, memory=None, budget=False)
             return None
         if k == 'run_end': return self.end(e)
         # evidence, memory, budget_exceeded belong to the open turn
         tn = self.turn
         if tn is None or tn['run'] != run or tn['t'] != e['t']: return f"{k} at t={e['t']} has no gate in the same turn"
-        if tn['kind'] != 'gate' or not tn['update']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
+        if tn['kind'] != 'gate' or not tn['update']:
+            return f"{k} at t={e['t']} but the turn's gate did not say update yes"
         if k == 'budget_exceeded':
-            if tn['evidence'] or tn['budget']: return "budget_exceeded in a turn that already has evidence or budget_exceeded"
+            if tn['evidence'] or tn['budget']:
+                return "budget_exceeded in a turn that already has evidence or budget_exceeded"
             tn['budget'] = True
             return None
         if sha256_text(e['text']) != e['sha']: return f"{k} sha does not match its text"
         if k == 'evidence':
             if tn['evidence'] or tn['budget']: return "second evidence, or evidence after budget_exceeded, in one turn"
             if e['sha'] != tn['chunk']: return "evidence sha differs from the gate's chunk sha"
-            tn['evidence'] = e['sha']; self.shas.add(e['sha'])
+            tn['evidence'] = e['sha']
+            self.shas.add(e['sha'])
             return None
         # memory
         if not tn['evidence'] or tn['memory']: return f"memory at t={e['t']} without evidence first, or twice"
@@ -243,18 +269,24 @@ class _Checker:
         want = [tn['evidence']] + ([prev] if prev else [])
         missing = [p for p in e['parents'] if p not in self.shas]
         if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
-        if e['parents'] != want: return f"memory parents {[p[:12] for p in e['parents']]} should be {[p[:12] for p in want]}"
-        if e['tokens'] != count_tokens(e['text']): return f"memory tokens {e['tokens']} but its text has {count_tokens(e['text'])}"
+        if e['parents'] != want:
+            return f"memory parents {[p[:12] for p in e['parents']]} should be {[p[:12] for p in want]}"
+        if e['tokens'] != count_tokens(e['text']):
+            return f"memory tokens {e['tokens']} but its text has {count_tokens(e['text'])}"
         budget = self.runs[run]['config'].get('memory_budget')
-        if budget is not None and e['tokens'] > budget: return f"memory of {e['tokens']} tokens exceeds the run's budget {budget}"
-        tn['memory'] = e['sha']; self.shas.add(e['sha'])
+        if budget is not None and e['tokens'] > budget:
+            return f"memory of {e['tokens']} tokens exceeds the run's budget {budget}"
+        tn['memory'] = e['sha']
+        self.shas.add(e['sha'])
         return None
 
     def end(self, e: Event) -> str | None:
         if (p := self.pending()): return p
-        self.ended.add(e['run']); self.turn = None
+        self.ended.add(e['run'])
+        self.turn = None
         for name in ('chunks_seen', 'chunks_used', 'final_memory_sha'):
-            if e[name] != getattr(self.s, name): return f"run_end {name} is {e[name]!r} but the events say {getattr(self.s, name)!r}"
+            if e[name] != getattr(self.s, name):
+                return f"run_end {name} is {e[name]!r} but the events say {getattr(self.s, name)!r}"
         return None
 
 def verify(path, strict: bool = False) -> Verdict:
@@ -264,9 +296,11 @@ def verify(path, strict: bool = False) -> Verdict:
     try: log = read_log(path)
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     if strict and log.incomplete_line:
-        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", log.incomplete_line, len(log.events))
+        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", log.incomplete_line,
+                       len(log.events))
     c = _Checker()
     for e in log.events:
         if (problem := c.check(e)): return Verdict(path, False, problem, e.line, len(log.events), log.incomplete_line)
         _add(c.s, e)
-    return Verdict(path, True, f"{len(log.events)} events, {c.s.chunks_seen} turns", None, len(log.events), log.incomplete_line)
+    return Verdict(path, True, f"{len(log.events)} events, {c.s.chunks_seen} turns", None, len(log.events),
+                   log.incomplete_line)

@@ -33,9 +33,11 @@ class LoopConfig:
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."
-        return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars, memory_budget=self.budget.memory, context=self.budget.context,
+        return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
+                    memory_budget=self.budget.memory, context=self.budget.context,
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
-                    parse_retries=self.parse_retries, template_sha=template_sha(self.template), sampling=dict(self.sampling))
+                    parse_retries=self.parse_retries, template_sha=template_sha(self.template),
+                    sampling=dict(self.sampling))
 
 # %% ../nbs/08_loop.ipynb #d79b996d
 @dataclass
@@ -78,8 +80,8 @@ class RunOutcome:
     resumed_from: int = 0
 
 # %% ../nbs/08_loop.ipynb #c2c1e3a2
-async def run_turn(t: int, level: int, run: str, question: str, chunk: Chunk, memory: str | None, memory_sha: str | None,
-                   cfg: LoopConfig, client: ModelClient) -> Turn:
+async def run_turn(t: int, level: int, run: str, question: str, chunk: Chunk, memory: str | None,
+                   memory_sha: str | None, cfg: LoopConfig, client: ModelClient) -> Turn:
     "Resolve turn `t` over `chunk` from memory `memory`."
     prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template))
     gate, err, attempts, latency = None, None, 0, 0.0
@@ -92,10 +94,11 @@ async def run_turn(t: int, level: int, run: str, question: str, chunk: Chunk, me
     prev_tokens = count_tokens(memory) if memory is not None else 0
     ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
     if gate is None:
-        events = (ev('parse_failed', attempts=attempts, error=f"<{err.tag}> {err.problem}", raw=err.raw, chunk=chunk.sha, latency_s=round(latency, 3)),)
+        events = (ev('parse_failed', attempts=attempts, error=f"<{err.tag}> {err.problem}", raw=err.raw,
+                     chunk=chunk.sha, latency_s=round(latency, 3)),)
         return Turn(t, 'parse_failed', None, memory, memory, prev_tokens, attempts, latency, events)
-    g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think, candidate=gate.candidate,
-           attempts=attempts, latency_s=round(latency, 3))
+    g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
+           candidate=gate.candidate, attempts=attempts, latency_s=round(latency, 3))
     if not gate.update_gate:
         return Turn(t, 'retained', gate, memory, memory, prev_tokens, attempts, latency, (g,))
     n = count_tokens(gate.candidate)
@@ -126,7 +129,8 @@ async def run_loop(level: int, query: Query, source, cfg: LoopConfig, client: Mo
     memory, memory_sha = resume.memory, resume.memory_sha
     start = make_event('run_start', run, level, project=project, query=query.id, question=query.question, model=model,
                        config=cfg.log_config(), resumed_from=resume.t, ts=_clock(), **(run_info or {}))
-    sink.write(start); _add(s, start)
+    sink.write(start)
+    _add(s, start)
     status, error = 'complete', None
     try:
         t = 0
@@ -139,24 +143,31 @@ async def run_loop(level: int, query: Query, source, cfg: LoopConfig, client: Mo
                                       "the project's chunks changed since this log was written")
                 continue
             if limit is not None and t > limit: break
-            if stop is not None and stop.is_set(): status = 'interrupted'; break
+            if stop is not None and stop.is_set():
+                status = 'interrupted'
+                break
             turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client)
             sink.write(*turn.events)
             for e in turn.events: _add(s, e)
             if turn.outcome == 'applied': memory, memory_sha = turn.memory, turn.events[-1]['sha']
             if on_turn: on_turn(turn)
-            if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate: status = 'exited'; break
+            if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
+                status = 'exited'
+                break
         if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
     except (asyncio.CancelledError, KeyboardInterrupt):
-        status = 'interrupted'; raise
+        status = 'interrupted'
+        raise
     except Exception as e:
-        status, error = 'failed', f"{type(e).__name__}: {e}"; raise
+        status, error = 'failed', f"{type(e).__name__}: {e}"
+        raise
     finally:
         elapsed = time.monotonic() - started
         extra = dict(error=error) if error else {}
         end = make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
                          final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=_clock(), **extra)
-        sink.write(end); _add(s, end)
+        sink.write(end)
+        _add(s, end)
     return RunOutcome(run, status, s, memory, elapsed, resume.t)
 
 # %% ../nbs/08_loop.ipynb #4c2c7e93

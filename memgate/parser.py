@@ -18,7 +18,8 @@ RAW_SHOWN = 400  # characters of the raw response an error message shows
 def shorten(text: str, limit: int = RAW_SHOWN) -> str:
     "`text` if short, else its head and tail around a marker saying how much was left out."
     if len(text) <= limit: return text
-    head = limit * 2 // 3; tail = limit - head
+    head = limit * 2 // 3
+    tail = limit - head
     return f"{text[:head]}[... {len(text) - head - tail} chars ...]{text[-tail:]}"
 
 class ParseError(MemgateError):
@@ -73,6 +74,9 @@ def parse_gate_response(raw: str) -> GateResponse:
     check, c0, c1 = _block(body, 'check', raw)
     update, u0, u1 = _block(body, 'update', raw)
     nxt, n0, n1 = _block(body, 'next', raw)
-    if not c1 <= u0: raise ParseError('update', 'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
-    if not u1 <= n0: raise ParseError('next', 'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
-    return GateResponse(think, _value(check, 'check', ('yes', 'no'), raw), update.strip(), _value(nxt, 'next', ('end', 'continue'), raw))
+    if not c1 <= u0:
+        raise ParseError('update', 'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
+    if not u1 <= n0:
+        raise ParseError('next', 'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
+    return GateResponse(think, _value(check, 'check', ('yes', 'no'), raw), update.strip(),
+                        _value(nxt, 'next', ('end', 'continue'), raw))

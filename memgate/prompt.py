@@ -74,12 +74,16 @@ class Prompt:
         return [dict(role='user', content=self.text)]
 
 # %% ../nbs/04_prompt.ipynb #d26ded3f
-def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(), template: str | None = None) -> Prompt:
+def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(),
+                 template: str | None = None) -> Prompt:
     "Render the prompt for one turn after checking every component against `budget`."
-    for component, text, limit in (('problem', question, budget.problem), ('memory', memory or '', budget.memory), ('section', chunk_text, budget.section)):
+    for component, text, limit in (('problem', question, budget.problem), ('memory', memory or '', budget.memory),
+                                   ('section', chunk_text, budget.section)):
         n = count_tokens(text)
         if n > limit: raise BudgetError(component, n, limit)
     text = render_prompt(question, memory, chunk_text, template)
     n, room = count_tokens(text), budget.context - budget.response_reserve
-    if n > room: raise BudgetError('prompt', n, room, f" (context {budget.context} minus response reserve {budget.response_reserve})")
+    if n > room:
+        raise BudgetError('prompt', n, room,
+                          f" (context {budget.context} minus response reserve {budget.response_reserve})")
     return Prompt(text, n)

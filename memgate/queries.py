@@ -44,7 +44,8 @@ def _check_entry(path, qid, entry) -> Query:
     if not _ID.match(qid): raise QueryError(f"{where}: id may hold only letters, digits, '.', '_' and '-'")
     if not isinstance(entry, dict): raise QueryError(f"{where}: must be a table with a `question`")
     unknown = set(entry) - _KEYS
-    if unknown: raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} (allowed: question, exit_gate, keywords)")
+    if unknown:
+        raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} (allowed: question, exit_gate, keywords)")
     q = entry.get('question')
     if not isinstance(q, str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
     eg = entry.get('exit_gate', False)

@@ -68,12 +68,15 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool):
     if not raw.strip(): return
     try: text = raw.decode('utf-8')
     except UnicodeDecodeError:
-        text = raw.decode('utf-8', errors='replace'); report.warnings['invalid UTF-8 (replaced)'] += 1
+        text = raw.decode('utf-8', errors='replace')
+        report.warnings['invalid UTF-8 (replaced)'] += 1
     try: obj = json.loads(text)
     except json.JSONDecodeError:
         report.warnings['truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line'] += 1
         return
-    if not isinstance(obj, dict): report.warnings['non-object line'] += 1; return
+    if not isinstance(obj, dict):
+        report.warnings['non-object line'] += 1
+        return
     yield n, obj
 
 # %% ../nbs/01_sources.ipynb #e3500835
@@ -82,7 +85,8 @@ TOOL_RESULT_CHARS = 16_000
 def cut_middle(text: str, limit: int = TOOL_RESULT_CHARS) -> str:
     "`text`, or its head and tail around a marker stating how many characters were removed."
     if limit <= 0 or len(text) <= limit: return text
-    head = limit // 2; tail = limit - head
+    head = limit // 2
+    tail = limit - head
     return f"{text[:head]}\n[... {len(text) - limit:,} characters removed by memgate ...]\n{text[-tail:]}"
 
 def omitted(what: str, data) -> str:
@@ -91,8 +95,8 @@ def omitted(what: str, data) -> str:
     return f"[{what} omitted, {max(1, round(n / 1024))} KB]" if n else f"[{what} omitted]"
 
 # %% ../nbs/01_sources.ipynb #5a5ba33e
-CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'ai-title', 'custom-title',
-               'last-prompt', 'mode', 'permission-mode'}
+CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'ai-title',
+               'custom-title', 'last-prompt', 'mode', 'permission-mode'}
 CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}     # timing and hook bookkeeping, no content
 _HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>|<local-command-stderr>'
                       r'|<system-reminder>|<user-prompt-submit-hook>|Caveat: The messages below were generated)')
@@ -116,25 +120,31 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
     ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
     rec = lambda role, text, call=None: Record(role, text, str(path), ref, ts, call)
     if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
-        report.skipped[kind] += 1; return []
+        report.skipped[kind] += 1
+        return []
     if kind == 'system':
         sub = obj.get('subtype') or 'system'
-        if sub in CLAUDE_SYSTEM_SKIP: report.skipped[f'system/{sub}'] += 1; return []
+        if sub in CLAUDE_SYSTEM_SKIP:
+            report.skipped[f'system/{sub}'] += 1
+            return []
         body = obj.get('content')
         if sub == 'compact_boundary' and not body: body = 'conversation compacted'
         return [rec(Role.system, f"({sub}) {body}" if body else f"({sub})")]
     if kind not in ('user', 'assistant'):
-        report.warnings[f'unknown record type {kind!r}'] += 1; return []
+        report.warnings[f'unknown record type {kind!r}'] += 1
+        return []
     msg = obj.get('message')
     if not isinstance(msg, dict) or 'content' not in msg:
-        report.warnings['missing field message.content'] += 1; return []
+        report.warnings['missing field message.content'] += 1
+        return []
     content = msg['content']
     harness = bool(obj.get('isMeta') or obj.get('isCompactSummary'))
     if isinstance(content, str):
         if kind == 'assistant': return [rec(Role.assistant, content)]
         return [rec(Role.system if harness or _HARNESS.match(content) else Role.user, content)]
     if not isinstance(content, list):
-        report.warnings['message.content neither text nor a list'] += 1; return []
+        report.warnings['message.content neither text nor a list'] += 1
+        return []
     out = []
     for b in content:
         t = b.get('type') if isinstance(b, dict) else None
@@ -143,14 +153,17 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
             role = Role.assistant if kind == 'assistant' else Role.system if harness or _HARNESS.match(text) else Role.user
             out.append(rec(role, text))
         elif t == 'thinking': out.append(rec(Role.assistant, f"(thinking) {b.get('thinking', '')}"))
-        elif t == 'redacted_thinking': out.append(rec(Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}"))
+        elif t == 'redacted_thinking':
+            out.append(rec(Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}"))
         elif t == 'tool_use':
             args = json.dumps(b.get('input', {}), ensure_ascii=False)
             out.append(rec(Role.assistant, f"Tool: {b.get('name', '?')} {args}", b.get('id')))
         elif t == 'tool_result':
             text = cut_middle(_block_text(b.get('content')), cap)
             out.append(rec(Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')))
-        elif t == 'image': out.append(rec(Role.user if kind == 'user' else Role.assistant, omitted('image', (b.get('source') or {}).get('data'))))
+        elif t == 'image':
+            out.append(rec(Role.user if kind == 'user' else Role.assistant,
+                           omitted('image', (b.get('source') or {}).get('data'))))
         else: report.warnings[f'unknown content block {t!r}'] += 1
     return out
 
@@ -173,14 +186,20 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
     kind, p = obj.get('type'), obj.get('payload')
     ts, ref = obj.get('timestamp'), f'line {n}'
     rec = lambda role, text, call=None: Record(role, text, str(path), ref, ts, call)
-    if kind in CODEX_SKIP: report.skipped[kind] += 1; return []
-    if not isinstance(p, dict): report.warnings['missing field payload'] += 1; return []
+    if kind in CODEX_SKIP:
+        report.skipped[kind] += 1
+        return []
+    if not isinstance(p, dict):
+        report.warnings['missing field payload'] += 1
+        return []
     if kind == 'session_meta':
         git = p.get('git') or {}
         head = f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}" + (f", git {git.get('branch')} {git.get('commit_hash', '')[:12]}" if git else '')
         return [rec(Role.system, head)] + ([rec(Role.system, p['instructions'])] if p.get('instructions') else [])
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
-    if kind != 'response_item': report.warnings[f'unknown record type {kind!r}'] += 1; return []
+    if kind != 'response_item':
+        report.warnings[f'unknown record type {kind!r}'] += 1
+        return []
     t = p.get('type')
     if t == 'message':
         role, text = p.get('role'), _parts(p.get('content'))
@@ -193,7 +212,8 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
         return [rec(Role.assistant, f"(reasoning) {summary}" + (f"\n{enc}" if enc else ''))]
     if t in ('function_call', 'custom_tool_call'):
         args = p.get('arguments') if t == 'function_call' else p.get('input')
-        return [rec(Role.assistant, f"Tool: {p.get('name', '?')} {args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}", p.get('call_id'))]
+        return [rec(Role.assistant,
+                    f"Tool: {p.get('name', '?')} {args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}", p.get('call_id'))]
     if t in ('function_call_output', 'custom_tool_call_output'):
         out = p.get('output')
         text = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
@@ -212,11 +232,15 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     fmt = ts = cwd = sid = None
     for _, obj in json_lines(path, FileReport(path)):
         if fmt is None:
-            if 'payload' in obj and obj.get('type') in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'): fmt = 'codex'
+            if 'payload' in obj and obj.get('type') in ('session_meta', 'response_item', 'event_msg', 'turn_context',
+                                                        'compacted'):
+                fmt = 'codex'
             elif obj.get('type') in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
             else: return '', None, None, None
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
-        ts = ts or obj.get('timestamp'); cwd = cwd or p.get('cwd'); sid = sid or obj.get('sessionId') or (p.get('id') if obj.get('type') == 'session_meta' else None)
+        ts = ts or obj.get('timestamp')
+        cwd = cwd or p.get('cwd')
+        sid = sid or obj.get('sessionId') or (p.get('id') if obj.get('type') == 'session_meta' else None)
         if ts and cwd: break
     return fmt or '', ts, cwd, sid
 
@@ -235,15 +259,23 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     info = {}
     for f in files:
         fmt, ts, cwd, sid = sniff(f)
-        if not fmt: warnings.report(f).warnings['not a Claude Code or Codex session file'] += 1; continue
+        if not fmt:
+            warnings.report(f).warnings['not a Claude Code or Codex session file'] += 1
+            continue
         info[f] = (fmt, ts, cwd, sid)
-    by_stem = {(f.parent, f.stem): f for f, (fmt, *_ ) in info.items() if fmt == 'claude' and not f.name.startswith('agent-')}
+    by_stem = {(f.parent, f.stem): f for f,
+               (fmt, *_ ) in info.items() if fmt == 'claude' and not f.name.startswith('agent-')}
     sessions, owned = {}, set()
     for f, (fmt, ts, cwd, sid) in info.items():
         if fmt != 'claude' or not f.name.startswith('agent-'): continue
-        parent = by_stem.get((f.parent, sid)) or (by_stem.get((f.parent.parent.parent, f.parent.parent.name)) if f.parent.name == 'subagents' else None)
-        if parent: sessions.setdefault(parent, []).append(f); owned.add(f)
-    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f, (fmt, ts, cwd, sid) in info.items() if f not in owned]
+        parent = by_stem.get((f.parent,
+                              sid)) or (by_stem.get((f.parent.parent.parent,
+                                                     f.parent.parent.name)) if f.parent.name == 'subagents' else None)
+        if parent:
+            sessions.setdefault(parent, []).append(f)
+            owned.add(f)
+    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f,
+           (fmt, ts, cwd, sid) in info.items() if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS) -> list[Record]:
@@ -253,10 +285,13 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     for path in [s.path] + s.agents:
         rep = warnings.report(path, s.format)
         for n, obj in json_lines(path, rep):
-            got = read(obj, n, path, rep, cap); rep.records += len(got); recs += got
+            got = read(obj, n, path, rep, cap)
+            rep.records += len(got)
+            recs += got
     last, keyed = '', []
     for i, r in enumerate(recs):
-        last = r.ts or last; keyed.append((last, i, r))
+        last = r.ts or last
+        keyed.append((last, i, r))
     return [r for *_, r in sorted(keyed, key=lambda k: k[:2])] if s.agents or s.format == 'claude' else recs
 
 # %% ../nbs/01_sources.ipynb #ae45a142
@@ -292,7 +327,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS) -> Project:
     elif p.is_dir(): files, name = _jsonl_under(p), p.resolve().name
     else:
         files, name = _by_name(str(spec)), Path(str(spec).rstrip('/')).name
-        if not files: raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} or {codex_root()} records that cwd")
+        if not files:
+            raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} or {codex_root()} records that cwd")
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")

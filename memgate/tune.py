@@ -43,7 +43,8 @@ def save_query(query: Query, path='queries.toml') -> Path:
 
 # %% ../nbs/12_tune.ipynb #5e2541d1
 _BADGE = dict(applied=('#2a9d8f', 'update applied'), retained=('#8d99ae', 'no: memory kept'),
-              budget_exceeded=('#e9c46a', 'yes, but over budget: memory kept'), parse_failed=('#e76f51', 'parse failed: memory kept'))
+              budget_exceeded=('#e9c46a', 'yes, but over budget: memory kept'),
+              parse_failed=('#e76f51', 'parse failed: memory kept'))
 
 def memory_diff(before: str | None, after: str | None) -> str:
     "HTML lines of `after` against `before`: + added, - removed, unchanged plain."
@@ -68,7 +69,8 @@ def turn_html(turn: Turn) -> str:
 def env_client(query: Query):
     "The model client configured by the environment (MEMGATE_BASE_URL, MEMGATE_MODEL, MEMGATE_API_KEY)."
     url, model = os.environ.get('MEMGATE_BASE_URL') or os.environ.get('OPENAI_BASE_URL'), os.environ.get('MEMGATE_MODEL')
-    if not url or not model: raise ConfigError("set MEMGATE_BASE_URL and MEMGATE_MODEL, or pass make_client to the Tuner")
+    if not url or not model:
+        raise ConfigError("set MEMGATE_BASE_URL and MEMGATE_MODEL, or pass make_client to the Tuner")
     return OpenAIClient(url, model, os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY'))
 
 class Tuner:
@@ -80,9 +82,11 @@ class Tuner:
         self.cfg = cfg or LoopConfig(sampling=dict(temperature=0.0, max_tokens=2048))
         first = next(iter(self.queries.values()))
         self.query = W.Dropdown(options=list(self.queries), value=first.id, description='query')
-        self.question = W.Textarea(value=first.question, layout=W.Layout(width='100%', height='80px'), description='question')
+        self.question = W.Textarea(value=first.question, layout=W.Layout(width='100%', height='80px'),
+                                   description='question')
         self.chunks = W.BoundedIntText(value=chunks, min=1, max=10_000, description='chunks')
-        self.run_button, self.stop_button, self.save_button = W.Button(description='Run', button_style='primary'), W.Button(description='Stop'), W.Button(description='Save')
+        self.run_button, self.stop_button, self.save_button = W.Button(description='Run',
+                                                                       button_style='primary'), W.Button(description='Stop'), W.Button(description='Save')
         self.progress = W.IntProgress(value=0, min=0, max=chunks, description='0 turns')
         self.status, self.turns_view = W.HTML(), W.HTML()
         self.turns: list[Turn] = []
@@ -91,7 +95,8 @@ class Tuner:
         self.run_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self._stop.set())
         self.save_button.on_click(lambda _: self.save())
-        self.ui = W.VBox([W.HBox([self.query, self.chunks]), self.question, W.HBox([self.run_button, self.stop_button, self.save_button, self.progress]),
+        self.ui = W.VBox([W.HBox([self.query, self.chunks]), self.question,
+                          W.HBox([self.run_button, self.stop_button, self.save_button, self.progress]),
                           self.status, self.turns_view])
 
     def _ipython_display_(self):
@@ -110,13 +115,18 @@ class Tuner:
 
     def _show(self, turn: Turn):
         self.turns.append(turn)
-        self.progress.value = len(self.turns); self.progress.description = f'{len(self.turns)} turns'
+        self.progress.value = len(self.turns)
+        self.progress.description = f'{len(self.turns)} turns'
         self.turns_view.value = ''.join(turn_html(t) for t in self.turns)
 
     async def run(self) -> list[Turn]:
         "Run the loop over the first `chunks` chunks with the edited question; returns the turns."
-        self._stop.clear(); self.turns = []; self.turns_view.value = ''
-        n = self.chunks.value; self.progress.max = n; self.progress.value = 0
+        self._stop.clear()
+        self.turns = []
+        self.turns_view.value = ''
+        n = self.chunks.value
+        self.progress.max = n
+        self.progress.value = 0
         q = self.current
         try:
             client = self.make_client(q)

@@ -17,11 +17,13 @@ def default_gate(prompt: str) -> str:
     memory, section = prompt_parts(prompt)
     if 'error' not in section.lower(): return gate_response(False, memory, think='no failure here')
     prev = '' if memory == 'No previous memory' else memory + '\n'
-    return gate_response(True, f"{prev}- failure seen in chunk {sha256_text(section)[:10]}", think='an error is reported')
+    return gate_response(True, f"{prev}- failure seen in chunk {sha256_text(section)[:10]}",
+                         think='an error is reported')
 
 class FakeServer:
     "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
-    def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0, stop_after=None):
+    def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0,
+                 stop_after=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
         self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
         self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
@@ -41,16 +43,22 @@ class FakeServer:
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 for k, v in headers: self.send_header(k, v)
-                self.send_header('Content-Type', 'application/json'); self.send_header('Content-Length', str(len(data)))
-                self.end_headers(); self.wfile.write(data)
+                self.send_header('Content-Type', 'application/json')
+                self.send_header('Content-Length', str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
                 with server.lock:
-                    server.requests.append(body); server.headers.append(dict(self.headers))
+                    server.requests.append(body)
+                    server.headers.append(dict(self.headers))
                     fault = server.faults.popleft() if server.faults else None
                     n = len(server.requests)
                 if server.latency: time.sleep(server.latency)
-                if fault == 'drop': self.close_connection = True; self.connection.shutdown(2); return
+                if fault == 'drop':
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
                 if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
                 if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
                 if fault == 'http404' or body.get('model') not in server.models:
@@ -60,13 +68,16 @@ class FakeServer:
                     return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 text = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(body['messages'][-1]['content'])
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
-                                     choices=[dict(index=0, message=dict(role='assistant', content=text), finish_reason='stop')],
+                                     choices=[dict(index=0, message=dict(role='assistant', content=text),
+                                                   finish_reason='stop')],
                                      usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
                 if server.stop_after and n >= server.stop_after: threading.Thread(target=server.stop).start()
         class Server(ThreadingHTTPServer):
-            def handle_error(self, request, client_address):     # a client that hung up (cancelled, killed) is expected here
+            def handle_error(self, request,
+                             client_address):     # a client that hung up (cancelled, killed) is expected here
                 import sys
-                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)): super().handle_error(request, client_address)
+                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+                    super().handle_error(request, client_address)
         self.httpd = Server(('127.0.0.1', self.port), Handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
@@ -74,13 +85,19 @@ class FakeServer:
         return self
 
     def stop(self):
-        if self.httpd: self.httpd.shutdown(); self.httpd.server_close(); self.httpd = None
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
 
     def prompts(self): return [r['messages'][-1]['content'] for r in self.requests]
 
 if __name__ == '__main__':
-    ap = argparse.ArgumentParser(); ap.add_argument('--port', type=int, default=8123); ap.add_argument('--latency', type=float, default=0.0)
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--port', type=int, default=8123)
+    ap.add_argument('--latency', type=float, default=0.0)
     a = ap.parse_args()
-    s = FakeServer(latency=a.latency, port=a.port).start(); print(f'serving {s.url} (model test-model); Ctrl-C stops')
+    s = FakeServer(latency=a.latency, port=a.port).start()
+    print(f'serving {s.url} (model test-model); Ctrl-C stops')
     try: threading.Event().wait()
     except KeyboardInterrupt: s.stop()

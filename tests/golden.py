@@ -10,7 +10,9 @@ CHUNK = Chunk.from_records(1, [
     Record(Role.system, '<command-name>/init</command-name>', 's.jsonl', 'line 1'),
     Record(Role.user, 'The dev server will not start, can you look?', 's.jsonl', 'line 2'),
     Record(Role.assistant, 'Tool: Bash {"command": "pnpm dev"}', 's.jsonl', 'line 3', call_id='toolu_1'),
-    Record(Role.tool_result, 'Error: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle', 's.jsonl', 'line 4', call_id='toolu_1'),
+    Record(Role.tool_result,
+           'Error: listen EADDRINUSE: address already in use :::3000\n    at Server.setupListenHandle', 's.jsonl',
+           'line 4', call_id='toolu_1'),
     Record(Role.assistant, 'Port 3000 is held by a stale process; I will stop it and restart.', 's.jsonl', 'line 5'),
 ])
 MEMORY = ("- dev server failed with EADDRINUSE on :3000; root cause: a stale `pnpm dev` from an earlier session;\n"
@@ -22,4 +24,5 @@ def prompt_tn(): return build_prompt(QUESTION, MEMORY, CHUNK.text).text
 if __name__ == '__main__':
     EXPECTED.mkdir(parents=True, exist_ok=True)
     for name, text in (('prompt-t1.txt', prompt_t1()), ('prompt-tn.txt', prompt_tn())):
-        (EXPECTED / name).write_bytes(text.encode('utf-8')); print('wrote', EXPECTED / name)
+        (EXPECTED / name).write_bytes(text.encode('utf-8'))
+        print('wrote', EXPECTED / name)

@@ -26,7 +26,8 @@ lock = threading.Lock()
 def selective_gate(prompt: str) -> str:
     question = prompt[prompt.index('<problem> ') + 10:prompt.index(' </problem>')]
     memory, section = prompt_parts(prompt)
-    key = sha256_text(prompt); byte = int(key[:2], 16)
+    key = sha256_text(prompt)
+    byte = int(key[:2], 16)
     with lock: attempt = seen[key] = seen.get(key, 0) + 1
     time.sleep(0.05 + byte / 255 * 0.3)                       # a latency that varies by prompt
     if byte < 12 or (byte < 28 and attempt == 1): return "Sure! This section looks relevant to the problem."
@@ -35,7 +36,8 @@ def selective_gate(prompt: str) -> str:
     lines = [l.strip()[:220] for l in section.splitlines() if any(k.lower() in l.lower() for k in words) and len(l.strip()) > 20]
     enough = count_tokens(prev) > 700
     if len(words) < 3 or not lines:
-        return gate_response(False, prev or 'No previous memory', exit=enough, think=f"only {len(words)} signals; nothing new for the question")
+        return gate_response(False, prev or 'No previous memory', exit=enough,
+                             think=f"only {len(words)} signals; nothing new for the question")
     new = (prev + '\n' if prev else '') + '\n'.join(f'- {l}' for l in lines[:3])
     return gate_response(True, new, exit=enough, think=f"found {', '.join(words[:4])}: worth keeping")
 
@@ -47,7 +49,9 @@ def ingest(*args, **env):
 
 if __name__ == '__main__':
     runs, rec = ROOT / 'fixtures' / 'runs', ROOT / 'fixtures' / 'recordings'
-    shutil.rmtree(runs, ignore_errors=True); shutil.rmtree(rec, ignore_errors=True); rec.mkdir(parents=True)
+    shutil.rmtree(runs, ignore_errors=True)
+    shutil.rmtree(rec, ignore_errors=True)
+    rec.mkdir(parents=True)
     with FakeServer(gate=selective_gate, models=('scripted-gate',)) as s:
         ingest('--base-url', s.url, '--model', 'scripted-gate', '--log-dir', str(runs / 'scripted'))
         seen.clear()

@@ -18,9 +18,13 @@ def claude_21_session(root: Path):
     proj = root / 'projects' / '-home-dev-shop'
     write_jsonl(proj / 'S1.jsonl', [
         cc('user', '2026-01-01T10:00:00.000Z', 'deploy the shop'),
-        cc('assistant', '2026-01-01T10:00:01.000Z', [dict(type='tool_use', id='t1', name='Task', input=dict(prompt='check CI'))], message_id='m1'),
-        dict(type='progress', timestamp='2026-01-01T10:00:02.000Z', data=dict(type='agent_progress', message='copy of sub-agent text')),
-        cc('user', '2026-01-01T10:00:09.000Z', [dict(type='tool_result', tool_use_id='t1', content=[dict(type='text', text='CI is red: missing DATABASE_URL')])],
+        cc('assistant', '2026-01-01T10:00:01.000Z',
+           [dict(type='tool_use', id='t1', name='Task', input=dict(prompt='check CI'))], message_id='m1'),
+        dict(type='progress', timestamp='2026-01-01T10:00:02.000Z',
+             data=dict(type='agent_progress', message='copy of sub-agent text')),
+        cc('user', '2026-01-01T10:00:09.000Z',
+           [dict(type='tool_result', tool_use_id='t1',
+                 content=[dict(type='text', text='CI is red: missing DATABASE_URL')])],
            toolUseResult=dict(content='CI is red: missing DATABASE_URL')),
         dict(cc('system', '2026-01-01T10:00:10.000Z', subtype='compact_boundary'), content='Conversation compacted'),
         cc('user', '2026-01-01T10:00:11.000Z', 'Summary: the user is deploying the shop.', isCompactSummary=True),
@@ -29,16 +33,21 @@ def claude_21_session(root: Path):
     ])
     write_jsonl(proj / 'S1' / 'subagents' / 'agent-a1.jsonl', [
         cc('user', '2026-01-01T10:00:03.000Z', 'check CI', isSidechain=True, agentId='a1'),
-        cc('assistant', '2026-01-01T10:00:04.000Z', [dict(type='text', text='CI fails on a missing env var')], isSidechain=True, agentId='a1'),
+        cc('assistant', '2026-01-01T10:00:04.000Z', [dict(type='text', text='CI fails on a missing env var')],
+           isSidechain=True, agentId='a1'),
     ])
     return proj
 
 def claude_20_session(root: Path):
     "A 2.0.x session with a flat agent file beside it."
     proj = root / 'projects' / '-home-dev-api'
-    write_jsonl(proj / 'S2.jsonl', [cc('user', '2026-02-01T09:00:00.000Z', 'why is the api slow?', sid='S2', cwd='/home/dev/api'),
-                                    cc('assistant', '2026-02-01T09:00:05.000Z', [dict(type='text', text='N+1 queries')], sid='S2', cwd='/home/dev/api')])
-    write_jsonl(proj / 'agent-b2.jsonl', [cc('assistant', '2026-02-01T09:00:02.000Z', [dict(type='text', text='profiling')], sid='S2', cwd='/home/dev/api', isSidechain=True)])
+    write_jsonl(proj / 'S2.jsonl',
+                [cc('user', '2026-02-01T09:00:00.000Z', 'why is the api slow?', sid='S2', cwd='/home/dev/api'),
+                                    cc('assistant', '2026-02-01T09:00:05.000Z', [dict(type='text', text='N+1 queries')],
+                                       sid='S2', cwd='/home/dev/api')])
+    write_jsonl(proj / 'agent-b2.jsonl',
+                [cc('assistant', '2026-02-01T09:00:02.000Z', [dict(type='text', text='profiling')], sid='S2',
+                    cwd='/home/dev/api', isSidechain=True)])
     return proj
 
 def codex_session(root: Path):
@@ -46,14 +55,25 @@ def codex_session(root: Path):
     f = root / 'sessions' / '2026' / '03' / '01' / 'rollout-2026-03-01T08-00-00-0000.jsonl'
     ri = lambda ts, **p: dict(timestamp=ts, type='response_item', payload=p)
     return write_jsonl(f, [
-        dict(timestamp='2026-03-01T08:00:00.000Z', type='session_meta', payload=dict(id='x', cwd='/home/dev/shop', cli_version='0.60.0', git=dict(branch='main', commit_hash='abcdef1234567890'))),
-        ri('2026-03-01T08:00:00.100Z', type='message', role='developer', content=[dict(type='input_text', text='You are Codex.')]),
-        ri('2026-03-01T08:00:00.200Z', type='message', role='user', content=[dict(type='input_text', text='<environment_context><cwd>/home/dev/shop</cwd></environment_context>')]),
-        ri('2026-03-01T08:00:01.000Z', type='message', role='user', content=[dict(type='input_text', text='apply the patch'), dict(type='input_image', image_url='data:image/png;base64,' + 'A' * 4000)]),
-        dict(timestamp='2026-03-01T08:00:01.000Z', type='event_msg', payload=dict(type='user_message', message='apply the patch')),
-        ri('2026-03-01T08:00:02.000Z', type='reasoning', summary=[dict(type='summary_text', text='**Patching**')], encrypted_content='B' * 2000),
-        ri('2026-03-01T08:00:03.000Z', type='custom_tool_call', name='apply_patch', input='*** Begin Patch', call_id='c1'),
+        dict(timestamp='2026-03-01T08:00:00.000Z', type='session_meta',
+             payload=dict(id='x', cwd='/home/dev/shop', cli_version='0.60.0',
+                          git=dict(branch='main', commit_hash='abcdef1234567890'))),
+        ri('2026-03-01T08:00:00.100Z', type='message', role='developer',
+           content=[dict(type='input_text', text='You are Codex.')]),
+        ri('2026-03-01T08:00:00.200Z', type='message', role='user',
+           content=[dict(type='input_text',
+                         text='<environment_context><cwd>/home/dev/shop</cwd></environment_context>')]),
+        ri('2026-03-01T08:00:01.000Z', type='message', role='user',
+           content=[dict(type='input_text', text='apply the patch'),
+                    dict(type='input_image', image_url='data:image/png;base64,' + 'A' * 4000)]),
+        dict(timestamp='2026-03-01T08:00:01.000Z', type='event_msg',
+             payload=dict(type='user_message', message='apply the patch')),
+        ri('2026-03-01T08:00:02.000Z', type='reasoning', summary=[dict(type='summary_text', text='**Patching**')],
+           encrypted_content='B' * 2000),
+        ri('2026-03-01T08:00:03.000Z', type='custom_tool_call', name='apply_patch', input='*** Begin Patch',
+           call_id='c1'),
         ri('2026-03-01T08:00:04.000Z', type='custom_tool_call_output', output='Done!', call_id='c1'),
-        dict(timestamp='2026-03-01T08:00:05.000Z', type='compacted', payload=dict(message='Summary of the session so far')),
+        dict(timestamp='2026-03-01T08:00:05.000Z', type='compacted',
+             payload=dict(message='Summary of the session so far')),
         dict(timestamp='2026-03-01T08:00:06.000Z', type='turn_context', payload=dict(cwd='/home/dev/shop')),
     ])

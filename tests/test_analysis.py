@@ -12,11 +12,12 @@ def test_frames_agree_with_stats_of_every_log():
     assert len(r.logs) == 8 and len(r.runs) == 8 and len(r.turns) == 8 * 34
     for row in r.logs.itertuples():
         s = stats(row.log)
-        assert (row.chunks_seen, row.chunks_used, row.parse_failures, row.budget_exceeded, row.calls, row.memory_tokens) == \
+        assert (row.chunks_seen, row.chunks_used, row.parse_failures, row.budget_exceeded, row.calls,
+                row.memory_tokens) == \
                (s.chunks_seen, s.chunks_used, s.parse_failures, s.budget_exceeded, s.calls, s.memory_tokens)
         assert abs(row.update_rate - s.update_rate) < 1e-12
-    assert set(r.turns.columns) >= {'run', 'project', 'query', 'level', 't', 'update', 'exit', 'applied', 'parse_failed',
-                                    'budget_exceeded', 'memory_tokens', 'latency_s'}
+    assert set(r.turns.columns) >= {'run', 'project', 'query', 'level', 't', 'update', 'exit', 'applied',
+                                    'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s'}
     assert r.runs.baseline.sum() == 4 and set(r.runs.status) == {'complete'}
 
 def test_turns_frame_matches_events_line_by_line():
@@ -28,7 +29,8 @@ def test_turns_frame_matches_events_line_by_line():
     assert list(tn.parse_failed) == [any(e['kind'] == 'parse_failed' and e['t'] == t for e in ev) for t in range(1, 35)]
     mem, tokens = 0, []
     for t in range(1, 35):
-        mem = next((e['tokens'] for e in ev if e['kind'] == 'memory' and e['t'] == t), mem); tokens.append(mem)
+        mem = next((e['tokens'] for e in ev if e['kind'] == 'memory' and e['t'] == t), mem)
+        tokens.append(mem)
     assert list(tn.memory_tokens) == tokens
 
 def test_memory_lineage_walks_parents_back_to_evidence():
@@ -41,8 +43,10 @@ def test_memory_lineage_walks_parents_back_to_evidence():
 
 def test_plots_are_titled_labelled_and_carry_the_query():
     r = load_runs(RUNS)
-    for fig, title in [(plot_update_rates(r.runs), 'Update-rate per query'), (plot_gate_raster(r.turns), 'Gate decisions per turn'),
-                       (plot_memory(r.turns), 'Memory size over the run'), (plot_events(r.turns), 'Budget and parse-failure events'),
+    for fig, title in [(plot_update_rates(r.runs), 'Update-rate per query'),
+                       (plot_gate_raster(r.turns), 'Gate decisions per turn'),
+                       (plot_memory(r.turns), 'Memory size over the run'),
+                       (plot_events(r.turns), 'Budget and parse-failure events'),
                        (plot_latency(r.turns), 'Model latency per turn')]:
         ax = fig.axes[0]
         assert ax.get_title() == title and ax.get_xlabel() and ax.get_ylabel() and ax.get_legend() is not None
@@ -51,7 +55,8 @@ def test_plots_are_titled_labelled_and_carry_the_query():
     assert any(abs(l.get_xdata()[0] - 30) < 1e-9 for l in plot_update_rates(r.runs).axes[0].get_lines())   # the 30% line
 
 def test_report_command_writes_pngs_and_an_index_linking_them(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'report', str(RUNS), '--out', str(tmp_path)], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'report', str(RUNS), '--out', str(tmp_path)],
+                       capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == str(tmp_path / 'index.html')
     pngs = sorted(p.name for p in tmp_path.glob('*.png'))
     assert pngs == ['events.png', 'gate_raster.png', 'latency.png', 'memory.png', 'update_rate.png']

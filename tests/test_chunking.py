@@ -56,27 +56,34 @@ def test_chunks_command_lists_every_chunk_with_warnings_summary(fixtures):
     lines = r.stdout.splitlines()
     assert r.returncode == 0 and len(lines) == 34
     first = chunks_of(fixtures / 'transcripts')[0]
-    assert lines[0].split() == ['1', str(first.tokens), 'tok', str(len(first.records)), 'rec', first.first_ts, first.sha[:12]]
+    assert lines[0].split() == ['1', str(first.tokens), 'tok', str(len(first.records)), 'rec', first.first_ts,
+                                first.sha[:12]]
     assert r.stderr.strip() == '4 files, 752 records, 0 warnings; skipped 157 event_msg, 7 file-history-snapshot, 1 summary, 77 turn_context'
 
 def test_chunks_json_carries_the_exact_prompt_section(fixtures):
     r = memgate('chunks', '--project', str(fixtures / 'transcripts'), '--format', 'json')
     rows = [json.loads(l) for l in r.stdout.splitlines()]
     assert [row['index'] for row in rows] == list(range(1, 35))
-    assert all(sha256_text(row['text']) == row['sha'] and set(row) == {'index', 'sha', 'tokens', 'records', 'first_ts', 'source', 'text'} for row in rows)
+    assert all(sha256_text(row['text']) == row['sha'] and set(row) == {'index', 'sha', 'tokens', 'records', 'first_ts',
+                                                                       'source', 'text'} for row in rows)
     p = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '3')
     assert f"<section> {rows[2]['text']} </section>\n" in p.stdout
 
 def test_prompt_command_matches_template_around_substitutions(fixtures):
     r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '1')
-    tpl = load_template(); q = load_queries(templates_dir() / 'queries.toml')['infra-root-causes'].question
+    tpl = load_template()
+    q = load_queries(templates_dir() / 'queries.toml')['infra-root-causes'].question
     chunk = chunks_of(fixtures / 'transcripts')[0].text
-    head, rest = tpl.split('{prompt}'); mid, rest = rest.split('{memory}'); mid2, end = rest.split('{chunk}')
+    head, rest = tpl.split('{prompt}')
+    mid, rest = rest.split('{memory}')
+    mid2, end = rest.split('{chunk}')
     assert r.stdout == head + q + mid + 'No previous memory' + mid2 + chunk + end
 
 def test_prompt_command_errors_name_the_problem(fixtures, tmp_path):
     r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '99')
     assert r.returncode == 2 and r.stderr.strip().endswith('no chunk 99 (chunks are numbered from 1)') and 'Traceback' not in r.stderr
-    bad = tmp_path / 'q.toml'; bad.write_text('[x]\nquestion = 3\n')
-    r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'x', '--chunk', '1', '--queries', str(bad))
+    bad = tmp_path / 'q.toml'
+    bad.write_text('[x]\nquestion = 3\n')
+    r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'x', '--chunk', '1', '--queries',
+                str(bad))
     assert r.returncode == 2 and f'{bad}: query [x]: `question` must be a non-empty string' in r.stderr

@@ -24,11 +24,13 @@ def ingest_cmd(server, log_dir, *args, **envs):
             '--model', 'test-model', '--log-dir', str(log_dir), '--retry-wait', '0.05', *args]
 
 def memgate_ingest(server, log_dir, *args, timeout=120, **envs):
-    return subprocess.run(ingest_cmd(server, log_dir, *args), capture_output=True, text=True, timeout=timeout, env=env(**envs))
+    return subprocess.run(ingest_cmd(server, log_dir, *args), capture_output=True, text=True, timeout=timeout,
+                          env=env(**envs))
 
 def start_ingest(server, log_dir, progress_lines, *args):
     "Start `memgate ingest` in the background and return once it has printed `progress_lines` progress lines."
-    p = subprocess.Popen(ingest_cmd(server, log_dir, *args), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+    p = subprocess.Popen(ingest_cmd(server, log_dir, *args), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         env=env())
     seen = 0
     while seen < progress_lines:
         if p.stderr.readline().startswith('['): seen += 1
@@ -42,7 +44,8 @@ def expected_updates(): return sum('error' in c.text.lower() for c in CHUNKS)
 def test_a1_produces_complete_log(tmp_path):
     with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q)
     assert r.returncode == 0, r.stderr
-    log = log_of(tmp_path); ev = events(log)
+    log = log_of(tmp_path)
+    ev = events(log)
     assert ev[0]['kind'] == 'run_start' and ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'complete'
     assert turns(log) == list(range(1, 35)) and len(s.requests) == 34
     assert sum(e['kind'] == 'memory' for e in ev) == expected_updates() > 0
@@ -58,9 +61,10 @@ def test_a2_update_rate_matches_log(tmp_path):
     s2 = stats(log_of(tmp_path))
     assert row['update_rate'] == round(s2.update_rate, 6) and row['update_rate'] == round(expected_updates() / 34, 6)
     assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (34, s2.chunks_used, 34, 'complete')
-    assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'memory_tokens',
-                        'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
-    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'stats', str(log_of(tmp_path)), '--format', 'json'], capture_output=True, text=True)
+    assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
+                        'memory_tokens', 'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
+    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'stats', str(log_of(tmp_path)), '--format', 'json'],
+                       capture_output=True, text=True)
     assert json.loads(v.stdout)['update_rate'] == pytest.approx(row['update_rate'])
 
 def test_a3_resume_is_noop_when_complete(tmp_path):
@@ -72,7 +76,8 @@ def test_a3_resume_is_noop_when_complete(tmp_path):
 
 def test_a4_resume_continues_partial(tmp_path):
     with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q)
-    log = log_of(tmp_path); lines = log.read_text().splitlines(keepends=True)
+    log = log_of(tmp_path)
+    lines = log.read_text().splitlines(keepends=True)
     cut = max(i for i, l in enumerate(lines) if json.loads(l).get('t') == 10) + 1
     log.write_text(''.join(lines[:cut]))             # as if killed after t=10
     mem10 = [json.loads(l) for l in lines[:cut] if json.loads(l)['kind'] == 'memory'][-1]['text']
@@ -89,7 +94,8 @@ def test_a5_interrupt_is_clean(tmp_path, sig):
         p.send_signal(sig)
         out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
-    log = log_of(tmp_path); ev = events(log)
+    log = log_of(tmp_path)
+    ev = events(log)
     assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
     assert 3 <= len(turns(log)) < 34 and 'finishing the turns in flight' in err
     last_gate = [e for e in ev if e['kind'] == 'gate'][-1]       # the last turn is whole: a yes has its memory
@@ -104,7 +110,8 @@ def test_a6_limit_respected(tmp_path):
 @pytest.mark.skipif(os.environ.get('MEMGATE_LIVE') != '1' or not (os.environ.get('MEMGATE_BASE_URL') and os.environ.get('MEMGATE_MODEL')),
                     reason='live: set MEMGATE_LIVE=1, MEMGATE_BASE_URL and MEMGATE_MODEL')
 def test_a7_live_smoke(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '20',
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit',
+                        '20',
                         '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, timeout=3600)
     (row,) = [json.loads(l) for l in r.stdout.splitlines()]
     print(f"live update-rate: {100 * row['update_rate']:.1f}% over {row['chunks_seen']} chunks ({row['parse_failures']} parse failures)")
@@ -115,9 +122,13 @@ def test_several_queries_run_concurrently(tmp_path):
     def timed(queries, d):
         async def go():
             client = OpenAIClient(s.url, 'test-model', concurrency=4, retry=Retry(2, 0.05))
-            try: return await ingest(IngestPlan(PROJECT, queries, d, limit=5, model='test-model'), lambda q: client, err=lambda m: None)
+            try:
+                return await ingest(IngestPlan(PROJECT, queries, d, limit=5, model='test-model'), lambda q: client,
+                                    err=lambda m: None)
             finally: await client.aclose()
-        t0 = time.monotonic(); res = run(go()); return time.monotonic() - t0, res
+        t0 = time.monotonic()
+        res = run(go())
+        return time.monotonic() - t0, res
     with FakeServer(latency=0.3) as s:
         one, _ = timed([qs[Q]], tmp_path / 'one')
         four, res = timed(list(qs.values()), tmp_path / 'four')
@@ -129,7 +140,9 @@ def test_several_queries_run_concurrently(tmp_path):
 @pytest.mark.parametrize('faults,calls', [(['500', '500'], 36), (['drop'], 35), (['429'], 35)])
 def test_passing_faults_are_retried(tmp_path, faults, calls):
     with FakeServer(faults=faults) as s:
-        t0 = time.monotonic(); r = memgate_ingest(s, tmp_path, '--query', Q); dt = time.monotonic() - t0
+        t0 = time.monotonic()
+        r = memgate_ingest(s, tmp_path, '--query', Q)
+        dt = time.monotonic() - t0
     assert r.returncode == 0, r.stderr
     assert len(s.requests) == calls and turns(log_of(tmp_path)) == list(range(1, 35)) and verify(log_of(tmp_path)).ok
     assert 'retrying in' in r.stderr
@@ -144,10 +157,12 @@ def test_response_not_in_gate_format_is_retried_then_logged(tmp_path):
     assert g2['attempts'] == 2 and len(s.requests) == 3 + 2 + 1 and r.returncode == 0
 
 def test_server_going_away_fails_the_run_then_resume_finishes(tmp_path):
-    s = FakeServer(stop_after=12).start(); port = s.port
+    s = FakeServer(stop_after=12).start()
+    port = s.port
     r = memgate_ingest(s, tmp_path, '--query', Q, '--retries', '2')
     assert r.returncode == 1 and 'gave up after 2 tries' in r.stderr
-    log = log_of(tmp_path); ev = events(log)
+    log = log_of(tmp_path)
+    ev = events(log)
     assert ev[-1]['status'] == 'failed' and turns(log) == list(range(1, 13)) and verify(log).ok
     with FakeServer(port=port) as s2: r2 = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
     assert r2.returncode == 0 and len(s2.requests) == 22
@@ -156,7 +171,8 @@ def test_server_going_away_fails_the_run_then_resume_finishes(tmp_path):
 def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
     with FakeServer(latency=0.05) as s:
         p = start_ingest(s, tmp_path, 8, '--query', Q)
-        p.kill(); p.wait()
+        p.kill()
+        p.wait()
         log = log_of(tmp_path)
         assert verify(log).ok and events(log)[-1]['kind'] != 'run_end'
         r = memgate_ingest(s, tmp_path, '--query', Q, '--resume')
@@ -190,24 +206,28 @@ def test_api_key_never_leaks(tmp_path):
     for text in (r.stdout, r.stderr, log_of(tmp_path).read_text(), rec.read_text() if rec.exists() else ''):
         assert secret not in text
     with FakeServer(api_key=secret) as s:
-        r = memgate_ingest(s, tmp_path / 'ok', '--query', Q, '--limit', '2', MEMGATE_API_KEY=secret, MEMGATE_RECORD=str(rec))
+        r = memgate_ingest(s, tmp_path / 'ok', '--query', Q, '--limit', '2', MEMGATE_API_KEY=secret,
+                           MEMGATE_RECORD=str(rec))
     assert r.returncode == 0 and secret not in rec.read_text() and secret not in log_of(tmp_path / 'ok').read_text()
 
 def test_no_endpoint_is_one_line_saying_how_to_configure(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--log-dir', str(tmp_path)],
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--log-dir',
+                        str(tmp_path)],
                        capture_output=True, text=True, env=env())
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
     assert 'no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and MEMGATE_MODEL)' in r.stderr
 
 def test_environment_configures_the_endpoint(tmp_path):
     with FakeServer() as s:
-        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '2',
-                            '--log-dir', str(tmp_path)], capture_output=True, text=True, env=env(OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model'))
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
+                            '--limit', '2', '--log-dir', str(tmp_path)], capture_output=True, text=True,
+                           env=env(OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model'))
     assert r.returncode == 0 and len(s.requests) == 2
 
 def test_existing_log_is_never_overwritten(tmp_path):
     with FakeServer() as s:
-        memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2'); before = log_of(tmp_path).read_bytes()
+        memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2')
+        before = log_of(tmp_path).read_bytes()
         r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3')
     assert r.returncode == 1 and 'exists: pass --resume to continue it, or --log-dir DIR for a new log' in r.stderr
     assert log_of(tmp_path).read_bytes() == before
@@ -215,7 +235,8 @@ def test_existing_log_is_never_overwritten(tmp_path):
 def test_resume_refuses_a_changed_question(tmp_path):
     with FakeServer() as s:
         memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2')
-        qf = tmp_path / 'q.toml'; qf.write_text(f'[{Q}]\nquestion = "Something else?"\n')
+        qf = tmp_path / 'q.toml'
+        qf.write_text(f'[{Q}]\nquestion = "Something else?"\n')
         r = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--queries', str(qf))
         r2 = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--chunk-tokens', '3000')
     assert r.returncode == 1 and 'the question of query' in r.stderr and 'changed' in r.stderr
@@ -223,31 +244,38 @@ def test_resume_refuses_a_changed_question(tmp_path):
 
 def test_record_then_replay_offline_gives_the_same_log(tmp_path):
     rec = tmp_path / 'rec.jsonl'
-    with FakeServer(faults=['garbage']) as s: memgate_ingest(s, tmp_path / 'live', '--query', Q, '--limit', '8', MEMGATE_RECORD=str(rec))
+    with FakeServer(faults=['garbage']) as s:
+        memgate_ingest(s, tmp_path / 'live', '--query', Q, '--limit', '8', MEMGATE_RECORD=str(rec))
     assert len(rec.read_text().splitlines()) == 9 and 'Authorization' not in rec.read_text()
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit', '8',
-                        '--replay', str(rec), '--log-dir', str(tmp_path / 'replay')], capture_output=True, text=True, env=env())
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit',
+                        '8',
+                        '--replay', str(rec), '--log-dir', str(tmp_path / 'replay')], capture_output=True, text=True,
+                       env=env())
     assert r.returncode == 0, r.stderr
     volatile = ('run', 'ts', 'elapsed_s', 'latency_s')
     strip = lambda p: [{k: v for k, v in e.items() if k not in volatile} for e in events(p)]
     assert strip(log_of(tmp_path / 'replay')) == strip(log_of(tmp_path / 'live'))
 
 def test_main_job_keyword_baseline_offline(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--model', 'keyword-baseline',
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--model',
+                        'keyword-baseline',
                         '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, env=env())
     assert r.returncode == 0, r.stderr
     rows = [json.loads(l) for l in r.stdout.splitlines()]
     assert [row['query'] for row in rows] == list(load_queries())
     for row in rows:
-        log = Path(row['log']); ev = events(log)
+        log = Path(row['log'])
+        ev = events(log)
         assert verify(log).ok and ev[0]['model'] == 'keyword-baseline' and ev[0]['baseline'] is True and row['baseline'] is True
         assert row['chunks_seen'] == 34 and row['update_rate'] == round(stats(log).update_rate, 6)
     assert sum(l.startswith(tuple(row['query'] for row in rows)) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
 
 def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
     import shutil
-    proj = tmp_path / 'proj'; shutil.copytree(FIXTURES / 'transcripts', proj)
-    cmd = lambda s, *a: subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(proj), '--base-url', s.url,
+    proj = tmp_path / 'proj'
+    shutil.copytree(FIXTURES / 'transcripts', proj)
+    cmd = lambda s, *a: subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(proj),
+                                        '--base-url', s.url,
                                         '--model', 'test-model', '--query', Q, '--log-dir', str(tmp_path / 'runs'), *a],
                                        capture_output=True, text=True, env=env())
     with FakeServer() as s:
@@ -255,7 +283,9 @@ def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
         first = next((proj / 'claude-code').glob('fe5e*.jsonl'))
         lines = first.read_text().splitlines(keepends=True)
         i = next(i for i, l in enumerate(lines) if json.loads(l).get('type') == 'assistant')
-        row = json.loads(lines[i]); row['message']['content'][0]['text'] = 'rewritten history'; lines[i] = json.dumps(row) + '\n'
+        row = json.loads(lines[i])
+        row['message']['content'][0]['text'] = 'rewritten history'
+        lines[i] = json.dumps(row) + '\n'
         first.write_text(''.join(lines))
         r = cmd(s, '--resume')
     assert r.returncode == 1 and 'chunk 1 has sha' in r.stderr and "the project's chunks changed" in r.stderr
@@ -263,14 +293,19 @@ def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
 
 def test_second_sigint_cancels_at_once_and_the_log_stays_whole(tmp_path):
     with FakeServer(latency=3.0) as s:
-        p = subprocess.Popen(ingest_cmd(s, tmp_path), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+        p = subprocess.Popen(ingest_cmd(s, tmp_path), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env=env())
         while len(s.requests) < 4: time.sleep(0.05)        # four queries, each with a request in flight
         t0 = time.monotonic()
-        p.send_signal(signal.SIGINT); time.sleep(0.3); p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60); dt = time.monotonic() - t0
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        dt = time.monotonic() - t0
     assert p.returncode == 130 and dt < 2.5, (dt, err)      # did not wait for the 3 s answers
     assert 'cancelling now' in err
     for q in load_queries():
-        log = log_of(tmp_path, q); ev = events(log)
+        log = log_of(tmp_path, q)
+        ev = events(log)
         assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
         assert turns(log) == []

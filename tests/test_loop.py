@@ -29,7 +29,8 @@ def test_a2_update_on_yes():
     script = [no(), no(), yes(cand), no(), no()]
     out, sink, _ = go(script)
     assert out.memory == cand and out.stats.chunks_used == 1
-    (m,) = kinds(sink, 'memory'); assert (m['t'], m['text'], m['sha']) == (3, cand, sha256_text(cand))
+    (m,) = kinds(sink, 'memory')
+    assert (m['t'], m['text'], m['sha']) == (3, cand, sha256_text(cand))
 
 def test_a3_exit_gate_off_reads_all():
     out, sink, client = go([no(exit=True)] * 10)
@@ -101,8 +102,10 @@ def test_limit_caps_turns():
 def test_log_of_a_run_verifies_and_stats_agree(tmp_path):
     path = tmp_path / 'p' / 'infra.jsonl'
     with LogWriter(path) as w:
-        out = run(run_loop(1, QUERY, make_chunks(6), LoopConfig(), ScriptedClient([yes('a'), no(), 'x', 'x', 'x', yes('b'), no(), yes('z ' * 3000)]), w))
-    v = verify(path); assert v.ok, str(v)
+        out = run(run_loop(1, QUERY, make_chunks(6), LoopConfig(),
+                           ScriptedClient([yes('a'), no(), 'x', 'x', 'x', yes('b'), no(), yes('z ' * 3000)]), w))
+    v = verify(path)
+    assert v.ok, str(v)
     s = stats(path)
     assert (s.chunks_seen, s.chunks_used, s.parse_failures, s.budget_exceeded, s.calls) == (6, 2, 1, 1, 8)
     assert s.update_rate == out.stats.update_rate == 2 / 6
@@ -134,7 +137,8 @@ def test_stop_event_ends_between_turns(tmp_path):
 
 def test_resume_skips_logged_turns_and_checks_their_shas():
     chunks = make_chunks(5)
-    rp = ResumePoint(t=3, memory='m3', memory_sha=sha256_text('m3'), chunk_shas={i: c.sha for i, c in enumerate(chunks[:3], 1)})
+    rp = ResumePoint(t=3, memory='m3', memory_sha=sha256_text('m3'),
+                     chunk_shas={i: c.sha for i, c in enumerate(chunks[:3], 1)})
     client, sink = ScriptedClient([yes('m4'), no()]), EventList()
     out = run(run_loop(1, QUERY, chunks, LoopConfig(), client, sink, resume=rp))
     assert out.resumed_from == 3 and out.memory == 'm4'
@@ -148,6 +152,7 @@ def test_resume_skips_logged_turns_and_checks_their_shas():
 def test_client_failure_ends_run_failed(tmp_path):
     path = tmp_path / 'q.jsonl'
     with LogWriter(path) as w, pytest.raises(RuntimeError, match='server went away'):
-        run(run_loop(1, QUERY, make_chunks(3), LoopConfig(), ScriptedClient([yes('a'), RuntimeError('server went away')]), w))
+        run(run_loop(1, QUERY, make_chunks(3), LoopConfig(),
+                     ScriptedClient([yes('a'), RuntimeError('server went away')]), w))
     log = read_log(path).events
     assert log[-1]['status'] == 'failed' and 'server went away' in log[-1]['error'] and verify(path).ok

@@ -13,15 +13,18 @@ def test_analysis_notebooks_keep_outputs_and_are_clean():
 
 def nbval(tmp_path, nb):
     "Run nbval on a copy of a notebook in a tree that mirrors the repo (so '../fixtures' resolves)."
-    (tmp_path / 'nbs').mkdir(); (tmp_path / 'fixtures').symlink_to(ROOT / 'fixtures')
+    (tmp_path / 'nbs').mkdir()
+    (tmp_path / 'fixtures').symlink_to(ROOT / 'fixtures')
     shutil.copy(ROOT / 'conftest.py', tmp_path / 'conftest.py')
     (tmp_path / 'nbs' / 'x.ipynb').write_text(json.dumps(nb))
-    return subprocess.run([sys.executable, '-m', 'pytest', '--nbval', '--nbval-current-env', '-p', 'no:cacheprovider', '-q', 'nbs/x.ipynb'],
+    return subprocess.run([sys.executable, '-m', 'pytest', '--nbval', '--nbval-current-env', '-p', 'no:cacheprovider',
+                           '-q', 'nbs/x.ipynb'],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
 
 def test_nbval_fails_when_a_stored_output_changes(tmp_path):
     nb = json.loads((ROOT / 'nbs' / '23_what_the_run_learned.ipynb').read_text())
-    (tmp_path / 'a').mkdir(); ok = nbval(tmp_path / 'a', nb)
+    (tmp_path / 'a').mkdir()
+    ok = nbval(tmp_path / 'a', nb)
     assert ok.returncode == 0, ok.stdout[-2000:]
     cell = next(c for c in nb['cells'] if c['cell_type'] == 'code' and any(o.get('name') == 'stdout' for o in c['outputs']))
     out = next(o for o in cell['outputs'] if o.get('name') == 'stdout')

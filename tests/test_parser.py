@@ -19,7 +19,8 @@ def expect_error(text, tag):
 def test_a1_wellformed_yes_continue():
     assert parse_gate_response(VALID) == GateResponse(
         think='This chunk shows a kubectl error. The user fixed it by adding --namespace.', update_gate=True,
-        candidate='kubectl get pods fails without --namespace; fixed by adding --namespace=kube-system', exit_gate=False)
+        candidate='kubectl get pods fails without --namespace; fixed by adding --namespace=kube-system',
+                                                      exit_gate=False)
 
 def test_a2_wellformed_no_end():
     r = parse_gate_response('<think>nothing here</think>\n<check>no</check>\n<update>old memory</update>\n<next>end</next>')
@@ -71,12 +72,14 @@ def oracle(text):
         found = list(re.finditer(f'<{tag}>(.*?)</{tag}>', body, re.S))
         if body.count(f'<{tag}>') != 1 or body.count(f'</{tag}>') != 1 or len(found) != 1: return None
         spans[tag] = found[0]
-    if not (spans['check'].end() <= spans['update'].start() and spans['update'].end() <= spans['next'].start()): return None
+    if not (spans['check'].end() <= spans['update'].start() and spans['update'].end() <= spans['next'].start()):
+        return None
     check, nxt = spans['check'][1].strip(), spans['next'][1].strip()
     if check not in ('yes', 'no') or nxt not in ('continue', 'end'): return None
     return (check == 'yes', spans['update'][1].strip(), nxt == 'end')
 
-words = st.lists(st.sampled_from(list('abc xyz\n\t-*`<>/') + ['yes', 'no', 'end', '<think>', '</think>']), max_size=20).map(''.join)
+words = st.lists(st.sampled_from(list('abc xyz\n\t-*`<>/') + ['yes', 'no', 'end', '<think>', '</think>']),
+                 max_size=20).map(''.join)
 
 @st.composite
 def valid_response(draw):
@@ -85,7 +88,8 @@ def valid_response(draw):
     u, e = draw(st.booleans()), draw(st.booleans())
     cand = draw(words).replace('<', '(').replace('>', ')')
     head = draw(st.sampled_from(['', 'Sure.\n', '```\n']))
-    think_part = draw(st.sampled_from([f'<think>{think}</think>\n', '', f'{think}</think>', f'<think>a<think>{think}</think>b</think>']))
+    think_part = draw(st.sampled_from([f'<think>{think}</think>\n', '', f'{think}</think>',
+                                       f'<think>a<think>{think}</think>b</think>']))
     tail = draw(st.sampled_from(['', '\n```', ' thanks']))
     return (f"{head}{think_part.replace('<check>', '')}<check>{pad()}{'yes' if u else 'no'}{pad()}</check>\n"
             f"<update>{pad()}{cand}{pad()}</update>\n<next>{pad()}{'end' if e else 'continue'}{pad()}</next>{tail}")
@@ -99,9 +103,11 @@ def mutated(draw):
         op = draw(st.sampled_from(['delete', 'duplicate', 'swap', 'truncate', 'case', 'insert', 'value']))
         present = [t for t in TOKENS if t in text]
         if op == 'delete' and present:
-            tok = draw(st.sampled_from(present)); text = text.replace(tok, '', 1)
+            tok = draw(st.sampled_from(present))
+            text = text.replace(tok, '', 1)
         elif op == 'duplicate':
-            tag = draw(st.sampled_from(TAGS)); m = re.search(f'<{tag}>.*?</{tag}>', text, re.S)
+            tag = draw(st.sampled_from(TAGS))
+            m = re.search(f'<{tag}>.*?</{tag}>', text, re.S)
             if m: text = text[:m.end()] + draw(st.sampled_from(['', '\n'])) + m.group(0) + text[m.end():]
         elif op == 'swap' and len(present) >= 2:
             a, b = draw(st.lists(st.sampled_from(present), min_size=2, max_size=2, unique=True))
@@ -109,11 +115,14 @@ def mutated(draw):
         elif op == 'truncate':
             text = text[:draw(st.integers(0, len(text)))]
         elif op == 'case' and present:
-            tok = draw(st.sampled_from(present)); text = text.replace(tok, tok.upper(), 1)
+            tok = draw(st.sampled_from(present))
+            text = text.replace(tok, tok.upper(), 1)
         elif op == 'insert':
-            i = draw(st.integers(0, len(text))); text = text[:i] + draw(st.sampled_from(TOKENS + ['yes', 'no', ' '])) + text[i:]
+            i = draw(st.integers(0, len(text)))
+            text = text[:i] + draw(st.sampled_from(TOKENS + ['yes', 'no', ' '])) + text[i:]
         elif op == 'value':
-            text = re.sub(r'<(check|next)>\s*\w*\s*</', lambda m: f"<{m[1]}>{draw(st.sampled_from(['yes', 'no', 'end', 'continue', 'Yes', 'maybe', '']))}</", text, count=1)
+            text = re.sub(r'<(check|next)>\s*\w*\s*</',
+                          lambda m: f"<{m[1]}>{draw(st.sampled_from(['yes', 'no', 'end', 'continue', 'Yes', 'maybe', '']))}</", text, count=1)
     return text
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,7 +154,8 @@ def test_a9_real_responses(fixtures):
     for where, r in real_responses(fixtures):
         text, constrained, finished = r['response'], r['grammar_constrained'], r['finish_reason'] == 'stop'
         if constrained and finished:
-            g = parse_gate_response(text); parsed += 1
+            g = parse_gate_response(text)
+            parsed += 1
             assert g.candidate == re.search(r'<update>(.*?)</update>', text, re.S)[1].strip(), where
             assert g.update_gate == ('<check>yes</check>' in text), where
         else:

@@ -10,7 +10,9 @@ from memgate.sources import load_project
 
 def fill(tpl, prompt, memory, chunk):
     "An independent rendering: split the template at its three placeholders and join the parts."
-    head, rest = tpl.split('{prompt}'); mid, tail = rest.split('{memory}'); mid2, end = tail.split('{chunk}')
+    head, rest = tpl.split('{prompt}')
+    mid, tail = rest.split('{memory}')
+    mid2, end = tail.split('{chunk}')
     return head + prompt + mid + memory + mid2 + chunk + end
 
 def test_a1_golden_t1():

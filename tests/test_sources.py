@@ -36,7 +36,8 @@ def test_no_duplicated_tool_output(fixtures):
             d = json.loads(line)
             for b in (d.get('message') or {}).get('content') or []:
                 if isinstance(b, dict) and b.get('type') == 'tool_result': raw_ids[b['tool_use_id']] += 1
-            if d.get('type') == 'response_item' and d['payload'].get('type') == 'function_call_output': raw_ids[d['payload']['call_id']] += 1
+            if d.get('type') == 'response_item' and d['payload'].get('type') == 'function_call_output':
+                raw_ids[d['payload']['call_id']] += 1
     assert Counter(r.call_id for r in results) == raw_ids and max(raw_ids.values()) == 1
     # toolUseResult repeats the output in structured form; it must not appear a second time
     assert sum('"stdout"' in r.text for r in results) == 0
@@ -92,12 +93,16 @@ def test_codex_custom_tools_compaction_and_placeholders(tmp_path):
     ]
 
 def test_format_is_detected_by_content_not_name(tmp_path):
-    f = codex_session(tmp_path); g = f.rename(tmp_path / 'claude-looking-name.jsonl')
+    f = codex_session(tmp_path)
+    g = f.rename(tmp_path / 'claude-looking-name.jsonl')
     assert load_project(g).sessions[0].format == 'codex'
 
 def test_project_by_name_resolves_on_recorded_cwd(tmp_path, monkeypatch):
-    claude_21_session(tmp_path / 'claude'); claude_20_session(tmp_path / 'claude'); codex_session(tmp_path / 'codex')
-    monkeypatch.setenv('CLAUDE_CONFIG_DIR', str(tmp_path / 'claude')); monkeypatch.setenv('CODEX_HOME', str(tmp_path / 'codex'))
+    claude_21_session(tmp_path / 'claude')
+    claude_20_session(tmp_path / 'claude')
+    codex_session(tmp_path / 'codex')
+    monkeypatch.setenv('CLAUDE_CONFIG_DIR', str(tmp_path / 'claude'))
+    monkeypatch.setenv('CODEX_HOME', str(tmp_path / 'codex'))
     p = load_project('shop')
     assert p.name == 'shop' and sorted(s.format for s in p.sessions) == ['claude', 'codex']
     assert len(load_project('/home/dev/api').sessions) == 1
@@ -110,10 +115,14 @@ def bad_file(tmp_path, tail=b'', rows=None):
 
 @pytest.mark.parametrize('tail,warning', [
     (b'{"type":"user","message":{"role":"us', 'truncated last line'),
-    (b'this is not json\n' + json.dumps(cc('user', '2026-01-01T00:00:01.000Z', 'again')).encode() + b'\n', 'non-JSON line'),
-    (json.dumps(cc('user', '2026-01-01T00:00:01.000Z', 'caf\udce9')).encode() .replace(b'\\udce9', b'\xe9') + b'\n', 'invalid UTF-8 (replaced)'),
-    (json.dumps(dict(type='hologram', timestamp='2026-01-01T00:00:01.000Z')).encode() + b'\n', "unknown record type 'hologram'"),
-    (json.dumps(dict(type='user', timestamp='2026-01-01T00:00:01.000Z', uuid='x')).encode() + b'\n', 'missing field message.content'),
+    (b'this is not json\n' + json.dumps(cc('user', '2026-01-01T00:00:01.000Z', 'again')).encode() + b'\n',
+     'non-JSON line'),
+    (json.dumps(cc('user', '2026-01-01T00:00:01.000Z', 'caf\udce9')).encode() .replace(b'\\udce9', b'\xe9') + b'\n',
+     'invalid UTF-8 (replaced)'),
+    (json.dumps(dict(type='hologram', timestamp='2026-01-01T00:00:01.000Z')).encode() + b'\n',
+     "unknown record type 'hologram'"),
+    (json.dumps(dict(type='user', timestamp='2026-01-01T00:00:01.000Z', uuid='x')).encode() + b'\n',
+     'missing field message.content'),
 ])
 def test_malformed_input_is_counted_not_fatal(tmp_path, tail, warning):
     p = load_project(bad_file(tmp_path, tail))
@@ -124,20 +133,25 @@ def test_malformed_input_is_counted_not_fatal(tmp_path, tail, warning):
     assert f"1 {warning}" in p.warnings.summary() and str(rep.path) in p.warnings.summary()
 
 def test_unreadable_file_is_an_error_naming_it(tmp_path):
-    f = bad_file(tmp_path); p = load_project(f); f.unlink()
+    f = bad_file(tmp_path)
+    p = load_project(f)
+    f.unlink()
     with pytest.raises(SourceError, match=f'{f}: cannot read'): list(p.records())
-    with pytest.raises(SourceError, match='x.jsonl.: no such file or folder'): load_project(tmp_path / 'missing' / 'x.jsonl')
+    with pytest.raises(SourceError, match='x.jsonl.: no such file or folder'):
+        load_project(tmp_path / 'missing' / 'x.jsonl')
     (tmp_path / 'empty').mkdir()
     with pytest.raises(SourceError, match='no \\*.jsonl session files'): load_project(tmp_path / 'empty')
 
 def test_a_file_in_neither_format_is_reported(tmp_path):
-    write_jsonl(tmp_path / 'other.jsonl', [dict(hello='world')]); codex_session(tmp_path)
+    write_jsonl(tmp_path / 'other.jsonl', [dict(hello='world')])
+    codex_session(tmp_path)
     p = load_project(tmp_path)
     assert len(p.sessions) == 1 and 'not a Claude Code or Codex session file' in p.warnings.summary()
 
 def test_oversized_tool_result_is_cut_visibly(tmp_path):
     out = 'HEAD ' + 'x' * 50_000 + ' TAIL'
-    f = write_jsonl(tmp_path / 's.jsonl', [cc('user', '2026-01-01T00:00:00.000Z', [dict(type='tool_result', tool_use_id='t', content=out)])])
+    f = write_jsonl(tmp_path / 's.jsonl',
+                    [cc('user', '2026-01-01T00:00:00.000Z', [dict(type='tool_result', tool_use_id='t', content=out)])])
     (r,) = load_project(f, tool_result_chars=1000).records()
     assert r.text.startswith('HEAD ') and r.text.endswith(' TAIL') and '[... 49,010 characters removed by memgate ...]' in r.text
     assert cut_middle(out, 0) == out     # 0 disables the cap

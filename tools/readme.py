@@ -22,4 +22,5 @@ if __name__ == '__main__':
     text = render()
     if '--check' in sys.argv:
         sys.exit(0 if out.read_text(encoding='utf-8') == text else 'README.md is out of date: run make readme')
-    out.write_text(text, encoding='utf-8'); print('wrote', out)
+    out.write_text(text, encoding='utf-8')
+    print('wrote', out)
