@@ -5,7 +5,8 @@ Builds logs with the scripted client (yes one turn in five, a parse failure now 
 import argparse, asyncio, tempfile, time
 from pathlib import Path
 from memgate.analysis import load_runs
-from memgate.client import Completion, gate_response
+from memgate.client import Completion
+from memgate.parser import gate_response
 from memgate.domain import Chunk
 from memgate.log import LogWriter
 from memgate.loop import LoopConfig, run_loop

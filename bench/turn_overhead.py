@@ -8,10 +8,10 @@ model answering a 6-8k-token prompt takes 1-5 s).
 import asyncio, tempfile, time
 from pathlib import Path
 from memgate.chunking import chunk_project
-from memgate.client import Completion, gate_response
+from memgate.client import Completion
+from memgate.parser import gate_response, parse_gate_response
 from memgate.log import LogWriter, verify
 from memgate.loop import LoopConfig, run_loop
-from memgate.parser import parse_gate_response
 from memgate.prompt import build_prompt
 from memgate.queries import load_queries
 from memgate.sources import load_project

@@ -1,4 +1,4 @@
-"""Run logs → tidy pandas frames and the plots that say whether a gate works; `memgate report` for people who do not open Jupyter.
+"""Run logs → tidy pandas frames and the plots that say whether a gate works; `memgate report` for those not in Jupyter.
 
 Docs: https://memgate.github.io/memgate/analysis.html.md"""
 
@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
-from .log import log_files, read_log, TURN_KINDS
+from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
+from .loop import OUTCOMES
 
 # %% auto #0
-__all__ = ['UPDATE_RATE_LINE', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory',
-           'plot_events', 'plot_latency', 'memory_lineage', 'report']
+__all__ = ['RUN_COLORS', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory', 'plot_events',
+           'plot_latency', 'memory_lineage', 'report']
 
 # %% ../nbs/11_analysis.ipynb #95dd51af
 @dataclass
@@ -26,15 +27,21 @@ class Runs:
     runs: pd.DataFrame
     logs: pd.DataFrame
 
-_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'applied',
+_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'outcome',
+              'applied',
               'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts']
 
 # %% ../nbs/11_analysis.ipynb #0ad84618
+def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool) -> str:
+    "The `OUTCOMES` key of a logged turn."
+    if parse_failed: return 'parse_failed'
+    if budget_exceeded: return 'budget_exceeded'
+    return 'applied' if applied else 'retained'
+
 def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     "One row per turn, from the events frame."
     starts = ev[ev.kind == 'run_start'][['run', 'project', 'query', 'model']].copy()
-    starts['baseline'] = ev.loc[ev.kind == 'run_start',
-                                'baseline'].fillna(False).astype(bool) if 'baseline' in ev else False
+    starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool)
     tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s',
                                        'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
@@ -52,6 +59,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['update'] = tn['update'].astype('boolean')
     tn['exit'] = tn['exit'].astype('boolean')
     tn['attempts'] = tn['attempts'].fillna(1).astype(int)
+    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded, tn.applied)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
 # %% ../nbs/11_analysis.ipynb #47012e2b
@@ -103,22 +111,24 @@ def load_runs(paths) -> Runs:
     return Runs(ev, tn, _runs(ev, tn), _logs(tn, ev))
 
 # %% ../nbs/11_analysis.ipynb #7bd2b269
-UPDATE_RATE_LINE = 0.30
-_COLORS = dict(applied='#2a9d8f', retained='#d9d9d9', budget_exceeded='#e9c46a', parse_failed='#e76f51')
+RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')   # bars of a model's runs and of the keyword baseline's
 
-def _label(row) -> str: return f"{row['query']} ({'keyword baseline' if row['baseline'] else row['model']})"
+def _label(row) -> str:
+    "How a plot names a run: its query and its model."
+    return f"{row['query']} ({'keyword baseline' if row['baseline'] else row['model']})"
 
 def _legend_outside(ax):
     "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 def plot_update_rates(runs: pd.DataFrame):
-    "Update-rate per query and model, against the 30% line above which a gate is not discriminating."
+    "Update-rate per query and model, against the line above which a gate is not discriminating."
     fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * len(runs)))
     labels = [_label(r) for _, r in runs.iterrows()]
-    colors = ['#8d99ae' if b else '#2a9d8f' for b in runs['baseline']]
+    colors = [RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']]
     ax.barh(labels, runs['update_rate'] * 100, color=colors)
-    ax.axvline(UPDATE_RATE_LINE * 100, color='#e76f51', ls='--', label='30%: above it the gate is not discriminating')
+    ax.axvline(UPDATE_RATE_LIMIT * 100, color=OUTCOMES['parse_failed'].color, ls='--',
+               label=f'{UPDATE_RATE_LIMIT:.0%}: above it the gate is not discriminating')
     for y, v in enumerate(runs['update_rate']): ax.text(v * 100 + 0.5, y, f"{v * 100:.1f}%", va='center', fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel('update-rate: chunks used / chunks read (%)')
@@ -131,20 +141,16 @@ def plot_update_rates(runs: pd.DataFrame):
 
 # %% ../nbs/11_analysis.ipynb #d1280ced
 def plot_gate_raster(turns: pd.DataFrame):
-    "The gate sequence of each run as a raster over t: applied, kept (no), over budget, parse failed; exit-gate marks above."
+    "Each run's gate decisions as a raster over t, one colour per outcome; exit-gate marks above."
     runs = list(dict.fromkeys(turns['run']))
     fig, ax = plt.subplots(figsize=(10, 0.8 + 0.5 * len(runs)))
     labels = []
     for y, run in enumerate(runs):
         tr = turns[turns.run == run]
         labels.append(_label(tr.iloc[0]))
-        outcome = tr.apply(lambda r: 'parse_failed' if r.parse_failed else 'budget_exceeded' if r.budget_exceeded else 'applied' if r.applied else 'retained', axis=1)
-        for name, color in _COLORS.items():
-            sel = tr[outcome == name]
-            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=color,
-                       label={'applied': 'update applied', 'retained': 'no (memory kept)',
-                       'budget_exceeded': 'yes, over budget (kept)',
-                              'parse_failed': 'parse failed'}[name] if y == 0 else None)
+        for name, o in OUTCOMES.items():
+            sel = tr[tr.outcome == name]
+            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=o.color, label=o.label if y == 0 else None)
         ex = tr[tr['exit'].fillna(False).astype(bool)]
         ax.scatter(ex.t, [y - 0.32] * len(ex), marker='v', s=18, color='black',
                    label='exit gate said end' if y == 0 else None)
@@ -180,9 +186,9 @@ def plot_events(turns: pd.DataFrame):
     for y, run in enumerate(runs):
         tr = turns[turns.run == run]
         b, p = tr[tr.budget_exceeded], tr[tr.parse_failed]
-        ax.scatter(b.t, [y] * len(b), marker='o', color=_COLORS['budget_exceeded'],
+        ax.scatter(b.t, [y] * len(b), marker='o', color=OUTCOMES['budget_exceeded'].color,
                    label='budget exceeded' if y == 0 else None)
-        ax.scatter(p.t, [y] * len(p), marker='x', color=_COLORS['parse_failed'],
+        ax.scatter(p.t, [y] * len(p), marker='x', color=OUTCOMES['parse_failed'].color,
                    label='parse failed (after retries)' if y == 0 else None)
     ax.set_yticks(range(len(runs)), [_label(turns[turns.run == r].iloc[0]) for r in runs])
     ax.invert_yaxis()
@@ -233,30 +239,37 @@ PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r
              events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
              latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
 
-def report(paths, out) -> Path:
-    "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
-    r = load_runs(paths)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    figs = []
-    for name, (title, make) in PLOTS.items():
-        fig = make(r)
-        fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight')
-        plt.close(fig)
-        figs.append((name, title))
-    cols = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures',
-            'budget_exceeded', 'calls', 'elapsed_s', 'run']
-    table = r.runs[cols].assign(update_rate=lambda d: (d.update_rate * 100).round(1).astype(str) + '%').to_html(index=False, escape=True)
-    imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" style="max-width:100%"></a>' for n, t in figs)
+_STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
+          'td,th{border:1px solid #ccc;padding:3px 6px}')
+_RUN_COLS = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures',
+             'budget_exceeded', 'calls', 'elapsed_s', 'run']
+
+def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
+    "The report's page: the runs table, the plots `figs` (file stem, title), and the logs read."
+    pct = lambda d: (d.update_rate * 100).round(1).astype(str) + '%'
+    table = r.runs[_RUN_COLS].assign(update_rate=pct).to_html(index=False, escape=True)
+    imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
+                     'style="max-width:100%"></a>' for n, t in figs)
     logs = '\n'.join(f'<li>{html.escape(str(p))}</li>' for p in r.logs['log'])
-    (out / 'index.html').write_text(f"""<!doctype html>
+    return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>memgate report</title>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto}} table{{border-collapse:collapse;font-size:90%}} td,th{{border:1px solid #ccc;padding:3px 6px}}</style></head>
+<style>{_STYLE}</style></head>
 <body><h1>memgate report</h1>
-<p>{len(r.runs)} runs in {len(r.logs)} logs. Update-rate is chunks used / chunks read; above 30% the gate is not discriminating.</p>
+<p>{len(r.runs)} runs in {len(r.logs)} logs. Update-rate is chunks used / chunks read; above {UPDATE_RATE_LIMIT:.0%} \
+the gate is not discriminating.</p>
 {table}
 {imgs}
 <h2>Logs</h2><ul>{logs}</ul>
 </body></html>
-""", encoding='utf-8')
+"""
+
+def report(paths, out) -> Path:
+    "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
+    r, out = load_runs(paths), Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, (title, make) in PLOTS.items():
+        fig = make(r)
+        fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight')
+        plt.close(fig)
+    (out / 'index.html').write_text(_index_html(r, [(n, title) for n, (title, _) in PLOTS.items()]), encoding='utf-8')
     return out / 'index.html'

@@ -47,52 +47,55 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
             p in enumerate(pieces, 1)]
 
 # %% ../nbs/02_chunking.ipynb #2118ac5c
+def _counted(r: Record, max_tokens: int) -> list[tuple[Record, int]]:
+    "`r` with its token count, or its parts with theirs when it alone exceeds `max_tokens`."
+    n = count_tokens(r.render())
+    if n <= max_tokens: return [(r, n)]
+    return [(p, count_tokens(p.render())) for p in split_record(r, max_tokens)]
+
+def _is_result_of(item, call) -> bool:
+    "Whether counted record `item` is the tool result of counted tool call `call`."
+    return bool(call and call[0].call_id and item[0].call_id == call[0].call_id and item[0].role == Role.tool_result)
+
+def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Record, int]]]:
+    "Counted records in groups that should share a chunk: a tool call with its directly following result."
+    pending = None
+    for item in (item for r in records for item in _counted(r, max_tokens)):
+        if _is_result_of(item, pending):
+            yield [pending, item]
+            pending = None
+            continue
+        if pending: yield [pending]
+        pending = item if item[0].role == Role.assistant and item[0].call_id else None
+        if pending is None: yield [item]
+    if pending: yield [pending]
+
+# %% ../nbs/02_chunking.ipynb #ded98dcd
+def _emit(recs: list[Record], index: int, max_tokens: int) -> list[Chunk]:
+    "`recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
+    c = Chunk.from_records(index, recs)
+    if c.tokens <= max_tokens or len(recs) == 1: return [c]
+    head = _emit(recs[:-1], index, max_tokens)
+    return head + _emit(recs[-1:], head[-1].index + 1, max_tokens)
+
 def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
     "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
     index, cur, cur_n = start, [], 0
-
-    def emit(recs):
-        nonlocal index
-        c = Chunk.from_records(index, recs)
-        if c.tokens > max_tokens and len(recs) > 1:      # a merge across a boundary tipped it over
-            yield from emit(recs[:-1])
-            yield from emit(recs[-1:])
-            return
-        index += 1
-        yield c
-
-    def units(records):
-        "Records in groups that should share a chunk: a tool call with its directly following result."
-        pending = None
-        for r in records:
-            n = count_tokens(r.render())
-            parts = [(p, count_tokens(p.render())) for p in split_record(r, max_tokens)] if n > max_tokens else [(r, n)]
-            for item in parts:
-                if pending and pending[0].call_id and item[0].call_id == pending[0].call_id and item[0].role == Role.tool_result:
-                    yield [pending, item]
-                    pending = None
-                    continue
-                if pending: yield [pending]
-                pending = item if item[0].role == Role.assistant and item[0].call_id else None
-                if pending is None: yield [item]
-        if pending: yield [pending]
-
-    for unit in units(records):
+    for unit in _units(records, max_tokens):
         unit_n = sum(n for _, n in unit) + _SEP_TOKENS * (len(unit) - 1)
-        if cur and cur_n + _SEP_TOKENS + unit_n > max_tokens and len(unit) > 1 and unit_n <= max_tokens:
-            yield from emit(cur)
-            cur, cur_n = [], 0
-        for r, n in unit:
-            if cur and cur_n + _SEP_TOKENS + n > max_tokens:
-                yield from emit(cur)
-                cur, cur_n = [], 0
+        together = len(unit) > 1 and unit_n <= max_tokens      # a call and its result that fit in an empty chunk
+        for i, (r, n) in enumerate(unit):
+            need = unit_n if i == 0 and together else n
+            if cur and cur_n + _SEP_TOKENS + need > max_tokens:
+                for c in _emit(cur, index, max_tokens): yield c
+                index, cur, cur_n = c.index + 1, [], 0
             cur_n += n + (_SEP_TOKENS if cur else 0)
             cur.append(r)
-    if cur: yield from emit(cur)
+    if cur: yield from _emit(cur, index, max_tokens)
 
 # %% ../nbs/02_chunking.ipynb #4534b266
 def chunk_project(project, max_tokens: int = CHUNK_TOKENS) -> Iterator[Chunk]:
-    "Every chunk of `project` (a `memgate.sources.Project`), numbered from 1 across sessions, one session in memory at a time."
+    "Every chunk of `project` (a `memgate.sources.Project`), numbered from 1 across sessions, one session at a time."
     index = 1
     for s in project.sessions:
         for c in chunk_records(session_records(s, project.warnings, project.tool_result_chars), max_tokens, index):

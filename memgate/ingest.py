@@ -1,4 +1,4 @@
-"""Whole runs over a real project: one log per query, resume, progress lines, clean interruption, several queries at once.
+"""Whole runs over a real project: one log per query, resume, progress, clean interruption, several queries at once.
 
 Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
@@ -10,20 +10,22 @@ import asyncio, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
-from .domain import MemgateError
+from fastcore.basics import patch
+from .domain import MemgateError, Level
 from .sources import load_project
 from .chunking import chunk_project
 from .queries import Query
-from .client import BASELINE_MODEL
-from .log import LogWriter, read_log, stats, Stats, TURN_KINDS
-from .loop import LoopConfig, ResumePoint, ResumeError, Turn, run_loop
+from .client import BASELINE_MODEL, ModelClient
+from .log import LogWriter, read_log, stats, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
+from .loop import LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 
 # %% auto #0
-__all__ = ['UPDATE_RATE_WARNING', 'log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'IngestPlan', 'run_query',
-           'ingest']
+__all__ = ['log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'IngestPlan', 'run_query', 'ingest']
 
 # %% ../nbs/09_ingest.ipynb #f3dad6e1
-def log_path(log_dir, project: str, query_id: str) -> Path: return Path(log_dir) / project / f'{query_id}.jsonl'
+def log_path(log_dir, project: str, query_id: str) -> Path:
+    "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`."
+    return Path(log_dir) / project / f'{query_id}.jsonl'
 
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget')
 
@@ -34,11 +36,13 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     if not starts: raise ResumeError(f"{path}: no run_start in this log; move it away to start over")
     last = starts[-1]
     if last['question'] != query.question:
-        raise ResumeError(f"{path}: the question of query {query.id!r} changed since this log was written; use another --log-dir to start a new log")
+        raise ResumeError(f"{path}: the question of query {query.id!r} changed since this log was written; "
+                          "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
         if last['config'].get(k) != now[k]:
-            raise ResumeError(f"{path}: {k} was {last['config'].get(k)!r} when this log was written, now {now[k]!r}; resuming would mix two runs")
+            raise ResumeError(f"{path}: {k} was {last['config'].get(k)!r} when this log was written, now {now[k]!r}; "
+                              "resuming would mix two runs")
     rp = ResumePoint(stats=stats(log.events))
     for e in log.events:
         if e['kind'] in TURN_KINDS:
@@ -50,13 +54,11 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     return rp
 
 # %% ../nbs/09_ingest.ipynb #f8a00eda
-UPDATE_RATE_WARNING = 0.30
-_OUTCOME = dict(applied='yes', retained='no', budget_exceeded='yes*', parse_failed='fail')
-
 def progress_line(turn: Turn, total: int, prefix: str = '') -> str:
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
-    w = len(str(total))
-    return f"{prefix}[{turn.t:{w + 1}d}/{total}] t={turn.t} update={_OUTCOME[turn.outcome]:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s"
+    where = f"[{turn.t:{len(str(total)) + 1}d}/{total}] t={turn.t}"
+    update = OUTCOMES[turn.outcome].progress
+    return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s"
 
 def elapsed(s: float) -> str:
     "6m12s, 1h02m, 0.4s."
@@ -78,21 +80,35 @@ class RunSummary:
     baseline: bool = False
     error: str | None = None
 
-    def as_dict(self) -> dict:
-        s = self.stats
-        return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
-                    model=self.model, baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
-                    update_rate=round(s.update_rate, 6),
-                    memory_tokens=s.memory_tokens, parse_failures=s.parse_failures, budget_exceeded=s.budget_exceeded,
-                    calls=s.calls, elapsed_s=round(self.elapsed_s, 3), **({'error': self.error} if self.error else {}))
+# %% ../nbs/09_ingest.ipynb #f96e491c
+@patch
+def as_dict(self: RunSummary) -> dict:
+    "The summary as `memgate ingest --format json` prints it."
+    s = self.stats
+    return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
+                model=self.model, baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
+                update_rate=round(s.update_rate, 6), memory_tokens=s.memory_tokens, parse_failures=s.parse_failures,
+                budget_exceeded=s.budget_exceeded, calls=s.calls, elapsed_s=round(self.elapsed_s, 3),
+                **({'error': self.error} if self.error else {}))
 
-    def line(self) -> str:
-        s = self.stats
-        label = '  (keyword baseline)' if self.baseline else ''
-        return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  update-rate {100 * s.update_rate:.1f}%  "
-                f"memory {s.memory_tokens}tok  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}")
+@patch
+def line(self: RunSummary) -> str:
+    "The summary line `memgate ingest` prints."
+    s = self.stats
+    label = '  (keyword baseline)' if self.baseline else ''
+    return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
+            f"update-rate {100 * s.update_rate:.1f}%  memory {s.memory_tokens}tok  elapsed {elapsed(self.elapsed_s)}  "
+            f"{self.status}{label}")
 
-# %% ../nbs/09_ingest.ipynb #80c854c6
+@patch
+def warning(self: RunSummary) -> str | None:
+    "A warning when the update-rate says the gate is not discriminating."
+    s = self.stats
+    if not s.chunks_seen or s.update_rate <= UPDATE_RATE_LIMIT: return None
+    return (f"warning: {self.query}: update-rate {100 * s.update_rate:.1f}% is above {100 * UPDATE_RATE_LIMIT:.0f}%: "
+            "the gate is not discriminating (the run is an expensive summarizer)")
+
+# %% ../nbs/09_ingest.ipynb #3feb738d
 @dataclass
 class IngestPlan:
     "Everything `ingest` needs to know besides the model."
@@ -104,6 +120,7 @@ class IngestPlan:
     resume: bool = False
     model: str = ''
 
+# %% ../nbs/09_ingest.ipynb #76ace5cc
 def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
     "The project's name and its number of chunks (one streaming pass), printing its warnings."
     t0 = last = time.monotonic()
@@ -114,10 +131,12 @@ def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
         if time.monotonic() - last > 5:
             last = time.monotonic()
             err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
-    err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {project.warnings.summary().splitlines()[-1]}")
-    for line in project.warnings.summary().splitlines()[:-1]: err(line)
+    *warned, total_line = project.warnings.summary().splitlines()
+    err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {total_line}")
+    for line in warned: err(line)
     return project.name, n
 
+# %% ../nbs/09_ingest.ipynb #4900a64d
 async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
                     prefix='') -> RunSummary:
     "One query's run, from a fresh log or where its log left off."
@@ -131,7 +150,7 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
         resume = resume_point(path, query, cfg)
         if resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
-            return RunSummary('-', name, query.id, str(path), 'complete' if not resume.exited else 'exited',
+            return RunSummary('-', name, query.id, str(path), 'exited' if resume.exited else 'complete',
                               resume.stats, 0.0, plan.model, baseline)
     writer = LogWriter(path)
     if writer.dropped_tail:
@@ -139,28 +158,32 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
     if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
     project = load_project(plan.project, cfg.tool_result_chars)
     try:
-        out = await run_loop(1, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer, project=name,
-                             model=plan.model,
-                             resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
+        out = await run_loop(Level.MEMORY, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer,
+                             project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
+                             run_info=dict(baseline=baseline),
                              on_turn=lambda turn: err(progress_line(turn, want, prefix)))
     finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 
-# %% ../nbs/09_ingest.ipynb #3feb738d
-async def ingest(plan: IngestPlan, make_client: Callable[[Query], object], *, stop: asyncio.Event | None = None,
-                 err=None) -> list[RunSummary]:
+# %% ../nbs/09_ingest.ipynb #e61eb227
+def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
+    "The summary of a query whose run failed, with what its log holds (if it can be read)."
+    path = log_path(plan.log_dir, name, q.id)
+    try: s = stats(path) if path.exists() else Stats()
+    except MemgateError: s = Stats()
+    return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
+
+async def ingest(plan: IngestPlan,                              # the project, the queries, where logs go
+                 make_client: Callable[[Query], ModelClient],   # the model client for a query
+                 *,
+                 stop: asyncio.Event | None = None,             # set it to end every run after the turns in flight
+                 err: Callable[[str], None] | None = None       # where progress lines go (default stderr)
+                 ) -> list[RunSummary]:
     "Run every query of `plan`, concurrently, each into its own log."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     name, total = _count_chunks(plan, err)
-    several = len(plan.queries) > 1
+    prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(q):
-        try:
-            return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err,
-                                   prefix=f"{q.id} " if several else '')
-        except MemgateError as e:       # a user-level failure of this query; the others go on
-            path = log_path(plan.log_dir, name, q.id)
-            try: s = stats(path) if path.exists() else Stats()
-            except MemgateError: s = Stats()
-            return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL,
-                              str(e))
+        try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=prefix(q))
+        except MemgateError as e: return _failed(plan, name, q, e)    # this query failed; the others go on
     return list(await asyncio.gather(*(one(q) for q in plan.queries)))

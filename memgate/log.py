@@ -1,4 +1,4 @@
-"""The append-only event log: a durable writer, a reader that yields checked events, `stats` recomputed from events alone, `verify`, and the resume point.
+"""The append-only event log: a durable writer, a checking reader, `stats` recomputed from events alone, `verify`.
 
 Docs: https://memgate.github.io/memgate/log.html.md"""
 
@@ -8,13 +8,14 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 from __future__ import annotations
 import json, os
 from dataclasses import dataclass, asdict
+from fastcore.basics import patch
 from pathlib import Path
 from .domain import MemgateError, sha256_text, count_tokens
 
 # %% auto #0
-__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'LogError', 'Event', 'check_event', 'make_event', 'encode_event',
-           'drop_incomplete_tail', 'LogWriter', 'LogContents', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict',
-           'verify']
+__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event', 'make_event',
+           'encode_event', 'drop_incomplete_tail', 'LogWriter', 'LogContents', 'read_log', 'log_files', 'Stats',
+           'stats', 'Verdict', 'verify']
 
 # %% ../nbs/07_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -39,7 +40,7 @@ class LogError(MemgateError):
 
 # %% ../nbs/07_log.ipynb #324b0dfc
 class Event(dict):
-    "One log event: a dict of its fields (no attribute access: `update` is a field and a dict method) and the 1-based `line` it was read from."
+    "One log event: a dict of its fields (no attribute access: `update` is a field) and the 1-based `line` it came from."
     line: int | None = None
 
 def _type_ok(v, types) -> bool:
@@ -67,6 +68,7 @@ def make_event(kind: str, run: str, level: int, **fields) -> Event:
 
 # %% ../nbs/07_log.ipynb #c5261eda
 def encode_event(e: dict) -> bytes:
+    "One log line: compact JSON, UTF-8 text kept as is, and a newline."
     return (json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n').encode('utf-8')
 
 def drop_incomplete_tail(path) -> bytes:
@@ -135,17 +137,17 @@ def read_log(path) -> LogContents:
 # %% ../nbs/07_log.ipynb #c7f00e40
 def log_files(paths) -> list[Path]:
     "Log files named by `paths` (a path or a list of them); a folder stands for every `*.jsonl` below it."
-    out = []
-    for p in [paths] if isinstance(paths, (str, Path)) else paths:
-        p = Path(p)
+    out, given = [], [paths] if isinstance(paths, (str, Path)) else list(paths)
+    for p in map(Path, given):
         if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
         elif p.is_file(): out.append(p)
         else: raise LogError(f"{p}: no such log file or folder")
-    if not out:
-        raise LogError(f"no *.jsonl logs in {', '.join(map(str, [paths] if isinstance(paths, (str, Path)) else paths))}")
+    if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, given))}")
     return out
 
 # %% ../nbs/07_log.ipynb #a44867b7
+UPDATE_RATE_LIMIT = 0.30
+
 @dataclass
 class Stats:
     "Numbers recomputed from a log's events."
@@ -163,39 +165,45 @@ class Stats:
     last_t: int = 0
 
     @property
-    def update_rate(self) -> float: return self.chunks_used / self.chunks_seen if self.chunks_seen else 0.0
+    def update_rate(self) -> float:
+        "Chunks used over chunks read."
+        return self.chunks_used / self.chunks_seen if self.chunks_seen else 0.0
 
-    def as_dict(self) -> dict: return dict(asdict(self), update_rate=self.update_rate)
+    def as_dict(self) -> dict:
+        "The numbers as a dict, `update_rate` included."
+        return dict(asdict(self), update_rate=self.update_rate)
 
-def _add(s: Stats, e: dict):
-    "Count event `e` into `s`."
+# %% ../nbs/07_log.ipynb #ce9239e9
+@patch
+def add(self: Stats, e: dict):
+    "Count event `e` in."
     k = e['kind']
     if k in TURN_KINDS:
-        s.chunks_seen += 1
-        s.last_t = e['t']
-        s.calls += e.get('attempts', 1)
+        self.chunks_seen += 1
+        self.last_t = e['t']
+        self.calls += e.get('attempts', 1)
     if k == 'gate':
-        s.update_gates += e['update']
-        s.exit_gates += e['exit']
-    elif k == 'parse_failed': s.parse_failures += 1
-    elif k == 'budget_exceeded': s.budget_exceeded += 1
+        self.update_gates += e['update']
+        self.exit_gates += e['exit']
+    elif k == 'parse_failed': self.parse_failures += 1
+    elif k == 'budget_exceeded': self.budget_exceeded += 1
     elif k == 'memory':
-        s.chunks_used += 1
-        s.memory_tokens = e['tokens']
-        s.final_memory_sha = e['sha']
+        self.chunks_used += 1
+        self.memory_tokens = e['tokens']
+        self.final_memory_sha = e['sha']
     elif k == 'run_start':
-        s.runs += 1
-        s.status = None
-    elif k == 'run_end': s.status = e['status']
+        self.runs += 1
+        self.status = None
+    elif k == 'run_end': self.status = e['status']
 
 def stats(events) -> Stats:
     "Recompute a log's numbers from its events (a list of events, or a path)."
     if isinstance(events, (str, Path)): events = read_log(events).events
     s = Stats()
-    for e in events: _add(s, e)
+    for e in events: s.add(e)
     return s
 
-# %% ../nbs/07_log.ipynb #29ca59d1
+# %% ../nbs/07_log.ipynb #d339346f
 @dataclass
 class Verdict:
     "The result of `verify`: `ok`, or the first failing `line` and what is wrong there."
@@ -211,12 +219,12 @@ class Verdict:
         note = f" (incomplete last line {self.incomplete_line} set aside)" if self.incomplete_line else ''
         return f"{where}: {'ok' if self.ok else 'FAILED'}: {self.message}{note}"
 
-# %% ../nbs/07_log.ipynb #e904f784
+# %% ../nbs/07_log.ipynb #938d55ba
 class _Checker:
-    "The state `verify` carries from line to line."
+    "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
     def __init__(self):
         self.runs, self.ended, self.shas = {}, set(), set()
-        self.turn = None
+        self.turn = None    # the open turn's gate or parse_failed event, with what it has received so far
         self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
     def pending(self) -> str | None:
@@ -227,80 +235,112 @@ class _Checker:
         return None
 
     def check(self, e: Event) -> str | None:
+        "What is wrong with `e`, given the events before it; the event's own kind has a method below."
         k, run = e['kind'], e['run']
-        if k == 'run_start':
-            if run in self.runs: return f"run {run} started twice"
-            if (p := self.pending()): return p
-            self.runs[run] = e
-            self.turn = None
-            return None
+        if k == 'run_start': return self.run_start(e)
         if run not in self.runs: return f"{k} event of run {run} before its run_start"
         if run in self.ended: return f"{k} event of run {run} after its run_end"
-        want_level = self.runs[run]['level'] - (k == 'evidence')   # evidence sits one level below what the run writes
-        if e['level'] != want_level:
-            return f"{k} has level {e['level']}, expected {want_level} in a level-{self.runs[run]['level']} run"
-        if k in TURN_KINDS:
-            if (p := self.pending()): return p
-            if e['t'] <= self.s.last_t:
-                return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
-            self.turn = dict(e, evidence=None, memory=None, budget=False)
-            return None
-        if k == 'run_end': return self.end(e)
-        # evidence, memory, budget_exceeded belong to the open turn
-        tn = self.turn
-        if tn is None or tn['run'] != run or tn['t'] != e['t']: return f"{k} at t={e['t']} has no gate in the same turn"
-        if tn['kind'] != 'gate' or not tn['update']:
-            return f"{k} at t={e['t']} but the turn's gate did not say update yes"
-        if k == 'budget_exceeded':
-            if tn['evidence'] or tn['budget']:
-                return "budget_exceeded in a turn that already has evidence or budget_exceeded"
-            tn['budget'] = True
-            return None
-        if sha256_text(e['text']) != e['sha']: return f"{k} sha does not match its text"
-        if k == 'evidence':
-            if tn['evidence'] or tn['budget']: return "second evidence, or evidence after budget_exceeded, in one turn"
-            if e['sha'] != tn['chunk']: return "evidence sha differs from the gate's chunk sha"
-            tn['evidence'] = e['sha']
-            self.shas.add(e['sha'])
-            return None
-        # memory
-        if not tn['evidence'] or tn['memory']: return f"memory at t={e['t']} without evidence first, or twice"
-        prev = self.s.final_memory_sha
-        want = [tn['evidence']] + ([prev] if prev else [])
-        missing = [p for p in e['parents'] if p not in self.shas]
-        if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
-        if e['parents'] != want:
-            return f"memory parents {[p[:12] for p in e['parents']]} should be {[p[:12] for p in want]}"
-        if e['tokens'] != count_tokens(e['text']):
-            return f"memory tokens {e['tokens']} but its text has {count_tokens(e['text'])}"
-        budget = self.runs[run]['config'].get('memory_budget')
-        if budget is not None and e['tokens'] > budget:
-            return f"memory of {e['tokens']} tokens exceeds the run's budget {budget}"
-        tn['memory'] = e['sha']
-        self.shas.add(e['sha'])
-        return None
+        level = self.runs[run]['level']
+        want = level - (k == 'evidence')   # evidence sits one level below what the run writes
+        if e['level'] != want: return f"{k} has level {e['level']}, expected {want} in a level-{level} run"
+        if k in TURN_KINDS: return self.open_turn(e)
+        if k == 'run_end': return self.run_end(e)
+        return self.in_turn(e) or getattr(self, k)(e)
 
-    def end(self, e: Event) -> str | None:
-        if (p := self.pending()): return p
-        self.ended.add(e['run'])
-        self.turn = None
-        for name in ('chunks_seen', 'chunks_used', 'final_memory_sha'):
-            if e[name] != getattr(self.s, name):
-                return f"run_end {name} is {e[name]!r} but the events say {getattr(self.s, name)!r}"
-        return None
+# %% ../nbs/07_log.ipynb #22edecfa
+@patch
+def run_start(self: _Checker, e: Event) -> str | None:
+    "A run may start once, and not while a turn still owes its memory."
+    if e['run'] in self.runs: return f"run {e['run']} started twice"
+    if (p := self.pending()): return p
+    self.runs[e['run']] = e
+    self.turn = None
+    return None
 
+# %% ../nbs/07_log.ipynb #c37cf47f
+@patch
+def open_turn(self: _Checker, e: Event) -> str | None:
+    "A new turn: the previous one is whole, and `t` strictly increases."
+    if (p := self.pending()): return p
+    if e['t'] <= self.s.last_t:
+        return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
+    self.turn = dict(e, evidence=None, memory=None, budget=False)
+    return None
+
+# %% ../nbs/07_log.ipynb #49120cf5
+@patch
+def in_turn(self: _Checker, e: Event) -> str | None:
+    "An event that belongs to the open turn: same run and `t`, under a gate that said update yes."
+    k, tn = e['kind'], self.turn
+    if tn is None or tn['run'] != e['run'] or tn['t'] != e['t']:
+        return f"{k} at t={e['t']} has no gate in the same turn"
+    if tn['kind'] != 'gate' or not tn['update']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
+    return None
+
+@patch
+def budget_exceeded(self: _Checker, e: Event) -> str | None:
+    "A yes over budget: the turn then has no evidence, and says so once."
+    if self.turn['evidence'] or self.turn['budget']:
+        return "budget_exceeded in a turn that already has evidence or budget_exceeded"
+    self.turn['budget'] = True
+    return None
+
+# %% ../nbs/07_log.ipynb #077ad41e
+@patch
+def evidence(self: _Checker, e: Event) -> str | None:
+    "The chunk text behind the turn's update: once, matching its sha and the gate's chunk."
+    tn = self.turn
+    if sha256_text(e['text']) != e['sha']: return "evidence sha does not match its text"
+    if tn['evidence'] or tn['budget']: return "second evidence, or evidence after budget_exceeded, in one turn"
+    if e['sha'] != tn['chunk']: return "evidence sha differs from the gate's chunk sha"
+    tn['evidence'] = e['sha']
+    self.shas.add(e['sha'])
+    return None
+
+# %% ../nbs/07_log.ipynb #39e30828
+@patch
+def memory(self: _Checker, e: Event) -> str | None:
+    "The turn's new memory: after its evidence, with the right parents, token count and size."
+    tn, t = self.turn, e['t']
+    if sha256_text(e['text']) != e['sha']: return "memory sha does not match its text"
+    if not tn['evidence'] or tn['memory']: return f"memory at t={t} without evidence first, or twice"
+    prev = self.s.final_memory_sha
+    want = [tn['evidence']] + ([prev] if prev else [])
+    missing = [p for p in e['parents'] if p not in self.shas]
+    if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
+    short = lambda shas: [p[:12] for p in shas]
+    if e['parents'] != want: return f"memory parents {short(e['parents'])} should be {short(want)}"
+    n = count_tokens(e['text'])
+    if e['tokens'] != n: return f"memory tokens {e['tokens']} but its text has {n}"
+    budget = self.runs[e['run']]['config'].get('memory_budget')
+    if budget is not None and n > budget: return f"memory of {n} tokens exceeds the run's budget {budget}"
+    tn['memory'] = e['sha']
+    self.shas.add(e['sha'])
+    return None
+
+# %% ../nbs/07_log.ipynb #f4fceed9
+@patch
+def run_end(self: _Checker, e: Event) -> str | None:
+    "The end of a run: after a whole turn, with counts that agree with the log so far."
+    if (p := self.pending()): return p
+    self.ended.add(e['run'])
+    self.turn = None
+    for name in ('chunks_seen', 'chunks_used', 'final_memory_sha'):
+        if e[name] != getattr(self.s, name):
+            return f"run_end {name} is {e[name]!r} but the events say {getattr(self.s, name)!r}"
+    return None
+
+# %% ../nbs/07_log.ipynb #f902a19a
 def verify(path, strict: bool = False) -> Verdict:
     """Check that the log at `path` can be trusted; the verdict names the first failing line.
     An incomplete last line (a killed writer) is set aside and reported, or fails the log when `strict`."""
     path = Path(path)
     try: log = read_log(path)
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
-    if strict and log.incomplete_line:
-        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", log.incomplete_line,
-                       len(log.events))
+    n, torn = len(log.events), log.incomplete_line
+    if strict and torn: return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, n)
     c = _Checker()
     for e in log.events:
-        if (problem := c.check(e)): return Verdict(path, False, problem, e.line, len(log.events), log.incomplete_line)
-        _add(c.s, e)
-    return Verdict(path, True, f"{len(log.events)} events, {c.s.chunks_seen} turns", None, len(log.events),
-                   log.incomplete_line)
+        if (problem := c.check(e)): return Verdict(path, False, problem, e.line, n, torn)
+        c.s.add(e)
+    return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns", None, n, torn)

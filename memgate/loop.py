@@ -1,4 +1,4 @@
-"""The GRU-Mem recurrence `U_t, M̂_t, E_t = φθ(Q, C_t, M_{t-1})` over any stream of chunks, with memgate's rules enforced around the model.
+"""The GRU-Mem recurrence `U_t, M̂_t, E_t = φθ(Q, C_t, M_{t-1})` over any chunk stream, memgate's rules around the model.
 
 Docs: https://memgate.github.io/memgate/loop.html.md"""
 
@@ -10,25 +10,35 @@ import asyncio, time
 from dataclasses import dataclass, field
 from typing import Callable
 from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text
+from .sources import TOOL_RESULT_CHARS
+from .chunking import CHUNK_TOKENS
 from .queries import Query
-from .prompt import Budget, build_prompt, load_template, template_sha
+from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response
 from .client import ModelClient
-from .log import make_event, Stats, _add
+from .log import make_event, Stats
 
 # %% auto #0
-__all__ = ['LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'RunOutcome', 'run_turn', 'run_loop', 'EventList']
+__all__ = ['OUTCOMES', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'ask',
+           'run_turn', 'run_loop', 'EventList']
 
 # %% ../nbs/08_loop.ipynb #99ae9549
+def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
+                     max_tokens: int = Budget.response_reserve) -> dict:
+    "Sampling options for the model; the ones set to None are left out."
+    opts = dict(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed)
+    return {k: v for k, v in opts.items() if v is not None}
+
+# %% ../nbs/08_loop.ipynb #d79b996d
 @dataclass(frozen=True)
 class LoopConfig:
     "What a run is allowed to do; all of it is recorded in `run_start`."
     budget: Budget = Budget()
-    chunk_tokens: int = 5000          # what the chunker packed to; recorded so resume can tell it changed
-    tool_result_chars: int = 16000    # how the sources cut long tool results; recorded for the same reason
+    chunk_tokens: int = CHUNK_TOKENS            # what the chunker packed to; recorded so resume can tell it changed
+    tool_result_chars: int = TOOL_RESULT_CHARS  # how the sources cut long tool results; recorded for the same reason
     use_exit_gate: bool = False
     parse_retries: int = 2
-    sampling: dict = field(default_factory=dict)
+    sampling: dict = field(default_factory=default_sampling)
     template: str | None = None       # template file; None is templates/gru-mem.txt
 
     def log_config(self) -> dict:
@@ -39,7 +49,7 @@ class LoopConfig:
                     parse_retries=self.parse_retries, template_sha=template_sha(self.template),
                     sampling=dict(self.sampling))
 
-# %% ../nbs/08_loop.ipynb #d79b996d
+# %% ../nbs/08_loop.ipynb #528dcfef
 @dataclass
 class ResumePoint:
     "Where a log left off: the last resolved turn, the memory then, and the chunk sha of every logged turn."
@@ -52,15 +62,22 @@ class ResumePoint:
     complete: bool = False       # the log's last run ended complete or exited
     exited: bool = False         # ... and it was the exit gate that ended it
 
+    def check(self, t: int, chunk: Chunk):
+        "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."
+        logged = self.chunk_shas.get(t)
+        if logged != chunk.sha:
+            raise ResumeError(f"chunk {t} has sha {chunk.sha[:12]} but the log recorded {str(logged)[:12]}: "
+                              "the project's chunks changed since this log was written")
+
 class ResumeError(MemgateError):
     "A log that cannot be continued with these chunks or settings; the message says what changed."
 
-# %% ../nbs/08_loop.ipynb #528dcfef
+# %% ../nbs/08_loop.ipynb #c2c1e3a2
 @dataclass(frozen=True)
 class Turn:
     "The outcome of one turn."
     t: int
-    outcome: str                  # 'applied', 'retained', 'budget_exceeded' or 'parse_failed'
+    outcome: str                  # a key of OUTCOMES
     gate: GateResponse | None
     memory: str | None            # M_t
     previous: str | None          # M_{t-1}
@@ -69,6 +86,21 @@ class Turn:
     latency_s: float
     events: tuple
 
+
+# %% ../nbs/08_loop.ipynb #a43a297b
+@dataclass(frozen=True)
+class Outcome:
+    "How one kind of turn outcome shows."
+    progress: str    # the `update=` value in a progress line
+    label: str       # words for people: the tuner's badge, the plots' legends
+    color: str       # the tuner's badge and the plots' marks
+
+OUTCOMES = dict(applied=Outcome('yes', 'update applied', '#2a9d8f'),
+                retained=Outcome('no', 'no: memory kept', '#8d99ae'),
+                budget_exceeded=Outcome('yes*', 'yes, over budget: memory kept', '#e9c46a'),
+                parse_failed=Outcome('fail', 'parse failed: memory kept', '#e76f51'))
+
+# %% ../nbs/08_loop.ipynb #3099718a
 @dataclass
 class RunOutcome:
     "How a run ended, with the numbers recomputed from the events it wrote."
@@ -79,11 +111,10 @@ class RunOutcome:
     elapsed_s: float
     resumed_from: int = 0
 
-# %% ../nbs/08_loop.ipynb #c2c1e3a2
-async def run_turn(t: int, level: int, run: str, question: str, chunk: Chunk, memory: str | None,
-                   memory_sha: str | None, cfg: LoopConfig, client: ModelClient) -> Turn:
-    "Resolve turn `t` over `chunk` from memory `memory`."
-    prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template))
+# %% ../nbs/08_loop.ipynb #e31e0182
+async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient
+              ) -> tuple[GateResponse | None, ParseError | None, int, float]:
+    "(gate, last parse error, attempts, latency) of asking up to `1 + cfg.parse_retries` times for a parseable answer."
     gate, err, attempts, latency = None, None, 0, 0.0
     while gate is None and attempts <= cfg.parse_retries:
         attempts += 1
@@ -91,64 +122,87 @@ async def run_turn(t: int, level: int, run: str, question: str, chunk: Chunk, me
         latency += completion.latency_s
         try: gate = parse_gate_response(completion.text)
         except ParseError as e: err = e
+    return gate, err, attempts, latency
+
+# %% ../nbs/08_loop.ipynb #3e14b4ab
+async def run_turn(t: int,                    # the turn, 1-based: the chunk's place in the stream
+                   level: int,                # the level the run writes (evidence goes one below)
+                   run: str,                  # the run id events carry
+                   question: str,             # Q
+                   chunk: Chunk,              # C_t
+                   memory: str | None,        # M_{t-1}; None before the first update
+                   memory_sha: str | None,    # its sha, the new memory's parent
+                   cfg: LoopConfig,           # budgets, retries, sampling
+                   client: ModelClient) -> Turn:  # the model
+    "Resolve turn `t` over `chunk` from memory `memory`; the events are returned, not written."
+    prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template))
+    gate, err, attempts, latency = await ask(prompt, cfg, client)
     prev_tokens = count_tokens(memory) if memory is not None else 0
     ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
+    kept = lambda outcome, *events: Turn(t, outcome, gate, memory, memory, prev_tokens, attempts, latency, events)
     if gate is None:
-        events = (ev('parse_failed', attempts=attempts, error=f"<{err.tag}> {err.problem}", raw=err.raw,
-                     chunk=chunk.sha, latency_s=round(latency, 3)),)
-        return Turn(t, 'parse_failed', None, memory, memory, prev_tokens, attempts, latency, events)
+        return kept('parse_failed', ev('parse_failed', attempts=attempts, error=f"<{err.tag}> {err.problem}",
+                                       raw=err.raw, chunk=chunk.sha, latency_s=round(latency, 3)))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
            candidate=gate.candidate, attempts=attempts, latency_s=round(latency, 3))
-    if not gate.update_gate:
-        return Turn(t, 'retained', gate, memory, memory, prev_tokens, attempts, latency, (g,))
+    if not gate.update_gate: return kept('retained', g)
     n = count_tokens(gate.candidate)
     if n > cfg.budget.memory:
-        events = (g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory))
-        return Turn(t, 'budget_exceeded', gate, memory, memory, prev_tokens, attempts, latency, events)
-    mem = make_event('memory', run, level, t=t, sha=sha256_text(gate.candidate), text=gate.candidate, tokens=n,
-                     parents=[chunk.sha] + ([memory_sha] if memory_sha else []))
+        return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory))
+    mem = ev('memory', sha=sha256_text(gate.candidate), text=gate.candidate, tokens=n,
+             parents=[chunk.sha] + ([memory_sha] if memory_sha else []))
     events = (g, ev('evidence', level - 1, sha=chunk.sha, text=chunk.text, source=chunk.sources), mem)
     return Turn(t, 'applied', gate, gate.candidate, memory, n, attempts, latency, events)
 
-# %% ../nbs/08_loop.ipynb #a43a297b
+# %% ../nbs/08_loop.ipynb #5c8ae134
 async def _chunks(source):
+    "The chunks of a sync or async iterable, as an async iterator."
     if hasattr(source, '__aiter__'):
         async for c in source: yield c
     else:
         for c in source: yield c
 
-def _clock(): return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+def _clock() -> str: return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
 
-async def run_loop(level: int, query: Query, source, cfg: LoopConfig, client: ModelClient, sink, *,
-                   project: str = '', model: str = '', resume: ResumePoint | None = None, limit: int | None = None,
-                   stop: asyncio.Event | None = None, on_turn: Callable[[Turn], None] | None = None,
-                   run_info: dict | None = None) -> RunOutcome:
+def _written(sink, s: Stats, *events):
+    "Write `events` to `sink` and count them into `s`."
+    sink.write(*events)
+    for e in events: s.add(e)
+
+# %% ../nbs/08_loop.ipynb #e8e98c2c
+async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
+                   query: Query,                # the standing question
+                   source,                      # chunks: any iterable or async iterable, read in order
+                   cfg: LoopConfig,             # budgets, retries, sampling, exit gate
+                   client: ModelClient,         # the model
+                   sink,                        # where whole turns of events go: anything with write(*events)
+                   *,
+                   project: str = '',           # recorded in run_start
+                   model: str = '',             # recorded in run_start
+                   resume: ResumePoint | None = None,   # continue a log after its last turn
+                   limit: int | None = None,    # read at most the first `limit` chunks
+                   stop: asyncio.Event | None = None,   # set it to end the run between turns
+                   on_turn: Callable[[Turn], None] | None = None,  # called after each turn is written
+                   run_info: dict | None = None) -> RunOutcome:  # more fields for run_start
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    memory, memory_sha = resume.memory, resume.memory_sha
-    start = make_event('run_start', run, level, project=project, query=query.id, question=query.question, model=model,
-                       config=cfg.log_config(), resumed_from=resume.t, ts=_clock(), **(run_info or {}))
-    sink.write(start)
-    _add(s, start)
-    status, error = 'complete', None
+    memory, memory_sha, status, error, t = resume.memory, resume.memory_sha, 'complete', None, 0
+    _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
+                                 model=model, config=cfg.log_config(), resumed_from=resume.t, ts=_clock(),
+                                 **(run_info or {})))
     try:
-        t = 0
         async for chunk in _chunks(source):
             t += 1
             if t <= resume.t:
-                logged = resume.chunk_shas.get(t)
-                if logged != chunk.sha:
-                    raise ResumeError(f"chunk {t} has sha {chunk.sha[:12]} but the log recorded {str(logged)[:12]}: "
-                                      "the project's chunks changed since this log was written")
+                resume.check(t, chunk)
                 continue
             if limit is not None and t > limit: break
             if stop is not None and stop.is_set():
                 status = 'interrupted'
                 break
             turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client)
-            sink.write(*turn.events)
-            for e in turn.events: _add(s, e)
+            _written(sink, s, *turn.events)
             if turn.outcome == 'applied': memory, memory_sha = turn.memory, turn.events[-1]['sha']
             if on_turn: on_turn(turn)
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
@@ -163,14 +217,14 @@ async def run_loop(level: int, query: Query, source, cfg: LoopConfig, client: Mo
         raise
     finally:
         elapsed = time.monotonic() - started
-        extra = dict(error=error) if error else {}
-        end = make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
-                         final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=_clock(), **extra)
-        sink.write(end)
-        _add(s, end)
+        _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
+                                     chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
+                                     elapsed_s=round(elapsed, 3), ts=_clock(), **(dict(error=error) if error else {})))
     return RunOutcome(run, status, s, memory, elapsed, resume.t)
 
-# %% ../nbs/08_loop.ipynb #4c2c7e93
+# %% ../nbs/08_loop.ipynb #f70c2a03
 class EventList(list):
     "An in-memory event sink, for notebooks and tests."
-    def write(self, *events): self.extend(events)
+    def write(self, *events):
+        "Keep `events`."
+        self.extend(events)

@@ -1,4 +1,4 @@
-"""Turns the model's tagged answer into `(U_t, M̂_t, E_t)`, strictly: a lenient parser silently fabricates gate decisions.
+"""The model's tagged answer → `(U_t, M̂_t, E_t)`, strictly: a lenient parser silently fabricates gate decisions.
 
 Docs: https://memgate.github.io/memgate/parser.html.md"""
 
@@ -7,30 +7,25 @@ Docs: https://memgate.github.io/memgate/parser.html.md"""
 # %% ../nbs/05_parser.ipynb #7ae1da11
 from __future__ import annotations
 from dataclasses import dataclass
-from .domain import MemgateError
+from .domain import MemgateError, cut_middle
 
 # %% auto #0
-__all__ = ['RAW_SHOWN', 'shorten', 'ParseError', 'GateResponse', 'parse_gate_response']
+__all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'ParseError', 'GateResponse', 'parse_gate_response', 'gate_response']
 
 # %% ../nbs/05_parser.ipynb #07520bdf
 RAW_SHOWN = 400  # characters of the raw response an error message shows
-
-def shorten(text: str, limit: int = RAW_SHOWN) -> str:
-    "`text` if short, else its head and tail around a marker saying how much was left out."
-    if len(text) <= limit: return text
-    head = limit * 2 // 3
-    tail = limit - head
-    return f"{text[:head]}[... {len(text) - head - tail} chars ...]{text[-tail:]}"
+CHECK_VALUES = ('yes', 'no')        # <check>: update, retain
+NEXT_VALUES = ('end', 'continue')   # <next>: exit, read on
 
 class ParseError(MemgateError):
     "A response not in the gate format. `tag` names the tag at fault; `raw` is the whole response."
     def __init__(self, tag: str, problem: str, raw: str):
         self.tag, self.problem, self.raw = tag, problem, raw
-        super().__init__(f"<{tag}> {problem}; response was: {shorten(raw)!r}")
+        super().__init__(f"<{tag}> {problem}; response was: {cut_middle(raw, RAW_SHOWN, ' ')!r}")
 
 @dataclass(frozen=True)
 class GateResponse:
-    "A parsed gate answer. `candidate` is kept when `update_gate` is false too: the log shows what the model would have written."
+    "A parsed gate answer; `candidate` is kept when `update_gate` is false too (the log shows what it would have been)."
     think: str
     update_gate: bool
     candidate: str
@@ -78,5 +73,11 @@ def parse_gate_response(raw: str) -> GateResponse:
         raise ParseError('update', 'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
     if not u1 <= n0:
         raise ParseError('next', 'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
-    return GateResponse(think, _value(check, 'check', ('yes', 'no'), raw), update.strip(),
-                        _value(nxt, 'next', ('end', 'continue'), raw))
+    return GateResponse(think, _value(check, 'check', CHECK_VALUES, raw), update.strip(),
+                        _value(nxt, 'next', NEXT_VALUES, raw))
+
+# %% ../nbs/05_parser.ipynb #1e509cbb
+def gate_response(update: bool, candidate: str, exit: bool = False, think: str = '') -> str:
+    "A well-formed gate answer."
+    check, nxt = CHECK_VALUES[not update], NEXT_VALUES[not exit]
+    return f"<think>{think}</think>\n<check>{check}</check>\n<update>{candidate}</update>\n<next>{nxt}</next>"

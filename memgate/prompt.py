@@ -10,12 +10,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from .domain import MemgateError, count_tokens, sha256_text
-from .queries import templates_dir
+from .domain import MemgateError, count_tokens, sha256_text, templates_dir
+from .chunking import CHUNK_TOKENS
 
 # %% auto #0
-__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'render_prompt', 'Budget',
-           'BudgetError', 'Prompt', 'build_prompt']
+__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'render_prompt',
+           'prompt_parts', 'Budget', 'BudgetError', 'Prompt', 'build_prompt']
 
 # %% ../nbs/04_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
@@ -47,15 +47,26 @@ def render_prompt(question: str, memory: str | None, chunk_text: str, template: 
     return _PLACEHOLDER.sub(lambda m: values[m[1]], template or load_template())
 
 # %% ../nbs/04_prompt.ipynb #d8b80fb1
+def prompt_parts(prompt: str, template: str | None = None) -> tuple[str, str]:
+    "(memory, section) of a prompt made by `render_prompt` with `template`."
+    _, _, to_memory, _, to_section, _, tail = _PLACEHOLDER.split(template or load_template())
+    m0 = prompt.index(to_memory) + len(to_memory)
+    s1 = len(prompt) - len(tail)
+    m1 = prompt.index(to_section, m0, s1)      # the first: a chunk may quote the template itself
+    return prompt[m0:m1], prompt[m1 + len(to_section):s1]
+
+# %% ../nbs/04_prompt.ipynb #96a40594
 @dataclass(frozen=True)
 class Budget:
     "Token limits for one prompt."
     context: int = 32768
-    response_reserve: int = 2048
+    response_reserve: int = 2048       # also the `max_tokens` a model is asked for (`memgate.loop.default_sampling`)
     memory: int = 1024
-    section: int = 5000
+    section: int = CHUNK_TOKENS        # a chunk the chunker made always fits
     problem: int = 512
 
+
+# %% ../nbs/04_prompt.ipynb #b645d44f
 class BudgetError(MemgateError):
     "A prompt component over its token budget; `component` is `problem`, `memory`, `section` or `prompt`."
     def __init__(self, component: str, tokens: int, limit: int, detail: str = ''):
@@ -73,7 +84,7 @@ class Prompt:
         "Chat messages for an OpenAI-compatible endpoint: Figure 10a is one user turn."
         return [dict(role='user', content=self.text)]
 
-# %% ../nbs/04_prompt.ipynb #d26ded3f
+# %% ../nbs/04_prompt.ipynb #6d58e05d
 def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(),
                  template: str | None = None) -> Prompt:
     "Render the prompt for one turn after checking every component against `budget`."

@@ -6,13 +6,13 @@ Docs: https://memgate.github.io/memgate/queries.html.md"""
 
 # %% ../nbs/03_queries.ipynb #31be49c9
 from __future__ import annotations
-import os, re, tomllib
+import re, tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from .domain import MemgateError
+from .domain import MemgateError, templates_dir
 
 # %% auto #0
-__all__ = ['QueryError', 'Query', 'templates_dir', 'load_queries', 'select_queries']
+__all__ = ['QueryError', 'Query', 'load_queries', 'select_queries']
 
 # %% ../nbs/03_queries.ipynb #5c22e644
 class QueryError(MemgateError):
@@ -29,15 +29,6 @@ class Query:
 _ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*$')
 _KEYS = {'question', 'exit_gate', 'keywords'}
 
-# %% ../nbs/03_queries.ipynb #6b97d573
-def templates_dir() -> Path:
-    "The folder holding `gru-mem.txt` and the default `queries.toml`."
-    import memgate  # the package's own location, also when this runs inside the notebook
-    env = os.environ.get('MEMGATE_TEMPLATES')
-    d = Path(env) if env else Path(memgate.__file__).resolve().parent.parent / 'templates'
-    if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
-    return d
-
 # %% ../nbs/03_queries.ipynb #25cbd8d7
 def _check_entry(path, qid, entry) -> Query:
     where = f"{path}: query [{qid}]"
@@ -45,7 +36,8 @@ def _check_entry(path, qid, entry) -> Query:
     if not isinstance(entry, dict): raise QueryError(f"{where}: must be a table with a `question`")
     unknown = set(entry) - _KEYS
     if unknown:
-        raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} (allowed: question, exit_gate, keywords)")
+        raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} "
+                         "(allowed: question, exit_gate, keywords)")
     q = entry.get('question')
     if not isinstance(q, str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
     eg = entry.get('exit_gate', False)

@@ -1,4 +1,4 @@
-"""Claude Code and Codex session files → a stream of `Record`s, in order, with every oddity counted and reported.
+"""Claude Code and Codex session files → a stream of `Record`s, in order, every oddity counted and reported.
 
 Docs: https://memgate.github.io/memgate/sources.html.md"""
 
@@ -11,12 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, Record, Role
+from .domain import MemgateError, Record, Role, cut_middle
 
 # %% auto #0
-__all__ = ['TOOL_RESULT_CHARS', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CODEX_SKIP', 'SourceError', 'FileReport', 'Warnings',
-           'json_lines', 'cut_middle', 'omitted', 'claude_records', 'codex_records', 'sniff', 'Session',
-           'session_records', 'Project', 'claude_root', 'codex_root', 'load_project']
+__all__ = ['TOOL_RESULT_CHARS', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS', 'CODEX_SKIP', 'CODEX_ITEMS', 'SourceError',
+           'FileReport', 'Warnings', 'json_lines', 'omitted', 'ClaudeLine', 'claude_records', 'codex_records', 'sniff',
+           'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'load_project']
 
 # %% ../nbs/01_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -31,28 +31,33 @@ class FileReport:
     warnings: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
 
+# %% ../nbs/01_sources.ipynb #e5d0c514
 @dataclass
 class Warnings:
     "Per-file reports of a project, and a summary a person can read."
     files: dict[Path, FileReport] = field(default_factory=dict)
 
     def report(self, path: Path, fmt: str = '') -> FileReport:
+        "The report of the file at `path`, made on first use."
         if path not in self.files: self.files[path] = FileReport(path, fmt)
         return self.files[path]
 
     @property
-    def total(self) -> int: return sum(sum(r.warnings.values()) for r in self.files.values())
+    def total(self) -> int:
+        "Warnings over all files."
+        return sum(sum(r.warnings.values()) for r in self.files.values())
 
     def summary(self) -> str:
         "One line per file with a problem, then a total; bookkeeping skips are summed on the last line."
         lines = [f"warning: {r.path}: " + ', '.join(f"{n} {what}" for what, n in sorted(r.warnings.items()))
                  for r in self.files.values() if r.warnings]
         skipped = sum((r.skipped for r in self.files.values()), Counter())
-        lines.append(f"{len(self.files)} files, {sum(r.records for r in self.files.values())} records, {self.total} warnings"
-                     + ("; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''))
+        records = sum(r.records for r in self.files.values())
+        skips = "; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''
+        lines.append(f"{len(self.files)} files, {records} records, {self.total} warnings{skips}")
         return '\n'.join(lines)
 
-# %% ../nbs/01_sources.ipynb #e5d0c514
+# %% ../nbs/01_sources.ipynb #957eeade
 def json_lines(path: Path, report: FileReport) -> Iterator[tuple[int, dict]]:
     "The JSON objects of a JSON Lines file, counting what is wrong in `report`."
     try: f = open(path, 'rb')
@@ -79,28 +84,35 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool):
         return
     yield n, obj
 
-# %% ../nbs/01_sources.ipynb #e3500835
+# %% ../nbs/01_sources.ipynb #26fcd8a1
 TOOL_RESULT_CHARS = 16_000
-
-def cut_middle(text: str, limit: int = TOOL_RESULT_CHARS) -> str:
-    "`text`, or its head and tail around a marker stating how many characters were removed."
-    if limit <= 0 or len(text) <= limit: return text
-    head = limit // 2
-    tail = limit - head
-    return f"{text[:head]}\n[... {len(text) - limit:,} characters removed by memgate ...]\n{text[-tail:]}"
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content: `[image omitted, 118 KB]`."
     n = len(data) * 3 // 4 if isinstance(data, str) else 0   # base64 → bytes
     return f"[{what} omitted, {max(1, round(n / 1024))} KB]" if n else f"[{what} omitted]"
 
-# %% ../nbs/01_sources.ipynb #5a5ba33e
+# %% ../nbs/01_sources.ipynb #4afeec8a
 CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'ai-title',
                'custom-title', 'last-prompt', 'mode', 'permission-mode'}
 CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}     # timing and hook bookkeeping, no content
-_HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>|<local-command-stderr>'
-                      r'|<system-reminder>|<user-prompt-submit-hook>|Caveat: The messages below were generated)')
+_HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>'
+                      r'|<local-command-stderr>|<system-reminder>|<user-prompt-submit-hook>'
+                      r'|Caveat: The messages below were generated)')
 
+@dataclass(frozen=True)
+class ClaudeLine:
+    "What the content blocks of one Claude Code line need to know about it."
+    kind: str          # 'user' or 'assistant'
+    harness: bool      # isMeta or isCompactSummary: text the harness wrote, not the person
+    cap: int           # tool_result_chars
+
+    def speaker(self, text: str) -> Role:
+        "Who said `text`: the assistant, the harness (`[System]`), or the person."
+        if self.kind == 'assistant': return Role.assistant
+        return Role.system if self.harness or _HARNESS.match(text) else Role.user
+
+# %% ../nbs/01_sources.ipynb #3993b87c
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
@@ -113,120 +125,155 @@ def _block_text(content) -> str:
         else: parts.append(json.dumps(b, ensure_ascii=False))
     return '\n'.join(parts)
 
-# %% ../nbs/01_sources.ipynb #9c24f70b
+# %% ../nbs/01_sources.ipynb #6ee5d8fa
+def _text_block(b: dict, line: ClaudeLine):
+    text = b.get('text', '')
+    return line.speaker(text), text, None
+
+def _thinking_block(b: dict, line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
+
+def _redacted_thinking_block(b: dict, line: ClaudeLine):
+    return Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}", None
+
+def _tool_use_block(b: dict, line: ClaudeLine):
+    args = json.dumps(b.get('input', {}), ensure_ascii=False)
+    return Role.assistant, f"Tool: {b.get('name', '?')} {args}", b.get('id')
+
+def _tool_result_block(b: dict, line: ClaudeLine):
+    text = cut_middle(_block_text(b.get('content')), line.cap)
+    return Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')
+
+def _image_block(b: dict, line: ClaudeLine):
+    role = Role.user if line.kind == 'user' else Role.assistant
+    return role, omitted('image', (b.get('source') or {}).get('data')), None
+
+CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block, redacted_thinking=_redacted_thinking_block,
+                     tool_use=_tool_use_block, tool_result=_tool_result_block, image=_image_block)
+
+# %% ../nbs/01_sources.ipynb #eeadab6f
+def _claude_system(obj: dict, report: FileReport) -> str | None:
+    "The text of a `system` line, or None when it is timing or hook bookkeeping (counted as skipped)."
+    sub = obj.get('subtype') or 'system'
+    if sub in CLAUDE_SYSTEM_SKIP:
+        report.skipped[f'system/{sub}'] += 1
+        return None
+    body = obj.get('content')
+    if sub == 'compact_boundary' and not body: body = 'conversation compacted'
+    return f"({sub}) {body}" if body else f"({sub})"
+
+def _claude_content(obj: dict, report: FileReport):
+    "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
+    msg = obj.get('message')
+    if not isinstance(msg, dict) or 'content' not in msg:
+        report.warnings['missing field message.content'] += 1
+        return None
+    if not isinstance(msg['content'], (str, list)):
+        report.warnings['message.content neither text nor a list'] += 1
+        return None
+    return msg['content']
+
+# %% ../nbs/01_sources.ipynb #a15bc133
 def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
     kind = obj.get('type')
     ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
-    rec = lambda role, text, call=None: Record(role, text, str(path), ref, ts, call)
     if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
         report.skipped[kind] += 1
         return []
     if kind == 'system':
-        sub = obj.get('subtype') or 'system'
-        if sub in CLAUDE_SYSTEM_SKIP:
-            report.skipped[f'system/{sub}'] += 1
-            return []
-        body = obj.get('content')
-        if sub == 'compact_boundary' and not body: body = 'conversation compacted'
-        return [rec(Role.system, f"({sub}) {body}" if body else f"({sub})")]
+        text = _claude_system(obj, report)
+        return [] if text is None else [Record(Role.system, text, str(path), ref, ts)]
     if kind not in ('user', 'assistant'):
         report.warnings[f'unknown record type {kind!r}'] += 1
         return []
-    msg = obj.get('message')
-    if not isinstance(msg, dict) or 'content' not in msg:
-        report.warnings['missing field message.content'] += 1
-        return []
-    content = msg['content']
-    harness = bool(obj.get('isMeta') or obj.get('isCompactSummary'))
-    if isinstance(content, str):
-        if kind == 'assistant': return [rec(Role.assistant, content)]
-        return [rec(Role.system if harness or _HARNESS.match(content) else Role.user, content)]
-    if not isinstance(content, list):
-        report.warnings['message.content neither text nor a list'] += 1
-        return []
+    content = _claude_content(obj, report)
+    if content is None: return []
+    line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cap)
+    if isinstance(content, str): return [Record(line.speaker(content), content, str(path), ref, ts)]
     out = []
     for b in content:
         t = b.get('type') if isinstance(b, dict) else None
-        if t == 'text':
-            text = b.get('text', '')
-            role = Role.assistant if kind == 'assistant' else Role.system if harness or _HARNESS.match(text) else Role.user
-            out.append(rec(role, text))
-        elif t == 'thinking': out.append(rec(Role.assistant, f"(thinking) {b.get('thinking', '')}"))
-        elif t == 'redacted_thinking':
-            out.append(rec(Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}"))
-        elif t == 'tool_use':
-            args = json.dumps(b.get('input', {}), ensure_ascii=False)
-            out.append(rec(Role.assistant, f"Tool: {b.get('name', '?')} {args}", b.get('id')))
-        elif t == 'tool_result':
-            text = cut_middle(_block_text(b.get('content')), cap)
-            out.append(rec(Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')))
-        elif t == 'image':
-            out.append(rec(Role.user if kind == 'user' else Role.assistant,
-                           omitted('image', (b.get('source') or {}).get('data'))))
-        else: report.warnings[f'unknown content block {t!r}'] += 1
+        if t not in CLAUDE_BLOCKS: report.warnings[f'unknown content block {t!r}'] += 1
+        else:
+            role, text, call = CLAUDE_BLOCKS[t](b, line)
+            out.append(Record(role, text, str(path), ref, ts, call))
     return out
 
-# %% ../nbs/01_sources.ipynb #081f8a4c
+# %% ../nbs/01_sources.ipynb #e16a9bec
 CODEX_SKIP = {'event_msg', 'turn_context'}
 _CODEX_SETUP = re.compile(r'^\s*<(environment_context|user_instructions|user_shell_command|INSTRUCTIONS)')
 
+def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
+
 def _parts(content) -> str:
+    "Text of a Codex message's content parts."
     if isinstance(content, str): return content
     out = []
     for p in content or []:
         t = p.get('type') if isinstance(p, dict) else None
         if t in ('input_text', 'output_text', 'text', 'summary_text'): out.append(p.get('text', ''))
         elif t == 'input_image': out.append(omitted('image', p.get('image_url') or ''))
-        else: out.append(json.dumps(p, ensure_ascii=False))
+        else: out.append(_json(p))
     return '\n'.join(out)
+
+# %% ../nbs/01_sources.ipynb #c7ea1db2
+def _message_item(p: dict):
+    role, text = p.get('role'), _parts(p.get('content'))
+    if role == 'assistant': return Role.assistant, text, None
+    return (Role.user if role == 'user' and not _CODEX_SETUP.match(text) else Role.system), text, None
+
+def _reasoning_item(p: dict):
+    enc = omitted('encrypted reasoning', p.get('encrypted_content')) if p.get('encrypted_content') else ''
+    return Role.assistant, f"(reasoning) {_parts(p.get('summary'))}" + (f"\n{enc}" if enc else ''), None
+
+def _tool_call_item(p: dict):
+    args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
+    args = args if isinstance(args, str) else _json(args)
+    return Role.assistant, f"Tool: {p.get('name', '?')} {args}", p.get('call_id')
+
+def _tool_output_item(p: dict):
+    out = p.get('output')
+    return Role.tool_result, out if isinstance(out, str) else _json(out), p.get('call_id')
+
+def _local_shell_item(p: dict):
+    return Role.assistant, f"Tool: local_shell {_json((p.get('action') or {}).get('command'))}", p.get('call_id')
+
+def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {_json(p.get('action') or {})}", None
+
+CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_call=_tool_call_item,
+                   custom_tool_call=_tool_call_item, function_call_output=_tool_output_item,
+                   custom_tool_call_output=_tool_output_item, local_shell_call=_local_shell_item,
+                   web_search_call=_web_search_item)
+
+# %% ../nbs/01_sources.ipynb #c2874a87
+def _session_meta(p: dict) -> list[tuple[Role, str]]:
+    git = p.get('git') or {}
+    where = f", git {git.get('branch')} {git.get('commit_hash', '')[:12]}" if git else ''
+    head = [(Role.system, f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}{where}")]
+    return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
 def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
-    ts, ref = obj.get('timestamp'), f'line {n}'
-    rec = lambda role, text, call=None: Record(role, text, str(path), ref, ts, call)
+    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), call)
     if kind in CODEX_SKIP:
         report.skipped[kind] += 1
         return []
     if not isinstance(p, dict):
         report.warnings['missing field payload'] += 1
         return []
-    if kind == 'session_meta':
-        git = p.get('git') or {}
-        head = f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}" + (f", git {git.get('branch')} {git.get('commit_hash', '')[:12]}" if git else '')
-        return [rec(Role.system, head)] + ([rec(Role.system, p['instructions'])] if p.get('instructions') else [])
+    if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
         report.warnings[f'unknown record type {kind!r}'] += 1
         return []
-    t = p.get('type')
-    if t == 'message':
-        role, text = p.get('role'), _parts(p.get('content'))
-        if role == 'assistant': return [rec(Role.assistant, text)]
-        if role == 'user' and not _CODEX_SETUP.match(text): return [rec(Role.user, text)]
-        return [rec(Role.system, text)]
-    if t == 'reasoning':
-        summary = _parts(p.get('summary'))
-        enc = omitted('encrypted reasoning', p.get('encrypted_content')) if p.get('encrypted_content') else ''
-        return [rec(Role.assistant, f"(reasoning) {summary}" + (f"\n{enc}" if enc else ''))]
-    if t in ('function_call', 'custom_tool_call'):
-        args = p.get('arguments') if t == 'function_call' else p.get('input')
-        return [rec(Role.assistant,
-                    f"Tool: {p.get('name', '?')} {args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}", p.get('call_id'))]
-    if t in ('function_call_output', 'custom_tool_call_output'):
-        out = p.get('output')
-        text = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
-        return [rec(Role.tool_result, cut_middle(text, cap), p.get('call_id'))]
-    if t == 'local_shell_call':
-        cmd = (p.get('action') or {}).get('command')
-        return [rec(Role.assistant, f"Tool: local_shell {json.dumps(cmd, ensure_ascii=False)}", p.get('call_id'))]
-    if t == 'web_search_call':
-        return [rec(Role.assistant, f"Tool: web_search {json.dumps(p.get('action') or {}, ensure_ascii=False)}")]
-    report.warnings[f'unknown response_item type {t!r}'] += 1
-    return []
+    if p.get('type') not in CODEX_ITEMS:
+        report.warnings[f"unknown response_item type {p.get('type')!r}"] += 1
+        return []
+    role, text, call = CODEX_ITEMS[p['type']](p)
+    return [rec(role, cut_middle(text, cap) if role == Role.tool_result else text, call)]
 
-# %% ../nbs/01_sources.ipynb #37ef5643
+# %% ../nbs/01_sources.ipynb #5493ff5a
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
     fmt = ts = cwd = sid = None
@@ -253,7 +300,7 @@ class Session:
     cwd: str | None
     agents: list[Path] = field(default_factory=list)
 
-# %% ../nbs/01_sources.ipynb #6ee5d8fa
+# %% ../nbs/01_sources.ipynb #a4418516
 def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
     info = {}
@@ -263,19 +310,18 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
             warnings.report(f).warnings['not a Claude Code or Codex session file'] += 1
             continue
         info[f] = (fmt, ts, cwd, sid)
-    by_stem = {(f.parent, f.stem): f for f,
-               (fmt, *_ ) in info.items() if fmt == 'claude' and not f.name.startswith('agent-')}
+    is_agent = lambda f: info[f][0] == 'claude' and f.name.startswith('agent-')
+    by_stem = {(f.parent, f.stem): f for f in info if info[f][0] == 'claude' and not is_agent(f)}
     sessions, owned = {}, set()
-    for f, (fmt, ts, cwd, sid) in info.items():
-        if fmt != 'claude' or not f.name.startswith('agent-'): continue
-        parent = by_stem.get((f.parent,
-                              sid)) or (by_stem.get((f.parent.parent.parent,
-                                                     f.parent.parent.name)) if f.parent.name == 'subagents' else None)
+    for f in filter(is_agent, info):
+        nested = f.parent.name == 'subagents'       # 2.1.x: <session-id>/subagents/agent-<id>.jsonl
+        parent = by_stem.get((f.parent, info[f][3])) or (nested and by_stem.get((f.parent.parent.parent,
+                                                                                 f.parent.parent.name)))
         if parent:
             sessions.setdefault(parent, []).append(f)
             owned.add(f)
-    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f,
-           (fmt, ts, cwd, sid) in info.items() if f not in owned]
+    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f, (fmt, ts, cwd, _) in info.items()
+           if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS) -> list[Record]:
@@ -294,7 +340,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         keyed.append((last, i, r))
     return [r for *_, r in sorted(keyed, key=lambda k: k[:2])] if s.agents or s.format == 'claude' else recs
 
-# %% ../nbs/01_sources.ipynb #ae45a142
+# %% ../nbs/01_sources.ipynb #f6e35859
 @dataclass
 class Project:
     "The session files of one project, ready to stream records from."
@@ -304,11 +350,18 @@ class Project:
     tool_result_chars: int = TOOL_RESULT_CHARS
 
     def records(self) -> Iterator[Record]:
+        "Every record of the project, session by session."
         for s in self.sessions: yield from session_records(s, self.warnings, self.tool_result_chars)
 
-def claude_root() -> Path: return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
-def codex_root() -> Path: return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
+def claude_root() -> Path:
+    "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
+    return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
 
+def codex_root() -> Path:
+    "Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`."
+    return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
+
+# %% ../nbs/01_sources.ipynb #66bcb677
 def _jsonl_under(folder: Path) -> list[Path]: return sorted(p for p in folder.rglob('*.jsonl') if p.is_file())
 
 def _by_name(name: str) -> list[Path]:
@@ -328,7 +381,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS) -> Project:
     else:
         files, name = _by_name(str(spec)), Path(str(spec).rstrip('/')).name
         if not files:
-            raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} or {codex_root()} records that cwd")
+            raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} "
+                              f"or {codex_root()} records that cwd")
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")

@@ -1,4 +1,4 @@
-"""An interactive tuner for standing questions: edit the question, run the loop over the first chunks, watch every gate decision and memory change, save the question.
+"""Tune a standing question: edit it, run the loop over the first chunks, watch each gate and memory change, save it.
 
 Docs: https://memgate.github.io/memgate/tune.html.md"""
 
@@ -6,14 +6,16 @@ Docs: https://memgate.github.io/memgate/tune.html.md"""
 
 # %% ../nbs/12_tune.ipynb #4e8c52c3
 from __future__ import annotations
-import asyncio, difflib, html, json, os
+import asyncio, difflib, html, json
 from pathlib import Path
 import ipywidgets as W
+from fastcore.basics import patch
+from .domain import Level
 from .queries import Query, load_queries
 from .sources import load_project
 from .chunking import chunk_project
-from .client import OpenAIClient, ConfigError
-from .loop import EventList, LoopConfig, Turn, run_loop
+from .client import NO_ENDPOINT, OpenAIClient, ConfigError, endpoint
+from .loop import OUTCOMES, EventList, LoopConfig, Turn, run_loop
 
 # %% auto #0
 __all__ = ['toml_str', 'dump_queries', 'save_query', 'memory_diff', 'turn_html', 'env_client', 'Tuner']
@@ -42,10 +44,6 @@ def save_query(query: Query, path='queries.toml') -> Path:
     return path
 
 # %% ../nbs/12_tune.ipynb #5e2541d1
-_BADGE = dict(applied=('#2a9d8f', 'update applied'), retained=('#8d99ae', 'no: memory kept'),
-              budget_exceeded=('#e9c46a', 'yes, but over budget: memory kept'),
-              parse_failed=('#e76f51', 'parse failed: memory kept'))
-
 def memory_diff(before: str | None, after: str | None) -> str:
     "HTML lines of `after` against `before`: + added, - removed, unchanged plain."
     rows = []
@@ -58,35 +56,35 @@ def memory_diff(before: str | None, after: str | None) -> str:
 
 def turn_html(turn: Turn) -> str:
     "One turn as HTML: decision, exit gate, think, memory diff."
-    color, what = _BADGE[turn.outcome]
+    color, what = OUTCOMES[turn.outcome].color, OUTCOMES[turn.outcome].label
     ex = '' if turn.gate is None else f" · exit gate: {'end' if turn.gate.exit_gate else 'continue'}"
     think = html.escape(turn.gate.think) if turn.gate else ''
-    return (f'<div style="border-left:4px solid {color};padding:2px 8px;margin:6px 0;font-family:monospace;font-size:12px">'
-            f'<b>t={turn.t}</b> <span style="color:{color}">{what}</span>{ex} · {turn.memory_tokens} tok · {turn.latency_s:.1f}s'
-            f'<div style="color:#555"><i>{think}</i></div>{memory_diff(turn.previous, turn.memory) if turn.outcome == "applied" else ""}</div>')
+    diff = memory_diff(turn.previous, turn.memory) if turn.outcome == 'applied' else ''
+    box = f'border-left:4px solid {color};padding:2px 8px;margin:6px 0;font-family:monospace;font-size:12px'
+    return (f'<div style="{box}"><b>t={turn.t}</b> <span style="color:{color}">{what}</span>{ex} · '
+            f'{turn.memory_tokens} tok · {turn.latency_s:.1f}s<div style="color:#555"><i>{think}</i></div>{diff}</div>')
 
 # %% ../nbs/12_tune.ipynb #8944f4bf
-def env_client(query: Query):
+def env_client(query: Query) -> OpenAIClient:
     "The model client configured by the environment (MEMGATE_BASE_URL, MEMGATE_MODEL, MEMGATE_API_KEY)."
-    url, model = os.environ.get('MEMGATE_BASE_URL') or os.environ.get('OPENAI_BASE_URL'), os.environ.get('MEMGATE_MODEL')
-    if not url or not model:
-        raise ConfigError("set MEMGATE_BASE_URL and MEMGATE_MODEL, or pass make_client to the Tuner")
-    return OpenAIClient(url, model, os.environ.get('MEMGATE_API_KEY') or os.environ.get('OPENAI_API_KEY'))
+    ep = endpoint()
+    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
+    return OpenAIClient(ep.base_url, ep.model, ep.api_key)
 
+# %% ../nbs/12_tune.ipynb #d16eb65c
 class Tuner:
     "Widgets for tuning a standing question against the first chunks of a project."
     def __init__(self, project, make_client=env_client, queries=None, queries_path='queries.toml', chunks: int = 8,
                  cfg: LoopConfig | None = None):
         self.project, self.make_client, self.queries_path = str(project), make_client, queries_path
-        self.queries = queries or load_queries()
-        self.cfg = cfg or LoopConfig(sampling=dict(temperature=0.0, max_tokens=2048))
+        self.queries, self.cfg = queries or load_queries(), cfg or LoopConfig()
         first = next(iter(self.queries.values()))
         self.query = W.Dropdown(options=list(self.queries), value=first.id, description='query')
         self.question = W.Textarea(value=first.question, layout=W.Layout(width='100%', height='80px'),
                                    description='question')
         self.chunks = W.BoundedIntText(value=chunks, min=1, max=10_000, description='chunks')
-        self.run_button, self.stop_button, self.save_button = W.Button(description='Run',
-                                                                       button_style='primary'), W.Button(description='Stop'), W.Button(description='Save')
+        self.run_button = W.Button(description='Run', button_style='primary')
+        self.stop_button, self.save_button = W.Button(description='Stop'), W.Button(description='Save')
         self.progress = W.IntProgress(value=0, min=0, max=chunks, description='0 turns')
         self.status, self.turns_view = W.HTML(), W.HTML()
         self.turns: list[Turn] = []
@@ -103,44 +101,51 @@ class Tuner:
         from IPython.display import display
         display(self.ui)
 
-    @property
-    def current(self) -> Query:
-        "The selected query with the question as edited."
-        q = self.queries[self.query.value]
-        return Query(q.id, self.question.value, q.exit_gate, q.keywords)
+# %% ../nbs/12_tune.ipynb #46d43d8d
+@patch(as_prop=True)
+def current(self: Tuner) -> Query:
+    "The selected query with the question as edited."
+    q = self.queries[self.query.value]
+    return Query(q.id, self.question.value, q.exit_gate, q.keywords)
 
-    def start(self):
-        "What the Run button does: run in the background of the notebook's event loop."
-        if self._task is None or self._task.done(): self._task = asyncio.ensure_future(self.run())
+# %% ../nbs/12_tune.ipynb #3858bfc6
+@patch
+def start(self: Tuner):
+    "What the Run button does: run in the background of the notebook's event loop."
+    if self._task is None or self._task.done(): self._task = asyncio.ensure_future(self.run())
 
-    def _show(self, turn: Turn):
-        self.turns.append(turn)
-        self.progress.value = len(self.turns)
-        self.progress.description = f'{len(self.turns)} turns'
-        self.turns_view.value = ''.join(turn_html(t) for t in self.turns)
+@patch
+def _show(self: Tuner, turn: Turn):
+    "Add `turn` to the progress bar and the list of turns."
+    self.turns.append(turn)
+    self.progress.value = len(self.turns)
+    self.progress.description = f'{len(self.turns)} turns'
+    self.turns_view.value = ''.join(turn_html(t) for t in self.turns)
 
-    async def run(self) -> list[Turn]:
-        "Run the loop over the first `chunks` chunks with the edited question; returns the turns."
-        self._stop.clear()
-        self.turns = []
-        self.turns_view.value = ''
-        n = self.chunks.value
-        self.progress.max = n
-        self.progress.value = 0
-        q = self.current
-        try:
-            client = self.make_client(q)
-            self.status.value = f'running <b>{html.escape(q.id)}</b> over {n} chunks …'
-            out = await run_loop(1, q, chunk_project(load_project(self.project)), self.cfg, client, EventList(),
-                                 limit=n, stop=self._stop, on_turn=self._show)
-            used = sum(t.outcome == 'applied' for t in self.turns)
-            self.status.value = f'{out.status}: {len(self.turns)} turns, {used} updates (update-rate {used / max(1, len(self.turns)):.0%})'
-        except Exception as e:
-            self.status.value = f'<span style="color:#e76f51">{html.escape(type(e).__name__)}: {html.escape(str(e))}</span>'
-        return self.turns
+# %% ../nbs/12_tune.ipynb #a677b149
+@patch
+async def run(self: Tuner) -> list[Turn]:
+    "Run the loop over the first `chunks` chunks with the edited question; returns the turns."
+    self._stop.clear()
+    self.turns, self.turns_view.value = [], ''
+    n, q = self.chunks.value, self.current
+    self.progress.max, self.progress.value = n, 0
+    try:
+        client = self.make_client(q)
+        self.status.value = f'running <b>{html.escape(q.id)}</b> over {n} chunks …'
+        out = await run_loop(Level.MEMORY, q, chunk_project(load_project(self.project)), self.cfg, client, EventList(),
+                             limit=n, stop=self._stop, on_turn=self._show)
+        used = sum(t.outcome == 'applied' for t in self.turns)
+        self.status.value = (f'{out.status}: {len(self.turns)} turns, {used} updates '
+                             f'(update-rate {used / max(1, len(self.turns)):.0%})')
+    except Exception as e:
+        self.status.value = f'<span style="color:#e76f51">{html.escape(type(e).__name__)}: {html.escape(str(e))}</span>'
+    return self.turns
 
-    def save(self) -> Path:
-        "Write the edited question into the query file."
-        p = save_query(self.current, self.queries_path)
-        self.status.value = f'saved <b>{html.escape(self.current.id)}</b> to {html.escape(str(p))}'
-        return p
+# %% ../nbs/12_tune.ipynb #49c0b95d
+@patch
+def save(self: Tuner) -> Path:
+    "Write the edited question into the query file."
+    p = save_query(self.current, self.queries_path)
+    self.status.value = f'saved <b>{html.escape(self.current.id)}</b> to {html.escape(str(p))}'
+    return p

@@ -9,7 +9,8 @@ injected per request from a queue: '500', '429' (with Retry-After), 'drop' (clos
 import argparse, json, threading, time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from memgate.client import gate_response, prompt_parts
+from memgate.parser import gate_response
+from memgate.prompt import prompt_parts
 from memgate.domain import sha256_text
 
 def default_gate(prompt: str) -> str:

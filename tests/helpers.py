@@ -1,5 +1,5 @@
 "Builders shared by the loop, log and ingest tests."
-from memgate.client import gate_response
+from memgate.parser import gate_response
 from memgate.domain import Chunk, Record, Role
 from memgate.queries import Query
 

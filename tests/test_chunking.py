@@ -4,7 +4,8 @@ from synth import codex_session
 from memgate.chunking import chunk_project, chunk_records
 from memgate.domain import Record, Role, count_tokens, sha256_text
 from memgate.prompt import load_template
-from memgate.queries import load_queries, templates_dir
+from memgate.domain import templates_dir
+from memgate.queries import load_queries
 from memgate.sources import load_project
 
 def chunks_of(path, **kw): return list(chunk_project(load_project(path), **kw))

@@ -5,7 +5,8 @@ from memgate.domain import Role
 from memgate.chunking import chunk_project
 from memgate.domain import count_tokens
 from memgate.prompt import BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
-from memgate.queries import load_queries, templates_dir
+from memgate.domain import templates_dir
+from memgate.queries import load_queries
 from memgate.sources import load_project
 
 def fill(tpl, prompt, memory, chunk):

@@ -4,7 +4,8 @@ from collections import Counter
 import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
 from memgate.domain import Role
-from memgate.sources import SourceError, load_project, cut_middle
+from memgate.domain import cut_middle
+from memgate.sources import SourceError, load_project
 
 def roles_per_file(project):
     out = {}
