@@ -1,7 +1,13 @@
 # memgate's developer commands. `make test` is the one test command (README, .ci/run).
-.PHONY: test test-nbs test-py sync-check docs preview analysis-nbs readme
+.PHONY: test lint test-nbs test-py sync-check docs preview analysis-nbs readme
 
-test: test-nbs test-py
+test: lint test-nbs test-py
+
+# The house style (rules in pyproject.toml): pyflakes, lines within 120, no statements chained with `;`.
+LINTED = nbs memgate tests tools bench conftest.py
+lint:
+	ruff check $(LINTED)
+	python tools/line_length.py
 
 # Every notebook's cells (the module notebooks are the library's documentation and unit tests).
 test-nbs:

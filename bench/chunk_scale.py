@@ -42,8 +42,10 @@ def main():
         if n % 5000 == 0: print(f'  {n} chunks, {time.perf_counter() - t0:.0f}s', file=sys.stderr)
     dt = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"project {size / 2**20:.0f} MB in {len(project.sessions)} sessions: {n} chunks, {tokens / 1e6:.1f}M tokens in {dt:.1f}s "
-          f"({size / 2**20 / dt:.1f} MB/s, {tokens / dt / 1e6:.2f}M tokens/s); peak RSS {rss:.0f} MB (start {rss0:.0f} MB)")
+    mb = size / 2**20
+    print(f"project {mb:.0f} MB in {len(project.sessions)} sessions: {n} chunks, {tokens / 1e6:.1f}M tokens "
+          f"in {dt:.1f}s "
+          f"({mb / dt:.1f} MB/s, {tokens / dt / 1e6:.2f}M tokens/s); peak RSS {rss:.0f} MB (start {rss0:.0f} MB)")
     print(project.warnings.summary().splitlines()[-1])
 
 if __name__ == '__main__': main()

@@ -30,10 +30,12 @@ def main():
     for i in range(a.logs):
         with LogWriter(d / f'q{i}.jsonl') as w:
             asyncio.run(run_loop(1, Query(f'q{i}', 'Q?'), chunks, LoopConfig(), Model(), w))
-    print(f'wrote {a.logs} logs x {a.turns} turns in {time.perf_counter() - t0:.1f}s ({sum(p.stat().st_size for p in d.iterdir()) / 2**20:.0f} MB)')
+    mb = sum(p.stat().st_size for p in d.iterdir()) / 2**20
+    print(f'wrote {a.logs} logs x {a.turns} turns in {time.perf_counter() - t0:.1f}s ({mb:.0f} MB)')
     t0 = time.perf_counter()
     r = load_runs(d)
     dt = time.perf_counter() - t0
-    print(f'load_runs: {len(r.events)} events, {len(r.turns)} turns, {len(r.runs)} runs in {dt:.1f}s ({len(r.turns) / dt:,.0f} turns/s)')
+    print(f'load_runs: {len(r.events)} events, {len(r.turns)} turns, {len(r.runs)} runs in {dt:.1f}s '
+          f'({len(r.turns) / dt:,.0f} turns/s)')
 
 if __name__ == '__main__': main()

@@ -40,7 +40,7 @@ class LogError(MemgateError):
 
 # %% ../nbs/07_log.ipynb #324b0dfc
 class Event(dict):
-    "One log event: a dict of its fields (no attribute access: `update` is a field) and the 1-based `line` it came from."
+    "One log event: a dict of its fields (no attribute access: `update` is a field) and the `line` it came from."
     line: int | None = None
 
 def _type_ok(v, types) -> bool:

@@ -1,4 +1,4 @@
-"""The GRU-Mem recurrence `U_t, M̂_t, E_t = φθ(Q, C_t, M_{t-1})` over any chunk stream, memgate's rules around the model.
+"""The GRU-Mem recurrence `U_t, M̂_t, E_t = φθ(Q, C_t, M_{t-1})` over any chunk stream, memgate's rules around it.
 
 Docs: https://memgate.github.io/memgate/loop.html.md"""
 

@@ -1,4 +1,4 @@
-"""The GRU-Mem prompt (paper Figure 10a), assembled byte for byte, with the token budget checked before anything is sent.
+"""The GRU-Mem prompt (paper Figure 10a), assembled byte for byte, its token budget checked before anything is sent.
 
 Docs: https://memgate.github.io/memgate/prompt.html.md"""
 

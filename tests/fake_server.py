@@ -67,7 +67,8 @@ class FakeServer:
                 if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
                     return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
-                text = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(body['messages'][-1]['content'])
+                prompt = body['messages'][-1]['content']
+                text = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
                                      choices=[dict(index=0, message=dict(role='assistant', content=text),
                                                    finish_reason='stop')],

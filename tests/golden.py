@@ -1,4 +1,4 @@
-"The inputs of the prompt golden files; `python tests/golden.py` rewrites them (review the diff: it is a contract change)."
+"The inputs of the prompt golden files; `python tests/golden.py` rewrites them (review the diff: the contract changed)."
 from pathlib import Path
 from memgate.domain import Chunk, Record, Role
 from memgate.prompt import build_prompt

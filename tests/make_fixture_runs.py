@@ -34,7 +34,8 @@ def selective_gate(prompt: str) -> str:
     if byte < 12 or (byte < 28 and attempt == 1): return "Sure! This section looks relevant to the problem."
     prev = '' if memory == 'No previous memory' else memory
     words = [k for k in KEYWORDS.get(question, ()) if k.lower() in section.lower()]
-    lines = [l.strip()[:220] for l in section.splitlines() if any(k.lower() in l.lower() for k in words) and len(l.strip()) > 20]
+    hit = lambda line: any(k.lower() in line.lower() for k in words) and len(line.strip()) > 20
+    lines = [l.strip()[:220] for l in section.splitlines() if hit(l)]
     enough = count_tokens(prev) > 700
     if len(words) < 3 or not lines:
         return gate_response(False, prev or 'No previous memory', exit=enough,

@@ -59,7 +59,8 @@ def test_chunks_command_lists_every_chunk_with_warnings_summary(fixtures):
     first = chunks_of(fixtures / 'transcripts')[0]
     assert lines[0].split() == ['1', str(first.tokens), 'tok', str(len(first.records)), 'rec', first.first_ts,
                                 first.sha[:12]]
-    assert r.stderr.strip() == '4 files, 752 records, 0 warnings; skipped 157 event_msg, 7 file-history-snapshot, 1 summary, 77 turn_context'
+    assert r.stderr.strip() == ('4 files, 752 records, 0 warnings; '
+                                'skipped 157 event_msg, 7 file-history-snapshot, 1 summary, 77 turn_context')
 
 def test_chunks_json_carries_the_exact_prompt_section(fixtures):
     r = memgate('chunks', '--project', str(fixtures / 'transcripts'), '--format', 'json')
@@ -82,7 +83,8 @@ def test_prompt_command_matches_template_around_substitutions(fixtures):
 
 def test_prompt_command_errors_name_the_problem(fixtures, tmp_path):
     r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'infra-root-causes', '--chunk', '99')
-    assert r.returncode == 2 and r.stderr.strip().endswith('no chunk 99 (chunks are numbered from 1)') and 'Traceback' not in r.stderr
+    assert r.returncode == 2 and r.stderr.strip().endswith('no chunk 99 (chunks are numbered from 1)')
+    assert 'Traceback' not in r.stderr
     bad = tmp_path / 'q.toml'
     bad.write_text('[x]\nquestion = 3\n')
     r = memgate('prompt', '--project', str(fixtures / 'transcripts'), '--query', 'x', '--chunk', '1', '--queries',

@@ -19,6 +19,11 @@ def env(**extra):
     e = {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
     return {**e, **extra}
 
+def memgate(*args, **envs):
+    "Run the `memgate` command with `args` in the test environment (no MEMGATE_/OPENAI_ variables but `envs`)."
+    return subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, args)], capture_output=True, text=True,
+                          env=env(**envs))
+
 def ingest_cmd(server, log_dir, *args, **envs):
     return [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', server.url,
             '--model', 'test-model', '--log-dir', str(log_dir), '--retry-wait', '0.05', *args]
@@ -63,8 +68,7 @@ def test_a2_update_rate_matches_log(tmp_path):
     assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (34, s2.chunks_used, 34, 'complete')
     assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
                         'memory_tokens', 'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
-    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'stats', str(log_of(tmp_path)), '--format', 'json'],
-                       capture_output=True, text=True)
+    v = memgate('stats', log_of(tmp_path), '--format', 'json')
     assert json.loads(v.stdout)['update_rate'] == pytest.approx(row['update_rate'])
 
 def test_a3_resume_is_noop_when_complete(tmp_path):
@@ -107,14 +111,16 @@ def test_a6_limit_respected(tmp_path):
     assert sum(e['kind'] == 'gate' for e in events(log_of(tmp_path))) == 5
 
 @pytest.mark.live
-@pytest.mark.skipif(os.environ.get('MEMGATE_LIVE') != '1' or not (os.environ.get('MEMGATE_BASE_URL') and os.environ.get('MEMGATE_MODEL')),
+@pytest.mark.skipif(os.environ.get('MEMGATE_LIVE') != '1'
+                    or not (os.environ.get('MEMGATE_BASE_URL') and os.environ.get('MEMGATE_MODEL')),
                     reason='live: set MEMGATE_LIVE=1, MEMGATE_BASE_URL and MEMGATE_MODEL')
 def test_a7_live_smoke(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit',
-                        '20',
-                        '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, timeout=3600)
+    cmd = ['ingest', '--project', PROJECT, '--query', Q, '--limit', '20', '--log-dir', tmp_path, '--format', 'json']
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, cmd)], capture_output=True, text=True,
+                       timeout=3600)
     (row,) = [json.loads(l) for l in r.stdout.splitlines()]
-    print(f"live update-rate: {100 * row['update_rate']:.1f}% over {row['chunks_seen']} chunks ({row['parse_failures']} parse failures)")
+    print(f"live update-rate: {100 * row['update_rate']:.1f}% over {row['chunks_seen']} chunks "
+          f"({row['parse_failures']} parse failures)")
     assert events(log_of(tmp_path))[-1]['kind'] == 'run_end' and verify(log_of(tmp_path)).ok
 
 def test_several_queries_run_concurrently(tmp_path):
@@ -178,17 +184,18 @@ def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
         r = memgate_ingest(s, tmp_path, '--query', Q, '--resume')
     assert r.returncode == 0, r.stderr
     assert turns(log) == list(range(1, 35)) and verify(log, strict=True).ok
-    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'verify', str(log)], capture_output=True, text=True)
+    v = memgate('verify', log)
     assert v.returncode == 0 and ': ok: ' in v.stdout
 
 def test_killed_mid_line_log_is_resumed_after_dropping_it(tmp_path):
     with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q, '--limit', '4')
     log = log_of(tmp_path)
     log.write_bytes(log.read_bytes() + b'{"kind":"gate","run":"01J')
-    v = subprocess.run([sys.executable, '-m', 'memgate.cli', 'verify', str(log)], capture_output=True, text=True)
+    v = memgate('verify', log)
     assert v.returncode == 0 and 'set aside' in v.stdout
     with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--resume', '--limit', '6')
-    assert 'dropped an incomplete last line (25 bytes)' in r.stderr and turns(log) == [1, 2, 3, 4, 5, 6] and verify(log, strict=True).ok
+    assert 'dropped an incomplete last line (25 bytes)' in r.stderr
+    assert turns(log) == [1, 2, 3, 4, 5, 6] and verify(log, strict=True).ok
 
 def test_wrong_model_is_final_and_says_what_the_server_said(tmp_path):
     with FakeServer(models=('other',)) as s: r = memgate_ingest(s, tmp_path, '--query', Q)
@@ -211,17 +218,15 @@ def test_api_key_never_leaks(tmp_path):
     assert r.returncode == 0 and secret not in rec.read_text() and secret not in log_of(tmp_path / 'ok').read_text()
 
 def test_no_endpoint_is_one_line_saying_how_to_configure(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--log-dir',
-                        str(tmp_path)],
-                       capture_output=True, text=True, env=env())
+    r = memgate('ingest', '--project', PROJECT, '--log-dir', tmp_path)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
-    assert 'no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and MEMGATE_MODEL)' in r.stderr
+    assert ('no model endpoint configured: pass --base-url URL and --model NAME '
+            '(or set MEMGATE_BASE_URL and MEMGATE_MODEL)') in r.stderr
 
 def test_environment_configures_the_endpoint(tmp_path):
     with FakeServer() as s:
-        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
-                            '--limit', '2', '--log-dir', str(tmp_path)], capture_output=True, text=True,
-                           env=env(OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model'))
+        r = memgate('ingest', '--project', PROJECT, '--query', Q, '--limit', '2', '--log-dir', tmp_path,
+                    OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model')
     assert r.returncode == 0 and len(s.requests) == 2
 
 def test_existing_log_is_never_overwritten(tmp_path):
@@ -247,37 +252,34 @@ def test_record_then_replay_offline_gives_the_same_log(tmp_path):
     with FakeServer(faults=['garbage']) as s:
         memgate_ingest(s, tmp_path / 'live', '--query', Q, '--limit', '8', MEMGATE_RECORD=str(rec))
     assert len(rec.read_text().splitlines()) == 9 and 'Authorization' not in rec.read_text()
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q, '--limit',
-                        '8',
-                        '--replay', str(rec), '--log-dir', str(tmp_path / 'replay')], capture_output=True, text=True,
-                       env=env())
+    r = memgate('ingest', '--project', PROJECT, '--query', Q, '--limit', '8', '--replay', rec,
+                '--log-dir', tmp_path / 'replay')
     assert r.returncode == 0, r.stderr
     volatile = ('run', 'ts', 'elapsed_s', 'latency_s')
     strip = lambda p: [{k: v for k, v in e.items() if k not in volatile} for e in events(p)]
     assert strip(log_of(tmp_path / 'replay')) == strip(log_of(tmp_path / 'live'))
 
 def test_main_job_keyword_baseline_offline(tmp_path):
-    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--model',
-                        'keyword-baseline',
-                        '--log-dir', str(tmp_path), '--format', 'json'], capture_output=True, text=True, env=env())
+    r = memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--log-dir', tmp_path,
+                '--format', 'json')
     assert r.returncode == 0, r.stderr
     rows = [json.loads(l) for l in r.stdout.splitlines()]
     assert [row['query'] for row in rows] == list(load_queries())
     for row in rows:
         log = Path(row['log'])
         ev = events(log)
-        assert verify(log).ok and ev[0]['model'] == 'keyword-baseline' and ev[0]['baseline'] is True and row['baseline'] is True
+        assert verify(log).ok and ev[0]['model'] == 'keyword-baseline'
+        assert ev[0]['baseline'] is True and row['baseline'] is True
         assert row['chunks_seen'] == 34 and row['update_rate'] == round(stats(log).update_rate, 6)
-    assert sum(l.startswith(tuple(row['query'] for row in rows)) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
+    prefixes = tuple(row['query'] for row in rows)
+    assert sum(l.startswith(prefixes) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
 
 def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
     import shutil
     proj = tmp_path / 'proj'
     shutil.copytree(FIXTURES / 'transcripts', proj)
-    cmd = lambda s, *a: subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(proj),
-                                        '--base-url', s.url,
-                                        '--model', 'test-model', '--query', Q, '--log-dir', str(tmp_path / 'runs'), *a],
-                                       capture_output=True, text=True, env=env())
+    cmd = lambda s, *a: memgate('ingest', '--project', proj, '--base-url', s.url, '--model', 'test-model', '--query', Q,
+                                '--log-dir', tmp_path / 'runs', *a)
     with FakeServer() as s:
         assert cmd(s, '--limit', '5').returncode == 0
         first = next((proj / 'claude-code').glob('fe5e*.jsonl'))

@@ -17,8 +17,8 @@ def clean_log(tmp_path):
 
 def lines(path): return path.read_text(encoding='utf-8').splitlines(keepends=True)
 def find(path, kind, t=None):
-    return next(i for i,
-                l in enumerate(lines(path)) if json.loads(l)['kind'] == kind and (t is None or json.loads(l).get('t') == t))
+    events = [json.loads(l) for l in lines(path)]
+    return next(i for i, e in enumerate(events) if e['kind'] == kind and (t is None or e.get('t') == t))
 def rewrite(path, i, **changes):
     ls = lines(path)
     e = json.loads(ls[i])

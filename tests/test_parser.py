@@ -23,7 +23,8 @@ def test_a1_wellformed_yes_continue():
                                                       exit_gate=False)
 
 def test_a2_wellformed_no_end():
-    r = parse_gate_response('<think>nothing here</think>\n<check>no</check>\n<update>old memory</update>\n<next>end</next>')
+    r = parse_gate_response('<think>nothing here</think>\n<check>no</check>\n<update>old memory</update>\n'
+                            '<next>end</next>')
     assert (r.update_gate, r.exit_gate, r.candidate) == (False, True, 'old memory')
 
 def test_a3_missing_check_errors():
@@ -46,7 +47,8 @@ def test_a6_unclosed_tag_errors():
     expect_error('<check>yes</check><update>m</update><next>continue', 'next')
 
 def test_a7_nested_think():
-    text = '<think>outer <think>inner</think> more</think>\n<check>no</check>\n<update>m</update>\n<next>continue</next>'
+    text = ('<think>outer <think>inner</think> more</think>\n'
+            '<check>no</check>\n<update>m</update>\n<next>continue</next>')
     assert parse_gate_response(text).think == 'outer <think>inner</think> more'
     no_think = '<check>yes</check><update>m</update><next>end</next>'
     assert parse_gate_response(no_think) == GateResponse('', True, 'm', True)
@@ -121,8 +123,8 @@ def mutated(draw):
             i = draw(st.integers(0, len(text)))
             text = text[:i] + draw(st.sampled_from(TOKENS + ['yes', 'no', ' '])) + text[i:]
         elif op == 'value':
-            text = re.sub(r'<(check|next)>\s*\w*\s*</',
-                          lambda m: f"<{m[1]}>{draw(st.sampled_from(['yes', 'no', 'end', 'continue', 'Yes', 'maybe', '']))}</", text, count=1)
+            value = lambda m: f"<{m[1]}>{draw(st.sampled_from(['yes', 'no', 'end', 'continue', 'Yes', 'maybe', '']))}</"
+            text = re.sub(r'<(check|next)>\s*\w*\s*</', value, text, count=1)
     return text
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -26,8 +26,10 @@ def test_a2_golden_tn():
 
 def test_template_is_figure_10a_as_quoted_in_the_seed(fixtures):
     seed = (fixtures.parent / "templates" / "gru-mem.txt").read_bytes()
-    assert seed.startswith(b'You are presented with a problem, a section of an article that may contain the\nanswer to the problem')
-    assert b'first generate <check>yes</check>. After that, update the new memory between\n<update> and </update>.' in seed
+    assert seed.startswith(b'You are presented with a problem, a section of an article that may contain the\n'
+                           b'answer to the problem')
+    assert b'first generate <check>yes</check>. After that, update the new memory between\n<update> and </update>.' \
+        in seed
     assert seed.endswith(b'<problem> {prompt} </problem>\n<memory> {memory} </memory>\n<section> {chunk} </section>\n')
     assert len(seed) == 1351 and seed.count(b'\n') == 22
 

@@ -1,4 +1,4 @@
-"Claude Code and Codex adapters on the real sessions (counts checked by hand against the raw files) and synthetic layouts."
+"Claude Code and Codex adapters on the real sessions (counts checked by hand in the raw files) and synthetic layouts."
 import json
 from collections import Counter
 import pytest
@@ -15,7 +15,8 @@ def roles_per_file(project):
 def test_real_sessions_role_counts(fixtures):
     # Counted by hand with jq from the raw files: see the closing note of the inputs issue.
     # fe5e1c67: 95 text + 167 tool_use assistant blocks; 167 tool_result blocks; 8 user texts, 2 of them harness.
-    # full-session-four: 22 text + 27 tool_use; 27 tool_result; 6 user strings, 3 of them harness (Caveat, <command-name>, stdout).
+    # full-session-four: 22 text + 27 tool_use; 27 tool_result; 6 user strings,
+    # 3 of them harness (Caveat, <command-name>, stdout).
     # Codex: assistant = messages + reasoning + function_call; system = session_meta + <environment_context> messages.
     assert roles_per_file(load_project(fixtures / 'transcripts')) == {
         'fe5e1c67-53e7-4862-81ae-': dict(user=6, system=2, assistant=262, tool_result=167),
@@ -44,14 +45,16 @@ def test_no_duplicated_tool_output(fixtures):
     assert sum('"stdout"' in r.text for r in results) == 0
 
 def test_inline_sidechains_are_read_in_timestamp_order(fixtures):
-    recs = [r for r in load_project(fixtures / 'transcripts' / 'claude-code' / 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl').records()]
+    session = fixtures / 'transcripts' / 'claude-code' / 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'
+    recs = list(load_project(session).records())
     assert len(recs) == 437 and [r.ts for r in recs] == sorted(r.ts for r in recs)
 
 def test_tool_use_pairs_with_result_and_harness_is_system(fixtures):
     recs = list(load_project(fixtures / 'transcripts' / 'claude-code' / 'full-session-four.jsonl').records())
     assert [r.role for r in recs[:3]] == [Role.system, Role.system, Role.system]
-    assert recs[0].text.startswith('<command-name>/clear</command-name>')    # ordered by timestamp, before the Caveat line
-    assert recs[1].text.startswith('Caveat: The messages below were generated') and recs[2].text.startswith('<local-command-stdout>')
+    assert recs[0].text.startswith('<command-name>/clear</command-name>')   # by timestamp, before the Caveat line
+    assert recs[1].text.startswith('Caveat: The messages below were generated')
+    assert recs[2].text.startswith('<local-command-stdout>')
     call = next(r for r in recs if r.text.startswith('Tool: '))
     assert any(r.role == Role.tool_result and r.call_id == call.call_id for r in recs)
 
@@ -154,5 +157,6 @@ def test_oversized_tool_result_is_cut_visibly(tmp_path):
     f = write_jsonl(tmp_path / 's.jsonl',
                     [cc('user', '2026-01-01T00:00:00.000Z', [dict(type='tool_result', tool_use_id='t', content=out)])])
     (r,) = load_project(f, tool_result_chars=1000).records()
-    assert r.text.startswith('HEAD ') and r.text.endswith(' TAIL') and '[... 49,010 characters removed by memgate ...]' in r.text
+    assert r.text.startswith('HEAD ') and r.text.endswith(' TAIL')
+    assert '[... 49,010 characters removed by memgate ...]' in r.text
     assert cut_middle(out, 0) == out     # 0 disables the cap

@@ -1,0 +1,28 @@
+"The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long line in a notebook."
+import json, subprocess, sys
+from conftest import ROOT
+
+def ruff(path):
+    return subprocess.run([sys.executable, '-m', 'ruff', 'check', '--config', str(ROOT / 'pyproject.toml'),
+                           '--output-format', 'concise', str(path)], capture_output=True, text=True)
+
+def with_cell(tmp_path, source):
+    "A copy of a module notebook (23 cells) with a 24th, a code cell holding `source`."
+    nb = json.loads((ROOT / 'nbs' / '05_parser.ipynb').read_text(encoding='utf-8'))
+    nb['cells'].append(dict(cell_type='code', execution_count=None, id='added', metadata={}, outputs=[],
+                            source=source.splitlines(keepends=True)))
+    path = tmp_path / '05_parser.ipynb'
+    path.write_text(json.dumps(nb), encoding='utf-8')
+    return path
+
+def test_a_module_notebook_as_committed_passes(tmp_path):
+    r = ruff(with_cell(tmp_path, 'if True: x = 1\n'))          # the one-line `if x: y` stays allowed
+    assert r.returncode == 0, r.stdout
+
+def test_a_chained_statement_fails_the_lint(tmp_path):
+    r = ruff(with_cell(tmp_path, 'x = 1; y = 2\n'))
+    assert r.returncode == 1 and 'cell 24:1:6: E702 Multiple statements on one line (semicolon)' in r.stdout
+
+def test_a_130_character_line_fails_the_lint(tmp_path):
+    r = ruff(with_cell(tmp_path, 'z = "' + 'a' * 124 + '"\n'))
+    assert r.returncode == 1 and 'E501 Line too long (130 > 120)' in r.stdout
