@@ -1,4 +1,4 @@
-"The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long line in a notebook."
+"The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long notebook line."
 import json, subprocess, sys
 from conftest import ROOT
 
@@ -7,7 +7,7 @@ def ruff(path):
                            '--output-format', 'concise', str(path)], capture_output=True, text=True)
 
 def with_cell(tmp_path, source):
-    "A copy of a module notebook (23 cells) with a 24th, a code cell holding `source`."
+    "A copy of a module notebook with one more code cell, holding `source`."
     nb = json.loads((ROOT / 'nbs' / '05_parser.ipynb').read_text(encoding='utf-8'))
     nb['cells'].append(dict(cell_type='code', execution_count=None, id='added', metadata={}, outputs=[],
                             source=source.splitlines(keepends=True)))
@@ -21,7 +21,8 @@ def test_a_module_notebook_as_committed_passes(tmp_path):
 
 def test_a_chained_statement_fails_the_lint(tmp_path):
     r = ruff(with_cell(tmp_path, 'x = 1; y = 2\n'))
-    assert r.returncode == 1 and 'cell 24:1:6: E702 Multiple statements on one line (semicolon)' in r.stdout
+    last = len(json.loads((ROOT / 'nbs' / '05_parser.ipynb').read_text(encoding='utf-8'))['cells']) + 1
+    assert r.returncode == 1 and f'cell {last}:1:6: E702 Multiple statements on one line (semicolon)' in r.stdout
 
 def test_a_130_character_line_fails_the_lint(tmp_path):
     r = ruff(with_cell(tmp_path, 'z = "' + 'a' * 124 + '"\n'))
