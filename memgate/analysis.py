@@ -84,6 +84,7 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
     return out.reset_index()
 
+# %% ../nbs/11_analysis.ipynb #39f8e624
 def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     "One row per log: the numbers `memgate stats` reports."
     g = tn.groupby('log', sort=True)
@@ -97,7 +98,7 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     out['status'] = ends.reindex(out.index)
     return out.reset_index()
 
-# %% ../nbs/11_analysis.ipynb #9ff99811
+# %% ../nbs/11_analysis.ipynb #4957740c
 def load_runs(paths) -> Runs:
     "Read logs into tidy frames: `events`, `turns`, `runs` and `logs`."
     rows = []
@@ -164,7 +165,7 @@ def plot_gate_raster(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/11_analysis.ipynb #f592905f
+# %% ../nbs/11_analysis.ipynb #c8ade174
 def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     "Memory size in tokens over t, per run, against the memory budget."
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -179,6 +180,7 @@ def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     fig.tight_layout()
     return fig
 
+# %% ../nbs/11_analysis.ipynb #0196b94d
 def plot_events(turns: pd.DataFrame):
     "Budget-exceeded and parse-failure events over t, one row per run."
     runs = list(dict.fromkeys(turns['run']))
@@ -200,6 +202,7 @@ def plot_events(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
+# %% ../nbs/11_analysis.ipynb #97160b60
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -211,7 +214,7 @@ def plot_latency(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/11_analysis.ipynb #0196b94d
+# %% ../nbs/11_analysis.ipynb #45e6f5a3
 def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFrame:
     "The chain of memories behind a log's final memory, each with the evidence it was written from."
     ev = events[events.log == str(log)]
@@ -232,13 +235,14 @@ def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFram
         sha = parents[1] if len(parents) > 1 else None
     return pd.DataFrame(rows[::-1])
 
-# %% ../nbs/11_analysis.ipynb #9d64bebc
+# %% ../nbs/11_analysis.ipynb #c46faad7
 PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),
              gate_raster=('Gate decisions per turn', lambda r: plot_gate_raster(r.turns)),
              memory=('Memory size over the run', lambda r: plot_memory(r.turns)),
              events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
              latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
 
+# %% ../nbs/11_analysis.ipynb #df5d4376
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
 _RUN_COLS = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures',
@@ -263,6 +267,7 @@ the gate is not discriminating.</p>
 </body></html>
 """
 
+# %% ../nbs/11_analysis.ipynb #6bdcdadb
 def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
     r, out = load_runs(paths), Path(out)

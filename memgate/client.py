@@ -202,6 +202,7 @@ def append_recording(path, body: dict, c: Completion):
                            latency_s=round(c.latency_s, 3)), ensure_ascii=False)
     with open(path, 'a', encoding='utf-8') as f: f.write(line + '\n')
 
+# %% ../nbs/06_client.ipynb #310e23d2
 class ReplayClient:
     "Answers requests from a recording made with `MEMGATE_RECORD`."
     def __init__(self, path, model: str | None = None):
@@ -227,7 +228,7 @@ class ReplayClient:
         resp, latency = q.popleft() if len(q) > 1 else q[0]
         return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model)
 
-# %% ../nbs/06_client.ipynb #310e23d2
+# %% ../nbs/06_client.ipynb #f66ae96e
 BASELINE_MODEL = 'keyword-baseline'
 
 class KeywordBaseline:

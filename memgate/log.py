@@ -84,6 +84,7 @@ def drop_incomplete_tail(path) -> bytes:
         os.fsync(f.fileno())
     return data[keep:]
 
+# %% ../nbs/07_log.ipynb #5025851a
 class LogWriter:
     "Appends whole turns of events to one log file, durably. Exactly one writer per file."
     def __init__(self, path):
@@ -106,7 +107,7 @@ class LogWriter:
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
-# %% ../nbs/07_log.ipynb #5025851a
+# %% ../nbs/07_log.ipynb #bf637552
 @dataclass
 class LogContents:
     "The events of a log file, and the incomplete last line if the file has one."

@@ -169,6 +169,16 @@ def _written(sink, s: Stats, *events):
     sink.write(*events)
     for e in events: s.add(e)
 
+async def _unread(source, resume: ResumePoint, limit: int | None):
+    "(t, chunk) of every chunk the run has yet to read: those the log already holds are checked, then skipped."
+    t = 0
+    async for chunk in _chunks(source):
+        t += 1
+        if t <= resume.t: resume.check(t, chunk)
+        elif limit is not None and t > limit: return
+        else: yield t, chunk
+    if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
+
 # %% ../nbs/08_loop.ipynb #e8e98c2c
 async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
                    query: Query,                # the standing question
@@ -187,17 +197,12 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    memory, memory_sha, status, error, t = resume.memory, resume.memory_sha, 'complete', None, 0
+    memory, memory_sha, status, error = resume.memory, resume.memory_sha, 'complete', None
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=_clock(),
                                  **(run_info or {})))
     try:
-        async for chunk in _chunks(source):
-            t += 1
-            if t <= resume.t:
-                resume.check(t, chunk)
-                continue
-            if limit is not None and t > limit: break
+        async for t, chunk in _unread(source, resume, limit):
             if stop is not None and stop.is_set():
                 status = 'interrupted'
                 break
@@ -208,7 +213,6 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
                 status = 'exited'
                 break
-        if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
         raise

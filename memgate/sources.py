@@ -324,6 +324,7 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
+# %% ../nbs/01_sources.ipynb #f6e35859
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS) -> list[Record]:
     "Every record of one session, sub-agents included, ordered by timestamp."
     read = claude_records if s.format == 'claude' else codex_records
@@ -340,7 +341,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         keyed.append((last, i, r))
     return [r for *_, r in sorted(keyed, key=lambda k: k[:2])] if s.agents or s.format == 'claude' else recs
 
-# %% ../nbs/01_sources.ipynb #f6e35859
+# %% ../nbs/01_sources.ipynb #06e8bc77
 @dataclass
 class Project:
     "The session files of one project, ready to stream records from."
