@@ -1,5 +1,5 @@
 # memgate's developer commands. `make test` is the one test command (README, .ci/run).
-.PHONY: test lint test-nbs test-py sync-check docs preview analysis-nbs readme
+.PHONY: test lint test-nbs test-py sync-check docs preview analysis-nbs outputs readme
 
 test: lint test-nbs test-py
 
@@ -36,6 +36,13 @@ docs:
 
 preview:
 	@if command -v quarto >/dev/null 2>&1; then nbdev-preview; else echo "preview: skipped, quarto is not on the PATH"; fi
+
+# Re-run the module notebooks (00-12) as nbdev-test does and keep their outputs, so the docs show values under the
+# examples. nbdev-clean keeps outputs (it drops execution counts and metadata), so the sync check still holds.
+outputs:
+	nbdev-test --save --file-re '^[01][0-9]_'
+	nbdev-clean
+	nbdev-export
 
 # Re-run the analysis notebooks in place after changing fixtures/runs or the analysis module, keeping outputs.
 analysis-nbs:

@@ -99,6 +99,8 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 # %% ../nbs/11_analysis.ipynb #4957740c
+_INT_FIELDS = {'line', 'level', 't', 'tokens', 'budget', 'attempts', 'chunks_seen', 'chunks_used', 'resumed_from'}
+
 def load_runs(paths) -> Runs:
     "Read logs into tidy frames: `events`, `turns`, `runs` and `logs`."
     rows = []
@@ -108,6 +110,7 @@ def load_runs(paths) -> Runs:
     for c in ('t', 'update', 'exit', 'latency_s', 'attempts', 'baseline', 'resumed_from', 'elapsed_s', 'status',
               'tokens'):
         if c not in ev: ev[c] = None
+    for c in _INT_FIELDS & set(ev.columns): ev[c] = ev[c].astype('Int64')   # whole numbers, missing where not given
     tn = _turns(ev)
     return Runs(ev, tn, _runs(ev, tn), _logs(tn, ev))
 

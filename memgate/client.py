@@ -34,7 +34,8 @@ class Completion:
 @runtime_checkable
 class ModelClient(Protocol):
     "Anything the loop can ask for a completion."
-    async def complete(self, messages: list[dict], **sampling) -> Completion: ...
+    async def complete(self, messages: list[dict], **sampling) -> Completion:
+        "The model's answer to chat `messages`, sampled with `sampling` (temperature, max_tokens, …)."
 
 class ClientError(MemgateError):
     "A model call that failed for good (after any retries); the message says what the server said."

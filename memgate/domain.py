@@ -39,7 +39,9 @@ class Role(str, Enum):
     system = 'system'
 
     @property
-    def label(self) -> str: return _LABELS[self]
+    def label(self) -> str:
+        "How the prompt shows the role: `[User]`, `[ToolResult]`, …"
+        return _LABELS[self]
 
 _LABELS = {Role.user: '[User]', Role.assistant: '[Assistant]', Role.tool_result: '[ToolResult]',
            Role.system: '[System]'}

@@ -101,6 +101,7 @@ class LogWriter:
         os.fsync(self._fd)
 
     def close(self):
+        "Close the file; a second close does nothing."
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None

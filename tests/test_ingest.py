@@ -1,4 +1,4 @@
-"Seed M1.7 acceptance and the ingest issue's faults, against a scripted OpenAI-compatible server on 127.0.0.1."
+"Ingest contract a1-a7 (nbs/contracts.ipynb) and faults, against a scripted OpenAI-compatible server on 127.0.0.1."
 import json, os, signal, subprocess, sys, time
 from pathlib import Path
 import pytest

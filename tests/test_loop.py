@@ -1,4 +1,4 @@
-"Seed M1.5 acceptance: the gated loop's rules, over a scripted model."
+"Loop contract a1-a10 (nbs/contracts.ipynb; GRU-Mem Algorithm 1): the gated loop's rules, over a scripted model."
 import asyncio
 import pytest
 from conftest import run

@@ -1,4 +1,4 @@
-"Seed M1.4 acceptance: strict gate parsing that never invents a gate."
+"Parser contract a1-a9 (nbs/contracts.ipynb; GRU-Mem r_format): strict parsing that never invents a gate."
 import json, re
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck

@@ -1,4 +1,4 @@
-"Seed M1.3 acceptance: the GRU-Mem prompt is the paper's Figure 10a, byte for byte, within budget."
+"Prompt contract a1-a7 (nbs/contracts.ipynb): the prompt is GRU-Mem's Figure 10a, byte for byte, within budget."
 import pytest
 from golden import CHUNK, MEMORY, QUESTION, EXPECTED, prompt_t1, prompt_tn
 from memgate.domain import Role
@@ -24,14 +24,15 @@ def test_a2_golden_tn():
     assert prompt_tn().encode() == (EXPECTED / 'prompt-tn.txt').read_bytes()
     assert prompt_tn() == fill(load_template(), QUESTION, MEMORY, CHUNK.text)
 
-def test_template_is_figure_10a_as_quoted_in_the_seed(fixtures):
-    seed = (fixtures.parent / "templates" / "gru-mem.txt").read_bytes()
-    assert seed.startswith(b'You are presented with a problem, a section of an article that may contain the\n'
-                           b'answer to the problem')
-    assert b'first generate <check>yes</check>. After that, update the new memory between\n<update> and </update>.' \
-        in seed
-    assert seed.endswith(b'<problem> {prompt} </problem>\n<memory> {memory} </memory>\n<section> {chunk} </section>\n')
-    assert len(seed) == 1351 and seed.count(b'\n') == 22
+def test_template_is_figure_10a_of_the_paper(fixtures):
+    template = (fixtures.parent / "templates" / "gru-mem.txt").read_bytes()
+    assert template.startswith(b'You are presented with a problem, a section of an article that may contain the\n'
+                               b'answer to the problem')
+    instruction = b'first generate <check>yes</check>. After that, update the new memory between\n<update> and'
+    assert instruction in template
+    assert template.endswith(b'<problem> {prompt} </problem>\n<memory> {memory} </memory>\n'
+                             b'<section> {chunk} </section>\n')
+    assert len(template) == 1351 and template.count(b'\n') == 22
 
 def test_a3_no_previous_memory_literal():
     assert NO_PREVIOUS_MEMORY == 'No previous memory'
@@ -60,7 +61,7 @@ def test_memory_quoting_a_placeholder_is_not_substituted():
     assert '<memory> see {chunk} and {prompt} </memory>' in text and text.count('CHUNK') == 1
 
 def test_a7_budget_headroom_on_the_real_corpus(fixtures):
-    "Seed M1.3 a7: with a full 1024-token memory, every real chunk's prompt leaves the 2048-token reserve."
+    "Prompt a7: with a full 1024-token memory, every real chunk's prompt leaves the 2048-token reserve."
     full_memory = ' '.join(['failure'] * 1024)
     assert count_tokens(full_memory) == 1024
     worst = 0

@@ -2,7 +2,8 @@
 
 `nbdev-readme` does this through Quarto; this script does the same for machines without Quarto:
 markdown cells verbatim, visible code cells as fenced Python blocks. `make readme` runs it, and
-tests/test_readme.py fails when README.md and the notebook drift apart.
+`make sync-check` (run by .ci/run) calls it with `--check`, which fails when README.md and the notebook
+drift apart.
 """
 import json, sys
 from pathlib import Path
