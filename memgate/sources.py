@@ -314,9 +314,9 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     by_stem = {(f.parent, f.stem): f for f in info if info[f][0] == 'claude' and not is_agent(f)}
     sessions, owned = {}, set()
     for f in filter(is_agent, info):
-        nested = f.parent.name == 'subagents'       # 2.1.x: <session-id>/subagents/agent-<id>.jsonl
-        parent = by_stem.get((f.parent, info[f][3])) or (nested and by_stem.get((f.parent.parent.parent,
-                                                                                 f.parent.parent.name)))
+        session_dir = f.parent.parent               # 2.1.x: <session-id>/subagents/agent-<id>.jsonl
+        nested = by_stem.get((session_dir.parent, session_dir.name)) if f.parent.name == 'subagents' else None
+        parent = by_stem.get((f.parent, info[f][3])) or nested     # 2.0.x: agent-<id>.jsonl beside its session
         if parent:
             sessions.setdefault(parent, []).append(f)
             owned.add(f)
