@@ -87,28 +87,46 @@ def as_dict(self: RunSummary) -> dict:
     s = self.stats
     return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
                 model=self.model, baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
-                update_rate=round(s.update_rate, 6), memory_tokens=s.memory_tokens, parse_failures=s.parse_failures,
-                budget_exceeded=s.budget_exceeded, calls=s.calls, elapsed_s=round(self.elapsed_s, 3),
-                **({'error': self.error} if self.error else {}))
+                update_rate=round(s.update_rate, 6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
+                budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
+                parse_failures=s.parse_failures, memory_tokens=s.memory_tokens, calls=s.calls,
+                prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
+                elapsed_s=round(self.elapsed_s, 3), **({'error': self.error} if self.error else {}))
 
 @patch
 def line(self: RunSummary) -> str:
     "The summary line `memgate ingest` prints."
     s = self.stats
     label = '  (keyword baseline)' if self.baseline else ''
+    full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
+    tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
-            f"update-rate {100 * s.update_rate:.1f}%  memory {s.memory_tokens}tok  elapsed {elapsed(self.elapsed_s)}  "
-            f"{self.status}{label}")
+            f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
+            f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
+            f"{tokens}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}\n"
+            f"  log {self.log}: read it with `memgate show {self.log}`")
 
+def _pct(x: float) -> str: return f"{100 * x:.1f}%"
+
+# %% ../nbs/09_ingest.ipynb #a481020e
 @patch
-def warning(self: RunSummary) -> str | None:
-    "A warning when the update-rate says the gate is not discriminating."
-    s = self.stats
-    if not s.chunks_seen or s.update_rate <= UPDATE_RATE_LIMIT: return None
-    return (f"warning: {self.query}: update-rate {100 * s.update_rate:.1f}% is above {100 * UPDATE_RATE_LIMIT:.0f}%: "
-            "the gate is not discriminating (the run is an expensive summarizer)")
+def warnings(self: RunSummary) -> list[str]:
+    "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
+    s, q, out = self.stats, self.query, []
+    if s.chunks_seen and s.said_yes_rate > UPDATE_RATE_LIMIT:
+        if self.baseline:
+            out.append(f"note: {q}: the keyword baseline matched {_pct(s.said_yes_rate)} of chunks: a model's gate "
+                       "beats grep by opening less often, on the chunks that matter")
+        else:
+            out.append(f"warning: {q}: the gate said yes on {_pct(s.said_yes_rate)} of chunks (update-rate "
+                       f"{_pct(s.update_rate)}), above {UPDATE_RATE_LIMIT:.0%}: it is not discriminating "
+                       "(an expensive summarizer)")
+    if s.first_over_budget and 2 * (s.last_t - s.first_over_budget + 1) > s.chunks_seen:
+        out.append(f"warning: {q}: memory saturated at t={s.first_over_budget}: {s.budget_exceeded} later updates "
+                   "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
+    return out
 
-# %% ../nbs/09_ingest.ipynb #3feb738d
+# %% ../nbs/09_ingest.ipynb #23683f69
 @dataclass
 class IngestPlan:
     "Everything `ingest` needs to know besides the model."
@@ -136,7 +154,7 @@ def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
     for line in warned: err(line)
     return project.name, n
 
-# %% ../nbs/09_ingest.ipynb #4900a64d
+# %% ../nbs/09_ingest.ipynb #819eb960
 async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
                     prefix='') -> RunSummary:
     "One query's run, from a fresh log or where its log left off."
@@ -144,9 +162,9 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
     resume, baseline = None, plan.model == BASELINE_MODEL
     want = min(total, plan.limit) if plan.limit else total     # the turns this run should end with
-    if path.exists() and path.stat().st_size:
-        if not plan.resume:
-            raise MemgateError(f"{path} exists: pass --resume to continue it, or --log-dir DIR for a new log")
+    held = path.exists() and path.stat().st_size > 0
+    if held and not plan.resume: resume = _turnless(path, query, cfg, err, prefix)
+    elif held:
         resume = resume_point(path, query, cfg)
         if resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
@@ -165,13 +183,38 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
     finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 
-# %% ../nbs/09_ingest.ipynb #e61eb227
+# %% ../nbs/09_ingest.ipynb #aa13ed58
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
     path = log_path(plan.log_dir, name, q.id)
     try: s = stats(path) if path.exists() else Stats()
     except MemgateError: s = Stats()
     return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
+
+def _turnless(path: Path, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
+    "A log a plain run meets: continued if its runs logged no turn, moved aside if it cannot be; refused otherwise."
+    if stats(path).chunks_seen: raise MemgateError(_exists(path))
+    try: rp = resume_point(path, query, cfg)
+    except ResumeError as e:
+        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
+        path.rename(aside)
+        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
+        return None
+    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
+    return rp
+
+def _exists(path: Path) -> str:
+    "What to say about a log that a plain run would overwrite."
+    s = stats(path)
+    return (f"{path} exists ({s.chunks_seen} turns, {s.status or 'no run_end'}): pass --resume to continue it, "
+            "or --log-dir DIR for a new log")
+
+def _check_fresh(plan: IngestPlan, name: str):
+    "Refuse, before any model call, a plain run over logs that already hold turns."
+    if plan.resume: return
+    held = [p for q in plan.queries if (p := log_path(plan.log_dir, name, q.id)).exists() and p.stat().st_size
+            and stats(p).chunks_seen]
+    if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
 async def ingest(plan: IngestPlan,                              # the project, the queries, where logs go
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
@@ -182,6 +225,7 @@ async def ingest(plan: IngestPlan,                              # the project, t
     "Run every query of `plan`, concurrently, each into its own log."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     name, total = _count_chunks(plan, err)
+    _check_fresh(plan, name)
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(q):
         try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=prefix(q))

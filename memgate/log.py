@@ -28,6 +28,7 @@ EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     'budget_exceeded': dict(t=_int, tokens=_int, budget=_int),
     'parse_failed': dict(t=_int, attempts=_int, error=_str, raw=_str),
     'run_end': dict(status=_str, chunks_seen=_int, chunks_used=_int, final_memory_sha=_opt_str),
+    'answer': dict(text=_str, memory_sha=_opt_str, model=_str, latency_s=_num, usage=(dict,)),
 }
 TURN_KINDS = ('gate', 'parse_failed')   # the events that open a turn
 RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
@@ -165,15 +166,24 @@ class Stats:
     runs: int = 0
     status: str | None = None
     last_t: int = 0
+    first_over_budget: int | None = None   # the turn of the first yes refused for the budget: memory was full
+    prompt_tokens: int = 0                 # as the server counted them, over every call
+    completion_tokens: int = 0
+    answers: int = 0
 
     @property
     def update_rate(self) -> float:
-        "Chunks used over chunks read."
+        "Chunks used over chunks read: how often memory changed."
         return self.chunks_used / self.chunks_seen if self.chunks_seen else 0.0
 
+    @property
+    def said_yes_rate(self) -> float:
+        "Gates that said yes over chunks read: how often the model wanted memory to change."
+        return self.update_gates / self.chunks_seen if self.chunks_seen else 0.0
+
     def as_dict(self) -> dict:
-        "The numbers as a dict, `update_rate` included."
-        return dict(asdict(self), update_rate=self.update_rate)
+        "The numbers as a dict, the two rates included."
+        return dict(asdict(self), update_rate=self.update_rate, said_yes_rate=self.said_yes_rate)
 
 # %% ../nbs/07_log.ipynb #ce9239e9
 @patch
@@ -184,11 +194,16 @@ def add(self: Stats, e: dict):
         self.chunks_seen += 1
         self.last_t = e['t']
         self.calls += e.get('attempts', 1)
+    if k in TURN_KINDS or k == 'answer':
+        self.prompt_tokens += (e.get('usage') or {}).get('prompt_tokens', 0)
+        self.completion_tokens += (e.get('usage') or {}).get('completion_tokens', 0)
     if k == 'gate':
         self.update_gates += e['update']
         self.exit_gates += e['exit']
     elif k == 'parse_failed': self.parse_failures += 1
-    elif k == 'budget_exceeded': self.budget_exceeded += 1
+    elif k == 'budget_exceeded':
+        self.budget_exceeded += 1
+        if self.first_over_budget is None: self.first_over_budget = e['t']
     elif k == 'memory':
         self.chunks_used += 1
         self.memory_tokens = e['tokens']
@@ -197,6 +212,7 @@ def add(self: Stats, e: dict):
         self.runs += 1
         self.status = None
     elif k == 'run_end': self.status = e['status']
+    elif k == 'answer': self.answers += 1
 
 def stats(events) -> Stats:
     "Recompute a log's numbers from its events (a list of events, or a path)."
@@ -225,7 +241,7 @@ class Verdict:
 class _Checker:
     "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
     def __init__(self):
-        self.runs, self.ended, self.shas = {}, set(), set()
+        self.runs, self.ended, self.shas, self.memories = {}, set(), set(), set()
         self.turn = None    # the open turn's gate or parse_failed event, with what it has received so far
         self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
@@ -240,6 +256,7 @@ class _Checker:
         "What is wrong with `e`, given the events before it; the event's own kind has a method below."
         k, run = e['kind'], e['run']
         if k == 'run_start': return self.run_start(e)
+        if k == 'answer': return self.answer(e)
         if run not in self.runs: return f"{k} event of run {run} before its run_start"
         if run in self.ended: return f"{k} event of run {run} after its run_end"
         level = self.runs[run]['level']
@@ -318,6 +335,7 @@ def memory(self: _Checker, e: Event) -> str | None:
     if budget is not None and n > budget: return f"memory of {n} tokens exceeds the run's budget {budget}"
     tn['memory'] = e['sha']
     self.shas.add(e['sha'])
+    self.memories.add(e['sha'])
     return None
 
 # %% ../nbs/07_log.ipynb #f4fceed9
@@ -333,6 +351,17 @@ def run_end(self: _Checker, e: Event) -> str | None:
     return None
 
 # %% ../nbs/07_log.ipynb #f902a19a
+@patch
+def answer(self: _Checker, e: Event) -> str | None:
+    "An answer: between turns, from a memory written earlier in the log."
+    if (p := self.pending()): return p
+    sha = e['memory_sha']
+    if sha is None and self.memories: return "answer names no memory, but the log holds memories"
+    if sha is not None and sha not in self.memories:
+        return f"answer names memory {sha[:12]}, which does not appear earlier in the log"
+    return None
+
+# %% ../nbs/07_log.ipynb #cb3c25a4
 def verify(path, strict: bool = False) -> Verdict:
     """Check that the log at `path` can be trusted; the verdict names the first failing line.
     An incomplete last line (a killed writer) is set aside and reported, or fails the log when `strict`."""

@@ -19,8 +19,8 @@ from .client import ModelClient
 from .log import make_event, Stats
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'ask',
-           'run_turn', 'run_loop', 'EventList']
+__all__ = ['OUTCOMES', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked',
+           'ask', 'run_turn', 'run_loop', 'EventList']
 
 # %% ../nbs/08_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -85,6 +85,7 @@ class Turn:
     attempts: int
     latency_s: float
     events: tuple
+    usage: dict = field(default_factory=dict)   # tokens the server counted for the turn's calls
 
 
 # %% ../nbs/08_loop.ipynb #a43a297b
@@ -112,17 +113,32 @@ class RunOutcome:
     resumed_from: int = 0
 
 # %% ../nbs/08_loop.ipynb #e31e0182
-async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient
-              ) -> tuple[GateResponse | None, ParseError | None, int, float]:
-    "(gate, last parse error, attempts, latency) of asking up to `1 + cfg.parse_retries` times for a parseable answer."
-    gate, err, attempts, latency = None, None, 0, 0.0
-    while gate is None and attempts <= cfg.parse_retries:
-        attempts += 1
+@dataclass
+class Asked:
+    "What asking for one turn's answer gave: the gate (None after the retries), the last parse error, and the cost."
+    gate: GateResponse | None = None
+    error: ParseError | None = None
+    attempts: int = 0
+    latency_s: float = 0.0
+    usage: dict = field(default_factory=dict)   # the server's prompt_tokens and completion_tokens, over the attempts
+
+    def cost(self) -> dict:
+        "The fields a turn event records about its calls."
+        usage = {'usage': self.usage} if self.usage else {}
+        return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **usage)
+
+async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
+    "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
+    a = Asked()
+    while a.gate is None and a.attempts <= cfg.parse_retries:
+        a.attempts += 1
         completion = await client.complete(prompt.messages, **cfg.sampling)
-        latency += completion.latency_s
-        try: gate = parse_gate_response(completion.text)
-        except ParseError as e: err = e
-    return gate, err, attempts, latency
+        a.latency_s += completion.latency_s
+        for k in ('prompt_tokens', 'completion_tokens'):
+            if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
+        try: a.gate = parse_gate_response(completion.text)
+        except ParseError as e: a.error = e
+    return a
 
 # %% ../nbs/08_loop.ipynb #3e14b4ab
 async def run_turn(t: int,                    # the turn, 1-based: the chunk's place in the stream
@@ -136,23 +152,25 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                    client: ModelClient) -> Turn:  # the model
     "Resolve turn `t` over `chunk` from memory `memory`; the events are returned, not written."
     prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template))
-    gate, err, attempts, latency = await ask(prompt, cfg, client)
-    prev_tokens = count_tokens(memory) if memory is not None else 0
+    a = await ask(prompt, cfg, client)
+    gate, prev_tokens = a.gate, count_tokens(memory) if memory is not None else 0
     ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
-    kept = lambda outcome, *events: Turn(t, outcome, gate, memory, memory, prev_tokens, attempts, latency, events)
+    turn = lambda outcome, mem, n, *events: Turn(t, outcome, gate, mem, memory, n, a.attempts, a.latency_s, events,
+                                                 a.usage)
+    kept = lambda outcome, *events: turn(outcome, memory, prev_tokens, *events)
     if gate is None:
-        return kept('parse_failed', ev('parse_failed', attempts=attempts, error=f"<{err.tag}> {err.problem}",
-                                       raw=err.raw, chunk=chunk.sha, latency_s=round(latency, 3)))
+        return kept('parse_failed', ev('parse_failed', error=f"<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
+                                       chunk=chunk.sha, **a.cost()))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
-           candidate=gate.candidate, attempts=attempts, latency_s=round(latency, 3))
+           candidate=gate.candidate, **a.cost())
     if not gate.update_gate: return kept('retained', g)
     n = count_tokens(gate.candidate)
     if n > cfg.budget.memory:
         return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory))
     mem = ev('memory', sha=sha256_text(gate.candidate), text=gate.candidate, tokens=n,
              parents=[chunk.sha] + ([memory_sha] if memory_sha else []))
-    events = (g, ev('evidence', level - 1, sha=chunk.sha, text=chunk.text, source=chunk.sources), mem)
-    return Turn(t, 'applied', gate, gate.candidate, memory, n, attempts, latency, events)
+    return turn('applied', gate.candidate, n, g, ev('evidence', level - 1, sha=chunk.sha, text=chunk.text,
+                                                   source=chunk.sources), mem)
 
 # %% ../nbs/08_loop.ipynb #5c8ae134
 async def _chunks(source):

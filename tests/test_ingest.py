@@ -229,13 +229,28 @@ def test_environment_configures_the_endpoint(tmp_path):
                     OPENAI_BASE_URL=s.url, MEMGATE_MODEL='test-model')
     assert r.returncode == 0 and len(s.requests) == 2
 
-def test_existing_log_is_never_overwritten(tmp_path):
+def test_existing_log_is_never_overwritten_and_the_refusal_is_one_line(tmp_path):
     with FakeServer() as s:
         memgate_ingest(s, tmp_path, '--query', Q, '--limit', '2')
-        before = log_of(tmp_path).read_bytes()
+        before, calls = log_of(tmp_path).read_bytes(), len(s.requests)
         r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3')
-    assert r.returncode == 1 and 'exists: pass --resume to continue it, or --log-dir DIR for a new log' in r.stderr
+        assert len(s.requests) == calls                      # refused before any model call
+    assert r.returncode == 2 and r.stdout == ''              # no stale numbers printed as a "failed" run
+    assert r.stderr.splitlines()[-1] == (f'memgate ingest: error: {log_of(tmp_path)} exists (2 turns, complete): '
+                                         'pass --resume to continue it, or --log-dir DIR for a new log')
     assert log_of(tmp_path).read_bytes() == before
+
+def test_a_log_whose_run_logged_no_turn_does_not_block_a_plain_run(tmp_path):
+    with FakeServer(faults=['drop'] * 20) as s:                # the server never answers: the run fails at t=1
+        r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3', '--retries', '2')
+    assert r.returncode == 1 and events(log_of(tmp_path))[-1]['status'] == 'failed' and turns(log_of(tmp_path)) == []
+    with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '3')
+    assert r.returncode == 0, r.stderr
+    assert f'{log_of(tmp_path)}: its earlier run logged no turn; continuing it' in r.stderr
+    ev = events(log_of(tmp_path))
+    assert [e['status'] for e in ev if e['kind'] == 'run_end'] == ['failed', 'complete']
+    assert turns(log_of(tmp_path)) == [1, 2, 3]
+    assert verify(log_of(tmp_path)).ok
 
 def test_resume_refuses_a_changed_question(tmp_path):
     with FakeServer() as s:
