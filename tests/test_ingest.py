@@ -8,6 +8,9 @@ from memgate.client import OpenAIClient, Retry
 from memgate.chunking import chunk_project
 from memgate.ingest import IngestPlan, ingest
 from memgate.log import read_log, stats, verify
+from memgate.parser import gate_response
+from memgate.prompt import NO_PREVIOUS_MEMORY, prompt_parts
+from memgate.domain import sha256_text
 from memgate.queries import load_queries
 from memgate.sources import load_project
 
@@ -326,3 +329,23 @@ def test_second_sigint_cancels_at_once_and_the_log_stays_whole(tmp_path):
         ev = events(log)
         assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
         assert turns(log) == []
+
+def always_yes(prompt: str) -> str:
+    "A gate that says yes to every chunk and appends ~150 tokens each time: memory fills within a few turns."
+    memory, section = prompt_parts(prompt)
+    prev = '' if memory == NO_PREVIOUS_MEMORY else memory + '\n'
+    return gate_response(True, prev + f'- chunk {sha256_text(section)[:10]}: ' + 'detail ' * 150, think='everything')
+
+def test_a_gate_that_says_yes_to_everything_is_reported_and_warned_about(tmp_path):
+    with FakeServer(gate=always_yes) as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--format', 'json')
+    assert r.returncode == 0, r.stderr
+    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    s = stats(log_of(tmp_path))
+    assert (row['said_yes'], row['said_yes_rate'], row['chunks_used']) == (34, 1.0, s.chunks_used)
+    assert s.chunks_used < 10
+    assert row['budget_exceeded'] == 34 - s.chunks_used and row['first_over_budget'] == s.chunks_used + 1
+    assert row['prompt_tokens'] == 34 and row['completion_tokens'] == 34          # the fake server counts 1 + 1 a call
+    assert (f"warning: {Q}: the gate said yes on 100.0% of chunks (update-rate {100 * s.update_rate:.1f}%), above 30%: "
+            "it is not discriminating (an expensive summarizer)") in r.stderr
+    assert (f"warning: {Q}: memory saturated at t={s.chunks_used + 1}: {34 - s.chunks_used} later updates were refused"
+            in r.stderr)
