@@ -13,6 +13,7 @@ import pandas as pd
 import matplotlib.pyplot as plt
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES
+from .show import lineage
 
 # %% auto #0
 __all__ = ['RUN_COLORS', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory', 'plot_events',
@@ -219,24 +220,14 @@ def plot_latency(turns: pd.DataFrame):
 
 # %% ../nbs/13_analysis.ipynb #45e6f5a3
 def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFrame:
-    "The chain of memories behind a log's final memory, each with the evidence it was written from."
-    ev = events[events.log == str(log)]
-    by_sha = {e['sha']: e for e in ev[ev.kind.isin(['memory', 'evidence'])].to_dict('records')}
-    mems = ev[ev.kind == 'memory']
-    if mems.empty:
-        return pd.DataFrame(columns=['t', 'memory_sha', 'tokens', 'added', 'evidence_sha', 'files', 'evidence'])
-    rows, sha = [], mems.iloc[-1]['sha']
-    while sha:
-        m = by_sha[sha]
-        parents = m['parents']
-        e = by_sha[parents[0]]
-        prev = by_sha[parents[1]]['text'] if len(parents) > 1 else ''
-        added = [l for l in m['text'].splitlines() if l not in set(prev.splitlines())]
-        rows.append(dict(t=m['t'], memory_sha=sha[:12], tokens=m['tokens'], added='\n'.join(added),
-                         evidence_sha=e['sha'][:12], files=', '.join(Path(s['file']).name for s in e['source']),
-                         evidence=e['text'][:excerpt] + ('…' if len(e['text']) > excerpt else '')))
-        sha = parents[1] if len(parents) > 1 else None
-    return pd.DataFrame(rows[::-1])
+    "The chain of memories behind a log's final memory (`memgate.show.lineage`), each with the evidence behind it."
+    kinds = events[(events.log == str(log)) & events.kind.isin(['gate', 'memory', 'evidence'])]
+    rows = [dict(t=u.t, memory_sha=u.memory_sha[:12], tokens=u.tokens, added=u.added, think=u.think,
+                 evidence_sha=u.evidence_sha[:12], files=', '.join(Path(s['file']).name for s in u.sources),
+                 evidence=u.evidence[:excerpt] + ('…' if len(u.evidence) > excerpt else ''))
+            for u in lineage(kinds.to_dict('records'))]
+    return pd.DataFrame(rows, columns=['t', 'memory_sha', 'tokens', 'added', 'think', 'evidence_sha', 'files',
+                                       'evidence'])
 
 # %% ../nbs/13_analysis.ipynb #c46faad7
 PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),

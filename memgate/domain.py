@@ -92,10 +92,15 @@ class Chunk:
 # %% ../nbs/00_domain.ipynb #190258a5
 @patch(as_prop=True)
 def sources(self: Chunk) -> list[dict]:
-    "Files and record refs this chunk came from, in order, one entry per file."
-    out: dict[str, list[str]] = {}
-    for r in self.records: out.setdefault(r.source, []).append(r.ref)
-    return [dict(file=f, refs=refs) for f, refs in out.items()]
+    "Files this chunk came from, in order, each with its record refs and, when records carry them, its time range."
+    out: dict[str, dict] = {}
+    for r in self.records:
+        src = out.setdefault(r.source, dict(file=r.source, refs=[]))
+        src['refs'].append(r.ref)
+        if r.ts:
+            src['first_ts'] = min(src.get('first_ts', r.ts), r.ts)
+            src['last_ts'] = max(src.get('last_ts', r.ts), r.ts)
+    return list(out.values())
 
 @patch(as_prop=True)
 def first_ts(self: Chunk) -> str | None:
