@@ -15,7 +15,7 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['RECORD_SEP', 'ENCODING', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text', 'Chunk', 'cut_middle',
-           'Level', 'encoding', 'count_tokens', 'new_run_id']
+           'Level', 'encoding', 'count_tokens', 'new_run_id', 'utc_now']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -146,3 +146,7 @@ def new_run_id(ms: int | None = None) -> str:
     ms = int(time.time() * 1000) if ms is None else ms
     n = (ms << 80) | int.from_bytes(os.urandom(10), 'big')
     return ''.join(_CROCKFORD[(n >> (5 * i)) & 31] for i in reversed(range(26)))
+
+def utc_now() -> str:
+    "The time now, as events record it: `2026-11-30T17:45:01Z`."
+    return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio, time
 from dataclasses import dataclass, field
 from typing import Callable
-from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text
+from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text, utc_now
 from .sources import TOOL_RESULT_CHARS
 from .chunking import CHUNK_TOKENS
 from .queries import Query
@@ -180,8 +180,6 @@ async def _chunks(source):
     else:
         for c in source: yield c
 
-def _clock() -> str: return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
-
 def _written(sink, s: Stats, *events):
     "Write `events` to `sink` and count them into `s`."
     sink.write(*events)
@@ -217,7 +215,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
     memory, memory_sha, status, error = resume.memory, resume.memory_sha, 'complete', None
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
-                                 model=model, config=cfg.log_config(), resumed_from=resume.t, ts=_clock(),
+                                 model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
                                  **(run_info or {})))
     try:
         async for t, chunk in _unread(source, resume, limit):
@@ -241,7 +239,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         elapsed = time.monotonic() - started
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
-                                     elapsed_s=round(elapsed, 3), ts=_clock(), **(dict(error=error) if error else {})))
+                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {})))
     return RunOutcome(run, status, s, memory, elapsed, resume.t)
 
 # %% ../nbs/08_loop.ipynb #f70c2a03

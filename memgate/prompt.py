@@ -14,22 +14,24 @@ from .domain import MemgateError, count_tokens, sha256_text, templates_dir
 from .chunking import CHUNK_TOKENS
 
 # %% auto #0
-__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'render_prompt',
-           'prompt_parts', 'Budget', 'BudgetError', 'Prompt', 'build_prompt']
+__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'fill', 'render_prompt',
+           'prompt_parts', 'Budget', 'BudgetError', 'Prompt', 'check_part', 'as_prompt', 'build_prompt']
 
 # %% ../nbs/04_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
-_PLACEHOLDER = re.compile(r'\{(prompt|memory|chunk)\}')
+
+def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape, names)) + r')\}')
+_PLACEHOLDER = _pattern(PLACEHOLDERS)
 
 class TemplateError(MemgateError):
     "A prompt template that lacks a placeholder or repeats one; the message names the file."
 
 @cache
-def load_template(path=None) -> str:
-    "The prompt template's text, read verbatim (no newline or whitespace changes)."
+def load_template(path=None, names: tuple[str, ...] = PLACEHOLDERS) -> str:
+    "A template's text, read verbatim (no newline or whitespace changes), with each of `names` once."
     path = Path(path) if path else templates_dir() / 'gru-mem.txt'
     with open(path, encoding='utf-8', newline='') as f: text = f.read()
-    for name in PLACEHOLDERS:
+    for name in names:
         n = text.count('{' + name + '}')
         if n != 1: raise TemplateError(f"{path}: placeholder {{{name}}} appears {n} times, expected once")
     return text
@@ -41,10 +43,14 @@ def template_sha(path=None) -> str:
 # %% ../nbs/04_prompt.ipynb #1994a308
 NO_PREVIOUS_MEMORY = 'No previous memory'
 
+def fill(template: str, **values: str) -> str:
+    "Put each value in place of its `{name}`, in one pass: a value that quotes `{name}` is left as it is."
+    return _pattern(tuple(values)).sub(lambda m: values[m[1]], template)
+
 def render_prompt(question: str, memory: str | None, chunk_text: str, template: str | None = None) -> str:
     "Fill the template. `memory=None` is turn 1 and renders the literal `No previous memory`."
-    values = dict(prompt=question, memory=NO_PREVIOUS_MEMORY if memory is None else memory, chunk=chunk_text)
-    return _PLACEHOLDER.sub(lambda m: values[m[1]], template or load_template())
+    memory = NO_PREVIOUS_MEMORY if memory is None else memory
+    return fill(template or load_template(), prompt=question, memory=memory, chunk=chunk_text)
 
 # %% ../nbs/04_prompt.ipynb #d8b80fb1
 def prompt_parts(prompt: str, template: str | None = None) -> tuple[str, str]:
@@ -85,16 +91,23 @@ class Prompt:
         return [dict(role='user', content=self.text)]
 
 # %% ../nbs/04_prompt.ipynb #6d58e05d
-def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(),
-                 template: str | None = None) -> Prompt:
-    "Render the prompt for one turn after checking every component against `budget`."
-    for component, text, limit in (('problem', question, budget.problem), ('memory', memory or '', budget.memory),
-                                   ('section', chunk_text, budget.section)):
-        n = count_tokens(text)
-        if n > limit: raise BudgetError(component, n, limit)
-    text = render_prompt(question, memory, chunk_text, template)
+def check_part(component: str, text: str, limit: int):
+    "Raise `BudgetError` naming `component` when `text` is over `limit` tokens."
+    n = count_tokens(text)
+    if n > limit: raise BudgetError(component, n, limit)
+
+def as_prompt(text: str, budget: Budget) -> Prompt:
+    "`text` as a `Prompt`, once it is known to leave the response reserve free in the context."
     n, room = count_tokens(text), budget.context - budget.response_reserve
     if n > room:
         raise BudgetError('prompt', n, room,
                           f" (context {budget.context} minus response reserve {budget.response_reserve})")
     return Prompt(text, n)
+
+def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(),
+                 template: str | None = None) -> Prompt:
+    "Render the prompt for one turn after checking every component against `budget`."
+    check_part('problem', question, budget.problem)
+    check_part('memory', memory or '', budget.memory)
+    check_part('section', chunk_text, budget.section)
+    return as_prompt(render_prompt(question, memory, chunk_text, template), budget)

@@ -2,6 +2,10 @@
 from pathlib import Path
 from memgate.domain import Chunk, Record, Role
 from memgate.prompt import build_prompt
+from memgate.answer import answer_prompt
+from memgate.log import Stats
+from memgate.show import Learned, Update
+from memgate.domain import sha256_text
 
 EXPECTED = Path(__file__).resolve().parent.parent / 'fixtures' / 'expected'
 QUESTION = ("Which infrastructure failures happened (servers, networks, containers, CI, dependencies, permissions, "
@@ -21,8 +25,16 @@ MEMORY = ("- dev server failed with EADDRINUSE on :3000; root cause: a stale `pn
 def prompt_t1(): return build_prompt(QUESTION, None, CHUNK.text).text
 def prompt_tn(): return build_prompt(QUESTION, MEMORY, CHUNK.text).text
 
+def answer_text():
+    "The answer prompt for a log whose one update wrote MEMORY at t=4 from CHUNK."
+    update = Update(4, sha256_text(MEMORY), 60, MEMORY, 'EADDRINUSE is an infrastructure failure', CHUNK.sha, [],
+                    CHUNK.text)
+    x = Learned('runs/p/infra.jsonl', 'p', 'infra-root-causes', QUESTION, 'm', False, MEMORY, sha256_text(MEMORY),
+                Stats(), None, [update])
+    return answer_prompt(x).text
+
 if __name__ == '__main__':
     EXPECTED.mkdir(parents=True, exist_ok=True)
-    for name, text in (('prompt-t1.txt', prompt_t1()), ('prompt-tn.txt', prompt_tn())):
+    for name, text in (('prompt-t1.txt', prompt_t1()), ('prompt-tn.txt', prompt_tn()), ('answer.txt', answer_text())):
         (EXPECTED / name).write_bytes(text.encode('utf-8'))
         print('wrote', EXPECTED / name)
