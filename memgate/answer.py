@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 from .domain import Level, MemgateError, new_run_id, templates_dir, utc_now
 from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
-from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
+from .client import BASELINE_MODEL, NO_ENDPOINT, Completion, ConfigError, KeywordBaseline, ModelClient
 from .log import Event, LogWriter, log_files, make_event
 from .loop import default_sampling
 from .show import Learned, Update, learned
@@ -41,13 +41,14 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 
 # %% ../nbs/11_answer.ipynb #cf130735
 async def answer_log(path,                                   # the log to answer
-                     client: ModelClient | None,              # the model; None or the keyword baseline: the memory
+                     client: ModelClient | None,              # the model (None will do for a baseline log)
                      sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
                      template: str | None = None) -> Event:   # default: templates/answer.txt
     "Answer the log's question from its final memory and append the `answer` event to the log."
     x = learned(path)
     if x.memory is None: raise MemgateError(f"{path}: no memory to answer from (the gate never opened)")
-    verbatim = x.baseline or client is None or isinstance(client, KeywordBaseline)
+    verbatim = x.baseline or isinstance(client, KeywordBaseline)
+    if not verbatim and client is None: raise ConfigError(f"{path}: a model log needs a model to answer; {NO_ENDPOINT}")
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
     else: c = await client.complete(answer_prompt(x, template=template).messages,
                                     **(sampling or default_sampling()))
@@ -58,10 +59,12 @@ async def answer_log(path,                                   # the log to answer
 
 # %% ../nbs/11_answer.ipynb #f011c36e
 async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None, query: str | None = None,
-                      err: Callable[[str], None] = print) -> list:
-    "Answer each log under `paths` (of `query` only, if given); a log that fails is reported through `err`."
+                      err: Callable[[str], None] = print) -> list[tuple[Path, Event | None]]:
+    "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
     async def one(p):
-        try: return await answer_log(p, client, sampling)
-        except MemgateError as e: err(f"{p}: not answered: {e}")
+        try: return p, await answer_log(p, client, sampling)
+        except MemgateError as e:
+            err(f"{p}: not answered: {e}")
+            return p, None
     return list(await asyncio.gather(*(one(p) for p in logs)))

@@ -18,11 +18,14 @@ from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, O
 from .client import endpoint
 from .loop import LoopConfig, default_sampling
 from .ingest import IngestPlan, ingest
+from .show import show
+from .answer import answer_logs
 
 # %% auto #0
 __all__ = ['COMMANDS', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args',
            'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args',
-           'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'build_parser', 'main']
+           'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args',
+           'cmd_answer', 'build_parser', 'main']
 
 # %% ../nbs/12_cli.ipynb #87b1996f
 def logs_args(p):
@@ -127,6 +130,7 @@ def ingest_args(p):
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
+    p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
     model_args(p)
 
 # %% ../nbs/12_cli.ipynb #7e9386e5
@@ -161,10 +165,10 @@ def make_clients(args, err):
     return (lambda q: client), client.aclose, ep.model
 
 # %% ../nbs/12_cli.ipynb #2be7ae41
-async def _ingest_main(plan, factory, close, err) -> list | None:
-    "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation."
+async def _ingest_main(plan, factory, close, err, answering=None) -> tuple[list, dict] | None:
+    "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation; answer with `answering`."
     stop, loop = asyncio.Event(), asyncio.get_running_loop()
-    task = asyncio.ensure_future(ingest(plan, factory, stop=stop, err=err))
+    task = asyncio.ensure_future(_runs_then_answers(plan, factory, stop, err, answering))
     def on_signal(signame):
         if not stop.is_set():
             stop.set()
@@ -179,7 +183,16 @@ async def _ingest_main(plan, factory, close, err) -> list | None:
         for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
         if close: await close()
 
-# %% ../nbs/12_cli.ipynb #b5b2db6d
+# %% ../nbs/12_cli.ipynb #694c043f
+async def _runs_then_answers(plan, factory, stop, err, answering) -> tuple[list, dict]:
+    "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
+    results = await ingest(plan, factory, stop=stop, err=err)
+    if answering is False or stop.is_set(): return results, {}
+    done = [r.log for r in results if r.status in ('complete', 'exited')]
+    answers = await answer_logs(done, answering, plan.loop.sampling, err=err) if done else []
+    return results, {str(p): e for p, e in answers if e}
+
+# %% ../nbs/12_cli.ipynb #066f1c5b
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     err = lambda m: print(m, file=sys.stderr, flush=True)
@@ -189,12 +202,16 @@ def cmd_ingest(args) -> int:
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
-    results = asyncio.run(_ingest_main(plan, factory, close, err))
-    if results is None:
+    answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
+    got = asyncio.run(_ingest_main(plan, factory, close, err, answering))
+    if got is None:
         err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
         return 130
+    results, answers = got
     for r in results:
-        print(json.dumps(r.as_dict()) if args.format == 'json' else r.line(), flush=True)
+        a = answers.get(r.log)
+        if args.format == 'json': print(json.dumps(dict(r.as_dict(), **({'answer': a['text']} if a else {}))))
+        else: print(r.line() + (f"\n  answer: {a['text']}" if a else ''), flush=True)
         if r.error: err(f"{r.query}: {r.status}: {r.error}")
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
@@ -215,11 +232,51 @@ def cmd_report(args) -> int:
     print(report(args.logs, args.out))
     return 0
 
-# %% ../nbs/12_cli.ipynb #3e088ebd
+# %% ../nbs/12_cli.ipynb #c4a97df1
+def show_args(p):
+    "Options of `memgate show`."
+    logs_args(p)
+    p.add_argument('--query', help='only the logs of this query id')
+    p.add_argument('--format', choices=('text', 'md', 'json'), default='text', help='md pastes into an issue or a wiki')
+    p.add_argument('--evidence', action='store_true', help="add the start of each update's evidence")
+
+def cmd_show(args) -> int:
+    "Print what logs learned: the question, the answer, the final memory and the updates behind it."
+    out = show(args.logs, args.query, args.format, args.evidence)
+    if not out: raise MemgateError(f"no log of query {args.query!r} in {', '.join(args.logs)}")
+    print(out)
+    return 0
+
+# %% ../nbs/12_cli.ipynb #56bdba66
+def answer_args(p):
+    "Options of `memgate answer`."
+    logs_args(p)
+    p.add_argument('--query', help='only the logs of this query id')
+    model_args(p)
+
+def cmd_answer(args) -> int:
+    "Answer each log's question from its final memory, appending an `answer` event; exit 1 if one could not be."
+    err = lambda m: print(m, file=sys.stderr, flush=True)
+    configured = args.replay or endpoint(args.base_url, args.model).model
+    factory, close, model = make_clients(args, err) if configured else (None, None, None)
+    client = factory(None) if factory and model != BASELINE_MODEL else None
+    async def run():
+        try: return await answer_logs(args.logs, client, default_sampling(args.temperature, args.top_p, args.seed),
+                                      args.query, err)
+        finally:
+            if close: await close()
+    got = asyncio.run(run())
+    for path, e in got:
+        if e: print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
+    return 0 if all(e for _, e in got) else 1
+
+# %% ../nbs/12_cli.ipynb #b98be2b3
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     prompt=('print the exact prompt for one chunk at t=1', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
+    show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
+    answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
     stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),
     report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),

@@ -13,8 +13,11 @@ from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.domain import sha256_text
 
+ANSWER = 'Failures were seen in the chunks the memory names. <evidence>t=1</evidence>'
+
 def default_gate(prompt: str) -> str:
-    "yes when the chunk mentions an error; the memory gains one line naming the chunk; exit never."
+    "yes when the chunk mentions an error; the memory gains one line naming the chunk; exit never. Answers ANSWER."
+    if '\n<updates> ' in prompt: return ANSWER          # the answer step's prompt, not a turn's
     memory, section = prompt_parts(prompt)
     if 'error' not in section.lower(): return gate_response(False, memory, think='no failure here')
     prev = '' if memory == 'No previous memory' else memory + '\n'
