@@ -13,7 +13,7 @@ import pandas as pd
 import matplotlib.pyplot as plt
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES
-from .show import lineage
+from .show import Learned, learned, lineage
 
 # %% auto #0
 __all__ = ['RUN_COLORS', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory', 'plot_events',
@@ -67,7 +67,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
 def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     "One row per run."
     g = tn.groupby('run', sort=False)
-    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
+    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(), said_yes=g['update'].sum(),
                             parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
     start = ev[ev.kind == 'run_start'].set_index('run')
@@ -79,10 +79,11 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
                                                    pd.Series(0, index=start.index)).fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
                             elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    out = out.join(per).fillna({'chunks_seen': 0, 'chunks_used': 0, 'parse_failures': 0, 'budget_exceeded': 0,
-                                'calls': 0})
-    for c in ('chunks_seen', 'chunks_used', 'parse_failures', 'budget_exceeded', 'calls'): out[c] = out[c].astype(int)
+    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded', 'calls')
+    out = out.join(per).fillna(dict.fromkeys(counts, 0))
+    for c in counts: out[c] = out[c].astype(int)
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
+    out['said_yes_rate'] = (out.said_yes / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
     return out.reset_index()
 
 # %% ../nbs/13_analysis.ipynb #39f8e624
@@ -118,43 +119,51 @@ def load_runs(paths) -> Runs:
 # %% ../nbs/13_analysis.ipynb #7bd2b269
 RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')   # bars of a model's runs and of the keyword baseline's
 
-def _label(row) -> str:
-    "How a plot names a run: its query and its model."
-    return f"{row['query']} ({'keyword baseline' if row['baseline'] else row['model']})"
+def _namer(frame: pd.DataFrame):
+    "How plots name a run of `frame`: its query and model, and its project when the frame holds several."
+    several = frame['project'].nunique() > 1
+    who = lambda r: 'keyword baseline' if r['baseline'] else r['model']
+    return lambda r: (f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})"
 
 def _legend_outside(ax):
     "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 def plot_update_rates(runs: pd.DataFrame):
-    "Update-rate per query and model, against the line above which a gate is not discriminating."
-    fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * len(runs)))
-    labels = [_label(r) for _, r in runs.iterrows()]
-    colors = [RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']]
-    ax.barh(labels, runs['update_rate'] * 100, color=colors)
+    "Update-rate and said-yes rate of each run, by project, against the line above which a gate is not discriminating."
+    runs = runs.sort_values(['project', 'query', 'baseline'], kind='stable').reset_index(drop=True)
+    name, ys = _namer(runs), range(len(runs))
+    fig, ax = plt.subplots(figsize=(11, 0.9 + 0.45 * len(runs)))
+    ax.barh(ys, runs['update_rate'] * 100, color=[RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']])
+    ax.scatter(runs['said_yes_rate'] * 100, ys, marker='|', s=200, color='black', zorder=3,
+               label='said yes (before the budget rule)')
+    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%", va='center', fontsize=8)
+    for y in ys[1:]:
+        if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)   # a new project
     ax.axvline(UPDATE_RATE_LIMIT * 100, color=OUTCOMES['parse_failed'].color, ls='--',
                label=f'{UPDATE_RATE_LIMIT:.0%}: above it the gate is not discriminating')
-    for y, v in enumerate(runs['update_rate']): ax.text(v * 100 + 0.5, y, f"{v * 100:.1f}%", va='center', fontsize=8)
+    for who, color in RUN_COLORS.items(): ax.barh([0], [0], color=color, label=f'update-rate, {who}')
+    ax.set_yticks(list(ys), [name(r) for _, r in runs.iterrows()])
     ax.invert_yaxis()
+    ax.set_xlim(0, max(100 * runs[['update_rate', 'said_yes_rate']].max().max() + 12, 40))
     ax.set_xlabel('update-rate: chunks used / chunks read (%)')
-    ax.set_ylabel('query (model)')
+    ax.set_ylabel('project · query (model)' if runs['project'].nunique() > 1 else 'query (model)')
     ax.set_title('Update-rate per query')
-    ax.legend(loc='lower right', fontsize=8)
-    ax.set_xlim(0, max(100 * runs['update_rate'].max() + 10, 40))
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
 # %% ../nbs/13_analysis.ipynb #d1280ced
 def plot_gate_raster(turns: pd.DataFrame):
     "Each run's gate decisions as a raster over t, one colour per outcome; exit-gate marks above."
-    runs = list(dict.fromkeys(turns['run']))
+    runs, name = list(dict.fromkeys(turns['run'])), _namer(turns)
     fig, ax = plt.subplots(figsize=(10, 0.8 + 0.5 * len(runs)))
     labels = []
     for y, run in enumerate(runs):
         tr = turns[turns.run == run]
-        labels.append(_label(tr.iloc[0]))
-        for name, o in OUTCOMES.items():
-            sel = tr[tr.outcome == name]
+        labels.append(name(tr.iloc[0]))
+        for kind, o in OUTCOMES.items():
+            sel = tr[tr.outcome == kind]
             ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=o.color, label=o.label if y == 0 else None)
         ex = tr[tr['exit'].fillna(False).astype(bool)]
         ax.scatter(ex.t, [y - 0.32] * len(ex), marker='v', s=18, color='black',
@@ -163,7 +172,7 @@ def plot_gate_raster(turns: pd.DataFrame):
     ax.invert_yaxis()
     ax.set_ylim(len(runs) - 0.5, -0.8)
     ax.set_xlabel('turn t (chunk)')
-    ax.set_ylabel('run: query (model)')
+    ax.set_ylabel('run')
     ax.set_title('Gate decisions per turn')
     _legend_outside(ax)
     fig.tight_layout()
@@ -172,9 +181,9 @@ def plot_gate_raster(turns: pd.DataFrame):
 # %% ../nbs/13_analysis.ipynb #c8ade174
 def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     "Memory size in tokens over t, per run, against the memory budget."
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
     for run, tr in turns.groupby('run', sort=False):
-        ax.step(tr.t, tr.memory_tokens, where='post', label=_label(tr.iloc[0]))
+        ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]))
     ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
     ax.set_xlabel('turn t (chunk)')
     ax.set_ylabel('memory (tokens)')
@@ -196,11 +205,11 @@ def plot_events(turns: pd.DataFrame):
                    label='budget exceeded' if y == 0 else None)
         ax.scatter(p.t, [y] * len(p), marker='x', color=OUTCOMES['parse_failed'].color,
                    label='parse failed (after retries)' if y == 0 else None)
-    ax.set_yticks(range(len(runs)), [_label(turns[turns.run == r].iloc[0]) for r in runs])
+    ax.set_yticks(range(len(runs)), [_namer(turns)(turns[turns.run == r].iloc[0]) for r in runs])
     ax.invert_yaxis()
     ax.set_xlim(0, turns.t.max() + 1)
     ax.set_xlabel('turn t (chunk)')
-    ax.set_ylabel('run: query (model)')
+    ax.set_ylabel('run')
     ax.set_title('Budget and parse-failure events')
     _legend_outside(ax)
     fig.tight_layout()
@@ -209,8 +218,8 @@ def plot_events(turns: pd.DataFrame):
 # %% ../nbs/13_analysis.ipynb #97160b60
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=_label(tr.iloc[0]))
+    fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
+    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=name(tr.iloc[0]))
     ax.set_xlabel('turn t (chunk)')
     ax.set_ylabel('latency (s)')
     ax.set_title('Model latency per turn')
@@ -236,28 +245,46 @@ PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r
              events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
              latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
 
+def _plots(r: Runs) -> dict:
+    "The plots worth drawing for `r`: latency only when some run waited for a model."
+    timed = (r.turns['latency_s'].fillna(0) > 0).any()
+    return {n: p for n, p in PLOTS.items() if n != 'latency' or timed}
+
 # %% ../nbs/13_analysis.ipynb #df5d4376
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
-_RUN_COLS = ['query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate', 'parse_failures',
-             'budget_exceeded', 'calls', 'elapsed_s', 'run']
+_RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
+             'said_yes_rate', 'budget_exceeded', 'parse_failures', 'calls', 'elapsed_s', 'run']
+
+def _learned_html(x: Learned) -> str:
+    "One log's section: its question, latest answer, final memory and rates."
+    e, s = html.escape, x.stats
+    who = 'keyword baseline' if x.baseline else x.model
+    answer = f"<p><b>Answer</b> ({e(x.answer['model'])}):</p><pre>{e(x.answer['text'])}</pre>" if x.answer else ''
+    memory = f"<pre>{e(x.memory)}</pre>" if x.memory is not None else '<p>No memory: the gate never opened.</p>'
+    return (f"<h3>{e(x.project)} · {e(x.query)} ({e(who)})</h3>\n<blockquote>{e(x.question)}</blockquote>\n"
+            f"<p>update-rate {100 * s.update_rate:.1f}%, said-yes {100 * s.said_yes_rate:.1f}%, "
+            f"{s.budget_exceeded} over budget, {s.chunks_seen} chunks read · <code>{e(x.log)}</code></p>\n"
+            f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, {len(x.updates)} updates):</p>{memory}")
 
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
-    "The report's page: the runs table, the plots `figs` (file stem, title), and the logs read."
-    pct = lambda d: (d.update_rate * 100).round(1).astype(str) + '%'
-    table = r.runs[_RUN_COLS].assign(update_rate=pct).to_html(index=False, escape=True)
+    "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
+    pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
+    table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'), said_yes_rate=pct('said_yes_rate'))
     imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
                      'style="max-width:100%"></a>' for n, t in figs)
-    logs = '\n'.join(f'<li>{html.escape(str(p))}</li>' for p in r.logs['log'])
+    learned_ = '\n'.join(_learned_html(learned(p)) for p in r.logs['log'])
     return f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>memgate report</title>
 <style>{_STYLE}</style></head>
 <body><h1>memgate report</h1>
-<p>{len(r.runs)} runs in {len(r.logs)} logs. Update-rate is chunks used / chunks read; above {UPDATE_RATE_LIMIT:.0%} \
-the gate is not discriminating.</p>
-{table}
+<p>{len(r.runs)} runs in {len(r.logs)} logs of {r.runs['project'].nunique()} projects. Update-rate is chunks used / \
+chunks read; said-yes counts the gate's yes before the memory budget; above {UPDATE_RATE_LIMIT:.0%} the gate is not \
+discriminating. Plots: {' · '.join(f'<a href="{n}.png">{html.escape(t)}</a>' for n, t in figs)}</p>
+{table.to_html(index=False, escape=True)}
 {imgs}
-<h2>Logs</h2><ul>{logs}</ul>
+<h2>What each log learned</h2>
+{learned_}
 </body></html>
 """
 
@@ -266,9 +293,10 @@ def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
     r, out = load_runs(paths), Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, (title, make) in PLOTS.items():
+    plots = _plots(r)
+    for name, (title, make) in plots.items():
         fig = make(r)
         fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight')
         plt.close(fig)
-    (out / 'index.html').write_text(_index_html(r, [(n, title) for n, (title, _) in PLOTS.items()]), encoding='utf-8')
+    (out / 'index.html').write_text(_index_html(r, [(n, title) for n, (title, _) in plots.items()]), encoding='utf-8')
     return out / 'index.html'

@@ -66,3 +66,32 @@ def test_report_command_writes_pngs_and_an_index_linking_them(tmp_path):
     index = (tmp_path / 'index.html').read_text()
     assert sorted(re.findall(r'<img src="([^"]+)"', index)) == pngs
     for run in load_runs(RUNS).runs.run: assert run in index
+
+def test_report_over_two_projects_with_the_same_queries_tells_them_apart(tmp_path):
+    import html, shutil
+    from memgate.show import learned
+    for project in ('alpha', 'beta'):
+        shutil.copytree(FIXTURES / 'transcripts', tmp_path / project)
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(tmp_path / project),
+                            '--model', 'keyword-baseline', '--limit', '5', '--log-dir', str(tmp_path / 'runs')],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    runs = load_runs(tmp_path / 'runs')
+    assert sorted(set(runs.runs.project)) == ['alpha', 'beta'] and len(runs.runs) == 8
+    ax = plot_update_rates(runs.runs).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert len(set(labels)) == 8 and 'alpha · infra-root-causes (keyword baseline)' in labels
+    assert 'beta · infra-root-causes (keyword baseline)' in labels
+    assert all(t.get_position()[0] <= ax.get_xlim()[1] for t in ax.texts)         # value labels inside the axes
+    assert {'update-rate, model', 'update-rate, baseline'} <= {t.get_text() for t in ax.get_legend().get_texts()}
+    out = tmp_path / 'report'
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'report', str(tmp_path / 'runs'), '--out', str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    pngs = sorted(p.name for p in out.glob('*.png'))
+    assert pngs == ['events.png', 'gate_raster.png', 'memory.png', 'update_rate.png']    # no latency: none waited
+    index = (out / 'index.html').read_text()
+    assert sorted(set(re.findall(r'<img src="([^"]+)"', index))) == pngs and '<th>project</th>' in index
+    for log in sorted((tmp_path / 'runs').rglob('*.jsonl')):
+        x = learned(log)
+        assert f"<h3>{x.project} · {x.query} (keyword baseline)</h3>" in index and html.escape(x.memory) in index
