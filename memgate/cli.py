@@ -17,7 +17,7 @@ from .log import log_files, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint
 from .loop import LoopConfig, default_sampling
-from .ingest import IngestPlan, ingest
+from .ingest import IngestPlan, Progress, ingest
 from .show import show
 from .answer import answer_logs
 
@@ -131,6 +131,8 @@ def ingest_args(p):
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
     p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
+    p.add_argument('--quiet', action='store_true',
+                   help='no progress (else a bar per query on a terminal, a line per turn off one)')
     model_args(p)
 
 # %% ../nbs/12_cli.ipynb #7e9386e5
@@ -165,10 +167,10 @@ def make_clients(args, err):
     return (lambda q: client), client.aclose, ep.model
 
 # %% ../nbs/12_cli.ipynb #2be7ae41
-async def _ingest_main(plan, factory, close, err, answering=None) -> tuple[list, dict] | None:
+async def _ingest_main(plan, factory, close, progress, answering=False) -> tuple[list, dict] | None:
     "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation; answer with `answering`."
-    stop, loop = asyncio.Event(), asyncio.get_running_loop()
-    task = asyncio.ensure_future(_runs_then_answers(plan, factory, stop, err, answering))
+    stop, loop, err = asyncio.Event(), asyncio.get_running_loop(), progress.say
+    task = asyncio.ensure_future(_runs_then_answers(plan, factory, stop, progress, answering))
     def on_signal(signame):
         if not stop.is_set():
             stop.set()
@@ -184,18 +186,20 @@ async def _ingest_main(plan, factory, close, err, answering=None) -> tuple[list,
         if close: await close()
 
 # %% ../nbs/12_cli.ipynb #694c043f
-async def _runs_then_answers(plan, factory, stop, err, answering) -> tuple[list, dict]:
+async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[list, dict]:
     "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
-    results = await ingest(plan, factory, stop=stop, err=err)
+    results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
     if answering is False or stop.is_set(): return results, {}
     done = [r.log for r in results if r.status in ('complete', 'exited')]
-    answers = await answer_logs(done, answering, plan.loop.sampling, err=err) if done else []
+    answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}
 
 # %% ../nbs/12_cli.ipynb #066f1c5b
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
-    err = lambda m: print(m, file=sys.stderr, flush=True)
+    mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
+    progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
+    err = progress.say
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err)
     cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
@@ -203,7 +207,7 @@ def cmd_ingest(args) -> int:
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
-    got = asyncio.run(_ingest_main(plan, factory, close, err, answering))
+    got = asyncio.run(_ingest_main(plan, factory, close, progress, answering))
     if got is None:
         err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
         return 130

@@ -11,16 +11,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import MemgateError, Level
+from .domain import MemgateError, Level, count_tokens
 from .sources import load_project
 from .chunking import chunk_project
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
+from .prompt import fill, load_template
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'IngestPlan', 'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line',
+           'run_query', 'ingest']
 
 # %% ../nbs/09_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -127,6 +129,35 @@ def warnings(self: RunSummary) -> list[str]:
     return out
 
 # %% ../nbs/09_ingest.ipynb #23683f69
+class Progress:
+    "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
+    def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
+        self.mode, self.err, self.bars = mode, err, []
+
+    def tracker(self, query_id: str, total: int, prefix: str = '') -> Callable[[Turn], None] | None:
+        "The `on_turn` callback for one query's run of `total` turns."
+        if self.mode == 'quiet': return None
+        if self.mode == 'lines': return lambda turn: self.err(progress_line(turn, total, prefix))
+        from tqdm import tqdm
+        bar = tqdm(total=total, desc=query_id, unit='chunk', position=len(self.bars), file=sys.stderr, leave=True)
+        self.bars.append(bar)
+        def on_turn(turn: Turn):
+            bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
+            bar.update(turn.t - bar.n)
+        return on_turn
+
+    def say(self, message: str):
+        "Print a message without breaking the bars."
+        if self.bars:
+            from tqdm import tqdm
+            tqdm.write(message, file=sys.stderr)
+        else: self.err(message)
+
+    def close(self):
+        "End the bars."
+        for bar in self.bars: bar.close()
+
+# %% ../nbs/09_ingest.ipynb #12d78936
 @dataclass
 class IngestPlan:
     "Everything `ingest` needs to know besides the model."
@@ -138,25 +169,37 @@ class IngestPlan:
     resume: bool = False
     model: str = ''
 
-# %% ../nbs/09_ingest.ipynb #76ace5cc
-def _count_chunks(plan: IngestPlan, err) -> tuple[str, int]:
-    "The project's name and its number of chunks (one streaming pass), printing its warnings."
+# %% ../nbs/09_ingest.ipynb #c077d4ed
+def _count_chunks(plan: IngestPlan, err) -> tuple[str, int, list[int]]:
+    "The project's name, its number of chunks and their tokens (one streaming pass), printing its warnings."
     t0 = last = time.monotonic()
     project = load_project(plan.project, plan.loop.tool_result_chars)
-    n = 0
-    for _ in chunk_project(project, plan.loop.chunk_tokens):
+    n, tokens = 0, []
+    for c in chunk_project(project, plan.loop.chunk_tokens):
         n += 1
+        tokens.append(c.tokens)
         if time.monotonic() - last > 5:
             last = time.monotonic()
             err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
     *warned, total_line = project.warnings.summary().splitlines()
     err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {total_line}")
     for line in warned: err(line)
-    return project.name, n
+    return project.name, n, tokens
 
 # %% ../nbs/09_ingest.ipynb #819eb960
+def cost_line(plan: IngestPlan, name: str, tokens: list[int]) -> str:
+    "What the run will cost: model calls and prompt tokens, from the chunks' token counts."
+    tokens = tokens[:plan.limit] if plan.limit else tokens
+    fixed = count_tokens(fill(load_template(plan.loop.template), prompt='', memory='', chunk=''))
+    least = sum(sum(tokens) + len(tokens) * (fixed + count_tokens(q.question)) for q in plan.queries)
+    calls = len(tokens) * len(plan.queries)
+    most = least + calls * plan.loop.budget.memory
+    return (f"{name}: {len(tokens)} chunks x {len(plan.queries)} queries = {calls} model calls (and parse retries), "
+            f"{least / 1e6:.2f}M to {most / 1e6:.2f}M prompt tokens (the more memory, the more)")
+
+# %% ../nbs/09_ingest.ipynb #f73a69a7
 async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
-                    prefix='') -> RunSummary:
+                    prefix='', progress: Progress | None = None) -> RunSummary:
     "One query's run, from a fresh log or where its log left off."
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
@@ -179,11 +222,11 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
         out = await run_loop(Level.MEMORY, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer,
                              project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
                              run_info=dict(baseline=baseline),
-                             on_turn=lambda turn: err(progress_line(turn, want, prefix)))
+                             on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
     finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 
-# %% ../nbs/09_ingest.ipynb #aa13ed58
+# %% ../nbs/09_ingest.ipynb #b716888a
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
     path = log_path(plan.log_dir, name, q.id)
@@ -220,14 +263,19 @@ async def ingest(plan: IngestPlan,                              # the project, t
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
                  *,
                  stop: asyncio.Event | None = None,             # set it to end every run after the turns in flight
-                 err: Callable[[str], None] | None = None       # where progress lines go (default stderr)
+                 err: Callable[[str], None] | None = None,      # where messages go (default stderr)
+                 progress: Progress | None = None               # how turns show (default: a line each, to `err`)
                  ) -> list[RunSummary]:
     "Run every query of `plan`, concurrently, each into its own log."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
-    name, total = _count_chunks(plan, err)
+    progress = progress or Progress('lines', err)
+    name, total, tokens = _count_chunks(plan, err)
     _check_fresh(plan, name)
+    err(cost_line(plan, name, tokens))
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(q):
-        try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=prefix(q))
+        try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=prefix(q),
+                                    progress=progress)
         except MemgateError as e: return _failed(plan, name, q, e)    # this query failed; the others go on
-    return list(await asyncio.gather(*(one(q) for q in plan.queries)))
+    try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
+    finally: progress.close()
