@@ -64,7 +64,8 @@ def cmd_stats(args) -> int:
             print(json.dumps(r))
             continue
         print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {100 * r['update_rate']:.1f}%  "
-              f"memory {r['memory_tokens']}tok  parse-failures {r['parse_failures']}  "
+              f"said-yes {100 * r['said_yes_rate']:.1f}%  memory {r['memory_tokens']}tok  "
+              f"parse-failures {r['parse_failures']}  "
               f"budget-exceeded {r['budget_exceeded']}  calls {r['calls']}  status {r['status'] or 'no run_end'}")
     return 0
 
