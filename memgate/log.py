@@ -6,16 +6,16 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 
 # %% ../nbs/07_log.ipynb #de78b1dc
 from __future__ import annotations
-import json, os
+import fcntl, hashlib, json, os
 from dataclasses import dataclass, asdict
 from fastcore.basics import patch
 from pathlib import Path
 from .domain import MemgateError, sha256_text, count_tokens
 
 # %% auto #0
-__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event', 'make_event',
-           'encode_event', 'drop_incomplete_tail', 'LogWriter', 'LogContents', 'read_log', 'log_files', 'Stats',
-           'stats', 'Verdict', 'verify']
+__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event',
+           'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha', 'LogLocked', 'LogWriter',
+           'LogContents', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'verify']
 
 # %% ../nbs/07_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -42,7 +42,9 @@ class LogError(MemgateError):
 # %% ../nbs/07_log.ipynb #324b0dfc
 class Event(dict):
     "One log event: a dict of its fields (no attribute access: `update` is a field) and the `line` it came from."
-    line: int | None = None
+    line: int | None = None       # 1-based line number in its file
+    offset: int = 0               # byte offset of that line
+    digest: str | None = None     # `line_sha` of that line: what the next line names as `prev`
 
 def _type_ok(v, types) -> bool:
     if isinstance(v, bool) and bool not in types: return False
@@ -52,6 +54,7 @@ def check_event(d: dict) -> str | None:
     "What is wrong with event `d`, or None when it is well formed."
     kind = d.get('kind')
     if kind not in EVENT_FIELDS: return f"unknown event kind {kind!r}"
+    if 'prev' in d and not isinstance(d['prev'], str): return f"{kind} field `prev` has type {type(d['prev']).__name__}"
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
@@ -86,30 +89,103 @@ def drop_incomplete_tail(path) -> bytes:
     return data[keep:]
 
 # %% ../nbs/07_log.ipynb #5025851a
-class LogWriter:
-    "Appends whole turns of events to one log file, durably. Exactly one writer per file."
-    def __init__(self, path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.dropped_tail = drop_incomplete_tail(self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+GENESIS = hashlib.sha256(b'').hexdigest()   # the `prev` of a log's first line
 
-    def write(self, *events: dict):
-        "Append `events` in one write, then fsync."
-        data = b''.join(encode_event(e) for e in events)
-        view = memoryview(data)
-        while view: view = view[os.write(self._fd, view):]
-        os.fsync(self._fd)
+def line_sha(line: bytes) -> str:
+    "The sha256 a following line names as its `prev`: of the line's bytes without its newline."
+    return hashlib.sha256(line.rstrip(b'\n')).hexdigest()
+
+def last_line_sha(path) -> str:
+    "`line_sha` of the last complete line of the file at `path`, or GENESIS for an empty or missing file."
+    path = Path(path)
+    if not path.exists() or not path.stat().st_size: return GENESIS
+    with open(path, 'rb') as f:
+        end = f.seek(0, os.SEEK_END)
+        data, pos = b'', end
+        while pos > 0 and data.count(b'\n') < 2:          # read back until the last line's start is in view
+            step = min(pos, 1 << 16)
+            pos -= step
+            f.seek(pos)
+            data = f.read(step) + data
+    lines = data.split(b'\n')[:-1]
+    return line_sha(lines[-1]) if lines else GENESIS
+
+# %% ../nbs/07_log.ipynb #3c2214bd
+class LogLocked(LogError):
+    "A log that another process is writing."
+
+def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
+
+def _lock(path: Path) -> int:
+    "An exclusive lock for writing the log at `path`: the fd of its `.lock` file, which releases it when closed."
+    while True:
+        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode('ascii', 'replace').strip() or 'unknown'
+            os.close(fd)
+            raise LogLocked(f"{path} is being written by another memgate process (pid {holder}); one writer per log")
+        try: current = os.stat(_lock_path(path)).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError: current = False
+        if current: break
+        os.close(fd)          # the writer before us removed this lock file as it finished: lock the new one
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+# %% ../nbs/07_log.ipynb #ae21745d
+class LogWriter:
+    "Appends whole turns of events to one log file, chained and durably. Exactly one writer per file."
+    def __init__(self, path):
+        self.path, self._fd, self._lock = Path(path), None, None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock(self.path)
+            self.dropped_tail = drop_incomplete_tail(self.path)
+            self.prev = last_line_sha(self.path)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as e:
+            self.close()
+            raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
 
     def close(self):
-        "Close the file; a second close does nothing."
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        "Close the file, remove the lock file and release the lock; a second close does nothing."
+        if self._lock is not None:
+            try: os.unlink(_lock_path(self.path))
+            except FileNotFoundError: pass
+        for fd in (self._fd, self._lock):
+            if fd is not None: os.close(fd)
+        self._fd = self._lock = None
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
-# %% ../nbs/07_log.ipynb #bf637552
+# %% ../nbs/07_log.ipynb #a44867b7
+@patch
+def write(self: LogWriter, *events: dict):
+    "Append `events` in one write, each chained to the line before it, then fsync; undone if it fails."
+    lines, prev = [], self.prev
+    for e in events:
+        lines.append(encode_event(dict(e, prev=prev)))
+        prev = line_sha(lines[-1])
+    size = os.fstat(self._fd).st_size
+    try:
+        view = memoryview(b''.join(lines))
+        while view: view = view[os.write(self._fd, view):]
+        os.fsync(self._fd)
+    except OSError as e:
+        self.truncate(size)
+        raise LogError(f"{self.path}: could not write a turn ({e.strerror or e}); the log was cut back to its last "
+                       "whole turn") from None
+    self.prev = prev
+
+@patch
+def truncate(self: LogWriter, size: int):
+    "Cut the log back to its first `size` bytes (a whole number of lines), durably."
+    os.ftruncate(self._fd, size)
+    os.fsync(self._fd)
+    self.prev = last_line_sha(self.path)
+
+# %% ../nbs/07_log.ipynb #ce9239e9
 @dataclass
 class LogContents:
     "The events of a log file, and the incomplete last line if the file has one."
@@ -125,7 +201,7 @@ def read_log(path) -> LogContents:
     except OSError as e: raise LogError(f"{path}: cannot read log ({e.strerror or e})") from None
     lines = data.split(b'\n')
     tail = lines.pop()        # b'' when the file ends with a newline
-    events = []
+    events, offset = [], 0
     for i, raw in enumerate(lines, 1):
         try: d = json.loads(raw.decode('utf-8'))
         except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
@@ -133,11 +209,12 @@ def read_log(path) -> LogContents:
         if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
         if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
         ev = Event(d)
-        ev.line = i
+        ev.line, ev.offset, ev.digest = i, offset, line_sha(raw)
+        offset += len(raw) + 1
         events.append(ev)
     return LogContents(path, events, tail, len(lines) + 1 if tail else None)
 
-# %% ../nbs/07_log.ipynb #c7f00e40
+# %% ../nbs/07_log.ipynb #8fad9d14
 def log_files(paths) -> list[Path]:
     "Log files named by `paths` (a path or a list of them); a folder stands for every `*.jsonl` below it."
     out, given = [], [paths] if isinstance(paths, (str, Path)) else list(paths)
@@ -148,7 +225,7 @@ def log_files(paths) -> list[Path]:
     if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, given))}")
     return out
 
-# %% ../nbs/07_log.ipynb #a44867b7
+# %% ../nbs/07_log.ipynb #356a691c
 UPDATE_RATE_LIMIT = 0.30
 
 @dataclass
@@ -185,7 +262,7 @@ class Stats:
         "The numbers as a dict, the two rates included."
         return dict(asdict(self), update_rate=self.update_rate, said_yes_rate=self.said_yes_rate)
 
-# %% ../nbs/07_log.ipynb #ce9239e9
+# %% ../nbs/07_log.ipynb #60c09df6
 @patch
 def add(self: Stats, e: dict):
     "Count event `e` in."
@@ -221,7 +298,7 @@ def stats(events) -> Stats:
     for e in events: s.add(e)
     return s
 
-# %% ../nbs/07_log.ipynb #d339346f
+# %% ../nbs/07_log.ipynb #22edecfa
 @dataclass
 class Verdict:
     "The result of `verify`: `ok`, or the first failing `line` and what is wrong there."
@@ -231,6 +308,7 @@ class Verdict:
     line: int | None = None
     events: int = 0
     incomplete_line: int | None = None
+    unfinished: Event | None = None    # with `unfinished_ok`: the opening event of an unfinished last turn
 
     def __str__(self):
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
@@ -266,7 +344,7 @@ class _Checker:
         if k == 'run_end': return self.run_end(e)
         return self.in_turn(e) or getattr(self, k)(e)
 
-# %% ../nbs/07_log.ipynb #22edecfa
+# %% ../nbs/07_log.ipynb #61ecbb78
 @patch
 def run_start(self: _Checker, e: Event) -> str | None:
     "A run may start once, and not while a turn still owes its memory."
@@ -276,14 +354,14 @@ def run_start(self: _Checker, e: Event) -> str | None:
     self.turn = None
     return None
 
-# %% ../nbs/07_log.ipynb #c37cf47f
+# %% ../nbs/07_log.ipynb #077ad41e
 @patch
 def open_turn(self: _Checker, e: Event) -> str | None:
     "A new turn: the previous one is whole, and `t` strictly increases."
     if (p := self.pending()): return p
     if e['t'] <= self.s.last_t:
         return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
-    self.turn = dict(e, evidence=None, memory=None, budget=False)
+    self.turn = dict(e, evidence=None, memory=None, budget=False, event=e)
     return None
 
 # %% ../nbs/07_log.ipynb #49120cf5
@@ -304,7 +382,7 @@ def budget_exceeded(self: _Checker, e: Event) -> str | None:
     self.turn['budget'] = True
     return None
 
-# %% ../nbs/07_log.ipynb #077ad41e
+# %% ../nbs/07_log.ipynb #12988f5b
 @patch
 def evidence(self: _Checker, e: Event) -> str | None:
     "The chunk text behind the turn's update: once, matching its sha and the gate's chunk."
@@ -361,17 +439,38 @@ def answer(self: _Checker, e: Event) -> str | None:
         return f"answer names memory {sha[:12]}, which does not appear earlier in the log"
     return None
 
-# %% ../nbs/07_log.ipynb #cb3c25a4
-def verify(path, strict: bool = False) -> Verdict:
-    """Check that the log at `path` can be trusted; the verdict names the first failing line.
-    An incomplete last line (a killed writer) is set aside and reported, or fails the log when `strict`."""
+# %% ../nbs/07_log.ipynb #ec9851dd
+def _chain_break(e: Event, prev: str) -> str | None:
+    "What is wrong with `e`'s `prev`, given the sha of the line before it."
+    if e['prev'] == prev: return None
+    if e.line == 1: return "the first line's prev is not the sha of nothing: lines were deleted or inserted before it"
+    return (f"the chain breaks here: prev {e['prev'][:12]} is not the sha of line {e.line - 1} ({prev[:12]}): "
+            "a line was edited, deleted, inserted or moved")
+
+def verify(path,                        # the log
+           strict: bool = False,        # fail on an incomplete last line instead of setting it aside
+           unfinished_ok: bool = False  # accept an unfinished last turn and report it (what --resume redoes)
+           ) -> Verdict:
+    "Check that the log at `path` can be trusted; the verdict names the first failing line."
     path = Path(path)
     try: log = read_log(path)
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     n, torn = len(log.events), log.incomplete_line
     if strict and torn: return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, n)
-    c = _Checker()
+    c, prev, chained = _Checker(), GENESIS, False
     for e in log.events:
-        if (problem := c.check(e)): return Verdict(path, False, problem, e.line, n, torn)
+        chained = chained or 'prev' in e                  # once a line is chained, every later one must be
+        broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
+        if (problem := c.check(e) or broken): return Verdict(path, False, problem, e.line, n, torn)
         c.s.add(e)
-    return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns", None, n, torn)
+        prev = e.digest
+    return _ending(path, c, n, torn, chained, unfinished_ok)
+
+def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, unfinished_ok: bool) -> Verdict:
+    "The verdict on a log whose every line passed: is its last turn whole?"
+    if (p := c.pending()) and not unfinished_ok:
+        return Verdict(path, False, f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
+                       c.turn['event'].line, n, torn)
+    note = '' if chained else ', unchained (written before memgate chained its logs)'
+    return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
+                   c.turn['event'] if p else None)
