@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/09_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, sys, time
+import asyncio, shutil, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -16,7 +16,7 @@ from .sources import load_project
 from .chunking import chunk_project
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
-from .log import LogWriter, read_log, stats, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
+from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
 
@@ -115,6 +115,7 @@ def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 def warnings(self: RunSummary) -> list[str]:
     "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
     s, q, out = self.stats, self.query, []
+    if self.run == '-': return out        # no run read a chunk: the log was complete, or the run failed to start
     if s.chunks_seen and s.said_yes_rate > UPDATE_RATE_LIMIT:
         if self.baseline:
             out.append(f"note: {q}: the keyword baseline matched {_pct(s.said_yes_rate)} of chunks: a model's gate "
@@ -200,30 +201,26 @@ def cost_line(plan: IngestPlan, name: str, tokens: list[int]) -> str:
 # %% ../nbs/09_ingest.ipynb #f73a69a7
 async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
                     prefix='', progress: Progress | None = None) -> RunSummary:
-    "One query's run, from a fresh log or where its log left off."
+    "One query's run, from a fresh log or where its log left off; the log is locked for the whole run."
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
-    resume, baseline = None, plan.model == BASELINE_MODEL
+    baseline = plan.model == BASELINE_MODEL
     want = min(total, plan.limit) if plan.limit else total     # the turns this run should end with
-    held = path.exists() and path.stat().st_size > 0
-    if held and not plan.resume: resume = _turnless(path, query, cfg, err, prefix)
-    elif held:
-        resume = resume_point(path, query, cfg)
-        if resume.complete and (resume.t >= want or resume.exited):
+    with LogWriter(path) as writer:
+        if writer.dropped_tail:
+            err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a "
+                "killed run")
+        resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+        if resume and resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
             return RunSummary('-', name, query.id, str(path), 'exited' if resume.exited else 'complete',
                               resume.stats, 0.0, plan.model, baseline)
-    writer = LogWriter(path)
-    if writer.dropped_tail:
-        err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-    if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
-    project = load_project(plan.project, cfg.tool_result_chars)
-    try:
+        if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
+        project = load_project(plan.project, cfg.tool_result_chars)
         out = await run_loop(Level.MEMORY, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer,
                              project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
                              run_info=dict(baseline=baseline),
                              on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
-    finally: writer.close()
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
 
 # %% ../nbs/09_ingest.ipynb #b716888a
@@ -234,13 +231,27 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     except MemgateError: s = Stats()
     return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
 
-def _turnless(path: Path, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
-    "A log a plain run meets: continued if its runs logged no turn, moved aside if it cannot be; refused otherwise."
+def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:
+    "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
+    path = writer.path
+    if not asked: return _turnless(writer, query, cfg, err, prefix)
+    v = verify(path, unfinished_ok=True)
+    if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
+    if v.unfinished:
+        writer.truncate(v.unfinished.offset)
+        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
+            "on); redoing it")
+    return resume_point(path, query, cfg)
+
+def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
+    "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
+    path = writer.path
     if stats(path).chunks_seen: raise MemgateError(_exists(path))
     try: rp = resume_point(path, query, cfg)
     except ResumeError as e:
         aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
-        path.rename(aside)
+        shutil.copyfile(path, aside)
+        writer.truncate(0)
         err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
         return None
     err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
