@@ -8,10 +8,10 @@ def ruff(path):
 
 def with_cell(tmp_path, source):
     "A copy of a module notebook with one more code cell, holding `source`."
-    nb = json.loads((ROOT / 'nbs' / '05_parser.ipynb').read_text(encoding='utf-8'))
+    nb = json.loads((ROOT / 'nbs' / '06_parser.ipynb').read_text(encoding='utf-8'))
     nb['cells'].append(dict(cell_type='code', execution_count=None, id='added', metadata={}, outputs=[],
                             source=source.splitlines(keepends=True)))
-    path = tmp_path / '05_parser.ipynb'
+    path = tmp_path / '06_parser.ipynb'
     path.write_text(json.dumps(nb), encoding='utf-8')
     return path
 
@@ -21,7 +21,7 @@ def test_a_module_notebook_as_committed_passes(tmp_path):
 
 def test_a_chained_statement_fails_the_lint(tmp_path):
     r = ruff(with_cell(tmp_path, 'x = 1; y = 2\n'))
-    last = len(json.loads((ROOT / 'nbs' / '05_parser.ipynb').read_text(encoding='utf-8'))['cells']) + 1
+    last = len(json.loads((ROOT / 'nbs' / '06_parser.ipynb').read_text(encoding='utf-8'))['cells']) + 1
     assert r.returncode == 1 and f'cell {last}:1:6: E702 Multiple statements on one line (semicolon)' in r.stdout
 
 def test_a_130_character_line_fails_the_lint(tmp_path):
