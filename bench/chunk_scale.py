@@ -1,6 +1,7 @@
 """Chunk a large project built by repeating the bundled real sessions, and report time and peak memory.
 
     python bench/chunk_scale.py --mb 1024            # a 1 GB project (built once under /tmp, reused)
+    python bench/chunk_scale.py --mb 100 --no-redact # the same without secret redaction, to see what it costs
 
 Peak memory is the process's maximum resident set size; a flat figure across sizes shows streaming works.
 """
@@ -29,13 +30,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--mb', type=int, default=100)
     ap.add_argument('--dir', default='/tmp/memgate-bench')
+    ap.add_argument('--no-redact', action='store_true', help='render without secret redaction')
     args = ap.parse_args()
     target = Path(args.dir) / f'{args.mb}mb'
     size = build(target, args.mb)
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
     n = tokens = 0
-    project = load_project(target)
+    project = load_project(target, redact=not args.no_redact)
     for c in chunk_project(project):
         n += 1
         tokens += c.tokens
@@ -45,7 +47,8 @@ def main():
     mb = size / 2**20
     print(f"project {mb:.0f} MB in {len(project.sessions)} sessions: {n} chunks, {tokens / 1e6:.1f}M tokens "
           f"in {dt:.1f}s "
-          f"({mb / dt:.1f} MB/s, {tokens / dt / 1e6:.2f}M tokens/s); peak RSS {rss:.0f} MB (start {rss0:.0f} MB)")
+          f"({mb / dt:.1f} MB/s, {tokens / dt / 1e6:.2f}M tokens/s); peak RSS {rss:.0f} MB (start {rss0:.0f} MB)"
+          + ('' if args.no_redact else '; secrets redacted'))
     print(project.warnings.summary().splitlines()[-1])
 
 if __name__ == '__main__': main()

@@ -17,29 +17,43 @@ REDACTOR_VERSION = 1   # part of the renderer version: a resumed log can tell it
 
 SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, where there is one, is what is replaced
     'private-key': r'-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----',
-    'anthropic-key': r'\bsk-ant-[A-Za-z0-9_-]{20,}',
-    'openai-key': r'\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
-    'aws-access-key': r'\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b',
+    'anthropic-key': r'sk-ant-[A-Za-z0-9_-]{20,}',
+    'openai-key': r'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
+    'aws-access-key': r'(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b',
     'aws-secret-key': r'(?i)aws_?secret_?access_?key["\']?\s*[=:]\s*["\']?(?P<value>[A-Za-z0-9/+=]{40})',
-    'github-token': r'\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
-    'gitlab-token': r'\bglpat-[A-Za-z0-9_-]{20,}',
-    'slack-token': r'\bxox[abposr]-[A-Za-z0-9-]{10,}',
-    'jwt': r'\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}',
-    'authorization': (r'(?i)\bauthorization["\']?\s*[:=]\s*["\']?(?:(?:bearer|basic|token)\s+)?'
+    'github-token': r'(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
+    'gitlab-token': r'glpat-[A-Za-z0-9_-]{20,}',
+    'slack-token': r'xox[abposr]-[A-Za-z0-9-]{10,}',
+    'jwt': r'eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}',
+    'authorization': (r'(?i)authorization["\']?\s*[:=]\s*["\']?(?:(?:bearer|basic|token)\s+)?'
                       r'(?P<value>(?!\[REDACTED:)[^\s"\'\\,;]{8,})'),
-    'password': (r'(?i)\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|'
-                 r'access[_-]?token|client[_-]?secret)["\']?\s*[=:]\s*["\']?'
+    'password': (r'(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token)'
+                 r'[A-Za-z0-9_.-]*["\']?\s*[=:]\s*["\']?'
                  r'(?P<value>(?![0-9]+\b|[A-Za-z]+\b|\[REDACTED:)[^\s"\'\\,;()<>{}]{6,})'),
 }
 _COMPILED = {kind: re.compile(p) for kind, p in SECRET_PATTERNS.items()}
 
 # %% ../nbs/01_redact.ipynb #16aee1b2
+_NEEDLES = {   # a case-blind pattern runs only on text whose lower case holds one of these
+    'aws-secret-key': ('aws',), 'authorization': ('authorization',),
+    'password': ('password', 'passwd', 'pwd', 'secret', 'key', 'token'),
+}
+
+def _starts_word(text: str, i: int) -> bool: return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-')
+
+# %% ../nbs/01_redact.ipynb #99840f81
 def redact(text: str, counts: Counter | None = None) -> str:
     "`text` with every secret the patterns know replaced by `[REDACTED:kind]`, counted by kind into `counts`."
+    lower = None
     for kind, pattern in _COMPILED.items():
+        if kind in _NEEDLES:
+            lower = text.lower() if lower is None else lower
+            if not any(n in lower for n in _NEEDLES[kind]): continue
         def sub(m, kind=kind):
+            if kind not in _NEEDLES and not _starts_word(m.string, m.start()): return m[0]
             if counts is not None: counts[kind] += 1
-            if 'value' not in pattern.groupindex: return f'[REDACTED:{kind}]'
+            if 'value' not in m.re.groupindex: return f'[REDACTED:{kind}]'
             return m[0][:m.start('value') - m.start()] + f'[REDACTED:{kind}]' + m[0][m.end('value') - m.start():]
-        text = pattern.sub(sub, text)
+        new = pattern.sub(sub, text)
+        if new is not text: text, lower = new, None
     return text
