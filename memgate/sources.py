@@ -33,6 +33,12 @@ class FileReport:
     warnings: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
     redacted: Counter = field(default_factory=Counter)     # secrets replaced, by kind
+    first_line: dict = field(default_factory=dict)         # warning: the line it was first seen on, where known
+
+    def warn(self, what: str, line: int):
+        "Count warning `what`, remembering the first line it was seen on."
+        self.warnings[what] += 1
+        self.first_line.setdefault(what, line)
 
 # %% ../nbs/02_sources.ipynb #e5d0c514
 @dataclass
@@ -57,8 +63,9 @@ class Warnings:
 
     def summary(self) -> str:
         "One line per file with a problem, then a total; bookkeeping skips are summed on the last line."
-        lines = [f"warning: {r.path}: " + ', '.join(f"{n} {what}" for what, n in sorted(r.warnings.items()))
-                 for r in self.files.values() if r.warnings]
+        at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
+        listed = lambda r: ', '.join(f"{n} {what}{at(r, what)}" for what, n in sorted(r.warnings.items()))
+        lines = [f"warning: {r.path}: {listed(r)}" for r in self.files.values() if r.warnings]
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
         skips = "; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''
@@ -84,13 +91,13 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool):
     try: text = raw.decode('utf-8')
     except UnicodeDecodeError:
         text = raw.decode('utf-8', errors='replace')
-        report.warnings['invalid UTF-8 (replaced)'] += 1
+        report.warn('invalid UTF-8 (replaced)', n)
     try: obj = json.loads(text)
     except json.JSONDecodeError:
-        report.warnings['truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line'] += 1
+        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line', n)
         return
     if not isinstance(obj, dict):
-        report.warnings['non-object line'] += 1
+        report.warn('non-object line', n)
         return
     yield n, obj
 
@@ -124,6 +131,11 @@ class ClaudeLine:
         return Role.system if self.harness or _HARNESS.match(text) else Role.user
 
 # %% ../nbs/02_sources.ipynb #3993b87c
+def _image_data(b: dict):
+    "The base64 data of an image block, or None when its source is not the usual dict."
+    src = b.get('source')
+    return src.get('data') if isinstance(src, dict) else None
+
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
@@ -132,13 +144,14 @@ def _block_text(content) -> str:
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
         elif b.get('type') == 'text': parts.append(b.get('text', ''))
-        elif b.get('type') == 'image': parts.append(omitted('image', (b.get('source') or {}).get('data')))
+        elif b.get('type') == 'image': parts.append(omitted('image', _image_data(b)))
         else: parts.append(json.dumps(b, ensure_ascii=False))
     return '\n'.join(parts)
 
 # %% ../nbs/02_sources.ipynb #6ee5d8fa
 def _text_block(b: dict, line: ClaudeLine):
-    text = b.get('text', '')
+    text = b.get('text')
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
     return line.speaker(text), text, None
 
 def _thinking_block(b: dict, line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
@@ -156,7 +169,7 @@ def _tool_result_block(b: dict, line: ClaudeLine):
 
 def _image_block(b: dict, line: ClaudeLine):
     role = Role.user if line.kind == 'user' else Role.assistant
-    return role, omitted('image', (b.get('source') or {}).get('data')), None
+    return role, omitted('image', _image_data(b)), None
 
 CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block, redacted_thinking=_redacted_thinking_block,
                      tool_use=_tool_use_block, tool_result=_tool_result_block, image=_image_block)
@@ -164,7 +177,7 @@ CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block, redacted_thinki
 # %% ../nbs/02_sources.ipynb #eeadab6f
 def _claude_system(obj: dict, report: FileReport) -> str | None:
     "The text of a `system` line, or None when it is timing or hook bookkeeping (counted as skipped)."
-    sub = obj.get('subtype') or 'system'
+    sub = _str(obj.get('subtype')) or 'system'
     if sub in CLAUDE_SYSTEM_SKIP:
         report.skipped[f'system/{sub}'] += 1
         return None
@@ -172,21 +185,21 @@ def _claude_system(obj: dict, report: FileReport) -> str | None:
     if sub == 'compact_boundary' and not body: body = 'conversation compacted'
     return f"({sub}) {body}" if body else f"({sub})"
 
-def _claude_content(obj: dict, report: FileReport):
+def _claude_content(obj: dict, n: int, report: FileReport):
     "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
     msg = obj.get('message')
     if not isinstance(msg, dict) or 'content' not in msg:
-        report.warnings['missing field message.content'] += 1
+        report.warn('missing field message.content', n)
         return None
     if not isinstance(msg['content'], (str, list)):
-        report.warnings['message.content neither text nor a list'] += 1
+        report.warn('message.content neither text nor a list', n)
         return None
     return msg['content']
 
 # %% ../nbs/02_sources.ipynb #a15bc133
 def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
-    kind = obj.get('type')
+    kind = _str(obj.get('type'))
     ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
     if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
         report.skipped[kind] += 1
@@ -195,16 +208,16 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
         text = _claude_system(obj, report)
         return [] if text is None else [Record(Role.system, text, str(path), ref, ts)]
     if kind not in ('user', 'assistant'):
-        report.warnings[f'unknown record type {kind!r}'] += 1
+        report.warn(f'unknown record type {kind!r}', n)
         return []
-    content = _claude_content(obj, report)
+    content = _claude_content(obj, n, report)
     if content is None: return []
     line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cap)
     if isinstance(content, str): return [Record(line.speaker(content), content, str(path), ref, ts)]
     out = []
     for b in content:
         t = b.get('type') if isinstance(b, dict) else None
-        if t not in CLAUDE_BLOCKS: report.warnings[f'unknown content block {t!r}'] += 1
+        if t not in CLAUDE_BLOCKS: report.warn(f'unknown content block {t!r}', n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
             out.append(Record(role, text, str(path), ref, ts, call))
@@ -219,6 +232,7 @@ def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 def _parts(content) -> str:
     "Text of a Codex message's content parts."
     if isinstance(content, str): return content
+    if not isinstance(content, list): return '' if content is None else _json(content)
     out = []
     for p in content or []:
         t = p.get('type') if isinstance(p, dict) else None
@@ -247,7 +261,9 @@ def _tool_output_item(p: dict):
     return Role.tool_result, out if isinstance(out, str) else _json(out), p.get('call_id')
 
 def _local_shell_item(p: dict):
-    return Role.assistant, f"Tool: local_shell {_json((p.get('action') or {}).get('command'))}", p.get('call_id')
+    action = p.get('action')
+    command = action.get('command') if isinstance(action, dict) else action
+    return Role.assistant, f"Tool: local_shell {_json(command)}", p.get('call_id')
 
 def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {_json(p.get('action') or {})}", None
 
@@ -259,7 +275,8 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
 # %% ../nbs/02_sources.ipynb #c2874a87
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
-    where = f", git {git.get('branch')} {git.get('commit_hash', '')[:12]}" if git else ''
+    known = isinstance(git, dict) and git
+    where = f", git {git.get('branch')} {str(git.get('commit_hash') or '')[:12]}" if known else ''
     head = [(Role.system, f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
@@ -271,15 +288,15 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
         report.skipped[kind] += 1
         return []
     if not isinstance(p, dict):
-        report.warnings['missing field payload'] += 1
+        report.warn('missing field payload', n)
         return []
     if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
-        report.warnings[f'unknown record type {kind!r}'] += 1
+        report.warn(f'unknown record type {kind!r}', n)
         return []
     if p.get('type') not in CODEX_ITEMS:
-        report.warnings[f"unknown response_item type {p.get('type')!r}"] += 1
+        report.warn(f"unknown response_item type {p.get('type')!r}", n)
         return []
     role, text, call = CODEX_ITEMS[p['type']](p)
     return [rec(role, cut_middle(text, cap) if role == Role.tool_result else text, call)]
@@ -289,18 +306,22 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
     fmt = ts = cwd = sid = None
     for _, obj in json_lines(path, FileReport(path)):
+        kind = _str(obj.get('type'))
         if fmt is None:
-            if 'payload' in obj and obj.get('type') in ('session_meta', 'response_item', 'event_msg', 'turn_context',
-                                                        'compacted'):
+            if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'):
                 fmt = 'codex'
-            elif obj.get('type') in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
+            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
             else: return '', None, None, None
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
-        ts = ts or obj.get('timestamp')
-        cwd = cwd or p.get('cwd')
-        sid = sid or obj.get('sessionId') or (p.get('id') if obj.get('type') == 'session_meta' else None)
+        ts = ts or _str(obj.get('timestamp'))
+        cwd = cwd or _str(p.get('cwd'))
+        sid = sid or _str(obj.get('sessionId')) or (_str(p.get('id')) if kind == 'session_meta' else None)
         if ts and cwd: break
     return fmt or '', ts, cwd, sid
+
+def _str(v) -> str | None:
+    "`v` if it is a string, else None: a field of another type is treated as missing."
+    return v if isinstance(v, str) else None
 
 @dataclass
 class Session:
@@ -336,6 +357,16 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
 # %% ../nbs/02_sources.ipynb #f6e35859
+def _sane(r: Record, n: int, rep: FileReport) -> Record:
+    "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
+    if not isinstance(r.text, str):
+        rep.warn('content of an unexpected type', n)
+        r = replace(r, text='' if r.text is None else json.dumps(r.text, ensure_ascii=False))
+    if r.ts is not None and not isinstance(r.ts, str):
+        rep.warn('timestamp that is not a string', n)
+        r = replace(r, ts=None)
+    return r
+
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
     "Every record of one session, sub-agents included, ordered by timestamp; secrets redacted unless `secrets` is off."
@@ -344,7 +375,10 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     for path in [s.path] + s.agents:
         rep = warnings.report(path, s.format)
         for n, obj in json_lines(path, rep):
-            got = read(obj, n, path, rep, cap)
+            try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cap)]
+            except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
+                rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
+                continue
             if secrets: got = [replace(r, text=redact(r.text, rep.redacted)) for r in got]
             rep.records += len(got)
             recs += got
