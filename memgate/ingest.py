@@ -17,7 +17,7 @@ from .chunking import chunk_project
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
-from .loop import LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
+from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
 
 # %% auto #0
@@ -124,6 +124,9 @@ def warnings(self: RunSummary) -> list[str]:
             out.append(f"warning: {q}: the gate said yes on {_pct(s.said_yes_rate)} of chunks (update-rate "
                        f"{_pct(s.update_rate)}), above {UPDATE_RATE_LIMIT:.0%}: it is not discriminating "
                        "(an expensive summarizer)")
+    if s.chunks_seen and 10 * s.parse_failures > 3 * s.chunks_seen:
+        out.append(f"warning: {q}: {s.parse_failures} of {s.chunks_seen} turns got no answer in the gate format "
+                   f"after {s.calls} calls: the model does not follow the prompt's format")
     if s.first_over_budget and 2 * (s.last_t - s.first_over_budget + 1) > s.chunks_seen:
         out.append(f"warning: {q}: memory saturated at t={s.first_over_budget}: {s.budget_exceeded} later updates "
                    "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
@@ -223,7 +226,8 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
                              project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
                              run_info=dict(baseline=baseline, redacted=plan.redacted),
                              on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
-    return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline)
+    return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
+                      out.error)
 
 # %% ../nbs/10_ingest.ipynb #b716888a
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
@@ -243,7 +247,18 @@ def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, er
         writer.truncate(v.unfinished.offset)
         err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
             "on); redoing it")
-    return resume_point(path, query, cfg)
+    _drop_unparsed_run(writer, err, prefix)
+    return resume_point(path, query, cfg) if path.stat().st_size else None     # None: nothing was left to resume
+
+def _drop_unparsed_run(writer: LogWriter, err, prefix: str):
+    "Drop the log's last run if none of its answers was in the gate format, so that resuming redoes its turns."
+    events = read_log(writer.path).events
+    last = events[-1] if events else {}
+    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return
+    start = [e for e in events if e['kind'] == 'run_start'][-1]
+    writer.truncate(start.offset)
+    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
+        "redo its turns")
 
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."

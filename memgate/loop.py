@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio, time
 from dataclasses import dataclass, field
 from typing import Callable
-from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text, utc_now
+from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
 from .chunking import CHUNK_TOKENS
@@ -20,8 +20,8 @@ from .client import ModelClient
 from .log import make_event, Stats
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked',
-           'ask', 'run_turn', 'run_loop', 'EventList']
+__all__ = ['OUTCOMES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome',
+           'RunOutcome', 'Asked', 'ask', 'run_turn', 'nothing_parsed', 'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -114,6 +114,7 @@ class RunOutcome:
     memory: str | None
     elapsed_s: float
     resumed_from: int = 0
+    error: str | None = None      # what made a failed run fail
 
 # %% ../nbs/09_loop.ipynb #e31e0182
 @dataclass
@@ -199,6 +200,12 @@ async def _unread(source, resume: ResumePoint, limit: int | None):
     if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
 
 # %% ../nbs/09_loop.ipynb #e8e98c2c
+NOTHING_PARSED = 'no answer was in the gate format'
+
+def nothing_parsed(turns: int, last_raw: str) -> str:
+    "The error of a run none of whose answers was in the gate format, quoting the last one."
+    return f"{NOTHING_PARSED} in {turns} turns; the last answer: {cut_middle(last_raw, 300, ' ')!r}"
+
 async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
                    query: Query,                # the standing question
                    source,                      # chunks: any iterable or async iterable, read in order
@@ -220,6 +227,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
                                  **(run_info or {})))
+    parsed, unparsed, last_raw = 0, 0, ''      # this run's turns with and without an answer in the gate format
     try:
         async for t, chunk in _unread(source, resume, limit):
             if stop is not None and stop.is_set():
@@ -227,11 +235,14 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                 break
             turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client)
             _written(sink, s, *turn.events)
+            if turn.outcome != 'parse_failed': parsed += 1
+            else: unparsed, last_raw = unparsed + 1, turn.events[0]['raw']
             if turn.outcome == 'applied': memory, memory_sha = turn.memory, turn.events[-1]['sha']
             if on_turn: on_turn(turn)
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
                 status = 'exited'
                 break
+        if unparsed and not parsed: status, error = 'failed', nothing_parsed(unparsed, last_raw)
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
         raise
@@ -243,7 +254,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
                                      elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {})))
-    return RunOutcome(run, status, s, memory, elapsed, resume.t)
+    return RunOutcome(run, status, s, memory, elapsed, resume.t, error)
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
 class EventList(list):

@@ -142,3 +142,22 @@ def test_every_tampering_is_named_by_verify_and_refused_by_resume(tmp_path, how)
     r = baseline(tmp_path, '--limit', '20', '--resume')
     assert r.returncode == 1 and f"{log}:{line}: " in r.stderr and 'does not resume a log that fails verify' in r.stderr
     assert log.read_bytes() == before
+
+def null_content(prompt):
+    "A server whose every answer is empty: `content: null` reads as ''."
+    return ''
+
+def test_a_run_where_no_answer_parsed_fails_and_resume_redoes_its_turns(tmp_path):
+    from fake_server import FakeServer
+    cmd = lambda s, *a: memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model',
+                                '--query', Q, '--log-dir', tmp_path, '--limit', '5', *a)
+    with FakeServer(gate=null_content) as s: r = cmd(s)
+    assert r.returncode == 1 and len(s.requests) == 15                    # 5 turns x 3 tries
+    assert f"{Q}: failed: no answer was in the gate format in 5 turns; the last answer: ''" in r.stderr
+    assert read_log(log_of(tmp_path)).events[-1]['status'] == 'failed' and verify(log_of(tmp_path)).ok
+    with FakeServer() as s: r = cmd(s, '--resume')
+    assert r.returncode == 0, r.stderr
+    assert 'its last run got no answer in the gate format; dropped it (line 1 on) to redo its turns' in r.stderr
+    events = read_log(log_of(tmp_path)).events
+    assert [e['t'] for e in events if e['kind'] in ('gate', 'parse_failed')] == [1, 2, 3, 4, 5]
+    assert all(e['kind'] != 'parse_failed' for e in events) and verify(log_of(tmp_path)).ok
