@@ -7,6 +7,7 @@ Docs: https://memgate.github.io/memgate/chunking.html.md"""
 # %% ../nbs/03_chunking.ipynb #475e0bf5
 from __future__ import annotations
 from dataclasses import replace
+from functools import cache
 from typing import Iterable, Iterator
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens
 
@@ -16,7 +17,7 @@ __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'split_record', 'chunk_records', 'chunk_
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
 PART_MARK = '(part {i}/{n}) '
-_SEP_TOKENS = count_tokens(RECORD_SEP)
+_sep_tokens = cache(lambda: count_tokens(RECORD_SEP))   # counted on first use: importing stays cheap
 
 def _pieces(text: str, room: int) -> list[str]:
     "Split `text` at line boundaries into pieces of at most `room` tokens (characters only inside an over-long line)."
@@ -79,16 +80,16 @@ def _emit(recs: list[Record], index: int, max_tokens: int) -> list[Chunk]:
 
 def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
     "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
-    index, cur, cur_n = start, [], 0
+    index, cur, cur_n, sep = start, [], 0, _sep_tokens()
     for unit in _units(records, max_tokens):
-        unit_n = sum(n for _, n in unit) + _SEP_TOKENS * (len(unit) - 1)
+        unit_n = sum(n for _, n in unit) + sep * (len(unit) - 1)
         together = len(unit) > 1 and unit_n <= max_tokens      # a call and its result that fit in an empty chunk
         for i, (r, n) in enumerate(unit):
             need = unit_n if i == 0 and together else n
-            if cur and cur_n + _SEP_TOKENS + need > max_tokens:
+            if cur and cur_n + sep + need > max_tokens:
                 for c in _emit(cur, index, max_tokens): yield c
                 index, cur, cur_n = c.index + 1, [], 0
-            cur_n += n + (_SEP_TOKENS if cur else 0)
+            cur_n += n + (sep if cur else 0)
             cur.append(r)
     if cur: yield from _emit(cur, index, max_tokens)
 

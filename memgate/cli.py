@@ -22,12 +22,34 @@ from .show import show
 from .answer import answer_logs
 
 # %% auto #0
-__all__ = ['COMMANDS', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args',
-           'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args',
-           'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args',
-           'cmd_answer', 'build_parser', 'main']
+__all__ = ['COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row',
+           'cmd_stats', 'add_project_args', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args', 'cmd_prompt',
+           'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
+           'cmd_show', 'answer_args', 'cmd_answer', 'build_parser', 'main']
 
 # %% ../nbs/13_cli.ipynb #87b1996f
+def at_least(low: int, high: int | None = None):
+    "An argparse type: a whole number of at least `low` (and at most `high`)."
+    def parse(text: str) -> int:
+        try: v = int(text)
+        except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if v < low: raise argparse.ArgumentTypeError(f"{v} is below {low}")
+        if high is not None and v > high: raise argparse.ArgumentTypeError(f"{v} is above {high}")
+        return v
+    return parse
+
+def seconds(text: str) -> float:
+    "An argparse type: a positive, finite number of seconds."
+    try: v = float(text)
+    except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < v < float('inf'): raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return v
+
+class Parser(argparse.ArgumentParser):
+    "An argument parser whose errors are one line: what is wrong, and where to look."
+    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+# %% ../nbs/13_cli.ipynb #37281068
 def logs_args(p):
     "The log files or folders a command reads."
     p.add_argument('logs', nargs='+', help='log files or folders of them')
@@ -69,14 +91,14 @@ def cmd_stats(args) -> int:
               f"budget-exceeded {r['budget_exceeded']}  calls {r['calls']}  status {r['status'] or 'no run_end'}")
     return 0
 
-# %% ../nbs/13_cli.ipynb #d80f337e
+# %% ../nbs/13_cli.ipynb #3455b583
 def add_project_args(p):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
     p.add_argument('--project', required=True,
                    help='a session file, a folder of them, or a project name (matched on the recorded cwd)')
-    p.add_argument('--chunk-tokens', type=int, default=CHUNK_TOKENS,
+    p.add_argument('--chunk-tokens', type=at_least(200, 20_000), default=CHUNK_TOKENS,
                    help=f'token limit of a chunk (default {CHUNK_TOKENS})')
-    p.add_argument('--tool-result-chars', type=int, default=TOOL_RESULT_CHARS,
+    p.add_argument('--tool-result-chars', type=at_least(0), default=TOOL_RESULT_CHARS,
                    help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
     p.add_argument('--no-redact', action='store_true',
                    help='send secrets found in the sessions as they are (default: replaced by [REDACTED:kind])')
@@ -103,13 +125,13 @@ def cmd_chunks(args) -> int:
     print(project.warnings.summary(), file=sys.stderr)
     return 0
 
-# %% ../nbs/13_cli.ipynb #3455b583
+# %% ../nbs/13_cli.ipynb #36ec3d7f
 def prompt_args(p):
     "Options of `memgate prompt`."
     add_project_args(p)
     p.add_argument('--query', required=True, help='query id')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--chunk', type=int, required=True, help='chunk index, from 1')
+    p.add_argument('--chunk', type=at_least(1), required=True, help='chunk index, from 1')
 
 def cmd_prompt(args) -> int:
     "Print the exact prompt the model sees for one chunk at t=1."
@@ -121,13 +143,13 @@ def cmd_prompt(args) -> int:
     sys.stdout.write(build_prompt(query.question, None, chunk.text).text)
     return 0
 
-# %% ../nbs/13_cli.ipynb #36ec3d7f
+# %% ../nbs/13_cli.ipynb #18d87717
 def ingest_args(p):
     "Options of `memgate ingest`."
     add_project_args(p)
     p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--limit', type=int, help='read at most the first N chunks')
+    p.add_argument('--limit', type=at_least(1), help='read at most the first N chunks')
     p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
     p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
@@ -138,25 +160,27 @@ def ingest_args(p):
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
     model_args(p)
 
-# %% ../nbs/13_cli.ipynb #7e9386e5
+# %% ../nbs/13_cli.ipynb #19bc63c6
 def model_args(p):
     "The options that say which model answers and how."
     p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
     p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
     p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
-    p.add_argument('--concurrency', type=int, default=4,
+    p.add_argument('--concurrency', type=at_least(1), default=4,
                    help='model requests in flight at once, across queries (default 4)')
     p.add_argument('--temperature', type=float, default=0.0)
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
-    p.add_argument('--timeout', type=float, default=300.0, help='seconds to wait for one answer (default 300)')
-    p.add_argument('--retries', type=int, default=Retry.attempts,
-                   help=f'tries per request on connection errors, timeouts, 429 and 5xx (default {Retry.attempts})')
+    p.add_argument('--timeout', type=seconds, default=300.0,
+                   help='seconds a request may take, all told (default 300)')
+    p.add_argument('--retries', type=at_least(0), default=Retry.attempts - 1,
+                   help=f'retries of a request after connection errors, timeouts, 429 and 5xx '
+                        f'(default {Retry.attempts - 1})')
     p.add_argument('--retry-wait', type=float, default=Retry.base_s,
                    help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
 
-# %% ../nbs/13_cli.ipynb #6037f595
-def make_clients(args, err):
+# %% ../nbs/13_cli.ipynb #694c043f
+def make_clients(args, err, stop: asyncio.Event | None = None):
     "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
     ep = endpoint(args.base_url, args.model)
     if args.replay:
@@ -165,16 +189,18 @@ def make_clients(args, err):
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
     if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
     client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency, timeout_s=args.timeout,
-                          retry=Retry(args.retries, args.retry_wait), record=os.environ.get('MEMGATE_RECORD') or None,
-                          log=err)
+                          retry=Retry(args.retries + 1, args.retry_wait), log=err, stop=stop,
+                          record=os.environ.get('MEMGATE_RECORD') or None)
     return (lambda q: client), client.aclose, ep.model
 
-# %% ../nbs/13_cli.ipynb #2be7ae41
-async def _ingest_main(plan, factory, close, progress, answering=False) -> tuple[list, dict] | None:
-    "Run `ingest` with Ctrl-C/SIGTERM wired to a graceful stop, then to cancellation; answer with `answering`."
-    stop, loop, err = asyncio.Event(), asyncio.get_running_loop(), progress.say
+# %% ../nbs/13_cli.ipynb #066f1c5b
+async def _ingest_main(plan, factory, close, progress, answering, stop: asyncio.Event,
+                       caught: list) -> tuple[list, dict] | None:
+    "Run `ingest` with Ctrl-C/SIGTERM (noted in `caught`) wired to a graceful stop, then to cancellation."
+    loop, err = asyncio.get_running_loop(), progress.say
     task = asyncio.ensure_future(_runs_then_answers(plan, factory, stop, progress, answering))
     def on_signal(signame):
+        caught.append(signame)
         if not stop.is_set():
             stop.set()
             err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
@@ -188,7 +214,7 @@ async def _ingest_main(plan, factory, close, progress, answering=False) -> tuple
         for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
         if close: await close()
 
-# %% ../nbs/13_cli.ipynb #694c043f
+# %% ../nbs/13_cli.ipynb #331e3275
 async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[list, dict]:
     "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
     results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
@@ -197,23 +223,24 @@ async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[
     answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}
 
-# %% ../nbs/13_cli.ipynb #066f1c5b
+# %% ../nbs/13_cli.ipynb #3e088ebd
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
     progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
-    err = progress.say
+    err, stop, caught = progress.say, asyncio.Event(), []
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
-    factory, close, model = make_clients(args, err)
+    factory, close, model = make_clients(args, err, stop)
     cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
-    got = asyncio.run(_ingest_main(plan, factory, close, progress, answering))
+    got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
+    stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it
     if got is None:
         err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
-        return 130
+        return stopped
     results, answers = got
     for r in results:
         a = answers.get(r.log)
@@ -222,8 +249,8 @@ def cmd_ingest(args) -> int:
         if r.error: err(f"{r.query}: {r.status}: {r.error}")
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
-    if statuses <= {'complete', 'exited'}: return 0
-    return 130 if 'interrupted' in statuses else 1
+    if caught and (not results or 'interrupted' in statuses): return stopped
+    return 0 if statuses <= {'complete', 'exited'} else 1
 
 # %% ../nbs/13_cli.ipynb #bfebe2a0
 def report_args(p):
@@ -277,7 +304,7 @@ def cmd_answer(args) -> int:
         if e: print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
     return 0 if all(e for _, e in got) else 1
 
-# %% ../nbs/13_cli.ipynb #b98be2b3
+# %% ../nbs/13_cli.ipynb #3e1394f0
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     prompt=('print the exact prompt for one chunk at t=1', prompt_args, cmd_prompt),
@@ -292,7 +319,7 @@ COMMANDS = dict(
 def build_parser() -> argparse.ArgumentParser:
     "The `memgate` argument parser, one subcommand per entry of `COMMANDS`."
     from memgate import __version__
-    ap = argparse.ArgumentParser(prog='memgate',
+    ap = Parser(prog='memgate',
                                  description='Gated recurrent memory (GRU-Mem) over coding-agent transcripts.')
     ap.add_argument('--version', action='version', version=f'memgate {__version__}')
     sub = ap.add_subparsers(dest='command', required=True, metavar='COMMAND')
@@ -304,12 +331,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     "Entry point of the `memgate` command."
-    args = build_parser().parse_args(argv)
-    try: return args.func(args)
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError: return 0
+    except KeyboardInterrupt:            # before the signal handlers are in place, or a command without them
+        print("memgate: interrupted", file=sys.stderr)
+        return 130
 
 # %% ../nbs/13_cli.ipynb #b5eb85a9
 if __name__ == '__main__': sys.exit(main())

@@ -18,7 +18,7 @@ from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import gate_response
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ScriptedClient', 'Retry',
+__all__ = ['NO_ENDPOINT', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'Interrupted', 'ScriptedClient', 'Retry',
            'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials', 'masked_url',
            'server_message', 'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient',
            'KeywordBaseline']
@@ -40,6 +40,9 @@ class ModelClient(Protocol):
 
 class ClientError(MemgateError):
     "A model call that failed for good (after any retries); the message says what the server said."
+
+class Interrupted(ClientError):
+    "A model call given up because the run was asked to stop (Ctrl-C): the run ends `interrupted`, not `failed`."
 
 # %% ../nbs/07_client.ipynb #a7e04896
 class ScriptedClient:
@@ -74,12 +77,11 @@ class Retry:
         return random.uniform(0, min(self.max_s, self.base_s * 2 ** (attempt - 1)))
 
 def retry_after_seconds(value: str | None) -> float | None:
-    "A Retry-After header (seconds, or an HTTP date) in seconds."
+    "A Retry-After header in seconds: a whole or decimal number of seconds, or an HTTP date; None for anything else."
     if not value: return None
-    try: return float(value)
-    except ValueError: pass
+    if re.fullmatch(r'\s*\d+(\.\d+)?\s*', value): return float(value)
     try: return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
-    except (TypeError, ValueError): return None
+    except (TypeError, ValueError, IndexError, OverflowError): return None
 
 # %% ../nbs/07_client.ipynb #9b5e8f56
 class ConfigError(MemgateError):
@@ -153,12 +155,15 @@ class OpenAIClient:
                  retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
                  record: str | os.PathLike | None = None,   # append every request and answer to this file
                  log: Callable[[str], None] | None = None,  # where retry notices go
+                 stop: asyncio.Event | None = None,        # once set, no new try starts: the call raises Interrupted
                  transport: httpx.AsyncBaseTransport | None = None):  # instead of the network (tests, examples)
         if not base_url: raise ConfigError(NO_ENDPOINT)
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
         self.url = base_url.rstrip('/') + '/chat/completions'
+        if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.model, self.retry, self.log, self._secrets = model, retry, log, [api_key, in_url]
+        self.timeout_s, self.stop = timeout_s, stop
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
                                       timeout=httpx.Timeout(timeout_s, connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
@@ -178,9 +183,11 @@ class OpenAIClient:
 async def _send(self: OpenAIClient, body: dict) -> httpx.Response:
     "POST `body` until it gets a 200, retrying passing failures; `ClientError` for a final one."
     for attempt in range(1, self.retry.attempts + 1):
+        if self.stop is not None and self.stop.is_set(): raise Interrupted(f"{self.url}: stopped before try {attempt}")
         self.calls += 1
         after = None
-        try: r = await self.http.post(self.url, json=body)
+        try: r = await asyncio.wait_for(self.http.post(self.url, json=body), self.timeout_s)   # one deadline, all told
+        except asyncio.TimeoutError: problem = f"no whole answer within {self.timeout_s:g}s"
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {_mask(str(e), self._secrets) or 'no answer'}"
         else:
@@ -190,10 +197,17 @@ async def _send(self: OpenAIClient, body: dict) -> httpx.Response:
                 raise ClientError(f"{self.url} answered HTTP {r.status_code}: {said} (model {self.model!r})")
             problem, after = f"HTTP {r.status_code}: {said}", retry_after_seconds(r.headers.get('retry-after'))
         if attempt == self.retry.attempts:
-            raise ClientError(f"{self.url}: gave up after {attempt} tries; last: {problem}")
-        wait = self.retry.wait(attempt, after)
+            tries = 'try' if attempt == 1 else 'tries'
+            raise ClientError(f"{self.url}: gave up after {attempt} {tries}; last: {problem}")
+        wait = min(self.retry.wait(attempt, after), self.timeout_s)
         if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
-        await asyncio.sleep(wait)
+        await _pause(wait, self.stop)
+
+async def _pause(seconds: float, stop: asyncio.Event | None):
+    "Wait `seconds`, or less if `stop` is set meanwhile."
+    if stop is None: return await asyncio.sleep(seconds)
+    try: await asyncio.wait_for(stop.wait(), seconds)
+    except asyncio.TimeoutError: pass
 
 # %% ../nbs/07_client.ipynb #31f15e20
 @patch
@@ -246,6 +260,7 @@ class ReplayClient:
 
     async def complete(self, messages: list[dict], **sampling) -> Completion:
         "The recorded answer to this request."
+        await asyncio.sleep(0)       # let the event loop run: a Ctrl-C is handled between answers
         self.calls += 1
         q = self.answers.get(request_key(request_body(self.model, messages, sampling)))
         if not q:
@@ -266,6 +281,7 @@ class KeywordBaseline:
 
     async def complete(self, messages: list[dict], **sampling) -> Completion:
         "A gate answer for the prompt in `messages`, from keyword matches alone."
+        await asyncio.sleep(0)       # let the event loop run: a Ctrl-C is handled between answers
         self.calls += 1
         memory, section = prompt_parts(messages[-1]['content'], self.template)
         if memory == NO_PREVIOUS_MEMORY: memory = ''

@@ -15,7 +15,7 @@ from .domain import MemgateError, Level, count_tokens
 from .sources import load_project
 from .chunking import chunk_project
 from .queries import Query
-from .client import BASELINE_MODEL, ModelClient
+from .client import BASELINE_MODEL, Interrupted, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
@@ -175,12 +175,13 @@ class IngestPlan:
     redacted: dict = field(default_factory=dict)   # secrets the project's text had replaced, by kind (once read)
 
 # %% ../nbs/10_ingest.ipynb #c077d4ed
-def _count_chunks(plan: IngestPlan, err) -> tuple[str, int, list[int]]:
+def _count_chunks(plan: IngestPlan, err, stop=None) -> tuple[str, int, list[int]]:
     "The project's name, its number of chunks and their tokens (one streaming pass), printing its warnings."
     t0 = last = time.monotonic()
     project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact)
     n, tokens = 0, []
     for c in chunk_project(project, plan.loop.chunk_tokens):
+        if stop is not None and stop.is_set(): raise Interrupted("stopped while reading the sessions")
         n += 1
         tokens.append(c.tokens)
         if time.monotonic() - last > 5:
@@ -297,7 +298,10 @@ async def ingest(plan: IngestPlan,                              # the project, t
     "Run every query of `plan`, concurrently, each into its own log."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     progress = progress or Progress('lines', err)
-    name, total, tokens = _count_chunks(plan, err)
+    try: name, total, tokens = await asyncio.to_thread(_count_chunks, plan, err, stop)   # the loop stays free
+    except Interrupted as e:
+        err(f"{e}: no model call was made")
+        return []
     _check_fresh(plan, name)
     err(cost_line(plan, name, tokens))
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')

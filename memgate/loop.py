@@ -16,7 +16,7 @@ from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response
-from .client import ModelClient
+from .client import Interrupted, ModelClient
 from .log import make_event, Stats
 
 # %% auto #0
@@ -243,6 +243,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                 status = 'exited'
                 break
         if unparsed and not parsed: status, error = 'failed', nothing_parsed(unparsed, last_raw)
+    except Interrupted: status = 'interrupted'      # the client gave up a call because `stop` was set
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
         raise

@@ -2,6 +2,7 @@
 
 The gate script is a function of the prompt (so answers do not depend on timing or order), and faults are
 injected per request from a queue: '500', '429' (with Retry-After), 'drop' (close the connection unanswered),
+'trickle' (headers, then a byte a second),
 'garbage' (a 200 whose text is not in the gate format), 'http404'.
 
     python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
@@ -59,6 +60,17 @@ class FakeServer:
                     fault = server.faults.popleft() if server.faults else None
                     n = len(server.requests)
                 if server.latency: time.sleep(server.latency)
+                if fault == 'trickle':                 # headers, then one byte a second, for ever (until closed)
+                    self.send_response(200)
+                    self.send_header('Content-Length', '1000000')
+                    self.end_headers()
+                    try:
+                        for _ in range(120):
+                            self.wfile.write(b' ')
+                            self.wfile.flush()
+                            time.sleep(1)
+                    except OSError: pass
+                    return
                 if fault == 'drop':
                     self.close_connection = True
                     self.connection.shutdown(2)

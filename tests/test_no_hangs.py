@@ -1,0 +1,94 @@
+"No hangs: a request has one deadline, options are checked up front, Ctrl-C and SIGTERM stop every kind of run."
+import os, shutil, signal, subprocess, sys
+import pytest
+from conftest import FIXTURES
+from fake_server import FakeServer
+from memgate.log import read_log, verify
+
+PROJECT, Q = str(FIXTURES / 'transcripts'), 'conventions'
+
+def cmd(*args):
+    return [sys.executable, '-m', 'memgate.cli', *map(str, args)]
+
+def env():
+    return {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
+
+def run(*args, timeout=120):
+    return subprocess.run(cmd(*args), capture_output=True, text=True, env=env(), timeout=timeout)
+
+def events(log_dir, q=Q): return read_log(log_dir / 'transcripts' / f'{q}.jsonl').events
+
+def test_a_trickling_server_meets_the_request_deadline(tmp_path):
+    with FakeServer(faults=['trickle'] * 5) as s:
+        r = run('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--query', Q,
+                '--log-dir', tmp_path, '--timeout', '2', '--retries', '1', '--retry-wait', '0.01', timeout=60)
+    assert r.returncode == 1 and len(s.requests) == 2                      # one try and one retry, no more
+    assert 'gave up after 2 tries; last: no whole answer within 2s' in r.stderr
+    assert events(tmp_path)[-1]['status'] == 'failed'
+
+@pytest.mark.parametrize('option,value,message', [
+    ('--concurrency', '0', "argument --concurrency: 0 is below 1"),
+    ('--concurrency', '-1', "argument --concurrency: -1 is below 1"),
+    ('--limit', '-3', "argument --limit: -3 is below 1"),
+    ('--chunk-tokens', '0', "argument --chunk-tokens: 0 is below 200"),
+    ('--retries', 'many', "argument --retries: 'many' is not a whole number"),
+    ('--timeout', 'nan', "argument --timeout: nan is not a positive number of seconds"),
+])
+def test_a_bad_option_value_is_one_line(tmp_path, option, value, message):
+    r = run('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--log-dir', tmp_path, option, value)
+    assert r.returncode == 2 and r.stderr == f"memgate ingest: error: {message} (see memgate ingest --help)\n"
+
+def test_a_url_with_an_impossible_port_is_one_line(tmp_path):
+    r = run('ingest', '--project', PROJECT, '--base-url', 'http://127.0.0.1:99999/v1', '--model', 'm',
+            '--log-dir', tmp_path)
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "memgate ingest: error: base URL 'http://127.0.0.1:99999/v1': port 99999 is out of range"]
+
+def test_retries_zero_means_one_try(tmp_path):
+    with FakeServer(faults=['500'] * 3) as s:
+        r = run('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--query', Q,
+                '--log-dir', tmp_path, '--retries', '0')
+    assert r.returncode == 1 and len(s.requests) == 1 and 'gave up after 1 try;' in r.stderr
+
+def big_project(tmp_path, copies=8):
+    "The bundled sessions, copied `copies` times: enough chunks that a run is still going when a signal comes."
+    for i in range(copies): shutil.copytree(FIXTURES / 'transcripts', tmp_path / 'transcripts' / f'c{i}')
+    return tmp_path / 'transcripts'
+
+@pytest.mark.parametrize('sig,code', [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_the_keyword_baseline_stops_on_a_signal(tmp_path, sig, code):
+    project = big_project(tmp_path)
+    p = subprocess.Popen(cmd('ingest', '--project', project, '--model', 'keyword-baseline', '--log-dir',
+                             tmp_path / 'runs'), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+    while not p.stderr.readline().startswith(f'{Q} ['): pass              # the runs have started
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == code, err
+    for q in ('infra-root-causes', 'conventions'):
+        ev = events(tmp_path / 'runs', q)
+        assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted'
+        assert ev[-1]['chunks_seen'] < 34 * 8 and verify(tmp_path / 'runs' / 'transcripts' / f'{q}.jsonl').ok
+
+def test_ctrl_c_during_a_failing_request_stops_its_retries(tmp_path):
+    with FakeServer(faults=['500'] * 50) as s:
+        p = subprocess.Popen(cmd('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model',
+                                 '--query', Q, '--log-dir', tmp_path, '--retries', '10', '--retry-wait', '30'),
+                             stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+        while 'retrying in' not in p.stderr.readline(): pass                  # waiting before its second try
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        assert len(s.requests) == 1
+    assert p.returncode == 130, err
+    assert events(tmp_path)[-1]['status'] == 'interrupted' and 'failed' not in out
+
+def test_ctrl_c_while_the_sessions_are_read_stops_at_once_without_a_traceback(tmp_path):
+    project = big_project(tmp_path, copies=40)
+    for delay in (0.4, 1.2):            # while the sessions are read: before the first call, during the chunk count
+        p = subprocess.Popen(cmd('ingest', '--project', project, '--model', 'keyword-baseline', '--log-dir',
+                                 tmp_path / f'runs{delay}'), stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, env=env())
+        try: p.wait(timeout=delay)
+        except subprocess.TimeoutExpired: p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 130 and 'Traceback' not in err, err
+        assert not (tmp_path / f'runs{delay}').exists() or 'no model call was made' in err
