@@ -400,6 +400,7 @@ def memory(self: _Checker, e: Event) -> str | None:
     "The turn's new memory: after its evidence, with the right parents, token count and size."
     tn, t = self.turn, e['t']
     if sha256_text(e['text']) != e['sha']: return "memory sha does not match its text"
+    if not all(isinstance(p, str) for p in e['parents']): return "memory parents must be shas (strings)"
     if not tn['evidence'] or tn['memory']: return f"memory at t={t} without evidence first, or twice"
     prev = self.s.final_memory_sha
     want = [tn['evidence']] + ([prev] if prev else [])
@@ -410,6 +411,8 @@ def memory(self: _Checker, e: Event) -> str | None:
     n = count_tokens(e['text'])
     if e['tokens'] != n: return f"memory tokens {e['tokens']} but its text has {n}"
     budget = self.runs[e['run']]['config'].get('memory_budget')
+    if not isinstance(budget, (int, type(None))) or isinstance(budget, bool):
+        return f"the run's config has memory_budget {budget!r}, not a number of tokens"
     if budget is not None and n > budget: return f"memory of {n} tokens exceeds the run's budget {budget}"
     tn['memory'] = e['sha']
     self.shas.add(e['sha'])
@@ -461,7 +464,10 @@ def verify(path,                        # the log
     for e in log.events:
         chained = chained or 'prev' in e                  # once a line is chained, every later one must be
         broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
-        if (problem := c.check(e) or broken): return Verdict(path, False, problem, e.line, n, torn)
+        try: problem = c.check(e) or broken
+        except (TypeError, ValueError, KeyError, AttributeError) as err:   # a field of a shape no writer writes
+            problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
+        if problem: return Verdict(path, False, problem, e.line, n, torn)
         c.s.add(e)
         prev = e.digest
     return _ending(path, c, n, torn, chained, unfinished_ok)

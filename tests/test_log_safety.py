@@ -122,6 +122,10 @@ def tamper(log, how):
         m = next(i for i, e in enumerate(events) if e['kind'] == 'memory' and i > 3)
         ls[m] = dump(dict(events[m], text=events[m]['text'] + ' (injected)'))
         line = m + 1
+    elif how == 'delete a memory':
+        m = next(i for i, e in enumerate(events) if e['kind'] == 'memory' and i > 3)
+        del ls[m]
+        line = m + 1
     elif how == 'append garbage':
         ls.append('{"kind":"gate","run":"X","level":1}\n')
         line = len(ls)
@@ -129,7 +133,7 @@ def tamper(log, how):
     return line
 
 MATRIX = ['edit think', 'flip update', 'edit config', 'delete a no gate', 'insert a copy', 'swap two lines',
-          'edit memory text', 'append garbage']
+          'edit memory text', 'delete a memory', 'append garbage']
 
 @pytest.mark.parametrize('how', MATRIX)
 def test_every_tampering_is_named_by_verify_and_refused_by_resume(tmp_path, how):
@@ -161,3 +165,35 @@ def test_a_run_where_no_answer_parsed_fails_and_resume_redoes_its_turns(tmp_path
     events = read_log(log_of(tmp_path)).events
     assert [e['t'] for e in events if e['kind'] in ('gate', 'parse_failed')] == [1, 2, 3, 4, 5]
     assert all(e['kind'] != 'parse_failed' for e in events) and verify(log_of(tmp_path)).ok
+
+def rechain(ls):
+    "The lines with every `prev` recomputed, as a forger would: only the other rules can catch what was changed."
+    from memgate.log import GENESIS, line_sha
+    out, prev = [], GENESIS
+    for l in ls:
+        e = dict(json.loads(l), prev=prev)
+        out.append(json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n')
+        prev = line_sha(out[-1].encode('utf-8'))
+    return out
+
+@pytest.mark.parametrize('field,value,message', [
+    ('memory_budget', 'big', "the run's config has memory_budget 'big', not a number of tokens"),
+    ('parents', [{}], 'memory parents must be shas (strings)'),
+    ('parents', [123], 'memory parents must be shas (strings)'),
+    ('config', 'x', 'run_start field `config` has type str'),
+])
+def test_verify_reports_a_crafted_log_instead_of_raising(tmp_path, field, value, message):
+    assert baseline(tmp_path, '--limit', '6').returncode == 0
+    log = log_of(tmp_path)
+    ls = lines(log)
+    events = [json.loads(l) for l in ls]
+    i = 0 if field in ('memory_budget', 'config') else next(i for i, e in enumerate(events) if e['kind'] == 'memory')
+    e = events[i]
+    if field == 'memory_budget': e['config']['memory_budget'] = value
+    else: e[field] = value
+    ls[i] = json.dumps(e) + '\n'
+    log.write_text(''.join(rechain(ls)), encoding='utf-8')     # a crafted log whose chain was made to hold
+    r = memgate('verify', log)
+    assert r.returncode == 1 and 'Traceback' not in r.stderr
+    line = next(i + 1 for i, e in enumerate(events) if e['kind'] == 'memory') if field == 'memory_budget' else i + 1
+    assert r.stderr == f"{log}:{line}: FAILED: {message}\n"
