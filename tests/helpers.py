@@ -1,4 +1,5 @@
-"Builders shared by the loop, log and ingest tests."
+"Builders and command runners shared by the tests."
+import os, subprocess, sys
 from memgate.parser import gate_response
 from memgate.domain import Chunk, Record, Role
 from memgate.queries import Query
@@ -13,3 +14,15 @@ def make_chunks(n, prefix='step'):
 
 def yes(mem, exit=False): return gate_response(True, mem, exit, think='useful')
 def no(prev='', exit=False): return gate_response(False, prev, exit, think='nothing new')
+
+def clean_env(**extra):
+    "The environment without MEMGATE_/OPENAI_ variables (a developer's own settings must not leak in), plus `extra`."
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}, **extra}
+
+def cli(*args):
+    "The command line running `memgate ARGS` with this interpreter."
+    return [sys.executable, '-m', 'memgate.cli', *map(str, args)]
+
+def memgate(*args, timeout=120, **env):
+    "Run `memgate ARGS` in a new process in the clean environment plus `env`; the CompletedProcess."
+    return subprocess.run(cli(*args), capture_output=True, text=True, timeout=timeout, env=clean_env(**env))

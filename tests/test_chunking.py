@@ -1,5 +1,5 @@
 "The chunker on the real sessions: bounded, deterministic, append-only; and the commands that show chunks and prompts."
-import json, shutil, subprocess, sys
+import json, shutil
 from synth import codex_session
 from memgate.chunking import chunk_project, chunk_records
 from memgate.domain import Record, Role, count_tokens, sha256_text
@@ -7,6 +7,7 @@ from memgate.prompt import load_template
 from memgate.domain import templates_dir
 from memgate.queries import load_queries
 from memgate.sources import load_project
+from helpers import memgate
 
 def chunks_of(path, **kw): return list(chunk_project(load_project(path), **kw))
 
@@ -48,9 +49,6 @@ def test_oversized_record_split_at_lines_with_part_markers():
     assert [p.text.split(' ', 2)[:2] for p in parts] == [['(part', f'{i}/{n})'] for i in range(1, n + 1)]
     assert ''.join(p.text.split(') ', 1)[1] for p in parts) == text
     assert all(p.text.split(') ', 1)[1].endswith('\n') for p in parts[:-1])   # cut at line ends
-
-def memgate(*args):
-    return subprocess.run([sys.executable, '-m', 'memgate.cli', *args], capture_output=True, text=True, timeout=120)
 
 def test_chunks_command_lists_every_chunk_with_warnings_summary(fixtures):
     r = memgate('chunks', '--project', str(fixtures / 'transcripts'))

@@ -13,19 +13,13 @@ from memgate.prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from memgate.domain import sha256_text
 from memgate.queries import load_queries
 from memgate.sources import load_project
+from helpers import clean_env, memgate
 
 PROJECT = str(FIXTURES / 'transcripts')
 CHUNKS = list(chunk_project(load_project(PROJECT)))
 Q = 'infra-root-causes'
 
-def env(**extra):
-    e = {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
-    return {**e, **extra}
-
-def memgate(*args, **envs):
-    "Run the `memgate` command with `args` in the test environment (no MEMGATE_/OPENAI_ variables but `envs`)."
-    return subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, args)], capture_output=True, text=True,
-                          env=env(**envs))
+env = clean_env
 
 def ingest_cmd(server, log_dir, *args, **envs):
     return [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', server.url,

@@ -2,18 +2,12 @@
 import errno, json, os, subprocess, sys
 import pytest
 from conftest import FIXTURES, run
-from helpers import QUERY, make_chunks, yes, no
+from helpers import QUERY, make_chunks, memgate, yes, no
 from memgate.client import ScriptedClient
 from memgate.log import LogError, LogWriter, read_log, verify
 from memgate.loop import LoopConfig, run_loop
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'conventions'
-
-def memgate(*args):
-    "`memgate ARGS` in a new process, with no MEMGATE_/OPENAI_ variables."
-    env = {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
-    return subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, args)], capture_output=True, text=True,
-                          env=env)
 
 def baseline(log_dir, *args):
     return memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--query', Q, '--log-dir', log_dir,

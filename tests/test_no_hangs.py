@@ -1,20 +1,14 @@
 "No hangs: a request has one deadline, options are checked up front, Ctrl-C and SIGTERM stop every kind of run."
-import os, shutil, signal, subprocess, sys
+import shutil, signal, subprocess
 import pytest
 from conftest import FIXTURES
 from fake_server import FakeServer
 from memgate.log import read_log, verify
+from helpers import clean_env, cli, memgate
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'conventions'
 
-def cmd(*args):
-    return [sys.executable, '-m', 'memgate.cli', *map(str, args)]
-
-def env():
-    return {k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
-
-def run(*args, timeout=120):
-    return subprocess.run(cmd(*args), capture_output=True, text=True, env=env(), timeout=timeout)
+cmd, env, run = cli, clean_env, memgate
 
 def events(log_dir, q=Q): return read_log(log_dir / 'transcripts' / f'{q}.jsonl').events
 

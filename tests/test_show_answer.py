@@ -1,19 +1,14 @@
 "What a run learned: `memgate show` prints it exactly, `memgate answer` appends a verifiable answer (the answer step)."
-import json, subprocess, sys
+import json
 from pathlib import Path
 from conftest import FIXTURES
 from fake_server import ANSWER, FakeServer
 from golden import EXPECTED, answer_text
 from memgate.log import read_log, verify
 from memgate.show import lineage
+from helpers import memgate
 
 PROJECT = str(FIXTURES / 'transcripts')
-
-def memgate(*args, **env):
-    "`memgate ARGS` in a new process, with no MEMGATE_/OPENAI_ variables but `env`."
-    clean = {k: v for k, v in __import__('os').environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}
-    return subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, args)], capture_output=True, text=True,
-                          env={**clean, **env})
 
 def last_memory(log): return [e for e in read_log(log).events if e['kind'] == 'memory'][-1]
 
