@@ -415,7 +415,20 @@ def codex_root() -> Path:
     return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
 
 # %% ../nbs/02_sources.ipynb #66bcb677
-def _jsonl_under(folder: Path) -> list[Path]: return sorted(p for p in folder.rglob('*.jsonl') if p.is_file())
+def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
+    "The `*.jsonl` files below `folder`, symlinked folders followed once; unreadable folders and loops counted."
+    out, seen = [], set()
+    def skipped(err: OSError): warnings and warnings.report(Path(err.filename)).warnings.update(['unreadable folder'])
+    for root, dirs, names in os.walk(folder, onerror=skipped, followlinks=True):
+        here = os.stat(root)
+        if (here.st_dev, here.st_ino) in seen:            # a symlink back up the tree: do not walk it twice
+            if warnings: warnings.report(Path(root)).warnings['folder seen before (a symlink loop)'] += 1
+            dirs[:] = []
+            continue
+        seen.add((here.st_dev, here.st_ino))
+        dirs.sort()
+        out += [Path(root) / n for n in names if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
+    return sorted(out)
 
 def _by_name(name: str) -> list[Path]:
     "Session files under the Claude Code and Codex roots whose recorded cwd is `name` or ends in it."
@@ -428,9 +441,9 @@ def _by_name(name: str) -> list[Path]:
 
 def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True) -> Project:
     "A project from a session file, a folder of session files, or a project name."
-    p = Path(spec).expanduser()
+    p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name = [p], p.stem
-    elif p.is_dir(): files, name = _jsonl_under(p), p.resolve().name
+    elif p.is_dir(): files, name = _jsonl_under(p, warnings), p.resolve().name
     else:
         files, name = _by_name(str(spec)), Path(str(spec).rstrip('/')).name
         if not files:
@@ -439,5 +452,4 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")
-    warnings = Warnings()
     return Project(name, _sessions(files, warnings), warnings, tool_result_chars, redact)

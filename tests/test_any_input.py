@@ -65,3 +65,11 @@ def test_the_shapes_the_issue_names_are_read(tmp_path):
     summary = claude.warnings.summary()
     assert "1 unknown record type None (first at line 3)" in summary                # the list-valued type
     assert "1 timestamp that is not a string (first at line 2)" in summary and 'unreadable' not in summary
+
+def test_a_symlink_loop_is_walked_once_and_said(tmp_path):
+    import os, shutil
+    shutil.copytree(FIXTURES / 'transcripts', tmp_path / 'p')
+    os.symlink(tmp_path / 'p', tmp_path / 'p' / 'again')
+    p = load_project(tmp_path / 'p')
+    assert len(p.sessions) == 4
+    assert f"warning: {tmp_path / 'p' / 'again'}: 1 folder seen before (a symlink loop)" in p.warnings.summary()
