@@ -20,8 +20,9 @@ from .client import Interrupted, ModelClient
 from .log import make_event, Stats
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError', 'Turn', 'Outcome',
-           'RunOutcome', 'Asked', 'ask', 'run_turn', 'nothing_parsed', 'run_loop', 'EventList']
+__all__ = ['OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError',
+           'Turn', 'Outcome', 'RunOutcome', 'Asked', 'ask', 'candidate_tokens', 'run_turn', 'nothing_parsed',
+           'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -145,6 +146,15 @@ async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     return a
 
 # %% ../nbs/09_loop.ipynb #3e14b4ab
+MAX_TOKEN_BYTES = 128     # the longest cl100k token
+
+def candidate_tokens(text: str, budget: int) -> tuple[int, bool]:
+    "(tokens, exact): the count of `text`, or of a prefix that already proves it over `budget` (exact False)."
+    room = MAX_TOKEN_BYTES * (budget + 1)
+    if len(text) <= room or len(text.encode('utf-8')) <= room: return count_tokens(text), True
+    return count_tokens(text[:room]), False
+
+# %% ../nbs/09_loop.ipynb #e8e98c2c
 async def run_turn(t: int,                    # the turn, 1-based: the chunk's place in the stream
                    level: int,                # the level the run writes (evidence goes one below)
                    run: str,                  # the run id events carry
@@ -168,9 +178,10 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
            candidate=gate.candidate, **a.cost())
     if not gate.update_gate: return kept('retained', g)
-    n = count_tokens(gate.candidate)
+    n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
     if n > cfg.budget.memory:
-        return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory))
+        return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory,
+                                             **({} if exact else {'at_least': True})))
     mem = ev('memory', sha=sha256_text(gate.candidate), text=gate.candidate, tokens=n,
              parents=[chunk.sha] + ([memory_sha] if memory_sha else []))
     return turn('applied', gate.candidate, n, g, ev('evidence', level - 1, sha=chunk.sha, text=chunk.text,
@@ -199,7 +210,7 @@ async def _unread(source, resume: ResumePoint, limit: int | None):
         else: yield t, chunk
     if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
 
-# %% ../nbs/09_loop.ipynb #e8e98c2c
+# %% ../nbs/09_loop.ipynb #4a1b7679
 NOTHING_PARSED = 'no answer was in the gate format'
 
 def nothing_parsed(turns: int, last_raw: str) -> str:
