@@ -342,5 +342,5 @@ def main(argv=None) -> int:
         print("memgate: interrupted", file=sys.stderr)
         return 130
 
-# %% ../nbs/13_cli.ipynb #b5eb85a9
+# %% ../nbs/13_cli.ipynb #b7bfddaf
 if __name__ == '__main__': sys.exit(main())

@@ -54,7 +54,8 @@ def check_event(d: dict) -> str | None:
     "What is wrong with event `d`, or None when it is well formed."
     kind = d.get('kind')
     if kind not in EVENT_FIELDS: return f"unknown event kind {kind!r}"
-    if 'prev' in d and not isinstance(d['prev'], str): return f"{kind} field `prev` has type {type(d['prev']).__name__}"
+    for name in ('prev', 'seal'):
+        if name in d and not isinstance(d[name], str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
@@ -164,8 +165,10 @@ class LogWriter:
 def write(self: LogWriter, *events: dict):
     "Append `events` in one write, each chained to the line before it, then fsync; undone if it fails."
     lines, prev = [], self.prev
-    for e in events:
-        lines.append(encode_event(dict(e, prev=prev)))
+    for i, e in enumerate(events, 1):
+        e = dict(e, prev=prev)
+        if i == len(events): e['seal'] = line_sha(encode_event(e))     # the last line has no successor to vouch for it
+        lines.append(encode_event(e))
         prev = line_sha(lines[-1])
     size = os.fstat(self._fd).st_size
     try:
@@ -443,6 +446,12 @@ def answer(self: _Checker, e: Event) -> str | None:
     return None
 
 # %% ../nbs/08_log.ipynb #ec9851dd
+def _broken_seal(e: Event) -> str | None:
+    "What is wrong with `e`'s seal, if it has one."
+    if 'seal' not in e: return None
+    unsealed = encode_event({k: v for k, v in e.items() if k != 'seal'})
+    return None if line_sha(unsealed) == e['seal'] else "the line was edited after it was written (its seal breaks)"
+
 def _chain_break(e: Event, prev: str) -> str | None:
     "What is wrong with `e`'s `prev`, given the sha of the line before it."
     if e['prev'] == prev: return None
@@ -464,7 +473,7 @@ def verify(path,                        # the log
     for e in log.events:
         chained = chained or 'prev' in e                  # once a line is chained, every later one must be
         broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
-        try: problem = c.check(e) or broken
+        try: problem = c.check(e) or broken or _broken_seal(e)
         except (TypeError, ValueError, KeyError, AttributeError) as err:   # a field of a shape no writer writes
             problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
         if problem: return Verdict(path, False, problem, e.line, n, torn)

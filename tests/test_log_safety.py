@@ -94,15 +94,15 @@ def tamper(log, how):
     no_gate = next(i for i, e in enumerate(events) if e['kind'] == 'gate' and not e['update'] and i > 3)
     yes_gate = next(i for i, e in enumerate(events) if e['kind'] == 'gate' and e['update'] and i > 3)
     dump = lambda e: json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n'
-    if how == 'edit think':
+    if how == 'edit think':                   # a no gate is a turn of its own: its seal breaks
         ls[no_gate] = dump(dict(events[no_gate], think='made up'))
-        line = no_gate + 2
+        line = no_gate + 1
     elif how == 'flip update':
         ls[no_gate] = dump(dict(events[no_gate], update=True))
-        line = no_gate + 2
+        line = no_gate + 1
     elif how == 'edit config':
         ls[0] = dump(dict(events[0], config=dict(events[0]['config'], memory_budget=4096)))
-        line = 2
+        line = 1
     elif how == 'delete a no gate':
         del ls[no_gate]
         line = no_gate + 1
@@ -120,6 +120,9 @@ def tamper(log, how):
         m = next(i for i, e in enumerate(events) if e['kind'] == 'memory' and i > 3)
         del ls[m]
         line = m + 1
+    elif how == 'edit the last line':
+        ls[-1] = dump(dict(events[-1], status='failed'))
+        line = len(ls)
     elif how == 'append garbage':
         ls.append('{"kind":"gate","run":"X","level":1}\n')
         line = len(ls)
@@ -127,7 +130,7 @@ def tamper(log, how):
     return line
 
 MATRIX = ['edit think', 'flip update', 'edit config', 'delete a no gate', 'insert a copy', 'swap two lines',
-          'edit memory text', 'delete a memory', 'append garbage']
+          'edit memory text', 'delete a memory', 'edit the last line', 'append garbage']
 
 @pytest.mark.parametrize('how', MATRIX)
 def test_every_tampering_is_named_by_verify_and_refused_by_resume(tmp_path, how):
@@ -164,9 +167,11 @@ def rechain(ls):
     "The lines with every `prev` recomputed, as a forger would: only the other rules can catch what was changed."
     from memgate.log import GENESIS, line_sha
     out, prev = [], GENESIS
+    dump = lambda e: json.dumps(e, ensure_ascii=False, separators=(',', ':'))
     for l in ls:
         e = dict(json.loads(l), prev=prev)
-        out.append(json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n')
+        if 'seal' in e: e['seal'] = line_sha(dump({k: v for k, v in e.items() if k != 'seal'}).encode('utf-8'))
+        out.append(dump(e) + '\n')
         prev = line_sha(out[-1].encode('utf-8'))
     return out
 

@@ -86,3 +86,13 @@ def test_ctrl_c_while_the_sessions_are_read_stops_at_once_without_a_traceback(tm
         out, err = p.communicate(timeout=60)
         assert p.returncode == 130 and 'Traceback' not in err, err
         assert not (tmp_path / f'runs{delay}').exists() or 'no model call was made' in err
+
+def test_ctrl_c_while_memgate_is_still_importing_is_one_line(tmp_path):
+    exe = shutil.which('memgate')
+    assert exe, 'the memgate command is installed with the package'
+    p = subprocess.Popen([exe, 'ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--log-dir', tmp_path],
+                         stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env())
+    try: p.wait(timeout=0.15)                     # memgate.cli takes about 0.2 s to import
+    except subprocess.TimeoutExpired: p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and 'Traceback' not in err, err
