@@ -19,17 +19,26 @@ CHUNK_TOKENS = 5000
 PART_MARK = '(part {i}/{n}) '
 _sep_tokens = cache(lambda: count_tokens(RECORD_SEP))   # counted on first use: importing stays cheap
 
+def _cut(line: str, room: int) -> list[str]:
+    "`line` in consecutive pieces of at most `room` tokens each, counted, so that no density of text can exceed it."
+    out, i = [], 0
+    while i < len(line):
+        step = min(len(line) - i, room * 4)           # a guess at room tokens' worth of characters, then checked
+        while (n := count_tokens(line[i:i + step])) > room: step = max(1, min(step - 1, step * room // n))
+        out.append(line[i:i + step])
+        i += step
+    return out
+
 def _pieces(text: str, room: int) -> list[str]:
-    "Split `text` at line boundaries into pieces of at most `room` tokens (characters only inside an over-long line)."
+    "Split `text` at line boundaries into pieces of at most `room` tokens (inside an over-long line, by tokens)."
     out, cur, cur_n = [], [], 0
     for line in text.splitlines(keepends=True):
         n = count_tokens(line)
-        if n > room:                      # one line longer than a chunk: cut it by characters
+        if n > room:                      # one line longer than a chunk: cut it, counting
             if cur:
                 out.append(''.join(cur))
                 cur, cur_n = [], 0
-            step = max(1, len(line) * room // n // 2)
-            out += [line[i:i + step] for i in range(0, len(line), step)]
+            out += _cut(line, room)
             continue
         if cur and cur_n + n > room:
             out.append(''.join(cur))

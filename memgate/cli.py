@@ -13,7 +13,7 @@ from .sources import load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt
-from .log import log_files, stats, verify
+from .log import log_files, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint
 from .loop import LoopConfig, default_sampling
@@ -129,18 +129,37 @@ def cmd_chunks(args) -> int:
 def prompt_args(p):
     "Options of `memgate prompt`."
     add_project_args(p)
-    p.add_argument('--query', required=True, help='query id')
+    p.add_argument('--query', help='query id (not needed with --log)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--chunk', type=at_least(1), required=True, help='chunk index, from 1')
+    p.add_argument('--chunk', type=at_least(1), required=True, help='chunk index, from 1: the turn t')
+    p.add_argument('--log', help="a log: turn t's prompt as it was (or would be) sent, with the memory then and the "
+                                 "log's question and chunk settings")
+
+def _from_log(args) -> tuple[str, str | None]:
+    "(question, memory before turn `args.chunk`) from the log `args.log`, whose chunk settings `args` takes on."
+    events = read_log(args.log).events
+    start = [e for e in events if e['kind'] == 'run_start'][-1]
+    cfg = start['config']
+    args.chunk_tokens = cfg.get('chunk_tokens', args.chunk_tokens)
+    args.tool_result_chars = cfg.get('tool_result_chars', args.tool_result_chars)
+    args.no_redact = 'redactor' in cfg and cfg['redactor'] is None
+    before = [e['text'] for e in events if e['kind'] == 'memory' and e['t'] < args.chunk]
+    return start['question'], before[-1] if before else None
 
 def cmd_prompt(args) -> int:
-    "Print the exact prompt the model sees for one chunk at t=1."
-    queries = load_queries(args.queries)
-    (query,) = select_queries(queries, [args.query], args.queries or 'query set')
+    "Print the exact prompt the model sees for chunk N: at t=1, or with `--log` as turn N of that log."
+    if args.log: question, memory = _from_log(args)
+    elif not args.query: raise MemgateError("pass --query ID, or --log LOG to show a turn of that log")
+    else:
+        (query,) = select_queries(load_queries(args.queries), [args.query], args.queries or 'query set')
+        question, memory = query.question, None
+        print(f"(the prompt of chunk {args.chunk} at t=1, with no memory; --log LOG shows turn {args.chunk} of a log)",
+              file=sys.stderr)
     project, chunks = project_chunks(args)
     chunk = next((c for c in chunks if c.index == args.chunk), None)
     if chunk is None: raise MemgateError(f"{args.project}: no chunk {args.chunk} (chunks are numbered from 1)")
-    sys.stdout.write(build_prompt(query.question, None, chunk.text).text)
+    budget = Budget(section=max(Budget.section, args.chunk_tokens))
+    sys.stdout.write(build_prompt(question, memory, chunk.text, budget).text)
     return 0
 
 # %% ../nbs/13_cli.ipynb #18d87717
@@ -307,7 +326,7 @@ def cmd_answer(args) -> int:
 # %% ../nbs/13_cli.ipynb #3e1394f0
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
-    prompt=('print the exact prompt for one chunk at t=1', prompt_args, cmd_prompt),
+    prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),

@@ -16,9 +16,9 @@ from .redact import redact
 
 # %% auto #0
 __all__ = ['TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS', 'CODEX_SKIP',
-           'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'json_lines', 'omitted', 'ClaudeLine',
-           'claude_records', 'codex_records', 'sniff', 'Session', 'session_records', 'Project', 'claude_root',
-           'codex_root', 'load_project']
+           'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'json_lines', 'omitted', 'terminal_text',
+           'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session',
+           'session_records', 'Project', 'claude_root', 'codex_root', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -103,7 +103,8 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool):
 
 # %% ../nbs/02_sources.ipynb #26fcd8a1
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 2   # how records become text (2: secrets redacted); a log records it, so resume can tell
+RENDERER_VERSION = 3   # how records become text; a log records it, so resume can tell
+# 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content: `[image omitted, 118 KB]`."
@@ -111,6 +112,37 @@ def omitted(what: str, data) -> str:
     return f"[{what} omitted, {max(1, round(n / 1024))} KB]" if n else f"[{what} omitted]"
 
 # %% ../nbs/02_sources.ipynb #4afeec8a
+_ESCAPES = re.compile(r'\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]')
+_CONTROLS = re.compile(r'[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]')
+
+def _last_state(line: str) -> str:
+    "What is left of a line redrawn with carriage returns: its last non-empty state."
+    return ([seg for seg in line.split('\r') if seg] or [''])[-1]
+
+def terminal_text(text: str) -> str:
+    "`text` as a terminal would have left it: escape sequences and control characters out, `\\r` redraws resolved."
+    if '\x1b' not in text and '\r' not in text and not _CONTROLS.search(text): return text
+    text = _ESCAPES.sub('', text).replace('\r\n', '\n')
+    if '\r' in text: text = '\n'.join(_last_state(line) for line in text.split('\n'))
+    return _CONTROLS.sub('', text)
+
+# %% ../nbs/02_sources.ipynb #37ef5643
+def tool_call(name, args) -> str:
+    "A tool call as `Tool: name` and its fields, one per line; multi-line values as indented lines."
+    if isinstance(args, str):
+        try: parsed = json.loads(args)
+        except ValueError: parsed = None
+        if isinstance(parsed, dict): args = parsed
+    if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
+    lines = [f"Tool: {name}"]
+    for k, v in args.items():
+        if isinstance(v, str) and '\n' in v: lines += [f"  {k}:"] + [f"    {line}" for line in v.split('\n')]
+        else: lines.append(f"  {k}: {v if isinstance(v, str) else _json(v)}")
+    return '\n'.join(lines)
+
+def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
+
+# %% ../nbs/02_sources.ipynb #ea931d79
 CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'ai-title',
                'custom-title', 'last-prompt', 'mode', 'permission-mode'}
 CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}     # timing and hook bookkeeping, no content
@@ -130,7 +162,7 @@ class ClaudeLine:
         if self.kind == 'assistant': return Role.assistant
         return Role.system if self.harness or _HARNESS.match(text) else Role.user
 
-# %% ../nbs/02_sources.ipynb #3993b87c
+# %% ../nbs/02_sources.ipynb #51724c32
 def _image_data(b: dict):
     "The base64 data of an image block, or None when its source is not the usual dict."
     src = b.get('source')
@@ -148,7 +180,7 @@ def _block_text(content) -> str:
         else: parts.append(json.dumps(b, ensure_ascii=False))
     return '\n'.join(parts)
 
-# %% ../nbs/02_sources.ipynb #6ee5d8fa
+# %% ../nbs/02_sources.ipynb #e16a9bec
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
     text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
@@ -160,8 +192,7 @@ def _redacted_thinking_block(b: dict, line: ClaudeLine):
     return Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}", None
 
 def _tool_use_block(b: dict, line: ClaudeLine):
-    args = json.dumps(b.get('input', {}), ensure_ascii=False)
-    return Role.assistant, f"Tool: {b.get('name', '?')} {args}", b.get('id')
+    return Role.assistant, tool_call(b.get('name', '?'), b.get('input', {})), b.get('id')
 
 def _tool_result_block(b: dict, line: ClaudeLine):
     text = cut_middle(_block_text(b.get('content')), line.cap)
@@ -223,11 +254,9 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
             out.append(Record(role, text, str(path), ref, ts, call))
     return out
 
-# %% ../nbs/02_sources.ipynb #e16a9bec
+# %% ../nbs/02_sources.ipynb #5493ff5a
 CODEX_SKIP = {'event_msg', 'turn_context'}
 _CODEX_SETUP = re.compile(r'^\s*<(environment_context|user_instructions|user_shell_command|INSTRUCTIONS)')
-
-def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 
 def _parts(content) -> str:
     "Text of a Codex message's content parts."
@@ -241,7 +270,7 @@ def _parts(content) -> str:
         else: out.append(_json(p))
     return '\n'.join(out)
 
-# %% ../nbs/02_sources.ipynb #c7ea1db2
+# %% ../nbs/02_sources.ipynb #dec9847a
 def _message_item(p: dict):
     role, text = p.get('role'), _parts(p.get('content'))
     if role == 'assistant': return Role.assistant, text, None
@@ -253,12 +282,20 @@ def _reasoning_item(p: dict):
 
 def _tool_call_item(p: dict):
     args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
-    args = args if isinstance(args, str) else _json(args)
-    return Role.assistant, f"Tool: {p.get('name', '?')} {args}", p.get('call_id')
+    return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
 
-def _tool_output_item(p: dict):
-    out = p.get('output')
-    return Role.tool_result, out if isinstance(out, str) else _json(out), p.get('call_id')
+def codex_output(out) -> str:
+    "A Codex tool output as text: the JSON envelope of Codex 0.40 (`output`, `metadata.exit_code`) opened."
+    env = out
+    if isinstance(out, str):
+        try: env = json.loads(out)
+        except ValueError: return out
+    if not (isinstance(env, dict) and isinstance(env.get('output'), str)):
+        return out if isinstance(out, str) else _json(out)
+    meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}
+    return env['output'] if meta.get('exit_code') is None else f"(exit {meta['exit_code']})\n{env['output']}"
+
+def _tool_output_item(p: dict): return Role.tool_result, codex_output(p.get('output')), p.get('call_id')
 
 def _local_shell_item(p: dict):
     action = p.get('action')
@@ -301,7 +338,7 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
     role, text, call = CODEX_ITEMS[p['type']](p)
     return [rec(role, cut_middle(text, cap) if role == Role.tool_result else text, call)]
 
-# %% ../nbs/02_sources.ipynb #5493ff5a
+# %% ../nbs/02_sources.ipynb #846b6382
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
     fmt = ts = cwd = sid = None
@@ -356,7 +393,7 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
-# %% ../nbs/02_sources.ipynb #f6e35859
+# %% ../nbs/02_sources.ipynb #662f5445
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
     "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
     if not isinstance(r.text, str):
@@ -379,6 +416,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
                 rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
                 continue
+            got = [replace(r, text=terminal_text(r.text)) for r in got]
             if secrets: got = [replace(r, text=redact(r.text, rep.redacted)) for r in got]
             rep.records += len(got)
             recs += got

@@ -10,7 +10,7 @@ RUNS = FIXTURES / 'runs'
 
 def test_frames_agree_with_stats_of_every_log():
     r = load_runs(RUNS)
-    assert len(r.logs) == 8 and len(r.runs) == 8 and len(r.turns) == 8 * 34
+    assert len(r.logs) == 8 and len(r.runs) == 8 and len(r.turns) == 8 * 31
     for row in r.logs.itertuples():
         s = stats(row.log)
         assert (row.chunks_seen, row.chunks_used, row.parse_failures, row.budget_exceeded, row.calls,
@@ -26,10 +26,10 @@ def test_turns_frame_matches_events_line_by_line():
     log = str(RUNS / 'scripted' / 'transcripts' / 'infra-root-causes.jsonl')
     ev = [json.loads(l) for l in Path(log).read_text().splitlines()]
     tn = r.turns[r.turns.log == log]
-    assert list(tn.t) == list(range(1, 35))
-    assert list(tn.parse_failed) == [any(e['kind'] == 'parse_failed' and e['t'] == t for e in ev) for t in range(1, 35)]
+    assert list(tn.t) == list(range(1, 32))
+    assert list(tn.parse_failed) == [any(e['kind'] == 'parse_failed' and e['t'] == t for e in ev) for t in range(1, 32)]
     mem, tokens = 0, []
-    for t in range(1, 35):
+    for t in range(1, 32):
         mem = next((e['tokens'] for e in ev if e['kind'] == 'memory' and e['t'] == t), mem)
         tokens.append(mem)
     assert list(tn.memory_tokens) == tokens

@@ -17,6 +17,7 @@ from helpers import clean_env, memgate
 
 PROJECT = str(FIXTURES / 'transcripts')
 CHUNKS = list(chunk_project(load_project(PROJECT)))
+N = len(CHUNKS)      # the bundled project's chunks
 Q = 'infra-root-causes'
 
 env = clean_env
@@ -49,20 +50,20 @@ def test_a1_produces_complete_log(tmp_path):
     log = log_of(tmp_path)
     ev = events(log)
     assert ev[0]['kind'] == 'run_start' and ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'complete'
-    assert turns(log) == list(range(1, 35)) and len(s.requests) == 34
+    assert turns(log) == list(range(1, N + 1)) and len(s.requests) == N
     assert sum(e['kind'] == 'memory' for e in ev) == expected_updates() > 0
     assert ev[0]['model'] == 'test-model' and ev[0]['config']['sampling'] == dict(temperature=0.0, max_tokens=2048)
     assert verify(log).ok
     progress = [l for l in r.stderr.splitlines() if l.startswith('[')]
-    assert len(progress) == 34 and progress[0].startswith('[  1/34] t=1 update=')
-    assert r.stdout.startswith(f'{Q}: run ') and '  chunks 34  ' in r.stdout
+    assert len(progress) == N and progress[0].startswith(f'[  1/{N}] t=1 update=')
+    assert r.stdout.startswith(f'{Q}: run ') and f'  chunks {N}  ' in r.stdout
 
 def test_a2_update_rate_matches_log(tmp_path):
     with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--format', 'json')
     (row,) = [json.loads(l) for l in r.stdout.splitlines()]
     s2 = stats(log_of(tmp_path))
-    assert row['update_rate'] == round(s2.update_rate, 6) and row['update_rate'] == round(expected_updates() / 34, 6)
-    assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (34, s2.chunks_used, 34, 'complete')
+    assert row['update_rate'] == round(s2.update_rate, 6) and row['update_rate'] == round(expected_updates() / N, 6)
+    assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (N, s2.chunks_used, N, 'complete')
     assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
                         'memory_tokens', 'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
     v = memgate('stats', log_of(tmp_path), '--format', 'json')
@@ -73,7 +74,7 @@ def test_a3_resume_is_noop_when_complete(tmp_path):
     before = log_of(tmp_path).read_bytes()
     with FakeServer() as s2: r = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
     assert r.returncode == 0 and len(s2.requests) == 0 and log_of(tmp_path).read_bytes() == before
-    assert 'already complete at t=34' in r.stderr
+    assert f'already complete at t={N}' in r.stderr
 
 def test_a4_resume_continues_partial(tmp_path):
     with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q)
@@ -83,10 +84,10 @@ def test_a4_resume_continues_partial(tmp_path):
     log.write_text(''.join(lines[:cut]))             # as if killed after t=10
     mem10 = [json.loads(l) for l in lines[:cut] if json.loads(l)['kind'] == 'memory'][-1]['text']
     with FakeServer() as s2: r = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
-    assert r.returncode == 0 and len(s2.requests) == 24 and 'resuming after t=10' in r.stderr
+    assert r.returncode == 0 and len(s2.requests) == N - 10 and 'resuming after t=10' in r.stderr
     first = s2.prompts()[0]
     assert f'<section> {CHUNKS[10].text} </section>' in first and f'<memory> {mem10} </memory>' in first
-    assert turns(log) == list(range(1, 35)) and verify(log).ok
+    assert turns(log) == list(range(1, N + 1)) and verify(log).ok
 
 @pytest.mark.parametrize('sig,code', [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a5_interrupt_is_clean(tmp_path, sig, code):
@@ -98,7 +99,7 @@ def test_a5_interrupt_is_clean(tmp_path, sig, code):
     log = log_of(tmp_path)
     ev = events(log)
     assert ev[-1]['kind'] == 'run_end' and ev[-1]['status'] == 'interrupted' and verify(log, strict=True).ok
-    assert 3 <= len(turns(log)) < 34 and 'finishing the turns in flight' in err
+    assert 3 <= len(turns(log)) < N and 'finishing the turns in flight' in err
     last_gate = [e for e in ev if e['kind'] == 'gate'][-1]       # the last turn is whole: a yes has its memory
     assert (not last_gate['update']) or any(e['kind'] == 'memory' and e['t'] == last_gate['t'] for e in ev)
 
@@ -140,14 +141,14 @@ def test_several_queries_run_concurrently(tmp_path):
     print(f'1 query {one:.2f}s, 4 queries {four:.2f}s, ratio {four / one:.2f}')
     assert four < 2 * one
 
-@pytest.mark.parametrize('faults,calls', [(['500', '500'], 36), (['drop'], 35), (['429'], 35)])
+@pytest.mark.parametrize('faults,calls', [(['500', '500'], N + 2), (['drop'], N + 1), (['429'], N + 1)])
 def test_passing_faults_are_retried(tmp_path, faults, calls):
     with FakeServer(faults=faults) as s:
         t0 = time.monotonic()
         r = memgate_ingest(s, tmp_path, '--query', Q)
         dt = time.monotonic() - t0
     assert r.returncode == 0, r.stderr
-    assert len(s.requests) == calls and turns(log_of(tmp_path)) == list(range(1, 35)) and verify(log_of(tmp_path)).ok
+    assert len(s.requests) == calls and turns(log_of(tmp_path)) == list(range(1, N + 1)) and verify(log_of(tmp_path)).ok
     assert 'retrying in' in r.stderr
     if faults == ['429']: assert dt >= 1.0 and 'retrying in 1.0s after HTTP 429: slow down' in r.stderr
 
@@ -168,8 +169,8 @@ def test_server_going_away_fails_the_run_then_resume_finishes(tmp_path):
     ev = events(log)
     assert ev[-1]['status'] == 'failed' and turns(log) == list(range(1, 13)) and verify(log).ok
     with FakeServer(port=port) as s2: r2 = memgate_ingest(s2, tmp_path, '--query', Q, '--resume')
-    assert r2.returncode == 0 and len(s2.requests) == 22
-    assert turns(log) == list(range(1, 35)) and verify(log).ok
+    assert r2.returncode == 0 and len(s2.requests) == N - 12
+    assert turns(log) == list(range(1, N + 1)) and verify(log).ok
 
 def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
     with FakeServer(latency=0.05) as s:
@@ -180,7 +181,7 @@ def test_kill_9_then_resume_has_every_chunk_once(tmp_path):
         assert verify(log).ok and events(log)[-1]['kind'] != 'run_end'
         r = memgate_ingest(s, tmp_path, '--query', Q, '--resume')
     assert r.returncode == 0, r.stderr
-    assert turns(log) == list(range(1, 35)) and verify(log, strict=True).ok
+    assert turns(log) == list(range(1, N + 1)) and verify(log, strict=True).ok
     v = memgate('verify', log)
     assert v.returncode == 0 and ': ok: ' in v.stdout
 
@@ -282,9 +283,9 @@ def test_main_job_keyword_baseline_offline(tmp_path):
         ev = events(log)
         assert verify(log).ok and ev[0]['model'] == 'keyword-baseline'
         assert ev[0]['baseline'] is True and row['baseline'] is True
-        assert row['chunks_seen'] == 34 and row['update_rate'] == round(stats(log).update_rate, 6)
+        assert row['chunks_seen'] == N and row['update_rate'] == round(stats(log).update_rate, 6)
     prefixes = tuple(row['query'] for row in rows)
-    assert sum(l.startswith(prefixes) and '/34] t=' in l for l in r.stderr.splitlines()) == 4 * 34
+    assert sum(l.startswith(prefixes) and f'/{N}] t=' in l for l in r.stderr.splitlines()) == 4 * N
 
 def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
     import shutil
@@ -335,11 +336,11 @@ def test_a_gate_that_says_yes_to_everything_is_reported_and_warned_about(tmp_pat
     assert r.returncode == 0, r.stderr
     (row,) = [json.loads(l) for l in r.stdout.splitlines()]
     s = stats(log_of(tmp_path))
-    assert (row['said_yes'], row['said_yes_rate'], row['chunks_used']) == (34, 1.0, s.chunks_used)
+    assert (row['said_yes'], row['said_yes_rate'], row['chunks_used']) == (N, 1.0, s.chunks_used)
     assert s.chunks_used < 10
-    assert row['budget_exceeded'] == 34 - s.chunks_used and row['first_over_budget'] == s.chunks_used + 1
-    assert row['prompt_tokens'] == 34 and row['completion_tokens'] == 34          # the fake server counts 1 + 1 a call
+    assert row['budget_exceeded'] == N - s.chunks_used and row['first_over_budget'] == s.chunks_used + 1
+    assert row['prompt_tokens'] == N and row['completion_tokens'] == N          # the fake server counts 1 + 1 a call
     assert (f"warning: {Q}: the gate said yes on 100.0% of chunks (update-rate {100 * s.update_rate:.1f}%), above 30%: "
             "it is not discriminating (an expensive summarizer)") in r.stderr
-    assert (f"warning: {Q}: memory saturated at t={s.chunks_used + 1}: {34 - s.chunks_used} later updates were refused"
+    assert (f"warning: {Q}: memory saturated at t={s.chunks_used + 1}: {N - s.chunks_used} later updates were refused"
             in r.stderr)

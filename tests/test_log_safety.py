@@ -196,3 +196,14 @@ def test_verify_reports_a_crafted_log_instead_of_raising(tmp_path, field, value,
     assert r.returncode == 1 and 'Traceback' not in r.stderr
     line = next(i + 1 for i, e in enumerate(events) if e['kind'] == 'memory') if field == 'memory_budget' else i + 1
     assert r.stderr == f"{log}:{line}: FAILED: {message}\n"
+
+def test_resume_refuses_a_log_written_by_another_renderer(tmp_path):
+    assert baseline(tmp_path, '--limit', '3').returncode == 0
+    log = log_of(tmp_path)
+    ls = lines(log)
+    start = json.loads(ls[0])
+    ls[0] = json.dumps(dict(start, config=dict(start['config'], renderer=2))) + '\n'
+    log.write_text(''.join(rechain(ls)), encoding='utf-8')
+    r = baseline(tmp_path, '--limit', '6', '--resume')
+    assert r.returncode == 1 and (f"{log}: renderer was 2 when this log was written, now 3; resuming would mix two "
+                                  "runs") in r.stderr

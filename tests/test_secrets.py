@@ -60,7 +60,7 @@ def test_no_planted_secret_is_sent_written_or_printed(tmp_path):
     start = read_log(log).events[0]
     assert start['redacted'] == {'openai-key': 2, 'anthropic-key': 1, 'aws-access-key': 1, 'aws-secret-key': 1,
                                  'github-token': 1, 'slack-token': 1, 'authorization': 1, 'password': 1}
-    assert start['config']['redactor'] == 1 and start['config']['renderer'] == 2
+    assert start['config']['redactor'] == 1 and start['config']['renderer'] == 3
     assert 'redacted 9 secrets' in r.stderr
 
 def test_a_password_in_the_base_url_never_shows_in_errors(tmp_path):

@@ -36,7 +36,7 @@ def test_show_prints_each_final_memory_byte_for_byte_with_its_updates(tmp_path):
     for row, log in zip(rows, logs):
         assert row['memory'] == last_memory(log)['text'] and row['memory_sha'] == last_memory(log)['sha']
         assert [u['t'] for u in row['updates']] == [u.t for u in lineage(read_log(log).events)]
-        assert row['stats']['chunks_seen'] == 34 and 'evidence' not in row['updates'][0]
+        assert row['stats']['chunks_seen'] == 31 and 'evidence' not in row['updates'][0]
 
 def test_the_ingest_summary_says_where_the_log_is_and_how_to_read_it(tmp_path):
     r = memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--query', 'conventions', '--limit', '3',

@@ -65,7 +65,7 @@ def test_claude_21_subagents_progress_and_compaction(tmp_path):
     got = [(r.role.value, r.text) for r in p.records()]
     assert got == [
         ('user', 'deploy the shop'),
-        ('assistant', 'Tool: Task {"prompt": "check CI"}'),
+        ('assistant', 'Tool: Task\n  prompt: check CI'),
         ('user', 'check CI'),
         ('assistant', 'CI fails on a missing env var'),
         ('tool_result', 'CI is red: missing DATABASE_URL'),
