@@ -43,7 +43,7 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 async def answer_log(path,                                   # the log to answer
                      client: ModelClient | None,              # the model (None will do for a baseline log)
                      sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
-                     template: str | None = None) -> Event:   # default: templates/answer.txt
+                     template: str | None = None) -> Event:   # default: memgate/templates/answer.txt
     "Answer the log's question from its final memory and append the `answer` event to the log."
     x = learned(path)
     if x.memory is None: raise MemgateError(f"{path}: no memory to answer from (the gate never opened)")

@@ -23,10 +23,10 @@ class MemgateError(Exception):
 
 # %% ../nbs/00_domain.ipynb #b8cfed91
 def templates_dir() -> Path:
-    "The folder holding `gru-mem.txt` and the default `queries.toml`."
+    "The folder holding `gru-mem.txt`, `answer.txt` and the default `queries.toml`."
     import memgate  # the package's own location, also when this runs inside the notebook
     env = os.environ.get('MEMGATE_TEMPLATES')
-    d = Path(env) if env else Path(memgate.__file__).resolve().parent.parent / 'templates'
+    d = Path(env) if env else Path(memgate.__file__).resolve().parent / 'templates'
     if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
     return d
 

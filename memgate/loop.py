@@ -42,7 +42,7 @@ class LoopConfig:
     parse_retries: int = 2
     sampling: dict = field(default_factory=default_sampling)
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
-    template: str | None = None       # template file; None is templates/gru-mem.txt
+    template: str | None = None       # template file; None is memgate/templates/gru-mem.txt
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."

@@ -17,10 +17,11 @@ from fake_server import FakeServer
 from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.domain import count_tokens, sha256_text
+from memgate.domain import templates_dir
 from memgate.queries import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {q.question: q.keywords for q in load_queries(ROOT / 'templates' / 'queries.toml').values()}
+KEYWORDS = {q.question: q.keywords for q in load_queries(templates_dir() / 'queries.toml').values()}
 seen = {}
 lock = threading.Lock()
 

@@ -25,7 +25,7 @@ def test_a2_golden_tn():
     assert prompt_tn() == fill(load_template(), QUESTION, MEMORY, CHUNK.text)
 
 def test_template_is_figure_10a_of_the_paper(fixtures):
-    template = (fixtures.parent / "templates" / "gru-mem.txt").read_bytes()
+    template = (templates_dir() / "gru-mem.txt").read_bytes()
     assert template.startswith(b'You are presented with a problem, a section of an article that may contain the\n'
                                b'answer to the problem')
     instruction = b'first generate <check>yes</check>. After that, update the new memory between\n<update> and'
