@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, asyncio, json, os, signal, sys
 from pathlib import Path
 from .domain import MemgateError
-from .sources import load_project, TOOL_RESULT_CHARS
+from .sources import list_projects, load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt
@@ -22,10 +22,11 @@ from .show import show
 from .answer import answer_logs
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row',
-           'cmd_stats', 'add_project_args', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args', 'cmd_prompt',
-           'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
-           'cmd_show', 'answer_args', 'cmd_answer', 'build_parser', 'main']
+__all__ = ['BYTES_PER_CHUNK', 'COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
+           'stats_row', 'cmd_stats', 'add_project_args', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args',
+           'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report',
+           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'build_parser',
+           'main']
 
 # %% ../nbs/13_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -324,6 +325,24 @@ def cmd_answer(args) -> int:
     return 0 if all(e for _, e in got) else 1
 
 # %% ../nbs/13_cli.ipynb #3e1394f0
+BYTES_PER_CHUNK = 45_000      # of session files, on the bundled sessions: for an estimate before any is read
+
+def projects_args(p):
+    "Options of `memgate projects`."
+    p.add_argument('--format', choices=('text', 'json'), default='text')
+
+def cmd_projects(args) -> int:
+    "List the projects under the Claude Code and Codex roots, with what `--project` can call them."
+    for x in list_projects():
+        size = sum(f.stat().st_size for f in x.files)
+        row = dict(name=x.name, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
+                   first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=size // BYTES_PER_CHUNK + 1)
+        if args.format == 'json': print(json.dumps(row))
+        else: print(f"{x.name:24s} {'+'.join(row['tools']):12s} {len(x.files):4d} sessions  {(x.first_ts or '-')[:10]}"
+                    f" .. {(x.last_ts or '-')[:10]}  {size / 2**20:7.1f} MB  ~{row['chunks_about']} chunks  {x.cwd}")
+    return 0
+
+# %% ../nbs/13_cli.ipynb #a938a4c2
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
@@ -333,6 +352,7 @@ COMMANDS = dict(
     verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
     stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),
     report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),
+    projects=('list the projects under ~/.claude and ~/.codex that --project can name', projects_args, cmd_projects),
 )
 
 def build_parser() -> argparse.ArgumentParser:
@@ -348,10 +368,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=run)
     return ap
 
+def _project_values(argv: list[str]) -> list[str]:
+    "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
+    out = []
+    for arg in argv:
+        if out and out[-1] == '--project' and arg.startswith('-'): out[-1] = f'--project={arg}'
+        else: out.append(arg)
+    return out
+
 def main(argv=None) -> int:
     "Entry point of the `memgate` command."
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_project_values(sys.argv[1:] if argv is None else list(argv)))
         return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)

@@ -18,7 +18,8 @@ from .redact import redact
 __all__ = ['TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS', 'CODEX_SKIP',
            'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'json_lines', 'omitted', 'terminal_text',
            'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session',
-           'session_records', 'Project', 'claude_root', 'codex_root', 'load_project']
+           'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects', 'find_project',
+           'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -468,14 +469,62 @@ def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
         out += [Path(root) / n for n in names if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
     return sorted(out)
 
-def _by_name(name: str) -> list[Path]:
-    "Session files under the Claude Code and Codex roots whose recorded cwd is `name` or ends in it."
-    roots = [claude_root() / 'projects', codex_root() / 'sessions', codex_root() / 'archived_sessions']
-    out = []
-    for f in (f for r in roots if r.is_dir() for f in _jsonl_under(r)):
-        cwd = sniff(f)[2]
-        if cwd and (cwd.rstrip('/') == name.rstrip('/') or Path(cwd).name == name): out.append(f)
-    return out
+@dataclass
+class Listed:
+    "A project found under the Claude Code and Codex roots: its sessions and the names it answers to."
+    cwd: str                               # the working directory its sessions recorded (the most common one)
+    files: list[Path]
+    tools: set[str] = field(default_factory=set)
+    folder: str | None = None              # Claude Code's folder for it: the cwd it started in, encoded
+    first_ts: str | None = None
+    last_ts: str | None = None
+
+    @property
+    def name(self) -> str:
+        "What memgate calls the project: the last folder of its cwd."
+        return Path(self.cwd.rstrip('/')).name or self.cwd
+
+    @property
+    def names(self) -> list[str]:
+        "Every name `--project` accepts for it: the cwd, its last folder, the encoded folder and that folder's tail."
+        tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
+        return [n for n in (self.cwd.rstrip('/'), self.name, self.folder, tail) if n]
+
+# %% ../nbs/02_sources.ipynb #28aa97d0
+def list_projects() -> list[Listed]:
+    "Every project under the Claude Code root and the Codex root, by name."
+    groups: dict[str, Listed] = {}
+    claude, codex = claude_root() / 'projects', codex_root()
+    for folder in sorted(d for d in claude.iterdir() if d.is_dir()) if claude.is_dir() else []:
+        infos = [(f, sniff(f)) for f in _jsonl_under(folder)]
+        cwds = Counter(i[2] for _, i in infos if i[0] == 'claude' and i[2])
+        if not cwds: continue
+        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
+        for f, (fmt, ts, _, _) in infos:
+            if fmt == 'claude': _add(x, f, ts)
+    for f in [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
+        fmt, ts, cwd, _ = sniff(f)
+        if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
+    return sorted(groups.values(), key=lambda x: (x.name, x.cwd))
+
+def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
+    "Count session file `f` into project `x`."
+    x.files.append(f)
+    if tool: x.tools.add(tool)
+    if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
+
+# %% ../nbs/02_sources.ipynb #7d4450a9
+def find_project(name: str) -> Listed:
+    "The one listed project `name` names (exactly, as a prefix, or as a substring of one of its names)."
+    projects = list_projects()
+    for test in (lambda n: n == name, lambda n: n.startswith(name), lambda n: name in n):
+        found = [x for x in projects if any(map(test, x.names))]
+        if len(found) == 1: return found[0]
+        if found: raise SourceError(f"project {name!r} could be any of: " +
+                                    ', '.join(f"{x.name} ({x.cwd})" for x in found) + "; name one of them")
+    known = ', '.join(x.name for x in projects[:12]) or 'none'
+    raise SourceError(f"project {name!r}: no such file or folder, and no project under {claude_root()} or "
+                      f"{codex_root()} is called that (projects: {known}; memgate projects lists them)")
 
 def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True) -> Project:
     "A project from a session file, a folder of session files, or a project name."
@@ -483,10 +532,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     if p.is_file(): files, name = [p], p.stem
     elif p.is_dir(): files, name = _jsonl_under(p, warnings), p.resolve().name
     else:
-        files, name = _by_name(str(spec)), Path(str(spec).rstrip('/')).name
-        if not files:
-            raise SourceError(f"project {str(spec)!r}: no such file or folder, and no session under {claude_root()} "
-                              f"or {codex_root()} records that cwd")
+        found = find_project(str(spec))
+        files, name = sorted(found.files), found.name
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")

@@ -1,0 +1,36 @@
+"Finding projects: memgate projects lists them, and --project takes any name a user would try."
+import json
+from synth import cc, write_jsonl
+from helpers import memgate
+
+def fake_home(home):
+    "Claude Code's folder for /home/u/projects/spotter, whose sessions ran in a worktree; and a second 'spot…' project."
+    proj = home / '.claude' / 'projects'
+    worktree = '/home/u/projects/spotter-worktrees/spotter-dov'
+    write_jsonl(proj / '-home-u-projects-spotter' / 'S1.jsonl',
+                [cc('user', '2026-01-01T10:00:00Z', 'the build fails: error in CI', sid='S1', cwd=worktree),
+                 cc('assistant', '2026-01-01T10:00:01Z', [dict(type='text', text='fixed the CI error')], sid='S1',
+                    cwd=worktree)])
+    write_jsonl(proj / '-home-u-projects-spotlight' / 'S2.jsonl',
+                [cc('user', '2026-02-01T10:00:00Z', 'hello', sid='S2', cwd='/home/u/projects/spotlight')])
+    return dict(CLAUDE_CONFIG_DIR=str(home / '.claude'), CODEX_HOME=str(home / '.codex'))
+
+def test_projects_lists_them_with_their_names(tmp_path):
+    env = fake_home(tmp_path)
+    r = memgate('projects', '--format', 'json', **env)
+    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    assert r.returncode == 0 and [(x['name'], x['folder'], x['sessions']) for x in rows] == [
+        ('spotlight', '-home-u-projects-spotlight', 1), ('spotter-dov', '-home-u-projects-spotter', 1)]
+    assert rows[1]['cwd'] == '/home/u/projects/spotter-worktrees/spotter-dov' and rows[1]['tools'] == ['claude']
+
+def test_project_takes_the_folder_its_tail_the_cwds_last_folder_and_refuses_an_ambiguous_prefix(tmp_path):
+    env = fake_home(tmp_path)
+    for name in ('spotter', 'spotter-dov', '-home-u-projects-spotter', 'dov'):
+        r = memgate('chunks', '--project', name, **env)
+        assert r.returncode == 0 and len(r.stdout.splitlines()) == 1, (name, r.stderr)
+    r = memgate('chunks', '--project', 'spot', **env)
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "memgate chunks: error: project 'spot' could be any of: spotlight (/home/u/projects/spotlight), spotter-dov "
+        "(/home/u/projects/spotter-worktrees/spotter-dov); name one of them"]
+    r = memgate('chunks', '--project', 'nothing-like-it', **env)
+    assert r.returncode == 2 and 'projects: spotlight, spotter-dov; memgate projects lists them' in r.stderr
