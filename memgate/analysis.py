@@ -129,6 +129,8 @@ def _legend_outside(ax):
     "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
+
+# %% ../nbs/14_analysis.ipynb #c8ade174
 def plot_update_rates(runs: pd.DataFrame):
     "Update-rate and said-yes rate of each run, by project, against the line above which a gate is not discriminating."
     runs = runs.sort_values(['project', 'query', 'baseline'], kind='stable').reset_index(drop=True)
@@ -153,7 +155,7 @@ def plot_update_rates(runs: pd.DataFrame):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/14_analysis.ipynb #d1280ced
+# %% ../nbs/14_analysis.ipynb #0f73f49d
 def plot_gate_raster(turns: pd.DataFrame):
     "Each run's gate decisions as a raster over t, one colour per outcome; exit-gate marks above."
     runs, name = list(dict.fromkeys(turns['run'])), _namer(turns)
@@ -178,7 +180,7 @@ def plot_gate_raster(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/14_analysis.ipynb #c8ade174
+# %% ../nbs/14_analysis.ipynb #2458ffcc
 def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     "Memory size in tokens over t, per run, against the memory budget."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
@@ -250,7 +252,7 @@ def _plots(r: Runs) -> dict:
     timed = (r.turns['latency_s'].fillna(0) > 0).any()
     return {n: p for n, p in PLOTS.items() if n != 'latency' or timed}
 
-# %% ../nbs/14_analysis.ipynb #df5d4376
+# %% ../nbs/14_analysis.ipynb #2b173af3
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
 _RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
@@ -267,6 +269,8 @@ def _learned_html(x: Learned) -> str:
             f"{s.budget_exceeded} over budget, {s.chunks_seen} chunks read · <code>{e(x.log)}</code></p>\n"
             f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, {len(x.updates)} updates):</p>{memory}")
 
+
+# %% ../nbs/14_analysis.ipynb #81a7dc92
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'

@@ -48,6 +48,8 @@ def _pieces(text: str, room: int) -> list[str]:
     if cur: out.append(''.join(cur))
     return out
 
+
+# %% ../nbs/03_chunking.ipynb #2118ac5c
 def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     "A record too large for one chunk, as parts that each fit, marked `(part i/n)`."
     room = max_tokens - count_tokens(r.role.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
@@ -55,7 +57,7 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i,
             p in enumerate(pieces, 1)]
 
-# %% ../nbs/03_chunking.ipynb #2118ac5c
+# %% ../nbs/03_chunking.ipynb #d3e43bfb
 def _counted(r: Record, max_tokens: int) -> list[tuple[Record, int]]:
     "`r` with its token count, or its parts with theirs when it alone exceeds `max_tokens`."
     n = count_tokens(r.render())

@@ -136,6 +136,7 @@ def prompt_args(p):
     p.add_argument('--log', help="a log: turn t's prompt as it was (or would be) sent, with the memory then and the "
                                  "log's question and chunk settings")
 
+# %% ../nbs/13_cli.ipynb #b473db86
 def _from_log(args) -> tuple[str, str | None]:
     "(question, memory before turn `args.chunk`) from the log `args.log`, whose chunk settings `args` takes on."
     events = read_log(args.log).events
@@ -342,7 +343,7 @@ def cmd_projects(args) -> int:
                     f" .. {(x.last_ts or '-')[:10]}  {size / 2**20:7.1f} MB  ~{row['chunks_about']} chunks  {x.cwd}")
     return 0
 
-# %% ../nbs/13_cli.ipynb #a938a4c2
+# %% ../nbs/13_cli.ipynb #c8550854
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
@@ -368,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=run)
     return ap
 
+# %% ../nbs/13_cli.ipynb #6645858b
 def _project_values(argv: list[str]) -> list[str]:
     "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
     out = []

@@ -238,6 +238,7 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     except MemgateError: s = Stats()
     return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
 
+# %% ../nbs/10_ingest.ipynb #cc6be932
 def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
@@ -261,6 +262,7 @@ def _drop_unparsed_run(writer: LogWriter, err, prefix: str):
     err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
         "redo its turns")
 
+# %% ../nbs/10_ingest.ipynb #b2ed1008
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
     path = writer.path
@@ -288,6 +290,7 @@ def _check_fresh(plan: IngestPlan, name: str):
             and stats(p).chunks_seen]
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
+# %% ../nbs/10_ingest.ipynb #f234b02c
 async def ingest(plan: IngestPlan,                              # the project, the queries, where logs go
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
                  *,

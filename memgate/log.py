@@ -459,6 +459,8 @@ def _chain_break(e: Event, prev: str) -> str | None:
     return (f"the chain breaks here: prev {e['prev'][:12]} is not the sha of line {e.line - 1} ({prev[:12]}): "
             "a line was edited, deleted, inserted or moved")
 
+
+# %% ../nbs/08_log.ipynb #62214047
 def verify(path,                        # the log
            strict: bool = False,        # fail on an incomplete last line instead of setting it aside
            unfinished_ok: bool = False  # accept an unfinished last turn and report it (what --resume redoes)

@@ -217,6 +217,7 @@ def nothing_parsed(turns: int, last_raw: str) -> str:
     "The error of a run none of whose answers was in the gate format, quoting the last one."
     return f"{NOTHING_PARSED} in {turns} turns; the last answer: {cut_middle(last_raw, 300, ' ')!r}"
 
+# %% ../nbs/09_loop.ipynb #f70c2a03
 async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
                    query: Query,                # the standing question
                    source,                      # chunks: any iterable or async iterable, read in order
@@ -268,7 +269,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                                      elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {})))
     return RunOutcome(run, status, s, memory, elapsed, resume.t, error)
 
-# %% ../nbs/09_loop.ipynb #f70c2a03
+# %% ../nbs/09_loop.ipynb #dac16094
 class EventList(list):
     "An in-memory event sink, for notebooks and tests."
     def write(self, *events):

@@ -285,6 +285,8 @@ def _tool_call_item(p: dict):
     args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
     return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
 
+
+# %% ../nbs/02_sources.ipynb #c2874a87
 def codex_output(out) -> str:
     "A Codex tool output as text: the JSON envelope of Codex 0.40 (`output`, `metadata.exit_code`) opened."
     env = out
@@ -310,7 +312,7 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
                    custom_tool_call_output=_tool_output_item, local_shell_call=_local_shell_item,
                    web_search_call=_web_search_item)
 
-# %% ../nbs/02_sources.ipynb #c2874a87
+# %% ../nbs/02_sources.ipynb #3a8197b6
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
     known = isinstance(git, dict) and git
@@ -453,7 +455,7 @@ def codex_root() -> Path:
     "Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`."
     return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
 
-# %% ../nbs/02_sources.ipynb #66bcb677
+# %% ../nbs/02_sources.ipynb #28aa97d0
 def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
     "The `*.jsonl` files below `folder`, symlinked folders followed once; unreadable folders and loops counted."
     out, seen = [], set()
@@ -469,6 +471,8 @@ def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
         out += [Path(root) / n for n in names if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
     return sorted(out)
 
+
+# %% ../nbs/02_sources.ipynb #7d4450a9
 @dataclass
 class Listed:
     "A project found under the Claude Code and Codex roots: its sessions and the names it answers to."
@@ -490,7 +494,7 @@ class Listed:
         tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
         return [n for n in (self.cwd.rstrip('/'), self.name, self.folder, tail) if n]
 
-# %% ../nbs/02_sources.ipynb #28aa97d0
+# %% ../nbs/02_sources.ipynb #934ab242
 def list_projects() -> list[Listed]:
     "Every project under the Claude Code root and the Codex root, by name."
     groups: dict[str, Listed] = {}
@@ -513,7 +517,7 @@ def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
     if tool: x.tools.add(tool)
     if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
 
-# %% ../nbs/02_sources.ipynb #7d4450a9
+# %% ../nbs/02_sources.ipynb #72aeb777
 def find_project(name: str) -> Listed:
     "The one listed project `name` names (exactly, as a prefix, or as a substring of one of its names)."
     projects = list_projects()
