@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import MemgateError, Level, count_tokens
+from .domain import Chunk, MemgateError, Level, Record, count_tokens
+from collections import defaultdict
 from .sources import load_project
-from .chunking import chunk_project
+from .chunking import chunk_project, chunk_records, split_record
 from .queries import Query
 from .client import BASELINE_MODEL, Interrupted, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
@@ -21,8 +22,8 @@ from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError
 from .prompt import fill, load_template
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line',
-           'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'unread_chunks', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan',
+           'cost_line', 'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -50,12 +51,38 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
         if e['kind'] in TURN_KINDS:
             rp.t = e['t']
             rp.chunk_shas[e['t']] = e['chunk']
+            if 'read' in e: rp.read[e['t']] = e['read']
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
     rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
     rp.exited = rp.stats.status == 'exited'
     return rp
 
 # %% ../nbs/10_ingest.ipynb #f8a00eda
+def _pieces_of(r: Record, max_tokens: int) -> list[Record]:
+    "`r`, or its parts when it alone exceeds `max_tokens` (as the chunker splits it)."
+    return split_record(r, max_tokens) if count_tokens(r.render()) > max_tokens else [r]
+
+def unread_chunks(project, rp: ResumePoint, max_tokens: int) -> list[Chunk]:
+    "The chunks of what `project` holds beyond what the log read, numbered on from its last turn."
+    turn_of = {(src['file'], ref): t for t, srcs in rp.read.items() for src in srcs for ref in src['refs']}
+    seen, out, index = defaultdict(list), [], rp.t + 1
+    for s in project.sessions:
+        fresh = []
+        for r in (p for r in project.session_records(s) for p in _pieces_of(r, max_tokens)):
+            t = turn_of.get((r.source, r.ref))
+            if t is None: fresh.append(r)
+            else: seen[t].append(r)
+        for c in chunk_records(fresh, max_tokens, index):
+            out.append(c)
+            index = c.index + 1
+    for t in sorted(rp.read):
+        if Chunk.from_records(t, seen[t]).sha != rp.chunk_shas[t]:
+            files = ', '.join(sorted({src['file'] for src in rp.read[t]}))
+            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
+                              "into a new --log-dir to read it anew")
+    return out
+
+# %% ../nbs/10_ingest.ipynb #5dff16d9
 def progress_line(turn: Turn, total: int, prefix: str = '') -> str:
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
     where = f"[{turn.t:{len(str(total)) + 1}d}/{total}] t={turn.t}"
@@ -204,7 +231,7 @@ def cost_line(plan: IngestPlan, name: str, tokens: list[int]) -> str:
     return (f"{name}: {len(tokens)} chunks x {len(plan.queries)} queries = {calls} model calls (and parse retries), "
             f"{least / 1e6:.2f}M to {most / 1e6:.2f}M prompt tokens (the more memory, the more)")
 
-# %% ../nbs/10_ingest.ipynb #f73a69a7
+# %% ../nbs/10_ingest.ipynb #b716888a
 async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
                     prefix='', progress: Progress | None = None) -> RunSummary:
     "One query's run, from a fresh log or where its log left off; the log is locked for the whole run."
@@ -217,20 +244,25 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
             err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a "
                 "killed run")
         resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+        project = load_project(plan.project, cfg.tool_result_chars, cfg.redact)
+        source = chunk_project(project, cfg.chunk_tokens)
+        if resume and resume.t and len(resume.read) == resume.t:        # every turn says what it read: read the rest
+            source, resume.fresh = unread_chunks(project, resume, cfg.chunk_tokens), True
+            want = min(resume.t + len(source), plan.limit or resume.t + len(source))
         if resume and resume.complete and (resume.t >= want or resume.exited):
             err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
             return RunSummary('-', name, query.id, str(path), 'exited' if resume.exited else 'complete',
                               resume.stats, 0.0, plan.model, baseline)
-        if resume: err(f"{prefix}{path}: resuming after t={resume.t}")
-        project = load_project(plan.project, cfg.tool_result_chars, cfg.redact)
-        out = await run_loop(Level.MEMORY, query, chunk_project(project, cfg.chunk_tokens), cfg, client, writer,
+        news = f", {len(source)} new chunks" if resume and resume.fresh else ''
+        if resume: err(f"{prefix}{path}: resuming after t={resume.t}{news}")
+        out = await run_loop(Level.MEMORY, query, source, cfg, client, writer,
                              project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
                              run_info=dict(baseline=baseline, redacted=plan.redacted),
                              on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
                       out.error)
 
-# %% ../nbs/10_ingest.ipynb #b716888a
+# %% ../nbs/10_ingest.ipynb #51f5b520
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
     path = log_path(plan.log_dir, name, q.id)

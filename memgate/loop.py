@@ -65,6 +65,8 @@ class ResumePoint:
     stats: Stats = field(default_factory=Stats)
     complete: bool = False       # the log's last run ended complete or exited
     exited: bool = False         # ... and it was the exit gate that ended it
+    read: dict[int, list] = field(default_factory=dict)   # the sources (files and record refs) of each logged turn
+    fresh: bool = False          # the chunk source holds only what the log has not read, numbered on from `t`
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."
@@ -174,9 +176,9 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
     kept = lambda outcome, *events: turn(outcome, memory, prev_tokens, *events)
     if gate is None:
         return kept('parse_failed', ev('parse_failed', error=f"<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
-                                       chunk=chunk.sha, **a.cost()))
+                                       chunk=chunk.sha, read=chunk.sources, **a.cost()))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
-           candidate=gate.candidate, **a.cost())
+           candidate=gate.candidate, read=chunk.sources, **a.cost())
     if not gate.update_gate: return kept('retained', g)
     n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
     if n > cfg.budget.memory:
@@ -204,11 +206,12 @@ async def _unread(source, resume: ResumePoint, limit: int | None):
     "(t, chunk) of every chunk the run has yet to read: those the log already holds are checked, then skipped."
     t = 0
     async for chunk in _chunks(source):
-        t += 1
+        t = chunk.index if resume.fresh else t + 1
         if t <= resume.t: resume.check(t, chunk)
         elif limit is not None and t > limit: return
         else: yield t, chunk
-    if t < resume.t: raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
+    if t < resume.t and not resume.fresh:
+        raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
 
 # %% ../nbs/09_loop.ipynb #4a1b7679
 NOTHING_PARSED = 'no answer was in the gate format'

@@ -303,7 +303,8 @@ def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
         lines[i] = json.dumps(row) + '\n'
         first.write_text(''.join(lines))
         r = cmd(s, '--resume')
-    assert r.returncode == 1 and 'chunk 1 has sha' in r.stderr and "the project's chunks changed" in r.stderr
+    assert r.returncode == 1 and (f"{Q}: failed: {first} changed other than by appending: turn t=1 read it "
+                                  "differently; ingest into a new --log-dir to read it anew") in r.stderr
     assert len(s.requests) == 5 and turns(tmp_path / 'runs' / 'proj' / f'{Q}.jsonl') == [1, 2, 3, 4, 5]
 
 def test_second_sigint_cancels_at_once_and_the_log_stays_whole(tmp_path):
@@ -344,3 +345,33 @@ def test_a_gate_that_says_yes_to_everything_is_reported_and_warned_about(tmp_pat
             "it is not discriminating (an expensive summarizer)") in r.stderr
     assert (f"warning: {Q}: memory saturated at t={s.chunks_used + 1}: {N - s.chunks_used} later updates were refused"
             in r.stderr)
+
+def test_a_project_that_grew_is_read_on_from_where_the_log_stopped(tmp_path):
+    "Records appended to the latest session and a new session: resuming reads exactly them, once."
+    import shutil
+    from synth import cc, write_jsonl
+    proj = tmp_path / 'proj'
+    shutil.copytree(FIXTURES / 'transcripts', proj)
+    cmd = lambda s, *a: memgate('ingest', '--project', proj, '--base-url', s.url, '--model', 'test-model', '--query', Q,
+                                '--log-dir', tmp_path / 'runs', *a)
+    with FakeServer() as s: assert cmd(s).returncode == 0
+    log = tmp_path / 'runs' / 'proj' / f'{Q}.jsonl'
+    before = len(turns(log))
+    latest = load_project(proj).sessions[-1].path                        # the session worked in last
+    sid = json.loads(latest.read_text().splitlines()[-1]).get('sessionId')
+    with open(latest, 'a') as f:
+        for i in range(3): f.write(json.dumps(cc('user', f'2027-01-01T10:00:0{i}Z', f'appended {i}: error in CI',
+                                                 sid=sid)) + '\n')
+    write_jsonl(proj / 'claude-code' / 'new-session.jsonl',
+                [cc('user', '2027-02-01T10:00:00Z', 'a new session: the deploy error is back', sid='NEW')])
+    with FakeServer() as s:
+        r = cmd(s, '--resume')
+        prompts = s.prompts()
+    assert r.returncode == 0, r.stderr
+    new = [p.split('<section> ', 1)[1] for p in prompts]
+    assert len(new) == 2 and 'appended 0' in new[0] and 'appended 2' in new[0] and 'a new session' in new[1]
+    assert f"resuming after t={before}, 2 new chunks" in r.stderr
+    assert turns(log) == list(range(1, before + 3)) and verify(log).ok
+    with FakeServer() as s:
+        r = cmd(s, '--resume')
+        assert r.returncode == 0 and len(s.requests) == 0 and f'already complete at t={before + 2}' in r.stderr
