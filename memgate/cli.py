@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, asyncio, json, os, signal, sys
 from pathlib import Path
 from .domain import MemgateError
-from .sources import list_projects, load_project, TOOL_RESULT_CHARS
+from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt
@@ -23,10 +23,10 @@ from .answer import answer_logs
 
 # %% auto #0
 __all__ = ['BYTES_PER_CHUNK', 'COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
-           'stats_row', 'cmd_stats', 'add_project_args', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args',
-           'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report',
-           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'build_parser',
-           'main']
+           'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks',
+           'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args',
+           'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects',
+           'build_parser', 'main']
 
 # %% ../nbs/13_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -103,10 +103,18 @@ def add_project_args(p):
                    help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
     p.add_argument('--no-redact', action='store_true',
                    help='send secrets found in the sessions as they are (default: replaced by [REDACTED:kind])')
+    p.add_argument('--since', help='only sessions started on or after this ISO date (or time)')
+    p.add_argument('--until', help='only sessions started on or before this ISO date (or time)')
+    p.add_argument('--session', action='append', default=[],
+                   help='only this session (its id, or part of it; repeatable)')
+
+def selection(args) -> Selection:
+    "The sessions the options select."
+    return Selection(args.since, args.until, tuple(args.session))
 
 def project_chunks(args):
     "The project named by `args` and a fresh iterator over its chunks."
-    project = load_project(args.project, args.tool_result_chars, not args.no_redact)
+    project = load_project(args.project, args.tool_result_chars, not args.no_redact, selection(args))
     return project, chunk_project(project, args.chunk_tokens)
 
 # %% ../nbs/13_cli.ipynb #0a7b2d56
@@ -254,6 +262,7 @@ def cmd_ingest(args) -> int:
     factory, close, model = make_clients(args, err, stop)
     cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
+                     select=selection(args),
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False

@@ -30,7 +30,7 @@ def log_path(log_dir, project: str, query_id: str) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`."
     return Path(log_dir) / project / f'{query_id}.jsonl'
 
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor')
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection')
 
 def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     "Where the log at `path` left off, after checking it was written for this question and these settings."
@@ -43,8 +43,9 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
                           "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
-        if last['config'].get(k) != now[k]:
-            raise ResumeError(f"{path}: {k} was {last['config'].get(k)!r} when this log was written, now {now[k]!r}; "
+        was = last['config'].get(k, {} if k == 'selection' else None)     # logs before selections read everything
+        if was != now[k]:
+            raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {now[k]!r}; "
                               "resuming would mix two runs")
     rp = ResumePoint(stats=stats(log.events))
     for e in log.events:
@@ -205,7 +206,7 @@ class IngestPlan:
 def _count_chunks(plan: IngestPlan, err, stop=None) -> tuple[str, int, list[int]]:
     "The project's name, its number of chunks and their tokens (one streaming pass), printing its warnings."
     t0 = last = time.monotonic()
-    project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact)
+    project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
     n, tokens = 0, []
     for c in chunk_project(project, plan.loop.chunk_tokens):
         if stop is not None and stop.is_set(): raise Interrupted("stopped while reading the sessions")
@@ -244,7 +245,7 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
             err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a "
                 "killed run")
         resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
-        project = load_project(plan.project, cfg.tool_result_chars, cfg.redact)
+        project = load_project(plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
         source = chunk_project(project, cfg.chunk_tokens)
         if resume and resume.t and len(resume.read) == resume.t:        # every turn says what it read: read the rest
             source, resume.fresh = unread_chunks(project, resume, cfg.chunk_tokens), True

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
-from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
+from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS, Selection
 from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
@@ -42,6 +42,7 @@ class LoopConfig:
     parse_retries: int = 2
     sampling: dict = field(default_factory=default_sampling)
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
+    select: Selection = Selection()             # which sessions the run reads (dates, ids); recorded for resume
     template: str | None = None       # template file; None is memgate/templates/gru-mem.txt
 
     def log_config(self) -> dict:
@@ -51,7 +52,7 @@ class LoopConfig:
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
                     parse_retries=self.parse_retries, template_sha=template_sha(self.template),
                     sampling=dict(self.sampling), renderer=RENDERER_VERSION,
-                    redactor=REDACTOR_VERSION if self.redact else None)
+                    redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict())
 
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass

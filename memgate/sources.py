@@ -19,7 +19,7 @@ __all__ = ['TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTE
            'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'json_lines', 'omitted', 'terminal_text',
            'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session',
            'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects', 'find_project',
-           'load_project']
+           'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -345,12 +345,13 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
     fmt = ts = cwd = sid = None
-    for _, obj in json_lines(path, FileReport(path)):
+    for n, obj in json_lines(path, FileReport(path)):
         kind = _str(obj.get('type'))
         if fmt is None:
             if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'):
                 fmt = 'codex'
             elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
+            elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return '', None, None, None
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
         ts = ts or _str(obj.get('timestamp'))
@@ -530,8 +531,28 @@ def find_project(name: str) -> Listed:
     raise SourceError(f"project {name!r}: no such file or folder, and no project under {claude_root()} or "
                       f"{codex_root()} is called that (projects: {known}; memgate projects lists them)")
 
-def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True) -> Project:
-    "A project from a session file, a folder of session files, or a project name."
+@dataclass(frozen=True)
+class Selection:
+    "Which sessions of a project a run reads: started in a date range, and/or by session id (a part of it will do)."
+    since: str | None = None          # an ISO date or time: sessions that started before it are left out
+    until: str | None = None          # sessions that started after it (that day included) are left out
+    sessions: tuple[str, ...] = ()
+
+    def keeps(self, s: Session) -> bool:
+        "Whether session `s` is selected."
+        ts = s.first_ts or ''
+        if self.since and ts[:len(self.since)] < self.since: return False
+        if self.until and ts[:len(self.until)] > self.until: return False
+        return not self.sessions or any(sid in s.path.stem for sid in self.sessions)
+
+    def as_dict(self) -> dict:
+        "The selection as a run records it; empty when everything is read."
+        return {k: v for k, v in dict(since=self.since, until=self.until, sessions=list(self.sessions)).items() if v}
+
+# %% ../nbs/02_sources.ipynb #c85dccae
+def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True,
+                 select: Selection = Selection()) -> Project:
+    "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name = [p], p.stem
     elif p.is_dir(): files, name = _jsonl_under(p, warnings), p.resolve().name
@@ -541,4 +562,7 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")
-    return Project(name, _sessions(files, warnings), warnings, tool_result_chars, redact)
+    sessions = [x for x in _sessions(files, warnings) if select.keeps(x)]
+    if not sessions and select.as_dict():
+        raise SourceError(f"project {name}: no Claude Code or Codex session is selected by {select.as_dict()}")
+    return Project(name, sessions, warnings, tool_result_chars, redact)

@@ -34,3 +34,23 @@ def test_project_takes_the_folder_its_tail_the_cwds_last_folder_and_refuses_an_a
         "(/home/u/projects/spotter-worktrees/spotter-dov); name one of them"]
     r = memgate('chunks', '--project', 'nothing-like-it', **env)
     assert r.returncode == 2 and 'projects: spotlight, spotter-dov; memgate projects lists them' in r.stderr
+
+def test_since_until_and_session_select_what_a_run_reads_and_resume_keeps_it(tmp_path):
+    from conftest import FIXTURES
+    from memgate.log import read_log
+    project = FIXTURES / 'transcripts'
+    r = memgate('chunks', '--project', project, '--since', '2025-09-25', '--until', '2025-09-25')
+    assert r.returncode == 0 and '2 files, ' in r.stderr                     # the two Codex rollouts of that day
+    r = memgate('chunks', '--project', project, '--session', 'fe5e1c67')
+    assert r.returncode == 0 and all('2025-09-03' in l for l in r.stdout.splitlines())
+    r = memgate('chunks', '--project', project, '--since', '2030-01-01')
+    assert r.returncode == 2 and "no Claude Code or Codex session is selected by {'since': '2030-01-01'}" in r.stderr
+    run = lambda *a: memgate('ingest', '--project', project, '--model', 'keyword-baseline', '--query', 'conventions',
+                             '--log-dir', tmp_path, *a)
+    assert run('--session', 'fe5e1c67', '--limit', '2').returncode == 0
+    log = tmp_path / 'transcripts' / 'conventions.jsonl'
+    assert read_log(log).events[0]['config']['selection'] == {'sessions': ['fe5e1c67']}
+    r = run('--resume')
+    assert r.returncode == 1
+    assert "selection was {'sessions': ['fe5e1c67']} when this log was written, now {}" in r.stderr
+    assert run('--resume', '--session', 'fe5e1c67').returncode == 0
