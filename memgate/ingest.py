@@ -30,7 +30,9 @@ def log_path(log_dir, project: str, query_id: str) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`."
     return Path(log_dir) / project / f'{query_id}.jsonl'
 
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection')
+_BEFORE = dict(selection={}, gate='on')    # what logs written before a setting was recorded did
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
+             'gate')
 
 def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     "Where the log at `path` left off, after checking it was written for this question and these settings."
@@ -43,7 +45,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
                           "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
-        was = last['config'].get(k, {} if k == 'selection' else None)     # logs before selections read everything
+        was = last['config'].get(k, _BEFORE.get(k))
         if was != now[k]:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {now[k]!r}; "
                               "resuming would mix two runs")

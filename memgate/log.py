@@ -329,8 +329,9 @@ class _Checker:
     def pending(self) -> str | None:
         "What the open turn still owes before another turn or a run_end may start."
         tn = self.turn
-        if tn and tn['kind'] == 'gate' and tn['update'] and not (tn['memory'] or tn['budget']):
-            return f"turn t={tn['t']} said update yes but has neither evidence+memory nor budget_exceeded"
+        if tn and tn['kind'] == 'gate' and tn['applies'] and not (tn['memory'] or tn['budget']):
+            said = 'said update yes' if tn['update'] else 'ran ungated'
+            return f"turn t={tn['t']} {said} but has neither evidence+memory nor budget_exceeded"
         return None
 
     def check(self, e: Event) -> str | None:
@@ -364,17 +365,18 @@ def open_turn(self: _Checker, e: Event) -> str | None:
     if (p := self.pending()): return p
     if e['t'] <= self.s.last_t:
         return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
-    self.turn = dict(e, evidence=None, memory=None, budget=False, event=e)
+    ungated = self.runs[e['run']]['config'].get('gate') == 'off'     # the ablation applies every parsed turn
+    self.turn = dict(e, evidence=None, memory=None, budget=False, event=e, applies=bool(e.get('update')) or ungated)
     return None
 
 # %% ../nbs/08_log.ipynb #49120cf5
 @patch
 def in_turn(self: _Checker, e: Event) -> str | None:
-    "An event that belongs to the open turn: same run and `t`, under a gate that said update yes."
+    "An event that belongs to the open turn: same run and `t`, under a gate that said update yes (or ran ungated)."
     k, tn = e['kind'], self.turn
     if tn is None or tn['run'] != e['run'] or tn['t'] != e['t']:
         return f"{k} at t={e['t']} has no gate in the same turn"
-    if tn['kind'] != 'gate' or not tn['update']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
+    if tn['kind'] != 'gate' or not tn['applies']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
     return None
 
 @patch

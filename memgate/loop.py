@@ -39,6 +39,7 @@ class LoopConfig:
     chunk_tokens: int = CHUNK_TOKENS            # what the chunker packed to; recorded so resume can tell it changed
     tool_result_chars: int = TOOL_RESULT_CHARS  # how the sources cut long tool results; recorded for the same reason
     use_exit_gate: bool = False
+    use_update_gate: bool = True                # False: the ungated ablation (MemAgent's overwrite, every parsed turn)
     parse_retries: int = 2
     sampling: dict = field(default_factory=default_sampling)
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
@@ -52,7 +53,8 @@ class LoopConfig:
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
                     parse_retries=self.parse_retries, template_sha=template_sha(self.template),
                     sampling=dict(self.sampling), renderer=RENDERER_VERSION,
-                    redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict())
+                    redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
+                    gate='on' if self.use_update_gate else 'off')
 
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass
@@ -180,7 +182,7 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                                        chunk=chunk.sha, read=chunk.sources, **a.cost()))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
            candidate=gate.candidate, read=chunk.sources, **a.cost())
-    if not gate.update_gate: return kept('retained', g)
+    if not (gate.update_gate or not cfg.use_update_gate): return kept('retained', g)
     n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
     if n > cfg.budget.memory:
         return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory,
