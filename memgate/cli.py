@@ -20,14 +20,14 @@ from .loop import LoopConfig, default_sampling
 from .ingest import IngestPlan, Progress, ingest
 from .show import show
 from .answer import answer_logs
-from .labels import evaluate, score_dict, scores_text
+from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
 __all__ = ['BYTES_PER_CHUNK', 'COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
            'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks',
            'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args',
            'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects',
-           'eval_args', 'cmd_eval', 'build_parser', 'main']
+           'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -185,8 +185,6 @@ def ingest_args(p):
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
-    p.add_argument('--gate', choices=('on', 'off'), default='on',
-                   help='off: the ungated ablation, every parsed turn replaces memory whatever <check> said')
     p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
@@ -265,7 +263,7 @@ def cmd_ingest(args) -> int:
     factory, close, model = make_clients(args, err, stop)
     cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
-                     use_update_gate=args.gate == 'on', select=selection(args),
+                     select=selection(args),
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
@@ -373,6 +371,28 @@ def cmd_eval(args) -> int:
     return 0
 
 # %% ../nbs/14_cli.ipynb #8cc4f50c
+def export_args(p):
+    "Options of `memgate export`."
+    logs_args(p)
+    p.add_argument('--project', required=True, help='the sessions the logs read (their chunks are rebuilt from it)')
+    p.add_argument('--labels', metavar='DIR', help='folder of <project>/<query>.toml: adds the update and exit rewards')
+    p.add_argument('--format', choices=('records', 'chat'), default='records')
+    p.add_argument('--out', required=True, help='the JSONL file to write')
+
+def cmd_export(args) -> int:
+    "Write training records for the turns of logs."
+    n = 0
+    with open(args.out, 'w', encoding='utf-8') as f:
+        for log in log_files(args.logs):
+            start = read_log(log).events[0]
+            labels = load_labels(labels_path(args.labels, start['project'], start['query'])) if args.labels else None
+            for r in export_turns(log, args.project, labels):
+                f.write(json.dumps(chat_record(r) if args.format == 'chat' else r, ensure_ascii=False) + '\n')
+                n += 1
+    print(f"wrote {n} turns to {args.out}", file=sys.stderr)
+    return 0
+
+# %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
@@ -384,6 +404,8 @@ COMMANDS = dict(
     report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),
     projects=('list the projects under ~/.claude and ~/.codex that --project can name', projects_args, cmd_projects),
     eval=('score the gates of logs against labels: precision, recall, exit timing, format', eval_args, cmd_eval),
+    export=('write training records (exact prompts, responses, rewards) of the turns of logs',
+            export_args, cmd_export),
 )
 
 def build_parser() -> argparse.ArgumentParser:
@@ -399,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=run)
     return ap
 
-# %% ../nbs/14_cli.ipynb #6645858b
+# %% ../nbs/14_cli.ipynb #ab2a1d8d
 def _project_values(argv: list[str]) -> list[str]:
     "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
     out = []

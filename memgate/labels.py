@@ -9,13 +9,17 @@ from __future__ import annotations
 import json, tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import MemgateError
+from .domain import MemgateError, sha256_text
+from .sources import Selection, load_project
+from .chunking import chunk_project
+from .prompt import Budget, build_prompt, load_template
 from .log import Event, log_files, read_log
 
 # %% auto #0
 __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_labels', 'labels_toml', 'save_labels',
            'check_labels', 'TurnGate', 'turn_gates', 'confusion', 'truth', 'exit_timing', 'GateScore', 'score_run',
-           'evaluate', 'score_line', 'scores_text', 'score_dict']
+           'evaluate', 'score_line', 'scores_text', 'score_dict', 'run_chunks', 'run_budget', 'rewards', 'export_turns',
+           'chat_record']
 
 # %% ../nbs/13_labels.ipynb #71bd39c6
 class LabelError(MemgateError):
@@ -118,15 +122,18 @@ class TurnGate:
     exit: bool
     attempts: int
 
+def _turn(e: Event) -> TurnGate:
+    "The turn a `gate` or `parse_failed` event opens."
+    return TurnGate(e['t'], e['chunk'], e.get('update') if e['kind'] == 'gate' else None, False, bool(e.get('exit')),
+                    e.get('attempts', 1))
+
 def turn_gates(events: list[Event]) -> dict[int, TurnGate]:
     "The turns of a run's events by `t`."
     level = next(e['level'] for e in events if e['kind'] == 'run_start')
     out = {}
     for e in events:
         if e.get('level') != level or 't' not in e: continue
-        if e['kind'] in ('gate', 'parse_failed'):
-            out[e['t']] = TurnGate(e['t'], e['chunk'], e.get('update') if e['kind'] == 'gate' else None, False,
-                                   bool(e.get('exit')), e.get('attempts', 1))
+        if e['kind'] in ('gate', 'parse_failed'): out[e['t']] = _turn(e)
         elif e['kind'] == 'memory' and e['t'] in out: out[e['t']].applied = True
     return out
 
@@ -241,3 +248,68 @@ def scores_text(groups: dict) -> str:
 def score_dict(s: GateScore) -> dict:
     "One run's scores as JSON-ready values."
     return {**asdict(s), 'log': str(s.log)}
+
+# %% ../nbs/13_labels.ipynb #18727095
+def run_chunks(start: Event, project) -> dict[str, str]:
+    "Chunk texts by sha, as the run of `start` cut `project` (its chunk size, tool-result cut, redaction, selection)."
+    cfg, sel = start['config'], start['config'].get('selection', {})
+    select = Selection(sel.get('since'), sel.get('until'), tuple(sel.get('sessions', ())))
+    p = load_project(project, cfg['tool_result_chars'], cfg.get('redactor') is not None, select)
+    return {c.sha: c.text for c in chunk_project(p, cfg['chunk_tokens'])}
+
+def run_budget(start: Event) -> Budget:
+    "The prompt budget the run of `start` used."
+    cfg = start['config']
+    return Budget(cfg['context'], cfg['response_reserve'], cfg['memory_budget'],
+                  max(Budget.section, cfg['chunk_tokens']))
+
+# %% ../nbs/13_labels.ipynb #7a60bf4e
+def rewards(e: Event, truth_: bool | None, last_relevant: int | None) -> dict:
+    "The reward components of turn event `e`."
+    parsed = e['kind'] == 'gate'
+    return dict(format=parsed and e.get('attempts', 1) == 1,
+                update=None if truth_ is None or not parsed else e['update'] == truth_,
+                exit=None if last_relevant is None or not parsed else e['exit'] == (e['t'] >= last_relevant))
+
+# %% ../nbs/13_labels.ipynb #6523d8af
+def _outcomes(events) -> dict[int, str]:
+    "The outcome of each turn, from the events after its gate."
+    out = {}
+    for e in events:
+        k = e['kind']
+        if k == 'gate': out[e['t']] = 'retained'
+        elif k == 'parse_failed': out[e['t']] = 'parse_failed'
+        elif k in ('memory', 'budget_exceeded'): out[e['t']] = 'applied' if k == 'memory' else k
+    return out
+
+# %% ../nbs/13_labels.ipynb #88af2c5e
+def _run_of(log) -> tuple[Event, list[Event], str]:
+    "The run_start of `log`, the events of its level, and the template it used (checked by sha)."
+    events = read_log(log).events
+    start = next(e for e in events if e['kind'] == 'run_start')
+    template, want = load_template(), start['config']['template_sha']
+    if sha256_text(template) != want: raise LabelError(f"{log}: the run used another template (sha {want[:12]})")
+    return start, [e for e in events if e.get('level') == start['level']], template
+
+# %% ../nbs/13_labels.ipynb #6a0c252a
+def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
+    "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
+    start, events, template = _run_of(log)
+    texts = {**run_chunks(start, project), **{e['sha']: e['text'] for e in events if e['kind'] == 'evidence'}}
+    outcomes, memory, out = _outcomes(events), None, []
+    last = max((i for i, lab in labels.chunks.items() if lab.relevant), default=None) if labels else None
+    for e in events:
+        if e['kind'] == 'memory': memory = e['text']
+        if e['kind'] not in ('gate', 'parse_failed'): continue
+        if e['chunk'] not in texts: raise LabelError(f"{log}: turn {e['t']} read a chunk {project} no longer makes")
+        if 'raw' not in e: raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
+        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start), template)
+        gate = {k: e[k] for k in ('update', 'exit', 'think', 'candidate')} if e['kind'] == 'gate' else None
+        out.append(dict(log=str(log), t=e['t'], messages=prompt.messages, response=e['raw'], gate=gate,
+                        outcome=outcomes[e['t']],
+                        rewards=rewards(e, truth(labels, _turn(e), log) if labels else None, last)))
+    return out
+
+def chat_record(r: dict) -> dict:
+    "A turn as a chat fine-tuning record: the messages sent, then the model's reply as the assistant's."
+    return dict(messages=r['messages'] + [dict(role='assistant', content=r['response'])])

@@ -131,6 +131,7 @@ class Asked:
     attempts: int = 0
     latency_s: float = 0.0
     usage: dict = field(default_factory=dict)   # the server's prompt_tokens and completion_tokens, over the attempts
+    raw: str = ''                               # the last response's text: the one that parsed, when one did
 
     def cost(self) -> dict:
         "The fields a turn event records about its calls."
@@ -146,6 +147,7 @@ async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
         a.latency_s += completion.latency_s
         for k in ('prompt_tokens', 'completion_tokens'):
             if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
+        a.raw = completion.text
         try: a.gate = parse_gate_response(completion.text)
         except ParseError as e: a.error = e
     return a
@@ -181,7 +183,7 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
         return kept('parse_failed', ev('parse_failed', error=f"<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
                                        chunk=chunk.sha, read=chunk.sources, **a.cost()))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
-           candidate=gate.candidate, read=chunk.sources, **a.cost())
+           candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
     if not (gate.update_gate or not cfg.use_update_gate): return kept('retained', g)
     n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
     if n > cfg.budget.memory:

@@ -74,3 +74,33 @@ def test_a_label_whose_chunk_changed_is_named_when_checked_against_the_project(t
         check_labels(load_labels(path), project_chunks)
     path.write_text(path.read_text().replace(chunks[11]['sha'][::-1], chunks[11]['sha']))
     assert [i for i, lab in check_labels(load_labels(path), project_chunks).chunks.items() if lab.relevant] == [7]
+
+def test_export_lines_recreate_the_recorded_requests_byte_for_byte(tmp_path):
+    rec = tmp_path / 'recording.jsonl'
+    with FakeServer() as s:
+        r = memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--query', QUERY,
+                    '--log-dir', tmp_path / 'logs', '--concurrency', '1', MEMGATE_RECORD=str(rec))
+    assert r.returncode == 0, r.stderr
+    sent = [json.loads(line) for line in rec.read_text().splitlines()]
+    log = tmp_path / 'logs' / 'transcripts' / f'{QUERY}.jsonl'
+    write_labels(tmp_path / 'labels', chunks_json(), lambda c: c['index'] in {3, 9})
+    r = memgate('export', log, '--project', PROJECT, '--labels', tmp_path / 'labels', '--out', tmp_path / 'x.jsonl')
+    assert (r.returncode, r.stderr) == (0, f"wrote 31 turns to {tmp_path / 'x.jsonl'}\n")
+    rows = [json.loads(line) for line in (tmp_path / 'x.jsonl').read_text().splitlines()]
+    assert [json.dumps(x['messages']) for x in rows] == [json.dumps(x['request']['messages']) for x in sent]
+    assert [x['response'] for x in rows] == [x['response']['text'] for x in sent]
+    wrong = [t for t in range(1, 32) if t not in {3, 9, 28, 29}]     # the keyword gate says yes on all but 28, 29
+    assert [x['t'] for x in rows if x['rewards']['update'] is False] == wrong
+    assert {x['rewards']['exit'] for x in rows if x['t'] < 9} == {True} and rows[9]['rewards']['exit'] is False
+
+def test_export_chat_lines_are_chat_fine_tuning_records(tmp_path):
+    with FakeServer() as s:
+        memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--query', QUERY,
+                '--log-dir', tmp_path / 'logs', '--limit', '4')
+    log = tmp_path / 'logs' / 'transcripts' / f'{QUERY}.jsonl'
+    r = memgate('export', log, '--project', PROJECT, '--format', 'chat', '--out', tmp_path / 'chat.jsonl')
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in (tmp_path / 'chat.jsonl').read_text().splitlines()]
+    assert len(rows) == 4 and all(list(x) == ['messages'] for x in rows)
+    assert all([m['role'] for m in x['messages']] == ['user', 'assistant'] for x in rows)
+    assert all(x['messages'][-1]['content'].startswith('<think>') for x in rows)
