@@ -185,6 +185,8 @@ def ingest_args(p):
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
+    p.add_argument('--gate', choices=('on', 'off'), default='on',
+                   help='off: the ungated ablation, every parsed turn replaces memory whatever <check> said')
     p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
@@ -263,7 +265,7 @@ def cmd_ingest(args) -> int:
     factory, close, model = make_clients(args, err, stop)
     cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
-                     select=selection(args),
+                     use_update_gate=args.gate == 'on', select=selection(args),
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
@@ -367,7 +369,7 @@ def cmd_eval(args) -> int:
     if args.format == 'text': print(scores_text(groups))
     else:
         for scores in groups.values():
-            for s in scores: print(json.dumps(score_dict(s)))
+            for s in scores or []: print(json.dumps(score_dict(s)))
     return 0
 
 # %% ../nbs/14_cli.ipynb #8cc4f50c

@@ -207,18 +207,23 @@ def _key(log) -> tuple[str, str]:
     e = read_log(log).events[0]
     return e['project'], e['query']
 
-def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore]]:
-    "Scores of the runs in `logs`, grouped by project and query, each group over the chunks all its runs saw."
+def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
+    "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
     groups: dict[tuple[str, str], list[Path]] = {}
     for log in log_files(logs): groups.setdefault(_key(log), []).append(log)
+    paths = {k: labels_path(labels_dir, *k) for k in groups}
+    if not any(p.exists() for p in paths.values()):
+        (project, query), path = next(iter(paths.items()))
+        raise LabelError(f"{path}: no labels for project {project!r}, query {query!r}")
     out = {}
-    for (project, query), paths in groups.items():
-        path = labels_path(labels_dir, project, query)
-        if not path.exists(): raise LabelError(f"{path}: no labels for project {project!r}, query {query!r}")
-        labels = load_labels(path)
-        first = [score_run(p, labels) for p in paths]
+    for (project, query), logs_ in groups.items():
+        if not paths[project, query].exists():
+            out[project, query] = None
+            continue
+        labels = load_labels(paths[project, query])
+        first = [score_run(p, labels) for p in logs_]
         common = set.intersection(*(set(s.chunks) for s in first))
-        out[project, query] = [score_run(p, labels, common) for p in paths]
+        out[project, query] = [score_run(p, labels, common) for p in logs_]
     return out
 
 # %% ../nbs/13_labels.ipynb #fc420e41
@@ -239,6 +244,9 @@ def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
     out = []
     for (project, query), scores in groups.items():
+        if scores is None:
+            out.append(f"{project} / {query}: not labelled, skipped")
+            continue
         n, rel = len(scores[0].chunks), scores[0].said['tp'] + scores[0].said['fn']
         out.append(f"{project} / {query}: {n} labelled chunks every run read, {rel} relevant")
         out += [score_line(s) for s in scores]

@@ -104,3 +104,22 @@ def test_export_chat_lines_are_chat_fine_tuning_records(tmp_path):
     assert len(rows) == 4 and all(list(x) == ['messages'] for x in rows)
     assert all([m['role'] for m in x['messages']] == ['user', 'assistant'] for x in rows)
     assert all(x['messages'][-1]['content'].startswith('<think>') for x in rows)
+
+LABELS = Path(__file__).parent.parent / 'labels'
+README = Path(__file__).parent.parent / 'README.md'
+
+def test_the_committed_labels_cover_every_bundled_chunk_for_both_queries_and_match_its_shas():
+    project_chunks = list(chunk_project(load_project(PROJECT), 5000))
+    for query in ('infra-root-causes', 'build-and-test-failures'):
+        labels = check_labels(load_labels(LABELS / 'transcripts' / f'{query}.toml'), project_chunks)
+        assert sorted(labels.chunks) == [c.index for c in project_chunks]
+        assert all(lab.note for lab in labels.chunks.values() if lab.relevant)
+
+def test_the_readme_quotes_the_keyword_baselines_scores_as_memgate_eval_prints_them():
+    r = memgate('eval', PROJECT.parent / 'runs' / 'baseline', '--labels', LABELS, '--format', 'json')
+    assert r.returncode == 0, r.stderr
+    rows = {Path(x['log']).stem: x['said'] for x in map(json.loads, r.stdout.splitlines())}
+    text = ' '.join(README.read_text().split())
+    for query in ('infra-root-causes', 'build-and-test-failures'):
+        said = rows[query]
+        assert f"precision {said['precision']:.2f}, recall {said['recall']:.2f}** on `{query}`" in text
