@@ -30,7 +30,7 @@ class Runs:
 
 _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'outcome',
               'applied',
-              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts']
+              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
 def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool) -> str:
@@ -43,6 +43,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     "One row per turn, from the events frame."
     starts = ev[ev.kind == 'run_start'][['run', 'project', 'query', 'model']].copy()
     starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool)
+    starts['gate'] = [c.get('gate', 'on') for c in ev.loc[ev.kind == 'run_start', 'config']]   # 'off': the ablation
     tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s',
                                        'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
@@ -122,7 +123,8 @@ RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')   # bars of a model's run
 def _namer(frame: pd.DataFrame):
     "How plots name a run of `frame`: its query and model, and its project when the frame holds several."
     several = frame['project'].nunique() > 1
-    who = lambda r: 'keyword baseline' if r['baseline'] else r['model']
+    mode = lambda r: ', ungated' if r.get('gate') == 'off' else ''
+    who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
     return lambda r: (f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})"
 
 def _legend_outside(ax):

@@ -8,7 +8,10 @@ Runs the installed `memgate ingest` over the real sessions in fixtures/transcrip
   evidence, parse failures, budget overflows and exit-gate signals included, so every plot has something to show);
 - fixtures/runs/baseline/: the same queries with the offline keyword baseline;
 - fixtures/recordings/scripted-infra.jsonl: a recording of the first 8 turns of infra-root-causes,
-  which the tuner notebook replays.
+  which the tuner notebook replays;
+- fixtures/ablation/{gated,ungated}/: infra-root-causes with `rewriting_gate` (a model that, like MemAgent's,
+  rewrites its candidate on every chunk but says yes only on strong evidence), with the update gate on and off.
+  `python tests/make_fixture_runs.py ablation` makes only these.
 The logs are data: regenerate them only on purpose, then re-run the analysis notebooks.
 """
 import os, shutil, subprocess, sys, time, threading
@@ -44,6 +47,25 @@ def selective_gate(prompt: str) -> str:
     new = (prev + '\n' if prev else '') + '\n'.join(f'- {l}' for l in lines[:3])
     return gate_response(True, new, exit=enough, think=f"found {', '.join(words[:4])}: worth keeping")
 
+def rewriting_gate(prompt: str) -> str:
+    "Always folds the chunk's keyword lines into the candidate; <check>yes only with 3+ keyword signals."
+    question = prompt[prompt.index('<problem> ') + 10:prompt.index(' </problem>')]
+    memory, section = prompt_parts(prompt)
+    prev = '' if memory == 'No previous memory' else memory
+    words = [k for k in KEYWORDS.get(question, ()) if k.lower() in section.lower()]
+    lines = [l.strip()[:160] for l in section.splitlines() if any(k.lower() in l.lower() for k in words)
+             and len(l.strip()) > 20]
+    new = (prev + '\n' if prev else '') + '\n'.join(f'- {l}' for l in lines[:2]) if lines else prev
+    return gate_response(len(words) >= 3 and bool(lines), new or 'No previous memory', think=f"{len(words)} signals")
+
+def ablation(root: Path):
+    "The gated and ungated runs of `rewriting_gate` over infra-root-causes."
+    shutil.rmtree(root, ignore_errors=True)
+    with FakeServer(gate=rewriting_gate, models=('rewriting-gate',)) as s:
+        for mode in ('on', 'off'):
+            ingest('--base-url', s.url, '--model', 'rewriting-gate', '--query', 'infra-root-causes', '--gate', mode,
+                   '--log-dir', str(root / ('gated' if mode == 'on' else 'ungated')))
+
 def ingest(*args, **env):
     cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(ROOT / 'fixtures' / 'transcripts'), *args]
     r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **env})
@@ -51,6 +73,7 @@ def ingest(*args, **env):
     assert r.returncode == 0, r.stderr
 
 if __name__ == '__main__':
+    if sys.argv[1:] == ['ablation']: sys.exit(ablation(ROOT / 'fixtures' / 'ablation'))
     runs, rec = ROOT / 'fixtures' / 'runs', ROOT / 'fixtures' / 'recordings'
     shutil.rmtree(runs, ignore_errors=True)
     shutil.rmtree(rec, ignore_errors=True)
@@ -62,3 +85,4 @@ if __name__ == '__main__':
                '--log-dir', str(rec / 'runs'), MEMGATE_RECORD=str(rec / 'scripted-infra.jsonl'))
         shutil.rmtree(rec / 'runs')
     ingest('--model', 'keyword-baseline', '--log-dir', str(runs / 'baseline'))
+    ablation(ROOT / 'fixtures' / 'ablation')
