@@ -111,6 +111,7 @@ class RunSummary:
     model: str = ''
     baseline: bool = False
     error: str | None = None
+    gate: str = 'on'              # 'off': the ungated ablation
 
 # %% ../nbs/10_ingest.ipynb #f96e491c
 @patch
@@ -118,7 +119,8 @@ def as_dict(self: RunSummary) -> dict:
     "The summary as `memgate ingest --format json` prints it."
     s = self.stats
     return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
-                model=self.model, baseline=self.baseline, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
+                model=self.model, baseline=self.baseline, gate=self.gate, chunks_seen=s.chunks_seen,
+                chunks_used=s.chunks_used,
                 update_rate=round(s.update_rate, 6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
                 parse_failures=s.parse_failures, memory_tokens=s.memory_tokens, calls=s.calls,
@@ -129,7 +131,8 @@ def as_dict(self: RunSummary) -> dict:
 def line(self: RunSummary) -> str:
     "The summary line `memgate ingest` prints."
     s = self.stats
-    label = '  (keyword baseline)' if self.baseline else ''
+    label = ('  (keyword baseline)' if self.baseline else '') + ('  (ungated: --gate off)' if self.gate == 'off'
+                                                                 else '')
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
     tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
@@ -263,7 +266,7 @@ async def run_query(plan: IngestPlan, query: Query, client, name: str, total: in
                              run_info=dict(baseline=baseline, redacted=plan.redacted),
                              on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
     return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
-                      out.error)
+                      out.error, 'on' if cfg.use_update_gate else 'off')
 
 # %% ../nbs/10_ingest.ipynb #51f5b520
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:

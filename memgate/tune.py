@@ -15,10 +15,11 @@ from .queries import Query, load_queries
 from .sources import load_project
 from .chunking import chunk_project
 from .client import NO_ENDPOINT, OpenAIClient, ConfigError, endpoint
+from .labels import Label, Labels, labels_path, load_labels, save_labels
 from .loop import OUTCOMES, EventList, LoopConfig, Turn, run_loop
 
 # %% auto #0
-__all__ = ['toml_str', 'dump_queries', 'save_query', 'memory_diff', 'turn_html', 'env_client', 'Tuner']
+__all__ = ['LABEL_CHOICES', 'toml_str', 'dump_queries', 'save_query', 'memory_diff', 'turn_html', 'env_client', 'Tuner']
 
 # %% ../nbs/16_tune.ipynb #3ef2018d
 def toml_str(s: str) -> str:
@@ -75,8 +76,9 @@ def env_client(query: Query) -> OpenAIClient:
 class Tuner:
     "Widgets for tuning a standing question against the first chunks of a project."
     def __init__(self, project, make_client=env_client, queries=None, queries_path='queries.toml', chunks: int = 8,
-                 cfg: LoopConfig | None = None):
+                 cfg: LoopConfig | None = None, labels_dir='labels'):
         self.project, self.make_client, self.queries_path = str(project), make_client, queries_path
+        self.labels_dir, self.labelling = labels_dir, W.VBox()
         self.queries, self.cfg = queries or load_queries(), cfg or LoopConfig()
         first = next(iter(self.queries.values()))
         self.query = W.Dropdown(options=list(self.queries), value=first.id, description='query')
@@ -95,7 +97,7 @@ class Tuner:
         self.save_button.on_click(lambda _: self.save())
         self.ui = W.VBox([W.HBox([self.query, self.chunks]), self.question,
                           W.HBox([self.run_button, self.stop_button, self.save_button, self.progress]),
-                          self.status, self.turns_view])
+                          self.status, self.turns_view, self.labelling])
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -118,6 +120,7 @@ def start(self: Tuner):
 def _show(self: Tuner, turn: Turn):
     "Add `turn` to the progress bar and the list of turns."
     self.turns.append(turn)
+    self.labelling.children = (*self.labelling.children, self._label_row(turn))
     self.progress.value = len(self.turns)
     self.progress.description = f'{len(self.turns)} turns'
     self.turns_view.value = ''.join(turn_html(t) for t in self.turns)
@@ -127,13 +130,15 @@ def _show(self: Tuner, turn: Turn):
 async def run(self: Tuner) -> list[Turn]:
     "Run the loop over the first `chunks` chunks with the edited question; returns the turns."
     self._stop.clear()
-    self.turns, self.turns_view.value = [], ''
+    self.turns, self.turns_view.value, self.labelling.children = [], '', ()
     n, q = self.chunks.value, self.current
     self.progress.max, self.progress.value = n, 0
     try:
         client = self.make_client(q)
         self.status.value = f'running <b>{html.escape(q.id)}</b> over {n} chunks …'
-        out = await run_loop(Level.MEMORY, q, chunk_project(load_project(self.project)), self.cfg, client, EventList(),
+        project = load_project(self.project)
+        self.project_name = project.name
+        out = await run_loop(Level.MEMORY, q, chunk_project(project), self.cfg, client, EventList(),
                              limit=n, stop=self._stop, on_turn=self._show)
         used = sum(t.outcome == 'applied' for t in self.turns)
         self.status.value = (f'{out.status}: {len(self.turns)} turns, {used} updates '
@@ -149,3 +154,27 @@ def save(self: Tuner) -> Path:
     p = save_query(self.current, self.queries_path)
     self.status.value = f'saved <b>{html.escape(self.current.id)}</b> to {html.escape(str(p))}'
     return p
+
+# %% ../nbs/16_tune.ipynb #61cdd1e9
+LABEL_CHOICES = ('unlabelled', 'relevant', 'not relevant')
+
+@patch
+def label(self: Tuner, t: int, sha: str, choice: str) -> Path:
+    "Record `choice` (one of `LABEL_CHOICES`) for chunk `t` of the current query in its labels file."
+    path = labels_path(self.labels_dir, self.project_name, self.current.id)
+    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id, 'unlabelled')
+    if choice == 'unlabelled': labels.chunks.pop(t, None)
+    else: labels.chunks[t] = Label(t, sha, choice == 'relevant', labels.chunks.get(t, Label(t, sha, True)).note)
+    return save_labels(labels, path)
+
+# %% ../nbs/16_tune.ipynb #35dcb57d
+@patch
+def _label_row(self: Tuner, turn: Turn) -> W.HBox:
+    "The relevant / not relevant toggle of `turn`'s chunk."
+    sha = turn.events[0]['chunk']
+    path = labels_path(self.labels_dir, self.project_name, self.current.id)
+    known = load_labels(path).chunks.get(turn.t) if path.exists() else None
+    toggle = W.ToggleButtons(options=LABEL_CHOICES, value=LABEL_CHOICES[0] if known is None else
+                             LABEL_CHOICES[1] if known.relevant else LABEL_CHOICES[2], style={'button_width': '90px'})
+    toggle.observe(lambda ch: self.label(turn.t, sha, ch['new']), names='value')
+    return W.HBox([W.HTML(f'<b>t={turn.t}</b>&nbsp;'), toggle])

@@ -41,6 +41,7 @@ def test_gate_off_applies_every_parsed_turn_and_fills_memory_no_later_than_the_g
     r_off, off = run(tmp_path, 'off', '--gate', 'off')
     assert r_on.returncode == r_off.returncode == 0, r_off.stderr
     assert [events(x)[0]['config']['gate'] for x in (on, off)] == ['on', 'off']
+    assert '(ungated: --gate off)' in r_off.stdout and 'ungated' not in r_on.stdout
     assert verify(off).ok and verify(on).ok
     said = {e['t']: e['update'] for e in events(off) if e['kind'] == 'gate'}
     applied = {e['t'] for e in events(off) if e['kind'] == 'memory'}
