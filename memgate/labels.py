@@ -186,9 +186,9 @@ class GateScore:
     parse_failures: int
 
 # %% ../nbs/13_labels.ipynb #22518a2b
-def score_run(log, labels: Labels, only: set[int] | None = None) -> GateScore:
-    "Score the run in `log` against `labels`, on its labelled turns (those in `only`, if given)."
-    events = read_log(log).events
+def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Event] | None = None) -> GateScore:
+    "Score the run in `log` (its `events` if read already) against `labels` on its labelled turns (or those in `only`)."
+    events = events or read_log(log).events
     start = next(e for e in events if e['kind'] == 'run_start')
     turns = turn_gates(events)
     truths = {t: truth(labels, g, log) for t, g in turns.items()}
@@ -202,15 +202,11 @@ def score_run(log, labels: Labels, only: set[int] | None = None) -> GateScore:
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()))
 
 # %% ../nbs/13_labels.ipynb #51bfaccb
-def _key(log) -> tuple[str, str]:
-    "The project and query of a log, from its first event."
-    e = read_log(log).events[0]
-    return e['project'], e['query']
-
 def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
+    events = {log: read_log(log).events for log in log_files(logs)}     # each log read once
     groups: dict[tuple[str, str], list[Path]] = {}
-    for log in log_files(logs): groups.setdefault(_key(log), []).append(log)
+    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
     paths = {k: labels_path(labels_dir, *k) for k in groups}
     if not any(p.exists() for p in paths.values()):
         (project, query), path = next(iter(paths.items()))
@@ -221,9 +217,9 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
             out[project, query] = None
             continue
         labels = load_labels(paths[project, query])
-        first = [score_run(p, labels) for p in logs_]
+        first = [score_run(p, labels, events=events[p]) for p in logs_]
         common = set.intersection(*(set(s.chunks) for s in first))
-        out[project, query] = [score_run(p, labels, common) for p in logs_]
+        out[project, query] = [score_run(p, labels, common, events[p]) for p in logs_]
     return out
 
 # %% ../nbs/13_labels.ipynb #fc420e41
