@@ -12,7 +12,7 @@ from .domain import MemgateError
 from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, CHUNK_TOKENS
 from .queries import load_queries, select_queries
-from .prompt import Budget, build_prompt
+from .prompt import build_prompt, chunk_budget
 from .log import log_files, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint
@@ -169,7 +169,7 @@ def cmd_prompt(args) -> int:
     project, chunks = project_chunks(args)
     chunk = next((c for c in chunks if c.index == args.chunk), None)
     if chunk is None: raise MemgateError(f"{args.project}: no chunk {args.chunk} (chunks are numbered from 1)")
-    budget = Budget(section=max(Budget.section, args.chunk_tokens))
+    budget = chunk_budget(args.chunk_tokens)
     sys.stdout.write(build_prompt(question, memory, chunk.text, budget).text)
     return 0
 
@@ -263,7 +263,7 @@ def cmd_ingest(args) -> int:
     err, stop, caught = progress.say, asyncio.Event(), []
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err, stop)
-    cfg = LoopConfig(budget=Budget(section=max(Budget.section, args.chunk_tokens)), chunk_tokens=args.chunk_tokens,
+    cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens), chunk_tokens=args.chunk_tokens,
                      tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
                      use_update_gate=args.gate == 'on', select=selection(args),
                      sampling=default_sampling(args.temperature, args.top_p, args.seed))

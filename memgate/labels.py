@@ -12,7 +12,7 @@ from pathlib import Path
 from .domain import MemgateError, sha256_text
 from .sources import Selection, load_project
 from .chunking import chunk_project
-from .prompt import Budget, build_prompt, load_template
+from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import Event, log_files, read_log
 
 # %% auto #0
@@ -264,8 +264,8 @@ def run_chunks(start: Event, project) -> dict[str, str]:
 def run_budget(start: Event) -> Budget:
     "The prompt budget the run of `start` used."
     cfg = start['config']
-    return Budget(cfg['context'], cfg['response_reserve'], cfg['memory_budget'],
-                  max(Budget.section, cfg['chunk_tokens']))
+    return chunk_budget(cfg['chunk_tokens'], context=cfg['context'], response_reserve=cfg['response_reserve'],
+                        memory=cfg['memory_budget'])
 
 # %% ../nbs/13_labels.ipynb #7a60bf4e
 def rewards(e: Event, truth_: bool | None, last_relevant: int | None) -> dict:

@@ -15,7 +15,7 @@ from .chunking import CHUNK_TOKENS
 
 # %% auto #0
 __all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'fill', 'render_prompt',
-           'prompt_parts', 'Budget', 'BudgetError', 'Prompt', 'check_part', 'as_prompt', 'build_prompt']
+           'prompt_parts', 'Budget', 'chunk_budget', 'BudgetError', 'Prompt', 'check_part', 'as_prompt', 'build_prompt']
 
 # %% ../nbs/05_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
@@ -71,8 +71,11 @@ class Budget:
     section: int = CHUNK_TOKENS        # a chunk the chunker made always fits
     problem: int = 512
 
+def chunk_budget(chunk_tokens: int, **limits) -> Budget:
+    "The budget of a run whose chunks hold up to `chunk_tokens`: the section share grows to fit one."
+    return Budget(section=max(Budget.section, chunk_tokens), **limits)
 
-# %% ../nbs/05_prompt.ipynb #b645d44f
+# %% ../nbs/05_prompt.ipynb #7867afa7
 class BudgetError(MemgateError):
     "A prompt component over its token budget; `component` is `problem`, `memory`, `section` or `prompt`."
     def __init__(self, component: str, tokens: int, limit: int, detail: str = ''):
