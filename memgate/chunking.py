@@ -6,18 +6,33 @@ Docs: https://memgate.github.io/memgate/chunking.html.md"""
 
 # %% ../nbs/03_chunking.ipynb #475e0bf5
 from __future__ import annotations
+import re
 from dataclasses import replace
 from functools import cache
 from typing import Iterable, Iterator
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'split_record', 'chunk_records', 'chunk_project']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'TAIL_WINDOW', 'tail', 'joined_extra', 'split_record', 'chunk_records', 'chunk_project']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
 PART_MARK = '(part {i}/{n}) '
+_CUT = re.compile(r'(?s).*(?:[A-Za-z](?=[\x00-\x40\x5b-\x60\x7b-\x7f])|[0-9](?=[\x00-\x2f\x3a-\x7f])'
+                  r'|[\x00-\x2f\x3a-\x7f](?=[0-9])|\n(?=[!-~]))')
 _sep_tokens = cache(lambda: count_tokens(RECORD_SEP))   # counted on first use: importing stays cheap
+TAIL_WINDOW = 2000        # where the last sure cut is looked for; without one there, the tail is the whole text
+
+def tail(text: str) -> str:
+    "`text` from its last place where tiktoken always cuts (whatever follows): only this part can merge onward."
+    w = text[-TAIL_WINDOW:]
+    m = _CUT.match(w)
+    return w[m.end():] if m else text
+
+def joined_extra(text: str) -> int:
+    "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
+    t = tail(text)
+    return count_tokens(t + RECORD_SEP) - count_tokens(t)
 
 def _cut(line: str, room: int) -> list[str]:
     "`line` in consecutive pieces of at most `room` tokens each, counted, so that no density of text can exceed it."
@@ -57,18 +72,19 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i,
             p in enumerate(pieces, 1)]
 
-# %% ../nbs/03_chunking.ipynb #d3e43bfb
-def _counted(r: Record, max_tokens: int) -> list[tuple[Record, int]]:
-    "`r` with its token count, or its parts with theirs when it alone exceeds `max_tokens`."
-    n = count_tokens(r.render())
-    if n <= max_tokens: return [(r, n)]
-    return [(p, count_tokens(p.render())) for p in split_record(r, max_tokens)]
+# %% ../nbs/03_chunking.ipynb #b2076078
+def _counted(r: Record, max_tokens: int) -> list[tuple[Record, int, int]]:
+    "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
+    text = r.render()
+    n = count_tokens(text)
+    if n <= max_tokens: return [(r, n, joined_extra(text))]
+    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
 
 def _is_result_of(item, call) -> bool:
     "Whether counted record `item` is the tool result of counted tool call `call`."
     return bool(call and call[0].call_id and item[0].call_id == call[0].call_id and item[0].role == Role.tool_result)
 
-def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Record, int]]]:
+def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Record, int, int]]]:
     "Counted records in groups that should share a chunk: a tool call with its directly following result."
     pending = None
     for item in (item for r in records for item in _counted(r, max_tokens)):
@@ -81,10 +97,11 @@ def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Re
         if pending is None: yield [item]
     if pending: yield [pending]
 
-# %% ../nbs/03_chunking.ipynb #ded98dcd
-def _emit(recs: list[Record], index: int, max_tokens: int) -> list[Chunk]:
-    "`recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
-    c = Chunk.from_records(index, recs)
+# %% ../nbs/03_chunking.ipynb #152f56ef
+def _emit(recs: list[tuple[Record, int, int]], index: int, max_tokens: int) -> list[Chunk]:
+    "Counted `recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
+    tokens = sum(n for _, n, _ in recs) + sum(extra for *_, extra in recs[:-1])
+    c = Chunk.from_records(index, [r for r, *_ in recs], tokens)
     if c.tokens <= max_tokens or len(recs) == 1: return [c]
     head = _emit(recs[:-1], index, max_tokens)
     return head + _emit(recs[-1:], head[-1].index + 1, max_tokens)
@@ -93,15 +110,15 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
     "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
     index, cur, cur_n, sep = start, [], 0, _sep_tokens()
     for unit in _units(records, max_tokens):
-        unit_n = sum(n for _, n in unit) + sep * (len(unit) - 1)
+        unit_n = sum(n for _, n, _ in unit) + sep * (len(unit) - 1)
         together = len(unit) > 1 and unit_n <= max_tokens      # a call and its result that fit in an empty chunk
-        for i, (r, n) in enumerate(unit):
+        for i, (r, n, extra) in enumerate(unit):
             need = unit_n if i == 0 and together else n
             if cur and cur_n + sep + need > max_tokens:
                 for c in _emit(cur, index, max_tokens): yield c
                 index, cur, cur_n = c.index + 1, [], 0
             cur_n += n + (sep if cur else 0)
-            cur.append(r)
+            cur.append((r, n, extra))
     if cur: yield from _emit(cur, index, max_tokens)
 
 # %% ../nbs/03_chunking.ipynb #4534b266
