@@ -39,13 +39,16 @@ _NEEDLES = {   # a case-blind pattern runs only on text whose lower case holds o
     'password': ('password', 'passwd', 'pwd', 'secret', 'key', 'token'),
 }
 
+_LITERALS = re.compile(r'-----BEGIN |sk-|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|eyJ')
+
 def _starts_word(text: str, i: int) -> bool: return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-')
 
 # %% ../nbs/01_redact.ipynb #99840f81
 def redact(text: str, counts: Counter | None = None) -> str:
     "`text` with every secret the patterns know replaced by `[REDACTED:kind]`, counted by kind into `counts`."
-    lower = None
+    lower, literal = None, _LITERALS.search(text) is not None   # a pattern without needles starts with a literal
     for kind, pattern in _COMPILED.items():
+        if kind not in _NEEDLES and not literal: continue
         if kind in _NEEDLES:
             lower = text.lower() if lower is None else lower
             if not any(n in lower for n in _NEEDLES[kind]): continue
