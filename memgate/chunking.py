@@ -13,7 +13,8 @@ from typing import Iterable, Iterator
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'TAIL_WINDOW', 'tail', 'joined_extra', 'split_record', 'chunk_records', 'chunk_project']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'TAIL_WINDOW', 'Counted', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record',
+           'count_records', 'pack', 'chunk_records', 'chunk_project', 'chunks_about']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -73,21 +74,27 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
             p in enumerate(pieces, 1)]
 
 # %% ../nbs/03_chunking.ipynb #b2076078
-def _counted(r: Record, max_tokens: int) -> list[tuple[Record, int, int]]:
+Counted = tuple[Record, int, int]      # a record (or a part of one), its tokens, and its `joined_extra`
+
+def _counted(r: Record, max_tokens: int) -> list[Counted]:
     "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
     text = r.render()
     n = count_tokens(text)
     if n <= max_tokens: return [(r, n, joined_extra(text))]
     return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
 
+def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
+    "Every record counted (records over `max_tokens` as their parts): the tokenizing, done once for any packing."
+    return [item for r in records for item in _counted(r, max_tokens)]
+
 def _is_result_of(item, call) -> bool:
     "Whether counted record `item` is the tool result of counted tool call `call`."
     return bool(call and call[0].call_id and item[0].call_id == call[0].call_id and item[0].role == Role.tool_result)
 
-def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Record, int, int]]]:
+def _units(items: Iterable[Counted]) -> Iterator[list[Counted]]:
     "Counted records in groups that should share a chunk: a tool call with its directly following result."
     pending = None
-    for item in (item for r in records for item in _counted(r, max_tokens)):
+    for item in items:
         if _is_result_of(item, pending):
             yield [pending, item]
             pending = None
@@ -98,7 +105,7 @@ def _units(records: Iterable[Record], max_tokens: int) -> Iterator[list[tuple[Re
     if pending: yield [pending]
 
 # %% ../nbs/03_chunking.ipynb #152f56ef
-def _emit(recs: list[tuple[Record, int, int]], index: int, max_tokens: int) -> list[Chunk]:
+def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
     "Counted `recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
     tokens = sum(n for _, n, _ in recs) + sum(extra for *_, extra in recs[:-1])
     c = Chunk.from_records(index, [r for r, *_ in recs], tokens)
@@ -106,10 +113,10 @@ def _emit(recs: list[tuple[Record, int, int]], index: int, max_tokens: int) -> l
     head = _emit(recs[:-1], index, max_tokens)
     return head + _emit(recs[-1:], head[-1].index + 1, max_tokens)
 
-def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
-    "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
+def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
+    "Pack counted records (`count_records`) into chunks of at most `max_tokens` tokens, numbered from `start`."
     index, cur, cur_n, sep = start, [], 0, _sep_tokens()
-    for unit in _units(records, max_tokens):
+    for unit in _units(items):
         unit_n = sum(n for _, n, _ in unit) + sep * (len(unit) - 1)
         together = len(unit) > 1 and unit_n <= max_tokens      # a call and its result that fit in an empty chunk
         for i, (r, n, extra) in enumerate(unit):
@@ -121,6 +128,10 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
             cur.append((r, n, extra))
     if cur: yield from _emit(cur, index, max_tokens)
 
+def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
+    "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
+    return pack(count_records(records, max_tokens), max_tokens, start)
+
 # %% ../nbs/03_chunking.ipynb #4534b266
 def chunk_project(project, max_tokens: int = CHUNK_TOKENS) -> Iterator[Chunk]:
     "Every chunk of `project` (a `memgate.sources.Project`), numbered from 1 across sessions, one session at a time."
@@ -129,3 +140,10 @@ def chunk_project(project, max_tokens: int = CHUNK_TOKENS) -> Iterator[Chunk]:
         for c in chunk_records(project.session_records(s), max_tokens, index):
             index = c.index + 1
             yield c
+
+# %% ../nbs/03_chunking.ipynb #0b2f7998
+BYTES_PER_CHUNK = 45_000      # of session files per 5000-token chunk, on the bundled sessions
+
+def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:
+    "About how many chunks `nbytes` of session files make, before any is read."
+    return nbytes * CHUNK_TOKENS // (BYTES_PER_CHUNK * max_tokens) + 1

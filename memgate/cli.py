@@ -10,7 +10,7 @@ import argparse, asyncio, json, os, signal, sys
 from pathlib import Path
 from .domain import MemgateError
 from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
-from .chunking import chunk_project, CHUNK_TOKENS
+from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import build_prompt, chunk_budget
 from .log import log_files, read_log, stats, verify
@@ -23,11 +23,11 @@ from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['BYTES_PER_CHUNK', 'COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
-           'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks',
-           'prompt_args', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args',
-           'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects',
-           'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
+__all__ = ['COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row',
+           'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args',
+           'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report',
+           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
+           'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -338,8 +338,6 @@ def cmd_answer(args) -> int:
     return 0 if all(e for _, e in got) else 1
 
 # %% ../nbs/14_cli.ipynb #3e1394f0
-BYTES_PER_CHUNK = 45_000      # of session files, on the bundled sessions: for an estimate before any is read
-
 def projects_args(p):
     "Options of `memgate projects`."
     p.add_argument('--format', choices=('text', 'json'), default='text')
@@ -349,7 +347,7 @@ def cmd_projects(args) -> int:
     for x in list_projects():
         size = sum(f.stat().st_size for f in x.files)
         row = dict(name=x.name, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
-                   first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=size // BYTES_PER_CHUNK + 1)
+                   first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
         if args.format == 'json': print(json.dumps(row))
         else: print(f"{x.name:24s} {'+'.join(row['tools']):12s} {len(x.files):4d} sessions  {(x.first_ts or '-')[:10]}"
                     f" .. {(x.last_ts or '-')[:10]}  {size / 2**20:7.1f} MB  ~{row['chunks_about']} chunks  {x.cwd}")

@@ -6,24 +6,26 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, shutil, sys, time
+import asyncio, shutil, sys, threading, time
+from collections import defaultdict, deque
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import Chunk, MemgateError, Level, Record, count_tokens
-from collections import defaultdict
-from .sources import load_project
-from .chunking import chunk_project, chunk_records, split_record
+from .domain import Chunk, MemgateError, Level, count_tokens
+from .sources import Project, Session, load_project
+from .chunking import Counted, chunks_about, count_records, pack
 from .queries import Query
-from .client import BASELINE_MODEL, Interrupted, ModelClient
+from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'unread_chunks', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan',
-           'cost_line', 'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'unread_chunks', 'Reader', 'ChunkFeed', 'progress_line',
+           'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread',
+           'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -61,34 +63,201 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
     return rp
 
 # %% ../nbs/10_ingest.ipynb #f8a00eda
-def _pieces_of(r: Record, max_tokens: int) -> list[Record]:
-    "`r`, or its parts when it alone exceeds `max_tokens` (as the chunker splits it)."
-    return split_record(r, max_tokens) if count_tokens(r.render()) > max_tokens else [r]
+class WholeView:
+    "Every chunk of the project, numbered from 1 across sessions: what a run from the start reads."
+    def __init__(self, max_tokens: int): self.max_tokens, self.next = max_tokens, 1
 
-def unread_chunks(project, rp: ResumePoint, max_tokens: int) -> list[Chunk]:
-    "The chunks of what `project` holds beyond what the log read, numbered on from its last turn."
-    turn_of = {(src['file'], ref): t for t, srcs in rp.read.items() for src in srcs for ref in src['refs']}
-    seen, out, index = defaultdict(list), [], rp.t + 1
-    for s in project.sessions:
-        fresh = []
-        for r in (p for r in project.session_records(s) for p in _pieces_of(r, max_tokens)):
-            t = turn_of.get((r.source, r.ref))
-            if t is None: fresh.append(r)
-            else: seen[t].append(r)
-        for c in chunk_records(fresh, max_tokens, index):
-            out.append(c)
-            index = c.index + 1
-    for t in sorted(rp.read):
-        if Chunk.from_records(t, seen[t]).sha != rp.chunk_shas[t]:
-            files = ', '.join(sorted({src['file'] for src in rp.read[t]}))
-            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
-                              "into a new --log-dir to read it anew")
-    return out
+    def take(self, items: list[Counted]) -> list[Chunk]:
+        "The chunks of one session's counted records."
+        out = list(pack(items, self.max_tokens, self.next))
+        if out: self.next = out[-1].index + 1
+        return out
+
+    def finish(self) -> list[Chunk]:
+        "Chunks held back until every session was read: none."
+        return []
 
 # %% ../nbs/10_ingest.ipynb #5dff16d9
-def progress_line(turn: Turn, total: int, prefix: str = '') -> str:
+class UnreadView:
+    "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
+    def __init__(self, rp: ResumePoint, max_tokens: int):
+        self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
+        self.turn_of = {(src['file'], ref): t for t, srcs in rp.read.items() for src in srcs for ref in src['refs']}
+        self.seen, self.unchecked = defaultdict(list), set(rp.read)
+
+    def take(self, items: list[Counted]) -> list[Chunk]:
+        "The new chunks of one session, or none while a turn the log read is still to be checked."
+        fresh = []
+        for item in items:
+            t = self.turn_of.get((item[0].source, item[0].ref))
+            if t is None: fresh.append(item)
+            else: self.seen[t].append(item[0])
+        for t in sorted(self.unchecked & self.seen.keys()): self._check(t)
+        self.held += pack(fresh, self.max_tokens, self.next)
+        if self.held: self.next = self.held[-1].index + 1
+        return [] if self.unchecked else self.finish()
+
+    def finish(self) -> list[Chunk]:
+        "The chunks held back, once the turns whose records never came are checked (and refused)."
+        for t in sorted(self.unchecked): self._check(t)
+        out, self.held = self.held, []
+        return out
+
+    def _check(self, t: int):
+        if Chunk.from_records(t, self.seen.pop(t, [])).sha != self.rp.chunk_shas[t]:
+            files = ', '.join(sorted({src['file'] for src in self.rp.read[t]}))
+            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
+                              "into a new --log-dir to read it anew")
+        self.unchecked.discard(t)
+
+def unread_chunks(project: Project, rp: ResumePoint, max_tokens: int) -> list[Chunk]:
+    "The chunks of what `project` holds beyond what the log read, numbered on from its last turn."
+    view = UnreadView(rp, max_tokens)
+    out = [c for s in project.sessions for c in view.take(count_records(project.session_records(s), max_tokens))]
+    return out + view.finish()
+
+# %% ../nbs/10_ingest.ipynb #f96e491c
+_END = object()     # what a reader gets after its last chunk
+
+class Reader:
+    "One query's chunks from a `ChunkFeed`, as an async iterator; `total()` is the feed's estimate of its turns."
+    def __init__(self, feed: ChunkFeed, view, ahead: int):
+        self.feed, self.view, self.items, self.closed = feed, view, deque(), False
+        self.room, self.arrived, self.made = threading.Semaphore(ahead), asyncio.Event(), 0
+
+    def _put(self, item):
+        "Take `item` (a chunk, an error, or the end) from the feed's thread, on the event loop."
+        self.items.append(item)
+        self.arrived.set()
+
+    def __aiter__(self): return self
+
+    async def __anext__(self) -> Chunk:
+        while not self.items:
+            self.arrived.clear()
+            await self.arrived.wait()
+        item = self.items[0]
+        if item is _END: raise StopAsyncIteration
+        self.items.popleft()
+        if isinstance(item, BaseException): raise item
+        self.room.release()
+        return item
+
+    def close(self):
+        "Take no more chunks: the feed stops waiting for this reader."
+        self.closed = True
+        self.room.release()
+
+# %% ../nbs/10_ingest.ipynb #80c854c6
+class ChunkFeed:
+    "A project's chunks, read and counted once in a thread, for the `Reader` of every query of a run."
+    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
+        self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
+        self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
+        self.size = sum(_size(s) for s in project.sessions)
+        self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
+
+    def subscribe(self, resume: ResumePoint | None = None) -> Reader:
+        "A reader of every chunk, or with a resume point that knows what its log read, of the chunks it did not."
+        fresh = bool(resume and resume.t and len(resume.read) == resume.t)
+        if not fresh and self.whole is None:
+            self.whole = WholeView(self.max_tokens)
+            self.views.append((self.whole, []))
+        view = UnreadView(resume, self.max_tokens) if fresh else self.whole
+        if fresh: self.views.append((view, []))
+        reader = Reader(self, view, self.ahead)
+        next(rs for v, rs in self.views if v is view).append(reader)
+        return reader
+
+def _size(s: Session) -> int:
+    "Bytes of a session's files."
+    return sum(p.stat().st_size for p in [s.path, *s.agents] if p.exists())
+
+# %% ../nbs/10_ingest.ipynb #3feb738d
+@patch
+def start(self: ChunkFeed):
+    "Start reading, in a thread; call it from the event loop, once every query has subscribed."
+    self.loop, self.t0 = asyncio.get_running_loop(), time.monotonic()
+    self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
+    self.thread.start()
+
+@patch
+def _read(self: ChunkFeed):
+    "The thread: every session, counted once, packed per view, sent to the readers."
+    try:
+        for s in self.project.sessions:
+            if self._stopped(): break
+            items = count_records(self.project.session_records(s), self.max_tokens)
+            self.bytes_read += _size(s)
+            for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
+        for view, readers in list(self.views):
+            if not self._stopped(): self._send(view, readers, view.finish)
+    except Exception as e:                          # a session that cannot be read: every reader stops on it
+        for _, readers in self.views: self._give(readers, e)
+    finally:
+        self.done = True
+        for _, readers in self.views: self._give(readers, _END)
+        self.loop.call_soon_threadsafe(self._said)
+
+# %% ../nbs/10_ingest.ipynb #be45e34e
+@patch
+def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
+    "Send the chunks `make()` gives to `readers`; a resume check that fails ends them instead."
+    try: chunks = make()
+    except ResumeError as e:
+        self.views.remove((view, readers))
+        self._give(readers, e)
+        self._give(readers, _END)
+        return
+    for c in chunks:
+        for r in readers:
+            while not r.closed and not r.room.acquire(timeout=0.2):
+                if self._stopped(): return
+            if not r.closed: self._give([r], c)
+            r.made += 1
+
+@patch
+def _give(self: ChunkFeed, readers: list[Reader], item):
+    "Hand `item` to each reader, on the event loop (gone if the run was torn down: nobody is left to read)."
+    for r in readers:
+        try: self.loop.call_soon_threadsafe(r._put, item)
+        except RuntimeError: return
+
+@patch
+def _stopped(self: ChunkFeed) -> bool:
+    "Whether to stop reading: `stop` was set, the feed was closed, or no reader is left."
+    return (self.closing or (self.stop is not None and self.stop.is_set())
+            or all(r.closed for _, readers in self.views for r in readers))
+
+@patch
+def close(self: ChunkFeed):
+    "Stop reading (between chunks) and release every reader."
+    self.closing = True
+    for _, readers in self.views:
+        for r in readers: r.close()
+
+# %% ../nbs/10_ingest.ipynb #9cf7d972
+@patch
+def _said(self: ChunkFeed):
+    "Say what reading the project found (on the event loop, once the thread is done)."
+    *warned, total_line = self.project.warnings.summary().splitlines()
+    made = f"{self.whole.next - 1} chunks, " if self.whole else ''
+    self.err(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {time.monotonic() - self.t0:.1f}s: "
+             f"{made}{total_line}")
+    for line in warned: self.err(line)
+
+@patch
+def total(self: Reader) -> tuple[int, bool]:
+    "(the turns this reader's run will have read in all, exact): estimated from the bytes left until the feed is done."
+    f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
+    if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
+    if not (f.bytes_read and self.made): return chunks_about(f.size, f.max_tokens), False
+    return self.made + round((f.size - f.bytes_read) * self.made / f.bytes_read), False
+
+# %% ../nbs/10_ingest.ipynb #12d78936
+def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
-    where = f"[{turn.t:{len(str(total)) + 1}d}/{total}] t={turn.t}"
+    where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
     update = OUTCOMES[turn.outcome].progress
     return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s"
 
@@ -113,7 +282,7 @@ class RunSummary:
     error: str | None = None
     gate: str = 'on'              # 'off': the ungated ablation
 
-# %% ../nbs/10_ingest.ipynb #f96e491c
+# %% ../nbs/10_ingest.ipynb #e2f93a4b
 @patch
 def as_dict(self: RunSummary) -> dict:
     "The summary as `memgate ingest --format json` prints it."
@@ -143,7 +312,7 @@ def line(self: RunSummary) -> str:
 
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
-# %% ../nbs/10_ingest.ipynb #a481020e
+# %% ../nbs/10_ingest.ipynb #45aa9b92
 @patch
 def warnings(self: RunSummary) -> list[str]:
     "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
@@ -165,20 +334,22 @@ def warnings(self: RunSummary) -> list[str]:
                    "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
     return out
 
-# %% ../nbs/10_ingest.ipynb #23683f69
+# %% ../nbs/10_ingest.ipynb #377060a5
 class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
         self.mode, self.err, self.bars = mode, err, []
 
-    def tracker(self, query_id: str, total: int, prefix: str = '') -> Callable[[Turn], None] | None:
-        "The `on_turn` callback for one query's run of `total` turns."
+    def tracker(self, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
+        "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
         if self.mode == 'quiet': return None
-        if self.mode == 'lines': return lambda turn: self.err(progress_line(turn, total, prefix))
+        now = total if callable(total) else lambda: (total, True)
+        if self.mode == 'lines': return lambda turn: self.err(progress_line(turn, now()[0], prefix, now()[1]))
         from tqdm import tqdm
-        bar = tqdm(total=total, desc=query_id, unit='chunk', position=len(self.bars), file=sys.stderr, leave=True)
+        bar = tqdm(total=now()[0], desc=query_id, unit='chunk', position=len(self.bars), file=sys.stderr, leave=True)
         self.bars.append(bar)
         def on_turn(turn: Turn):
+            bar.total = max(now()[0], turn.t)
             bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
             bar.update(turn.t - bar.n)
         return on_turn
@@ -194,7 +365,7 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
 
-# %% ../nbs/10_ingest.ipynb #12d78936
+# %% ../nbs/10_ingest.ipynb #7aea2bbc
 @dataclass
 class IngestPlan:
     "Everything `ingest` needs to know besides the model."
@@ -205,70 +376,90 @@ class IngestPlan:
     limit: int | None = None
     resume: bool = False
     model: str = ''
-    redacted: dict = field(default_factory=dict)   # secrets the project's text had replaced, by kind (once read)
 
-# %% ../nbs/10_ingest.ipynb #c077d4ed
-def _count_chunks(plan: IngestPlan, err, stop=None) -> tuple[str, int, list[int]]:
-    "The project's name, its number of chunks and their tokens (one streaming pass), printing its warnings."
-    t0 = last = time.monotonic()
-    project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
-    n, tokens = 0, []
-    for c in chunk_project(project, plan.loop.chunk_tokens):
-        if stop is not None and stop.is_set(): raise Interrupted("stopped while reading the sessions")
-        n += 1
-        tokens.append(c.tokens)
-        if time.monotonic() - last > 5:
-            last = time.monotonic()
-            err(f"{project.name}: reading sessions, {n} chunks so far ({last - t0:.0f}s)")
-    *warned, total_line = project.warnings.summary().splitlines()
-    err(f"{project.name}: {n} chunks ({time.monotonic() - t0:.1f}s to read); {total_line}")
-    for line in warned: err(line)
-    plan.redacted = dict(project.warnings.redacted)
-    return project.name, n, tokens
-
-# %% ../nbs/10_ingest.ipynb #819eb960
-def cost_line(plan: IngestPlan, name: str, tokens: list[int]) -> str:
-    "What the run will cost: model calls and prompt tokens, from the chunks' token counts."
-    tokens = tokens[:plan.limit] if plan.limit else tokens
+# %% ../nbs/10_ingest.ipynb #23baa29b
+def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
+    "What the run will cost, before anything is read: model calls and prompt tokens, from the project's size."
+    chunks = chunks_about(nbytes, plan.loop.chunk_tokens)
+    chunks = min(chunks, plan.limit) if plan.limit else chunks
     fixed = count_tokens(fill(load_template(plan.loop.template), prompt='', memory='', chunk=''))
-    least = sum(sum(tokens) + len(tokens) * (fixed + count_tokens(q.question)) for q in plan.queries)
-    calls = len(tokens) * len(plan.queries)
-    most = least + calls * plan.loop.budget.memory
-    return (f"{name}: {len(tokens)} chunks x {len(plan.queries)} queries = {calls} model calls (and parse retries), "
-            f"{least / 1e6:.2f}M to {most / 1e6:.2f}M prompt tokens (the more memory, the more)")
+    each = sum(fixed + count_tokens(q.question) + plan.loop.chunk_tokens for q in plan.queries)
+    calls = chunks * len(plan.queries)
+    most = chunks * each + calls * plan.loop.budget.memory
+    return (f"{name}: about {chunks} chunks ({nbytes / 2**20:.1f} MB of sessions) x {len(plan.queries)} queries = "
+            f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens")
 
-# %% ../nbs/10_ingest.ipynb #b716888a
-async def run_query(plan: IngestPlan, query: Query, client, name: str, total: int, *, stop=None, err=print,
-                    prefix='', progress: Progress | None = None) -> RunSummary:
-    "One query's run, from a fresh log or where its log left off; the log is locked for the whole run."
+# %% ../nbs/10_ingest.ipynb #f234b02c
+@dataclass
+class Started:
+    "A query ready to run: its log locked and checked, where it left off, its reader."
+    query: Query
+    cfg: LoopConfig
+    path: Path
+    writer: LogWriter
+    resume: ResumePoint | None
+    reader: Reader
+
+def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack, err=print,
+                prefix: str = '') -> Started:
+    "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
-    baseline = plan.model == BASELINE_MODEL
-    want = min(total, plan.limit) if plan.limit else total     # the turns this run should end with
-    with LogWriter(path) as writer:
-        if writer.dropped_tail:
-            err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a "
-                "killed run")
-        resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
-        project = load_project(plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
-        source = chunk_project(project, cfg.chunk_tokens)
-        if resume and resume.t and len(resume.read) == resume.t:        # every turn says what it read: read the rest
-            source, resume.fresh = unread_chunks(project, resume, cfg.chunk_tokens), True
-            want = min(resume.t + len(source), plan.limit or resume.t + len(source))
-        if resume and resume.complete and (resume.t >= want or resume.exited):
-            err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
-            return RunSummary('-', name, query.id, str(path), 'exited' if resume.exited else 'complete',
-                              resume.stats, 0.0, plan.model, baseline)
-        news = f", {len(source)} new chunks" if resume and resume.fresh else ''
-        if resume: err(f"{prefix}{path}: resuming after t={resume.t}{news}")
-        out = await run_loop(Level.MEMORY, query, source, cfg, client, writer,
-                             project=name, model=plan.model, resume=resume, limit=plan.limit, stop=stop,
-                             run_info=dict(baseline=baseline, redacted=plan.redacted),
-                             on_turn=(progress or Progress('lines', err)).tracker(query.id, want, prefix))
-    return RunSummary(out.run, name, query.id, str(path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
-                      out.error, 'on' if cfg.use_update_gate else 'off')
+    writer = logs.enter_context(LogWriter(path))
+    if writer.dropped_tail:
+        err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
+    resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+    return Started(query, cfg, path, writer, resume, feed.subscribe(resume))
 
-# %% ../nbs/10_ingest.ipynb #51f5b520
+# %% ../nbs/10_ingest.ipynb #454b9d2f
+async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
+    "The first chunk `resume`'s log has not read (the chunks it read checked on the way), or None."
+    last = 0
+    async for c in reader:
+        if resume.fresh or c.index > resume.t: return c
+        resume.check(c.index, c)
+        last = c.index
+    if last < resume.t and not resume.fresh and not reader.feed._stopped():
+        raise ResumeError(f"the log has {resume.t} turns but the project now has only {last} chunks")
+    return None
+
+async def _then(first: Chunk, rest: Reader):
+    "`first`, then the rest of the reader."
+    yield first
+    async for c in rest: yield c
+
+# %% ../nbs/10_ingest.ipynb #02714e95
+async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print, prefix='',
+                    progress: Progress | None = None) -> RunSummary:
+    "One started query's run over its reader, from a fresh log or where its log left off."
+    resume, baseline, q = s.resume, plan.model == BASELINE_MODEL, s.query
+    try:
+        source = s.reader
+        if resume:
+            resume.fresh = isinstance(s.reader.view, UnreadView)
+            done = resume.exited or bool(plan.limit and resume.t >= plan.limit)
+            first = None if done else await first_unread(s.reader, resume)
+            if first is None and resume.complete:
+                err(f"{prefix}{s.path}: already complete at t={resume.t}; nothing to do")
+                return RunSummary('-', name, q.id, str(s.path), 'exited' if resume.exited else 'complete',
+                                  resume.stats, 0.0, plan.model, baseline)
+            source, resume.fresh = (_then(first, s.reader) if first else []), True
+            err(f"{prefix}{s.path}: resuming after t={resume.t}")
+        total = lambda: _capped(s.reader.total(), plan.limit)
+        out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
+                             resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
+                             end_info=lambda: dict(redacted=dict(s.reader.feed.project.warnings.redacted)),
+                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
+    finally: s.reader.close()
+    return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
+                      out.error, 'on' if s.cfg.use_update_gate else 'off')
+
+def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
+    "A reader's total under `--limit`: exact once the limit is known to bind."
+    n, exact = total
+    return (limit, True) if limit and n >= limit else (n, exact)
+
+# %% ../nbs/10_ingest.ipynb #098f056b
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
     path = log_path(plan.log_dir, name, q.id)
@@ -328,7 +519,7 @@ def _check_fresh(plan: IngestPlan, name: str):
             and stats(p).chunks_seen]
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
-# %% ../nbs/10_ingest.ipynb #f234b02c
+# %% ../nbs/10_ingest.ipynb #0ef6b585
 async def ingest(plan: IngestPlan,                              # the project, the queries, where logs go
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
                  *,
@@ -336,19 +527,29 @@ async def ingest(plan: IngestPlan,                              # the project, t
                  err: Callable[[str], None] | None = None,      # where messages go (default stderr)
                  progress: Progress | None = None               # how turns show (default: a line each, to `err`)
                  ) -> list[RunSummary]:
-    "Run every query of `plan`, concurrently, each into its own log."
+    "Run every query of `plan`, concurrently, each into its own log, over one read of the project."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     progress = progress or Progress('lines', err)
-    try: name, total, tokens = await asyncio.to_thread(_count_chunks, plan, err, stop)   # the loop stays free
-    except Interrupted as e:
-        err(f"{e}: no model call was made")
-        return []
-    _check_fresh(plan, name)
-    err(cost_line(plan, name, tokens))
+    cfg = plan.loop
+    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
+    _check_fresh(plan, project.name)
+    feed, name = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err), project.name
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
-    async def one(q):
-        try: return await run_query(plan, q, make_client(q), name, total, stop=stop, err=err, prefix=prefix(q),
+    async def one(x: Started | RunSummary) -> RunSummary:
+        if isinstance(x, RunSummary): return x
+        try: return await run_query(plan, x, make_client(x.query), name, stop=stop, err=err, prefix=prefix(x.query),
                                     progress=progress)
-        except MemgateError as e: return _failed(plan, name, q, e)    # this query failed; the others go on
-    try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
-    finally: progress.close()
+        except MemgateError as e: return _failed(plan, name, x.query, e)    # this query failed; the others go on
+    with ExitStack() as logs:
+        started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
+        err(cost_line(plan, name, feed.size))
+        feed.start()
+        try: return list(await asyncio.gather(*(one(x) for x in started)))
+        finally:
+            feed.close()
+            progress.close()
+
+def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err, prefix: str):
+    "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
+    try: return start_query(plan, q, feed, name, logs, err, prefix)
+    except MemgateError as e: return _failed(plan, name, q, e)

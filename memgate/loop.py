@@ -239,7 +239,8 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                    limit: int | None = None,    # read at most the first `limit` chunks
                    stop: asyncio.Event | None = None,   # set it to end the run between turns
                    on_turn: Callable[[Turn], None] | None = None,  # called after each turn is written
-                   run_info: dict | None = None) -> RunOutcome:  # more fields for run_start
+                   run_info: dict | None = None,  # more fields for run_start
+                   end_info: Callable[[], dict] | None = None) -> RunOutcome:  # more fields for run_end, at its end
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
@@ -262,6 +263,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
                 status = 'exited'
                 break
+        if status == 'complete' and stop is not None and stop.is_set(): status = 'interrupted'   # a source that stopped
         if unparsed and not parsed: status, error = 'failed', nothing_parsed(unparsed, last_raw)
     except Interrupted: status = 'interrupted'      # the client gave up a call because `stop` was set
     except (asyncio.CancelledError, KeyboardInterrupt):
@@ -274,7 +276,8 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         elapsed = time.monotonic() - started
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
-                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {})))
+                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {}),
+                                     **(end_info() if end_info else {})))
     return RunOutcome(run, status, s, memory, elapsed, resume.t, error)
 
 # %% ../nbs/09_loop.ipynb #dac16094

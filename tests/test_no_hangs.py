@@ -1,5 +1,5 @@
 "No hangs: a request has one deadline, options are checked up front, Ctrl-C and SIGTERM stop every kind of run."
-import shutil, signal, subprocess
+import shutil, signal, subprocess, time
 import pytest
 from conftest import FIXTURES
 from fake_server import FakeServer
@@ -77,15 +77,19 @@ def test_ctrl_c_during_a_failing_request_stops_its_retries(tmp_path):
 
 def test_ctrl_c_while_the_sessions_are_read_stops_at_once_without_a_traceback(tmp_path):
     project = big_project(tmp_path, copies=40)
-    for delay in (0.4, 1.2):            # while the sessions are read: before the first call, during the chunk count
+    for pause in (0.0, 0.5):            # as reading starts (the cost line is said just before), and as it goes on
         p = subprocess.Popen(cmd('ingest', '--project', project, '--model', 'keyword-baseline', '--log-dir',
-                                 tmp_path / f'runs{delay}'), stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 tmp_path / f'runs{pause}'), stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True, env=env())
-        try: p.wait(timeout=delay)
-        except subprocess.TimeoutExpired: p.send_signal(signal.SIGINT)
+        said = p.stderr.readline()
+        assert 'model calls' in said, said
+        time.sleep(pause)
+        p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
         assert p.returncode == 130 and 'Traceback' not in err, err
-        assert not (tmp_path / f'runs{delay}').exists() or 'no model call was made' in err
+        logs = sorted((tmp_path / f'runs{pause}').rglob('*.jsonl'))      # reading and the runs go on together
+        assert len(logs) == 4 and all(verify(log).ok for log in logs), err
+        assert {read_log(log).events[-1]['status'] for log in logs} == {'interrupted'}, err
 
 def test_ctrl_c_while_memgate_is_still_importing_is_one_line(tmp_path):
     exe = shutil.which('memgate')

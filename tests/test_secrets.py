@@ -57,9 +57,10 @@ def test_no_planted_secret_is_sent_written_or_printed(tmp_path):
         assert URL_SECRET not in text, where
     assert '[REDACTED:openai-key]' in sent and '[REDACTED:password]' in sent
     assert {h['Authorization'] for h in headers} == {f'Bearer {URL_SECRET}'}    # the URL's password, as the key
-    start = read_log(log).events[0]
-    assert start['redacted'] == {'openai-key': 2, 'anthropic-key': 1, 'aws-access-key': 1, 'aws-secret-key': 1,
-                                 'github-token': 1, 'slack-token': 1, 'authorization': 1, 'password': 1}
+    start, end = read_log(log).events[0], read_log(log).events[-1]
+    assert end['kind'] == 'run_end' and end['redacted'] == {
+        'openai-key': 2, 'anthropic-key': 1, 'aws-access-key': 1, 'aws-secret-key': 1, 'github-token': 1,
+        'slack-token': 1, 'authorization': 1, 'password': 1}
     assert start['config']['redactor'] == 1 and start['config']['renderer'] == 3
     assert 'redacted 9 secrets' in r.stderr
 

@@ -1,0 +1,47 @@
+"""A run reads the project once, whatever the number of queries (issue 13): every session file is opened twice per run,
+once to sniff its first lines (format, start time, cwd) and once to read it, with 4 queries as with 1, fresh or resumed.
+"""
+import json, shutil, subprocess, sys
+from collections import Counter
+from conftest import FIXTURES
+from fake_server import FakeServer
+from memgate.log import verify
+from helpers import clean_env
+
+COUNTING = """
+import atexit, json, sys
+from collections import Counter
+opened = Counter()
+def hook(event, args):
+    if event == 'open' and isinstance(args[0], str) and args[0].startswith(project):
+        opened[args[0]] += 1
+sys.addaudithook(hook)
+out, project = sys.argv.pop(1), sys.argv.pop(1)
+atexit.register(lambda: open(out, 'w').write(json.dumps(opened)))
+from memgate.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+def ingest_counting_opens(tmp_path, s, *args) -> Counter:
+    "Run `memgate ingest` over tmp_path/proj with every query; how often each session file was opened."
+    counts = tmp_path / 'opened.json'
+    r = subprocess.run([sys.executable, '-c', COUNTING, str(counts), str(tmp_path / 'proj') + '/', 'ingest',
+                        '--project', str(tmp_path / 'proj'), '--base-url', s.url, '--model', 'test-model',
+                        '--log-dir', str(tmp_path / 'runs'), *args],
+                       capture_output=True, text=True, timeout=300, env=clean_env())
+    assert r.returncode == 0, r.stderr
+    return Counter(json.loads(counts.read_text()))
+
+def test_four_queries_read_each_session_file_once(tmp_path):
+    shutil.copytree(FIXTURES / 'transcripts', tmp_path / 'proj')
+    files = sorted(str(f) for f in (tmp_path / 'proj').rglob('*.jsonl'))
+    with FakeServer() as s:
+        opened = ingest_counting_opens(tmp_path, s)
+        calls = len(s.requests)
+    logs = sorted((tmp_path / 'runs' / 'proj').glob('*.jsonl'))
+    assert len(logs) == 4 and all(verify(log).ok for log in logs) and calls == 4 * 31
+    assert opened == {f: 2 for f in files}          # was 2 + 4: sniff, a counting pass, then one read per query
+    with open(files[0], 'a') as f: f.write(open(files[0]).readline())   # a line appended: every log reads on
+    with FakeServer() as s:
+        opened = ingest_counting_opens(tmp_path, s, '--resume')
+    assert opened == {f: 2 for f in files}          # was 2 + 4 + 4: and once more per query to find what was unread
