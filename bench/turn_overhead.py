@@ -1,58 +1,40 @@
-"""What memgate costs per turn besides the model: reading and chunking, prompt building, parsing, hashing, log writes.
+"""memgate's own work per turn, from the log of a real run: its elapsed time minus the model latencies it logged.
 
-    python bench/turn_overhead.py            # the bundled real sessions, scripted model answering instantly
+    python bench/turn_overhead.py --mb 10 --latency 0.1     # a 10 MB synthetic project, a scripted 100 ms model
+    python bench/turn_overhead.py --profile out.prof         # and a cProfile of the memgate process
 
-Prints per-turn milliseconds of memgate's own work and the ratio to a model call of 1 s (a fast local 3B-7B
-model answering a 6-8k-token prompt takes 1-5 s).
+The model is the scripted OpenAI-compatible server of the tests, on 127.0.0.1, in this process (memgate runs in a
+child process, as a user runs it), so the HTTP round trip, JSON bodies, parsing, hashing, log writes with their
+fsync and progress lines are all counted, and only the waiting is not.
 """
-import asyncio, tempfile, time
+import argparse, json, shutil, tempfile
 from pathlib import Path
-from memgate.chunking import chunk_project
-from memgate.client import Completion
-from memgate.parser import gate_response, parse_gate_response
-from memgate.log import LogWriter, verify
-from memgate.loop import LoopConfig, run_loop
-from memgate.prompt import build_prompt
-from memgate.queries import load_queries
-from memgate.sources import load_project
+from common import FakeServer, memgate_cmd, project, run_child, cores
 
-PROJECT = Path(__file__).resolve().parent.parent / 'fixtures' / 'transcripts'
+def own_ms_per_turn(log: Path) -> tuple[int, float, float]:
+    "(turns, run seconds, memgate's own ms per turn) of the log's last run."
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    end = events[-1]
+    turns = [e for e in events if e['kind'] in ('gate', 'parse_failed') and e['run'] == end['run']]
+    waited = sum(e['latency_s'] for e in turns)
+    return len(turns), end['elapsed_s'], 1000 * (end['elapsed_s'] - waited) / len(turns)
 
-class Instant:
-    "A model that answers at once: yes every third call, with a growing memory (as real runs do)."
-    def __init__(self): self.n = 0
-    async def complete(self, messages, **kw):
-        self.n += 1
-        return Completion(gate_response(self.n % 3 == 0, 'm' * min(3000, 40 * self.n), think='x' * 400))
-
-def per(label, seconds, n):
-    print(f"{label:34s} {1000 * seconds / n:8.2f} ms/turn")
-    return seconds / n
-
-def main(rounds: int = 5):
-    q = load_queries()['infra-root-causes']
-    t0 = time.perf_counter()
-    chunks = [c for _ in range(rounds) for c in chunk_project(load_project(PROJECT))]
-    n = len(chunks)
-    chunking = per('read + chunk', time.perf_counter() - t0, n)
-    t0 = time.perf_counter()
-    _ = [build_prompt(q.question, 'memory ' * 800, c.text) for c in chunks]
-    per('build prompt (budget check)', time.perf_counter() - t0, n)
-    answer = gate_response(True, 'memory line\n' * 150, think='reasoning ' * 200)
-    t0 = time.perf_counter()
-    for _ in range(n): parse_gate_response(answer)
-    per('parse', time.perf_counter() - t0, n)
-    d = Path(tempfile.mkdtemp())
-    t0 = time.perf_counter()
-    for i in range(rounds):
-        with LogWriter(d / f'log{i}.jsonl') as w:
-            asyncio.run(run_loop(1, q, chunk_project(load_project(PROJECT)), LoopConfig(), Instant(), w))
-    whole = per('whole loop (incl. chunking, fsync)', time.perf_counter() - t0, n)
-    t0 = time.perf_counter()
-    ok = all(verify(d / f'log{i}.jsonl').ok for i in range(rounds))
-    per('verify the log afterwards', time.perf_counter() - t0, n)
-    assert ok
-    print(f"memgate's own work per turn: {1000 * whole:.1f} ms = {100 * whole / 1.0:.2f}% of a 1 s model call "
-          f"({1 / whole:.0f} turns/s without a model; chunking alone {1000 * chunking:.1f} ms)")
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--mb', type=float, default=10)
+    ap.add_argument('--latency', type=float, default=0.1, help='seconds the scripted model takes per call')
+    ap.add_argument('--profile', help='write a cProfile of the memgate process here')
+    args = ap.parse_args()
+    proj, out = project(args.mb), Path(tempfile.mkdtemp())
+    cmd = memgate_cmd('ingest', '--project', proj, '--query', 'infra-root-causes', '--log-dir', out, '--quiet')
+    if args.profile: cmd[1:3] = ['-m', 'cProfile', '-o', args.profile, '-m', 'memgate.cli']
+    with FakeServer(latency=args.latency) as s:
+        wall, rss, code, err = run_child(cmd + ['--base-url', s.url, '--model', 'test-model'])
+    assert code == 0, err
+    n, elapsed, own = own_ms_per_turn(next(out.rglob('infra-root-causes.jsonl')))
+    share = f" = {own / (10 * args.latency):.1f}% of a call" if args.latency else ''
+    print(f"{args.mb:g} MB project, {n} turns at {1000 * args.latency:.0f} ms a call ({cores()} cores): run "
+          f"{elapsed:.1f}s, memgate's own work {own:.2f} ms per turn{share}; peak RSS {rss:.0f} MB")
+    shutil.rmtree(out)
 
 if __name__ == '__main__': main()

@@ -6,29 +6,24 @@ Docs: https://memgate.github.io/memgate/chunking.html.md"""
 
 # %% ../nbs/03_chunking.ipynb #475e0bf5
 from __future__ import annotations
-import re
 from dataclasses import replace
 from functools import cache
 from typing import Iterable, Iterator
-from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens
+from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'TAIL_WINDOW', 'Counted', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record',
-           'count_records', 'pack', 'chunk_records', 'chunk_project', 'chunks_about']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record', 'count_records',
+           'pack', 'chunk_records', 'chunk_project', 'chunks_about']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
 PART_MARK = '(part {i}/{n}) '
-_CUT = re.compile(r'(?s).*(?:[A-Za-z](?=[\x00-\x40\x5b-\x60\x7b-\x7f])|[0-9](?=[\x00-\x2f\x3a-\x7f])'
-                  r'|[\x00-\x2f\x3a-\x7f](?=[0-9])|\n(?=[!-~]))')
 _sep_tokens = cache(lambda: count_tokens(RECORD_SEP))   # counted on first use: importing stays cheap
-TAIL_WINDOW = 2000        # where the last sure cut is looked for; without one there, the tail is the whole text
 
 def tail(text: str) -> str:
-    "`text` from its last place where tiktoken always cuts (whatever follows): only this part can merge onward."
-    w = text[-TAIL_WINDOW:]
-    m = _CUT.match(w)
-    return w[m.end():] if m else text
+    "`text` from its last sure tiktoken cut (`memgate.domain.last_cut`): only this part can merge with what follows."
+    cut = last_cut(text)
+    return text if cut is None else text[cut:]
 
 def joined_extra(text: str) -> int:
     "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."

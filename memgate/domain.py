@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 
 # %% ../nbs/00_domain.ipynb #43785f98
 from __future__ import annotations
-import hashlib, os, time
+import hashlib, os, re, time
 from pathlib import Path
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -14,8 +14,9 @@ from functools import cache
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['RECORD_SEP', 'ENCODING', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text', 'Chunk', 'cut_middle',
-           'Level', 'encoding', 'count_tokens', 'new_run_id', 'utc_now']
+__all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text', 'Chunk',
+           'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined', 'new_run_id',
+           'utc_now']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -139,6 +140,35 @@ def count_tokens(text: str) -> int:
     return len(encoding().encode_ordinary(text))
 
 # %% ../nbs/00_domain.ipynb #318e853b
+_SURE = (r'[A-Za-z](?=[\x00-\x40\x5b-\x60\x7b-\x7f])|[0-9](?=[\x00-\x2f\x3a-\x7f])'
+         r'|[\x00-\x2f\x3a-\x7f](?=[0-9])|\n(?=[!-~])')
+_FIRST_CUT, _LAST_CUT = re.compile(_SURE), re.compile(r'(?s).*(?:' + _SURE + ')')
+CUT_WINDOW = 2000      # how far from a text's start or end a sure cut is looked for
+
+def first_cut(text: str) -> int | None:
+    "The first place in `text` where tiktoken always cuts, whatever is around it (None: none near the start)."
+    m = _FIRST_CUT.search(text, 0, CUT_WINDOW)
+    return m.end() if m else None
+
+def last_cut(text: str) -> int | None:
+    "The last place in `text` where tiktoken always cuts, whatever is around it (None: none near the end)."
+    m = _LAST_CUT.match(text, max(0, len(text) - CUT_WINDOW))
+    return m.end() if m else None
+
+# %% ../nbs/00_domain.ipynb #cf46a0a1
+def count_joined(parts: list[tuple[str, int | None]]) -> int:
+    "Tokens of the parts' texts joined; a part's own count, where given, spares counting its middle again."
+    total, pending = 0, []
+    for text, n in parts:
+        h, t = (first_cut(text), last_cut(text)) if n is not None else (None, None)
+        if h is None or t is None or h > t:
+            pending.append(text)
+            continue
+        total += count_tokens(''.join(pending) + text[:h]) + n - count_tokens(text[:h]) - count_tokens(text[t:])
+        pending = [text[t:]]
+    return total + count_tokens(''.join(pending))
+
+# %% ../nbs/00_domain.ipynb #8903f5b2
 _CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 def new_run_id(ms: int | None = None) -> str:

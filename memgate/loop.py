@@ -170,11 +170,14 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                    memory: str | None,        # M_{t-1}; None before the first update
                    memory_sha: str | None,    # its sha, the new memory's parent
                    cfg: LoopConfig,           # budgets, retries, sampling
-                   client: ModelClient) -> Turn:  # the model
+                   client: ModelClient,       # the model
+                   memory_tokens: int | None = None) -> Turn:  # M_{t-1}'s count, when the caller has it
     "Resolve turn `t` over `chunk` from memory `memory`; the events are returned, not written."
-    prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template))
+    if memory_tokens is None: memory_tokens = count_tokens(memory) if memory is not None else 0
+    prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template),
+                          memory_tokens=memory_tokens, chunk_tokens=chunk.tokens)
     a = await ask(prompt, cfg, client)
-    gate, prev_tokens = a.gate, count_tokens(memory) if memory is not None else 0
+    gate, prev_tokens = a.gate, memory_tokens
     ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
     turn = lambda outcome, mem, n, *events: Turn(t, outcome, gate, mem, memory, n, a.attempts, a.latency_s, events,
                                                  a.usage)
@@ -245,6 +248,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
     memory, memory_sha, status, error = resume.memory, resume.memory_sha, 'complete', None
+    memory_tokens = resume.memory_tokens if memory is not None else 0
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
                                  **(run_info or {})))
@@ -254,11 +258,12 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
             if stop is not None and stop.is_set():
                 status = 'interrupted'
                 break
-            turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client)
+            turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client, memory_tokens)
             _written(sink, s, *turn.events)
             if turn.outcome != 'parse_failed': parsed += 1
             else: unparsed, last_raw = unparsed + 1, turn.events[0]['raw']
             if turn.outcome == 'applied': memory, memory_sha = turn.memory, turn.events[-1]['sha']
+            memory_tokens = turn.memory_tokens
             if on_turn: on_turn(turn)
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
                 status = 'exited'

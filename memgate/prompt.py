@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from .domain import MemgateError, count_tokens, sha256_text, templates_dir
+from .domain import MemgateError, count_joined, count_tokens, sha256_text, templates_dir
 from .chunking import CHUNK_TOKENS
 
 # %% auto #0
@@ -94,23 +94,35 @@ class Prompt:
         return [dict(role='user', content=self.text)]
 
 # %% ../nbs/05_prompt.ipynb #6d58e05d
-def check_part(component: str, text: str, limit: int):
-    "Raise `BudgetError` naming `component` when `text` is over `limit` tokens."
-    n = count_tokens(text)
+def check_part(component: str, text: str, limit: int, tokens: int | None = None) -> int:
+    "`text`'s tokens (`tokens` when already counted); `BudgetError` naming `component` when over `limit`."
+    n = count_tokens(text) if tokens is None else tokens
     if n > limit: raise BudgetError(component, n, limit)
+    return n
 
-def as_prompt(text: str, budget: Budget) -> Prompt:
+def as_prompt(text: str, budget: Budget, tokens: int | None = None) -> Prompt:
     "`text` as a `Prompt`, once it is known to leave the response reserve free in the context."
-    n, room = count_tokens(text), budget.context - budget.response_reserve
+    n, room = count_tokens(text) if tokens is None else tokens, budget.context - budget.response_reserve
     if n > room:
         raise BudgetError('prompt', n, room,
                           f" (context {budget.context} minus response reserve {budget.response_reserve})")
     return Prompt(text, n)
 
-def build_prompt(question: str, memory: str | None, chunk_text: str, budget: Budget = Budget(),
-                 template: str | None = None) -> Prompt:
+# %% ../nbs/05_prompt.ipynb #f33b1fd8
+def build_prompt(question: str,                  # Q
+                 memory: str | None,             # M_{t-1}; None on the first turn
+                 chunk_text: str,                # C_t's text
+                 budget: Budget = Budget(),
+                 template: str | None = None,    # the template's text; None is the default template
+                 *,
+                 memory_tokens: int | None = None,   # the memory's count, when the caller has it
+                 chunk_tokens: int | None = None     # the chunk's count, when the caller has it
+                 ) -> Prompt:
     "Render the prompt for one turn after checking every component against `budget`."
-    check_part('problem', question, budget.problem)
-    check_part('memory', memory or '', budget.memory)
-    check_part('section', chunk_text, budget.section)
-    return as_prompt(render_prompt(question, memory, chunk_text, template), budget)
+    values = dict(prompt=(question, check_part('problem', question, budget.problem)),
+                  memory=(memory, check_part('memory', memory or '', budget.memory, memory_tokens)),
+                  chunk=(chunk_text, check_part('section', chunk_text, budget.section, chunk_tokens)))
+    if memory is None: values['memory'] = (NO_PREVIOUS_MEMORY, None)
+    pieces = _PLACEHOLDER.split(template or load_template())       # text, name, text, name, ..., text
+    parts = [values[p] if i % 2 else (p, None) for i, p in enumerate(pieces)]
+    return as_prompt(''.join(text for text, _ in parts), budget, count_joined(parts))

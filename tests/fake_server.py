@@ -32,7 +32,8 @@ class FakeServer:
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
         self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
         self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
-        self.httpd = None
+        self.arrivals = []          # time.monotonic() of each request, for the bench scripts
+        self.httpd, self.connections, self.closed = None, set(), False
 
     @property
     def url(self): return f'http://127.0.0.1:{self.port}/v1'
@@ -43,7 +44,15 @@ class FakeServer:
     def start(self):
         server = self
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'          # keep-alive, as model servers do: one connection, many requests
+            disable_nagle_algorithm = True         # headers and body are two writes: no 40 ms delayed-ACK stall
             def log_message(self, *a): pass
+            def setup(self):
+                super().setup()
+                with server.lock: server.connections.add(self.connection)
+            def finish(self):
+                with server.lock: server.connections.discard(self.connection)
+                super().finish()
             def reply(self, status, body, headers=()):
                 data = json.dumps(body).encode()
                 self.send_response(status)
@@ -54,7 +63,11 @@ class FakeServer:
                 self.wfile.write(data)
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+                if server.closed:                      # stopped: hang up, as a server that went away does
+                    self.close_connection = True
+                    return
                 with server.lock:
+                    server.arrivals.append(time.monotonic())
                     server.requests.append(body)
                     server.headers.append(dict(self.headers))
                     fault = server.faults.popleft() if server.faults else None
@@ -88,7 +101,9 @@ class FakeServer:
                                      choices=[dict(index=0, message=dict(role='assistant', content=text),
                                                    finish_reason='stop')],
                                      usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
-                if server.stop_after and n >= server.stop_after: threading.Thread(target=server.stop).start()
+                if server.stop_after and n >= server.stop_after:
+                    server.closed = True                # no request after this one is answered
+                    threading.Thread(target=server.stop).start()
         class Server(ThreadingHTTPServer):
             def handle_error(self, request,
                              client_address):     # a client that hung up (cancelled, killed) is expected here
@@ -102,10 +117,15 @@ class FakeServer:
         return self
 
     def stop(self):
-        if self.httpd:
-            self.httpd.shutdown()
-            self.httpd.server_close()
-            self.httpd = None
+        "Stop listening and hang up every kept-alive connection, as a server that went away does."
+        self.closed = True
+        with self.lock: httpd, self.httpd, connections = self.httpd, None, list(self.connections)
+        if not httpd: return
+        for c in connections:
+            try: c.shutdown(2)
+            except OSError: pass
+        httpd.shutdown()
+        httpd.server_close()
 
     def prompts(self): return [r['messages'][-1]['content'] for r in self.requests]
 

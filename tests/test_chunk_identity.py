@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from chunk_cases import EXPECTED, cases, chunk_table
 from memgate.chunking import chunk_records
-from memgate.domain import Record, Role, count_tokens
+from memgate.domain import Record, Role, count_joined, count_tokens
 
 RECORDED = json.loads(EXPECTED.read_text())
 
@@ -34,3 +34,10 @@ def test_a_chunks_token_count_is_the_count_of_its_text(recs, size):
     "The chunker derives a chunk's count from its records' counts; it must equal counting the chunk's text."
     for c in chunk_records([Record(role, t, 'f', f'r{i}') for i, (role, t) in enumerate(recs)], size):
         assert c.tokens == count_tokens(c.text), repr(c.text)
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(text, st.booleans()), min_size=1, max_size=7))
+def test_joined_text_counts_from_its_parts_counts(parts):
+    "count_joined, given some parts' own counts, equals counting the joined text: what a prompt's count relies on."
+    given_counts = [(t, count_tokens(t) if known else None) for t, known in parts]
+    assert count_joined(given_counts) == count_tokens(''.join(t for t, _ in parts)), parts
