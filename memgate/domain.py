@@ -168,7 +168,7 @@ def count_joined(parts: list[tuple[str, int | None]]) -> int:
         pending = [text[t:]]
     return total + count_tokens(''.join(pending))
 
-# %% ../nbs/00_domain.ipynb #8903f5b2
+# %% ../nbs/00_domain.ipynb #974dab4f
 _CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 def new_run_id(ms: int | None = None) -> str:

@@ -16,10 +16,10 @@ from .redact import redact
 
 # %% auto #0
 __all__ = ['TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS', 'CODEX_SKIP',
-           'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'json_lines', 'omitted', 'terminal_text',
-           'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session',
-           'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects', 'find_project',
-           'Selection', 'load_project']
+           'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
+           'terminal_text', 'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
+           'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects',
+           'find_project', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -75,20 +75,33 @@ class Warnings:
         lines.append(f"{len(self.files)} files, {records} records, {self.total} warnings{skips}{secrets}")
         return '\n'.join(lines)
 
-# %% ../nbs/02_sources.ipynb #957eeade
-def json_lines(path: Path, report: FileReport) -> Iterator[tuple[int, dict]]:
-    "The JSON objects of a JSON Lines file, counting what is wrong in `report`."
+# %% ../nbs/02_sources.ipynb #8112aabc
+_TYPE = re.compile(rb'"type"\s*:\s*"([A-Za-z0-9_./-]+)"')
+
+def bookkeeping(raw: bytes, skip: frozenset[str]) -> str | None:
+    "The type of line `raw` if it is surely a whole top-level object of a type in `skip`, read without parsing it."
+    m = _TYPE.search(raw)
+    if m is None or b'{' in raw[1:m.start()] or b'[' in raw[:m.start()] or not raw.rstrip().endswith(b'}'): return None
+    kind = m[1].decode()
+    return kind if kind in skip and raw.lstrip().startswith(b'{') else None
+
+# %% ../nbs/02_sources.ipynb #26fcd8a1
+def json_lines(path: Path, report: FileReport, skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
+    "The JSON objects of a JSON Lines file, counting what is wrong in `report`; lines of a type in `skip` only counted."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
         prev = None
         for n, raw in enumerate(f, 1):
-            if prev is not None: yield from _decode(*prev, report, last=False)
+            if prev is not None: yield from _decode(*prev, report, False, skip)
             prev = (n, raw)
-        if prev is not None: yield from _decode(*prev, report, last=True)
+        if prev is not None: yield from _decode(*prev, report, True, skip)
 
-def _decode(n: int, raw: bytes, report: FileReport, last: bool):
+def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[str]):
     if not raw.strip(): return
+    if skip and (kind := bookkeeping(raw, skip)):
+        report.skipped[kind] += 1
+        return
     try: text = raw.decode('utf-8')
     except UnicodeDecodeError:
         text = raw.decode('utf-8', errors='replace')
@@ -102,7 +115,7 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool):
         return
     yield n, obj
 
-# %% ../nbs/02_sources.ipynb #26fcd8a1
+# %% ../nbs/02_sources.ipynb #2f7af79f
 TOOL_RESULT_CHARS = 16_000
 RENDERER_VERSION = 3   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
@@ -397,7 +410,7 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
-# %% ../nbs/02_sources.ipynb #662f5445
+# %% ../nbs/02_sources.ipynb #0047c082
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
     "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
     if not isinstance(r.text, str):
@@ -413,9 +426,10 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     "Every record of one session, sub-agents included, ordered by timestamp; secrets redacted unless `secrets` is off."
     read = claude_records if s.format == 'claude' else codex_records
     recs = []
+    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in [s.path] + s.agents:
         rep = warnings.report(path, s.format)
-        for n, obj in json_lines(path, rep):
+        for n, obj in json_lines(path, rep, skip):
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cap)]
             except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
                 rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
