@@ -9,11 +9,17 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 from typing import Iterable, Iterator
+import os, signal
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
+from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
+from .sources import Project, Session, Warnings, session_records
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record', 'count_records',
-           'pack', 'chunk_records', 'chunk_project', 'chunks_about']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record',
+           'count_records', 'pack', 'chunk_records', 'chunk_project', 'counted_sessions', 'chunks_about']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -128,15 +134,54 @@ def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, sta
     return pack(count_records(records, max_tokens), max_tokens, start)
 
 # %% ../nbs/03_chunking.ipynb #4534b266
-def chunk_project(project, max_tokens: int = CHUNK_TOKENS) -> Iterator[Chunk]:
-    "Every chunk of `project` (a `memgate.sources.Project`), numbered from 1 across sessions, one session at a time."
+def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS, workers: int | None = None) -> Iterator[Chunk]:
+    "Every chunk of `project`, numbered from 1 across sessions, one session at a time (`workers`: `counted_sessions`)."
     index = 1
-    for s in project.sessions:
-        for c in chunk_records(project.session_records(s), max_tokens, index):
+    for _, items in counted_sessions(project, max_tokens, workers):
+        for c in pack(items, max_tokens, index):
             index = c.index + 1
             yield c
 
 # %% ../nbs/03_chunking.ipynb #0b2f7998
+PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
+
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted], dict]:
+    "One session's counted records and its files' reports: what a worker process returns."
+    w = Warnings()
+    return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
+
+def _worker_start():
+    "A worker leaves Ctrl-C to the process that started it."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def _workers(project: Project) -> int:
+    "How many processes should read `project`: one per core for a large project, else none besides this one."
+    size = sum(p.stat().st_size for s in project.sessions for p in [s.path, *s.agents] if p.exists())
+    return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
+
+# %% ../nbs/03_chunking.ipynb #1fad6da9
+def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
+                     workers: int | None = None) -> Iterator[tuple[Session, list[Counted]]]:
+    "Each session of `project` with its counted records, in order; `workers` processes (default: `_workers`)."
+    workers = _workers(project) if workers is None else workers
+    if workers <= 1:
+        for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
+    try:
+        sessions, pending = iter(project.sessions), deque()
+        for s in islice(sessions, 2 * workers): pending.append((s, pool.submit(_session_counted, s,
+                                                               project.tool_result_chars, project.redact, max_tokens)))
+        while pending:
+            s, future = pending.popleft()
+            items, files = future.result()
+            project.warnings.files.update(files)
+            for nxt in islice(sessions, 1): pending.append((nxt, pool.submit(_session_counted, nxt,
+                                                           project.tool_result_chars, project.redact, max_tokens)))
+            yield s, items
+    finally: pool.shutdown(wait=False, cancel_futures=True)
+
+# %% ../nbs/03_chunking.ipynb #6d3b8891
 BYTES_PER_CHUNK = 45_000      # of session files per 5000-token chunk, on the bundled sessions
 
 def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:

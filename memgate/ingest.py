@@ -15,7 +15,7 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens
 from .sources import Project, Session, load_project
-from .chunking import Counted, chunks_about, count_records, pack
+from .chunking import Counted, chunks_about, count_records, counted_sessions, pack
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
@@ -184,10 +184,10 @@ def start(self: ChunkFeed):
 @patch
 def _read(self: ChunkFeed):
     "The thread: every session, counted once, packed per view, sent to the readers."
+    sessions = counted_sessions(self.project, self.max_tokens)     # on every core, for a large project
     try:
-        for s in self.project.sessions:
+        for s, items in sessions:
             if self._stopped(): break
-            items = count_records(self.project.session_records(s), self.max_tokens)
             self.bytes_read += _size(s)
             for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
         for view, readers in list(self.views):
@@ -195,6 +195,7 @@ def _read(self: ChunkFeed):
     except Exception as e:                          # a session that cannot be read: every reader stops on it
         for _, readers in self.views: self._give(readers, e)
     finally:
+        sessions.close()
         self.done = True
         for _, readers in self.views: self._give(readers, _END)
         self.loop.call_soon_threadsafe(self._said)

@@ -7,7 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 from chunk_cases import EXPECTED, cases, chunk_table
-from memgate.chunking import chunk_records
+from memgate.chunking import chunk_project, chunk_records
+from memgate.sources import load_project
 from memgate.domain import Record, Role, count_joined, count_tokens
 
 RECORDED = json.loads(EXPECTED.read_text())
@@ -41,3 +42,12 @@ def test_joined_text_counts_from_its_parts_counts(parts):
     "count_joined, given some parts' own counts, equals counting the joined text: what a prompt's count relies on."
     given_counts = [(t, count_tokens(t) if known else None) for t, known in parts]
     assert count_joined(given_counts) == count_tokens(''.join(t for t, _ in parts)), parts
+
+def test_worker_processes_make_the_same_chunks_and_reports(specs):
+    "A large project is read by worker processes, a session each: the same chunks, warnings and skips come back."
+    path, size, cap, redact = specs['generated-4mb@5000']
+    here, there = load_project(path, cap, redact), load_project(path, cap, redact)
+    alone = [[c.index, c.sha, c.tokens] for c in chunk_project(here, size, workers=1)]
+    pooled = [[c.index, c.sha, c.tokens] for c in chunk_project(there, size, workers=2)]
+    assert alone == pooled == RECORDED['generated-4mb@5000']
+    assert here.warnings.summary() == there.warnings.summary() and 'skipped' in there.warnings.summary()
