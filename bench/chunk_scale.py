@@ -1,54 +1,31 @@
-"""Chunk a large project built by repeating the bundled real sessions, and report time and peak memory.
+"""`memgate chunks` over synthetic projects of growing size: raw MB/s of session files, and peak memory.
 
-    python bench/chunk_scale.py --mb 1024            # a 1 GB project (built once under /tmp, reused)
-    python bench/chunk_scale.py --mb 100 --no-redact # the same without secret redaction, to see what it costs
+    python bench/chunk_scale.py 100 1000        # a 100 MB and a 1 GB project (built once, then reused)
+    python bench/chunk_scale.py 100 --progress  # Claude Code 2.1-style sessions: three progress records a message
 
-Peak memory is the process's maximum resident set size; a flat figure across sizes shows streaming works.
+Each size runs `memgate chunks --project DIR` in a child process, as a user runs it. Peak memory is the largest
+resident set of any one process (the command, or one of the workers that read a large project's sessions): a
+figure that stays flat from 100 MB to 1 GB shows that reading streams.
 """
-import argparse, resource, shutil, sys, time
-from pathlib import Path
-from memgate.chunking import chunk_project
-from memgate.sources import load_project
-
-FIXTURES = Path(__file__).resolve().parent.parent / 'fixtures' / 'transcripts'
-
-def build(target: Path, mb: int) -> int:
-    "Copy the real session files into `target` until it holds `mb` megabytes; returns the byte count."
-    files = sorted(FIXTURES.rglob('*.jsonl'))
-    size = sum(f.stat().st_size for f in target.rglob('*.jsonl')) if target.exists() else 0
-    i = len(list(target.rglob('*.jsonl'))) if target.exists() else 0
-    while size < mb * 2**20:
-        for f in files:
-            d = target / f'{i // 1000:04d}'
-            d.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, d / f'{i:06d}-{f.name}')
-            size += f.stat().st_size
-            i += 1
-    return size
+import argparse, sys
+from common import build, cores, memgate_cmd, run_child, WORK
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--mb', type=int, default=100)
-    ap.add_argument('--dir', default='/tmp/memgate-bench')
-    ap.add_argument('--no-redact', action='store_true', help='render without secret redaction')
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('sizes', nargs='*', type=float, default=[100, 1000], help='project sizes in MB')
+    ap.add_argument('--progress', action='store_true', help='Claude Code 2.1-style sessions (progress records)')
     args = ap.parse_args()
-    target = Path(args.dir) / f'{args.mb}mb'
-    size = build(target, args.mb)
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    t0 = time.perf_counter()
-    n = tokens = 0
-    project = load_project(target, redact=not args.no_redact)
-    for c in chunk_project(project):
-        n += 1
-        tokens += c.tokens
-        if n % 5000 == 0: print(f'  {n} chunks, {time.perf_counter() - t0:.0f}s', file=sys.stderr)
-    dt = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    mb = size / 2**20
-    print(f"project {mb:.0f} MB in {len(project.sessions)} sessions: {n} chunks, {tokens / 1e6:.1f}M tokens "
-          f"in {dt:.1f}s "
-          f"({mb / dt:.1f} MB/s, {tokens / dt / 1e6:.2f}M tokens/s); peak RSS {rss:.0f} MB (start {rss0:.0f} MB)"
-          + ('' if args.no_redact else '; secrets redacted'))
-    print(project.warnings.summary().splitlines()[-1])
+    rows = []
+    for mb in args.sizes:
+        target = WORK / f"synth-{mb:g}mb{'-progress' if args.progress else ''}"
+        size = build(target, mb, progress=args.progress) / 2**20
+        wall, rss, code, err = run_child(memgate_cmd('chunks', '--project', target))
+        if code: sys.exit(err)
+        rows.append((size, wall, rss))
+        print(f"{size:7.0f} MB  {wall:6.1f} s  {size / wall:5.1f} MB/s  peak RSS {rss:4.0f} MB   "
+              f"({err.strip().splitlines()[-1][:100]})", flush=True)
+    if len(rows) > 1:
+        (s0, w0, r0), (s1, w1, r1) = rows[0], rows[-1]
+        print(f"{s1 / s0:.1f}x the size: {w1 / w0:.1f}x the time, {r1 / r0:.2f}x the peak memory ({cores()} cores)")
 
 if __name__ == '__main__': main()

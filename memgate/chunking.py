@@ -181,7 +181,7 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
             yield s, items
     finally: pool.shutdown(wait=False, cancel_futures=True)
 
-# %% ../nbs/03_chunking.ipynb #6d3b8891
+# %% ../nbs/03_chunking.ipynb #0be6021f
 BYTES_PER_CHUNK = 45_000      # of session files per 5000-token chunk, on the bundled sessions
 
 def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:

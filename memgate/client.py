@@ -10,9 +10,9 @@ import asyncio, email.utils, json, os, random, re, time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, runtime_checkable
-import httpx
+from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 from fastcore.basics import patch
+if TYPE_CHECKING: import httpx     # imported where it is used: `memgate --help` and `verify` need no HTTP
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import gate_response
@@ -108,6 +108,7 @@ def endpoint(base_url: str | None = None, model: str | None = None, env=os.envir
 # %% ../nbs/07_client.ipynb #a4826155
 def split_credentials(base_url: str) -> tuple[str, str | None]:
     "(`base_url` without its `user:password@`, the password (or a lone user)); `ConfigError` if it is no URL."
+    import httpx
     try: url = httpx.URL(base_url)
     except (httpx.InvalidURL, TypeError) as e: raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
     if url.scheme not in ('http', 'https') or not url.host:
@@ -164,6 +165,7 @@ class OpenAIClient:
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.model, self.retry, self.log, self._secrets = model, retry, log, [api_key, in_url]
         self.timeout_s, self.stop = timeout_s, stop
+        import httpx
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
                                       timeout=httpx.Timeout(timeout_s, connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
@@ -182,6 +184,7 @@ class OpenAIClient:
 @patch
 async def _send(self: OpenAIClient, body: dict) -> httpx.Response:
     "POST `body` until it gets a 200, retrying passing failures; `ClientError` for a final one."
+    import httpx
     for attempt in range(1, self.retry.attempts + 1):
         if self.stop is not None and self.stop.is_set(): raise Interrupted(f"{self.url}: stopped before try {attempt}")
         self.calls += 1

@@ -115,7 +115,7 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
         return
     yield n, obj
 
-# %% ../nbs/02_sources.ipynb #d297db55
+# %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
 RENDERER_VERSION = 3   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
