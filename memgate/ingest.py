@@ -58,6 +58,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
             rp.chunk_shas[e['t']] = e['chunk']
             if 'read' in e: rp.read[e['t']] = e['read']
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
+        elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
     rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
     rp.exited = rp.stats.status == 'exited'
     return rp
@@ -124,6 +125,7 @@ class Reader:
     def __init__(self, feed: ChunkFeed, view, ahead: int):
         self.feed, self.view, self.items, self.closed = feed, view, deque(), False
         self.room, self.arrived, self.made = threading.Semaphore(ahead), asyncio.Event(), 0
+        self.exhausted = False      # it gave every chunk of its view: the feed read the project to its end
 
     def _put(self, item):
         "Take `item` (a chunk, an error, or the end) from the feed's thread, on the event loop."
@@ -137,7 +139,9 @@ class Reader:
             self.arrived.clear()
             await self.arrived.wait()
         item = self.items[0]
-        if item is _END: raise StopAsyncIteration
+        if item is _END:
+            self.exhausted = self.feed.read_all
+            raise StopAsyncIteration
         self.items.popleft()
         if isinstance(item, BaseException): raise item
         self.room.release()
@@ -154,7 +158,8 @@ class ChunkFeed:
     def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
         self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
-        self.size = sum(_size(s) for s in project.sessions)
+        self.size, self.stamp = sum(_size(s) for s in project.sessions), project.stamp()   # before reading any
+        self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
 
     def subscribe(self, resume: ResumePoint | None = None) -> Reader:
@@ -178,6 +183,7 @@ def _size(s: Session) -> int:
 def start(self: ChunkFeed):
     "Start reading, in a thread; call it from the event loop, once every query has subscribed."
     self.loop, self.t0 = asyncio.get_running_loop(), time.monotonic()
+    if not self.views: return                  # every query was complete already: nothing to read
     self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
     self.thread.start()
 
@@ -186,12 +192,14 @@ def _read(self: ChunkFeed):
     "The thread: every session, counted once, packed per view, sent to the readers."
     sessions = counted_sessions(self.project, self.max_tokens)     # on every core, for a large project
     try:
-        for s, items in sessions:
-            if self._stopped(): break
+        while not self._stopped():
+            if (got := next(sessions, None)) is None: break
+            s, items = got
             self.bytes_read += _size(s)
             for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)
+        self.read_all = not self._stopped()
     except Exception as e:                          # a session that cannot be read: every reader stops on it
         for _, readers in self.views: self._give(readers, e)
     finally:
@@ -402,7 +410,7 @@ class Started:
     reader: Reader
 
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack, err=print,
-                prefix: str = '') -> Started:
+                prefix: str = '') -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
@@ -410,7 +418,16 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+    if resume and resume.complete and (resume.exited or (plan.limit and resume.t >= plan.limit)
+                                       or resume.sessions_sha == feed.stamp):
+        return _nothing_to_do(plan, name, query, path, resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume))
+
+def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
+    "The summary of a complete log that has nothing left to read."
+    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
+    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete', resume.stats, 0.0,
+                      plan.model, plan.model == BASELINE_MODEL)
 
 # %% ../nbs/10_ingest.ipynb #454b9d2f
 async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
@@ -438,22 +455,28 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            done = resume.exited or bool(plan.limit and resume.t >= plan.limit)
-            first = None if done else await first_unread(s.reader, resume)
+            first = None if plan.limit and resume.t >= plan.limit else await first_unread(s.reader, resume)
             if first is None and resume.complete:
-                err(f"{prefix}{s.path}: already complete at t={resume.t}; nothing to do")
-                return RunSummary('-', name, q.id, str(s.path), 'exited' if resume.exited else 'complete',
-                                  resume.stats, 0.0, plan.model, baseline)
+                if not s.reader.exhausted or resume.sessions_sha == s.reader.feed.stamp:
+                    return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
+                err(f"{prefix}{s.path}: complete at t={resume.t}; its sessions changed, but hold nothing new "
+                    "(a run of no turns notes their new stamp, so the next resume need not read them)")
             source, resume.fresh = (_then(first, s.reader) if first else []), True
             err(f"{prefix}{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), plan.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
                              resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
-                             end_info=lambda: dict(redacted=dict(s.reader.feed.project.warnings.redacted)),
+                             end_info=lambda: _read_info(s.reader),
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
                       out.error, 'on' if s.cfg.use_update_gate else 'off')
+
+def _read_info(reader: Reader) -> dict:
+    "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
+    feed = reader.feed
+    return dict(redacted=dict(feed.project.warnings.redacted), **({'sessions_sha': feed.stamp} if reader.exhausted
+                                                                  else {}))
 
 def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
     "A reader's total under `--limit`: exact once the limit is known to bind."

@@ -70,6 +70,7 @@ class ResumePoint:
     exited: bool = False         # ... and it was the exit gate that ended it
     read: dict[int, list] = field(default_factory=dict)   # the sources (files and record refs) of each logged turn
     fresh: bool = False          # the chunk source holds only what the log has not read, numbered on from `t`
+    sessions_sha: str | None = None   # the session files' stamp when the last run read them all (`Project.stamp`)
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."

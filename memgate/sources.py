@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/sources.html.md"""
 
 # %% ../nbs/02_sources.ipynb #b3c11cea
 from __future__ import annotations
-import json, os, re
+import hashlib, json, os, re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -461,6 +461,15 @@ class Project:
     def session_records(self, s: Session) -> list[Record]:
         "The records of session `s`, rendered with this project's settings."
         return session_records(s, self.warnings, self.tool_result_chars, self.redact)
+
+    def stamp(self) -> str:
+        "sha256 of every session file's path, size and modification time: as make and rsync tell a file unchanged."
+        h = hashlib.sha256()
+        for p in (p for s in self.sessions for p in [s.path, *s.agents]):
+            try: st = p.stat()
+            except OSError: h.update(f"{p}\0gone\n".encode())
+            else: h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        return h.hexdigest()
 
 def claude_root() -> Path:
     "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."

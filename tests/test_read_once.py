@@ -45,3 +45,7 @@ def test_four_queries_read_each_session_file_once(tmp_path):
     with FakeServer() as s:
         opened = ingest_counting_opens(tmp_path, s, '--resume')
     assert opened == {f: 2 for f in files}          # was 2 + 4 + 4: and once more per query to find what was unread
+    with FakeServer() as s:
+        opened = ingest_counting_opens(tmp_path, s, '--resume')
+        assert len(s.requests) == 0
+    assert opened == {f: 1 for f in files}          # complete, and no file changed since: only sniffed, never read
