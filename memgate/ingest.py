@@ -36,10 +36,10 @@ _BEFORE = dict(selection={}, gate='on')    # what logs written before a setting 
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
              'gate')
 
-def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
-    "Where the log at `path` left off, after checking it was written for this question and these settings."
-    log = read_log(path)
-    starts = [e for e in log.events if e['kind'] == 'run_start']
+def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None = None) -> ResumePoint:
+    "Where the log at `path` (its `events`, when already read) left off, after checking its question and settings."
+    events = read_log(path).events if events is None else events
+    starts = [e for e in events if e['kind'] == 'run_start']
     if not starts: raise ResumeError(f"{path}: no run_start in this log; move it away to start over")
     last = starts[-1]
     if last['question'] != query.question:
@@ -51,8 +51,8 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig) -> ResumePoint:
         if was != now[k]:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {now[k]!r}; "
                               "resuming would mix two runs")
-    rp = ResumePoint(stats=stats(log.events))
-    for e in log.events:
+    rp = ResumePoint(stats=stats(events))
+    for e in events:
         if e['kind'] in TURN_KINDS:
             rp.t = e['t']
             rp.chunk_shas[e['t']] = e['chunk']
@@ -496,24 +496,26 @@ def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, er
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
     if not asked: return _turnless(writer, query, cfg, err, prefix)
-    v = verify(path, unfinished_ok=True)
+    v = verify(path, unfinished_ok=True)                 # the log is read once: what follows goes on with its events
     if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
+    events = v.log.events
     if v.unfinished:
         writer.truncate(v.unfinished.offset)
+        events = [e for e in events if e.offset < v.unfinished.offset]
         err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
             "on); redoing it")
-    _drop_unparsed_run(writer, err, prefix)
-    return resume_point(path, query, cfg) if path.stat().st_size else None     # None: nothing was left to resume
+    events = _drop_unparsed_run(writer, events, err, prefix)
+    return resume_point(path, query, cfg, events) if events else None     # None: nothing was left to resume
 
-def _drop_unparsed_run(writer: LogWriter, err, prefix: str):
-    "Drop the log's last run if none of its answers was in the gate format, so that resuming redoes its turns."
-    events = read_log(writer.path).events
+def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
+    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return
+    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
     err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
         "redo its turns")
+    return [e for e in events if e.offset < start.offset]
 
 # %% ../nbs/10_ingest.ipynb #b2ed1008
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
@@ -566,7 +568,7 @@ async def ingest(plan: IngestPlan,                              # the project, t
         except MemgateError as e: return _failed(plan, name, x.query, e)    # this query failed; the others go on
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
-        err(cost_line(plan, name, feed.size))
+        if feed.views: err(cost_line(plan, name, feed.size))      # some query has chunks to read
         feed.start()
         try: return list(await asyncio.gather(*(one(x) for x in started)))
         finally:

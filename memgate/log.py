@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 # %% ../nbs/08_log.ipynb #de78b1dc
 from __future__ import annotations
 import fcntl, hashlib, json, os
-from dataclasses import dataclass, asdict
+from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from .domain import MemgateError, sha256_text, count_tokens
@@ -312,6 +312,7 @@ class Verdict:
     events: int = 0
     incomplete_line: int | None = None
     unfinished: Event | None = None    # with `unfinished_ok`: the opening event of an unfinished last turn
+    log: LogContents | None = field(default=None, repr=False)   # what was read, for a caller that goes on with it
 
     def __str__(self):
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
@@ -483,7 +484,9 @@ def verify(path,                        # the log
         if problem: return Verdict(path, False, problem, e.line, n, torn)
         c.s.add(e)
         prev = e.digest
-    return _ending(path, c, n, torn, chained, unfinished_ok)
+    v = _ending(path, c, n, torn, chained, unfinished_ok)
+    v.log = log                      # `--resume` goes on with the events it checked instead of reading them again
+    return v
 
 def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, unfinished_ok: bool) -> Verdict:
     "The verdict on a log whose every line passed: is its last turn whole?"
