@@ -17,7 +17,7 @@ def median_s(cmd, n: int = 9) -> float:
 def main():
     bare = median_s([sys.executable, '-c', 'pass'])
     run = [sys.executable, '-c', 'import sys; from memgate.entry import main; sys.exit(main())']
-    log = ROOT / 'fixtures' / 'runs' / 'scripted' / 'infra-root-causes.jsonl'
+    log = ROOT / 'fixtures' / 'runs' / 'scripted' / 'transcripts' / 'infra-root-causes.jsonl'
     for name, args in (('memgate --help', ['--help']), ('memgate verify', ['verify', str(log)])):
         t = median_s(run + args)
         print(f"{name:16s} {t:.3f} s, {t - bare:.3f} s above a bare python -c pass ({bare:.3f} s)")
