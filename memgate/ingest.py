@@ -263,7 +263,7 @@ def total(self: Reader) -> tuple[int, bool]:
     if not (f.bytes_read and self.made): return chunks_about(f.size, f.max_tokens), False
     return self.made + round((f.size - f.bytes_read) * self.made / f.bytes_read), False
 
-# %% ../nbs/10_ingest.ipynb #12d78936
+# %% ../nbs/10_ingest.ipynb #20a98bed
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
     where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
