@@ -141,7 +141,7 @@ def count_tokens(text: str) -> int:
 
 # %% ../nbs/00_domain.ipynb #318e853b
 _SURE = (r'[A-Za-z](?=[\x00-\x40\x5b-\x60\x7b-\x7f])|[0-9](?=[\x00-\x2f\x3a-\x7f])'
-         r'|[\x00-\x2f\x3a-\x7f](?=[0-9])|\n(?=[!-~])')
+         r'|[!-/:-~](?=[0-9])|\n(?=[!-~])')
 _FIRST_CUT, _LAST_CUT = re.compile(_SURE), re.compile(r'(?s).*(?:' + _SURE + ')')
 CUT_WINDOW = 2000      # how far from a text's start or end a sure cut is looked for
 
