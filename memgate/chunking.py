@@ -156,7 +156,7 @@ def _worker_start():
 
 def _workers(project: Project) -> int:
     "How many processes should read `project`: one per core for a large project, else none besides this one."
-    size = sum(p.stat().st_size for s in project.sessions for p in [s.path, *s.agents] if p.exists())
+    size = sum(s.size for s in project.sessions)
     return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9

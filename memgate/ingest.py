@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens
-from .sources import Project, Session, load_project
-from .chunking import Counted, chunks_about, count_records, counted_sessions, pack
+from .sources import Project, load_project
+from .chunking import Counted, chunks_about, counted_sessions, pack
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
@@ -23,9 +23,8 @@ from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError
 from .prompt import fill, load_template
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'unread_chunks', 'Reader', 'ChunkFeed', 'progress_line',
-           'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread',
-           'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'Reader', 'ChunkFeed', 'progress_line', 'elapsed', 'RunSummary',
+           'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread', 'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -111,11 +110,6 @@ class UnreadView:
                               "into a new --log-dir to read it anew")
         self.unchecked.discard(t)
 
-def unread_chunks(project: Project, rp: ResumePoint, max_tokens: int) -> list[Chunk]:
-    "The chunks of what `project` holds beyond what the log read, numbered on from its last turn."
-    view = UnreadView(rp, max_tokens)
-    out = [c for s in project.sessions for c in view.take(count_records(project.session_records(s), max_tokens))]
-    return out + view.finish()
 
 # %% ../nbs/10_ingest.ipynb #f96e491c
 _END = object()     # what a reader gets after its last chunk
@@ -158,7 +152,7 @@ class ChunkFeed:
     def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
         self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
-        self.size, self.stamp = sum(_size(s) for s in project.sessions), project.stamp()   # before reading any
+        self.size, self.stamp = sum(s.size for s in project.sessions), project.stamp()   # before reading any
         self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
 
@@ -174,9 +168,6 @@ class ChunkFeed:
         next(rs for v, rs in self.views if v is view).append(reader)
         return reader
 
-def _size(s: Session) -> int:
-    "Bytes of a session's files."
-    return sum(p.stat().st_size for p in [s.path, *s.agents] if p.exists())
 
 # %% ../nbs/10_ingest.ipynb #3feb738d
 @patch
@@ -195,7 +186,7 @@ def _read(self: ChunkFeed):
         while not self._stopped():
             if (got := next(sessions, None)) is None: break
             s, items = got
-            self.bytes_read += _size(s)
+            self.bytes_read += s.size
             for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)

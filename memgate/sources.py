@@ -386,6 +386,16 @@ class Session:
     cwd: str | None
     agents: list[Path] = field(default_factory=list)
 
+    @property
+    def files(self) -> list[Path]:
+        "The session file, then its sub-agents' files."
+        return [self.path, *self.agents]
+
+    @property
+    def size(self) -> int:
+        "Bytes of the session's files (those still there)."
+        return sum(p.stat().st_size for p in self.files if p.exists())
+
 # %% ../nbs/02_sources.ipynb #a4418516
 def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
@@ -427,7 +437,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     read = claude_records if s.format == 'claude' else codex_records
     recs = []
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
-    for path in [s.path] + s.agents:
+    for path in s.files:
         rep = warnings.report(path, s.format)
         for n, obj in json_lines(path, rep, skip):
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cap)]
@@ -465,7 +475,7 @@ class Project:
     def stamp(self) -> str:
         "sha256 of every session file's path, size and modification time: as make and rsync tell a file unchanged."
         h = hashlib.sha256()
-        for p in (p for s in self.sessions for p in [s.path, *s.agents]):
+        for p in (p for s in self.sessions for p in s.files):
             try: st = p.stat()
             except OSError: h.update(f"{p}\0gone\n".encode())
             else: h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
