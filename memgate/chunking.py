@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/chunking.html.md"""
 # %% ../nbs/03_chunking.ipynb #475e0bf5
 from __future__ import annotations
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Iterable, Iterator
 import os, signal
 from collections import deque
@@ -33,7 +33,11 @@ def tail(text: str) -> str:
 
 def joined_extra(text: str) -> int:
     "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
-    t = tail(text)
+    return _tail_extra(tail(text))
+
+@lru_cache(maxsize=8192)
+def _tail_extra(t: str) -> int:
+    "What `RECORD_SEP` adds after tail `t`: most tails are a few characters seen again and again (`.`, `)`, `ok`)."
     return count_tokens(t + RECORD_SEP) - count_tokens(t)
 
 def _cut(line: str, room: int) -> list[str]:
