@@ -34,29 +34,53 @@ SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, wh
 _COMPILED = {kind: re.compile(p) for kind, p in SECRET_PATTERNS.items()}
 
 # %% ../nbs/01_redact.ipynb #16aee1b2
-_NEEDLES = {   # a case-blind pattern runs only on text whose lower case holds one of these
-    'aws-secret-key': ('aws',), 'authorization': ('authorization',),
-    'password': ('password', 'passwd', 'pwd', 'secret', 'key', 'token'),
+_NEEDLES = {   # a case-blind pattern's words (one is in every match), and how far before one a match can start
+    'aws-secret-key': (('aws',), 0), 'authorization': (('authorization',), 0),
+    'password': (('password', 'passwd', 'pwd', 'secret', 'key', 'token'), 7),    # "access_token": 7 before "token"
 }
+_FOLD = str.maketrans('ıſ', 'is')    # what re's IGNORECASE also takes for i and s, and lower() leaves as it is
 
 _LITERALS = re.compile(r'-----BEGIN |sk-|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|eyJ')
 
 def _starts_word(text: str, i: int) -> bool: return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-')
 
 # %% ../nbs/01_redact.ipynb #99840f81
+def _starts(lower: str, words, reach: int) -> list[int]:
+    "Where a match can start in `lower`: up to `reach` characters before each occurrence of one of `words`."
+    out = set()
+    for w in words:
+        i = lower.find(w)
+        while i >= 0:
+            out.update(range(max(0, i - reach), i + 1))
+            i = lower.find(w, i + 1)
+    return sorted(out)
+
+def _sub_at(pattern: re.Pattern, text: str, starts: list[int], repl) -> str:
+    "`pattern.sub(repl, text)` when a match can begin only at `starts` (sorted)."
+    out, last = [], 0
+    for j in starts:
+        if j < last or (m := pattern.match(text, j)) is None: continue
+        out += [text[last:j], repl(m)]
+        last = m.end()
+    return ''.join(out) + text[last:] if out else text
+
+# %% ../nbs/01_redact.ipynb #aba679fa
 def redact(text: str, counts: Counter | None = None) -> str:
     "`text` with every secret the patterns know replaced by `[REDACTED:kind]`, counted by kind into `counts`."
     lower, literal = None, _LITERALS.search(text) is not None   # a pattern without needles starts with a literal
     for kind, pattern in _COMPILED.items():
         if kind not in _NEEDLES and not literal: continue
+        starts = None                         # None: scan the whole text
         if kind in _NEEDLES:
-            lower = text.lower() if lower is None else lower
-            if not any(n in lower for n in _NEEDLES[kind]): continue
+            lower = text.lower().translate(_FOLD) if lower is None else lower
+            words, reach = _NEEDLES[kind]
+            if not any(w in lower for w in words): continue
+            if len(lower) == len(text): starts = _starts(lower, words, reach)
         def sub(m, kind=kind):
             if kind not in _NEEDLES and not _starts_word(m.string, m.start()): return m[0]
             if counts is not None: counts[kind] += 1
             if 'value' not in m.re.groupindex: return f'[REDACTED:{kind}]'
             return m[0][:m.start('value') - m.start()] + f'[REDACTED:{kind}]' + m[0][m.end('value') - m.start():]
-        new = pattern.sub(sub, text)
+        new = pattern.sub(sub, text) if starts is None else _sub_at(pattern, text, starts, sub)
         if new is not text: text, lower = new, None
     return text
