@@ -38,7 +38,11 @@ _NEEDLES = {   # a case-blind pattern's words (one is in every match), and how f
     'aws-secret-key': (('aws',), 0), 'authorization': (('authorization',), 0),
     'password': (('password', 'passwd', 'pwd', 'secret', 'key', 'token'), 7),    # "access_token": 7 before "token"
 }
-_FOLD = str.maketrans('ıſ', 'is')    # what re's IGNORECASE also takes for i and s, and lower() leaves as it is
+
+def _folded(text: str) -> str:
+    "`text` in lower case, with what re's IGNORECASE also takes for i and s (ı, ſ) as i and s: lower() keeps them."
+    lower = text.lower()
+    return lower.replace('ı', 'i').replace('ſ', 's') if 'ı' in lower or 'ſ' in lower else lower
 
 _LITERALS = re.compile(r'-----BEGIN |sk-|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|eyJ')
 
@@ -72,7 +76,7 @@ def redact(text: str, counts: Counter | None = None) -> str:
         if kind not in _NEEDLES and not literal: continue
         starts = None                         # None: scan the whole text
         if kind in _NEEDLES:
-            lower = text.lower().translate(_FOLD) if lower is None else lower
+            lower = _folded(text) if lower is None else lower
             words, reach = _NEEDLES[kind]
             if not any(w in lower for w in words): continue
             if len(lower) == len(text): starts = _starts(lower, words, reach)
