@@ -487,7 +487,7 @@ def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, er
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
     if not asked: return _turnless(writer, query, cfg, err, prefix)
-    v = verify(path, unfinished_ok=True)                 # the log is read once: what follows goes on with its events
+    v = verify(path, unfinished_ok=True, keep=True)      # read once: what follows goes on with its (slim) events
     if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
     events = v.log.events
     if v.unfinished:

@@ -10,12 +10,13 @@ import fcntl, hashlib, json, os
 from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
+from typing import Iterator
 from .domain import MemgateError, sha256_text, count_tokens
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event',
            'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha', 'LogLocked', 'LogWriter',
-           'LogContents', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'verify']
+           'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -197,25 +198,39 @@ class LogContents:
     incomplete: bytes = b''
     incomplete_line: int | None = None
 
+class LogLines:
+    "The events of a log file, read and checked one line at a time; after the last, a cut-off line is set aside."
+    def __init__(self, path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
+
+    def __iter__(self) -> Iterator[Event]:
+        try: f = open(self.path, 'rb')
+        except OSError as e: raise LogError(f"{self.path}: cannot read log ({e.strerror or e})") from None
+        with f:
+            offset = 0
+            for i, raw in enumerate(f, 1):
+                if not raw.endswith(b'\n'):            # only the last line can lack one: a killed writer's
+                    self.incomplete, self.incomplete_line = raw, i
+                    return
+                ev = _event(self.path, i, raw[:-1])
+                ev.offset, offset, self.count = offset, offset + len(raw), i
+                yield ev
+
+def _event(path: Path, i: int, raw: bytes) -> Event:
+    "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
+    try: d = json.loads(raw.decode('utf-8'))
+    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
+    except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
+    if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
+    if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
+    ev = Event(d)
+    ev.line, ev.digest = i, line_sha(raw)
+    return ev
+
 def read_log(path) -> LogContents:
     "Read and check every event of the log at `path`."
-    path = Path(path)
-    try: data = path.read_bytes()
-    except OSError as e: raise LogError(f"{path}: cannot read log ({e.strerror or e})") from None
-    lines = data.split(b'\n')
-    tail = lines.pop()        # b'' when the file ends with a newline
-    events, offset = [], 0
-    for i, raw in enumerate(lines, 1):
-        try: d = json.loads(raw.decode('utf-8'))
-        except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
-        except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-        if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
-        if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
-        ev = Event(d)
-        ev.line, ev.offset, ev.digest = i, offset, line_sha(raw)
-        offset += len(raw) + 1
-        events.append(ev)
-    return LogContents(path, events, tail, len(lines) + 1 if tail else None)
+    lines = LogLines(path)
+    events = list(lines)
+    return LogContents(lines.path, events, lines.incomplete, lines.incomplete_line)
 
 # %% ../nbs/08_log.ipynb #8fad9d14
 def log_files(paths) -> list[Path]:
@@ -296,7 +311,7 @@ def add(self: Stats, e: dict):
 
 def stats(events) -> Stats:
     "Recompute a log's numbers from its events (a list of events, or a path)."
-    if isinstance(events, (str, Path)): events = read_log(events).events
+    if isinstance(events, (str, Path)): events = LogLines(events)     # one line at a time: a long log is not held
     s = Stats()
     for e in events: s.add(e)
     return s
@@ -464,28 +479,49 @@ def _chain_break(e: Event, prev: str) -> str | None:
 
 
 # %% ../nbs/08_log.ipynb #62214047
+def _tally(path: Path) -> tuple[int, int | None]:
+    "(complete lines, the line number of a cut-off last line or None) of the file at `path`, counted, not parsed."
+    newlines, last = 0, b'\n'
+    try:
+        with open(path, 'rb') as f:
+            for block in iter(lambda: f.read(1 << 20), b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
+    except OSError: pass                 # reading it line by line says what is wrong
+    return newlines, (newlines + 1 if last != b'\n' else None)
+
+_BULK = dict(evidence=('text',), gate=('think', 'candidate', 'raw'), parse_failed=('raw',))
+
+def _slim(e: Event) -> Event:
+    "`e` without its bulk (a chunk's text, the model's words), which a resume does not need; its place kept."
+    if not (drop := _BULK.get(e['kind'])): return e
+    slim = Event({k: v for k, v in e.items() if k not in drop})
+    slim.line, slim.offset, slim.digest = e.line, e.offset, e.digest
+    return slim
+
 def verify(path,                        # the log
            strict: bool = False,        # fail on an incomplete last line instead of setting it aside
-           unfinished_ok: bool = False  # accept an unfinished last turn and report it (what --resume redoes)
+           unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
+           keep: bool = False           # hand back the events checked (`Verdict.log`), without their bulk
            ) -> Verdict:
     "Check that the log at `path` can be trusted; the verdict names the first failing line."
     path = Path(path)
-    try: log = read_log(path)
+    if strict and (torn := _tally(path)[1]):
+        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, torn - 1)
+    lines, kept, c, prev, chained = LogLines(path), [], _Checker(), GENESIS, False
+    try:
+        for e in lines:
+            chained = chained or 'prev' in e                  # once a line is chained, every later one must be
+            broken = ((_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained
+                      else None)
+            try: problem = c.check(e) or broken or _broken_seal(e)
+            except (TypeError, ValueError, KeyError, AttributeError) as err:   # a field of a shape no writer writes
+                problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
+            if problem: return Verdict(path, False, problem, e.line, *_tally(path))
+            c.s.add(e)
+            prev = e.digest
+            if keep: kept.append(_slim(e))
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
-    n, torn = len(log.events), log.incomplete_line
-    if strict and torn: return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, n)
-    c, prev, chained = _Checker(), GENESIS, False
-    for e in log.events:
-        chained = chained or 'prev' in e                  # once a line is chained, every later one must be
-        broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
-        try: problem = c.check(e) or broken or _broken_seal(e)
-        except (TypeError, ValueError, KeyError, AttributeError) as err:   # a field of a shape no writer writes
-            problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
-        if problem: return Verdict(path, False, problem, e.line, n, torn)
-        c.s.add(e)
-        prev = e.digest
-    v = _ending(path, c, n, torn, chained, unfinished_ok)
-    v.log = log                      # `--resume` goes on with the events it checked instead of reading them again
+    v = _ending(path, c, lines.count, lines.incomplete_line, chained, unfinished_ok)
+    if keep: v.log = LogContents(path, kept, lines.incomplete, lines.incomplete_line)
     return v
 
 def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, unfinished_ok: bool) -> Verdict:
