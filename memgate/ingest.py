@@ -192,6 +192,8 @@ def _read(self: ChunkFeed):
             if not self._stopped(): self._send(view, readers, view.finish)
         self.read_all = not self._stopped()
     except Exception as e:                          # a session that cannot be read: every reader stops on it
+        if not isinstance(e, MemgateError):         # (a worker that could not start): one line, not a traceback
+            e = MemgateError(f"{self.project.name}: reading the sessions failed ({type(e).__name__}: {e})")
         for _, readers in self.views: self._give(readers, e)
     finally:
         sessions.close()
@@ -254,7 +256,7 @@ def total(self: Reader) -> tuple[int, bool]:
     if not (f.bytes_read and self.made): return chunks_about(f.size, f.max_tokens), False
     return self.made + round((f.size - f.bytes_read) * self.made / f.bytes_read), False
 
-# %% ../nbs/10_ingest.ipynb #20a98bed
+# %% ../nbs/10_ingest.ipynb #b1a407f4
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
     where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
