@@ -19,7 +19,7 @@ from .sources import Project, Session, Warnings, session_records
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record',
-           'count_records', 'pack', 'chunk_records', 'chunk_project', 'counted_sessions', 'chunks_about']
+           'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for', 'counted_sessions', 'chunks_about']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -158,30 +158,29 @@ def _worker_start():
     "A worker leaves Ctrl-C to the process that started it."
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-def _workers(project: Project) -> int:
-    "How many processes should read `project`: one per core for a large project, else none besides this one."
-    size = sum(s.size for s in project.sessions)
+def workers_for(project: Project, size: int | None = None) -> int:
+    "How many processes should read `project` (of `size` bytes, when known): one per core if it is large, else 1."
+    size = project.size if size is None else size
     return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
                      workers: int | None = None) -> Iterator[tuple[Session, list[Counted]]]:
-    "Each session of `project` with its counted records, in order; `workers` processes (default: `_workers`)."
-    workers = _workers(project) if workers is None else workers
+    "Each session of `project` with its counted records, in order; `workers` processes (default: `workers_for`)."
+    workers = workers_for(project) if workers is None else workers
     if workers <= 1:
         for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
         return
     pool = ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
+    submit = lambda s: (s, pool.submit(_session_counted, s, project.tool_result_chars, project.redact, max_tokens))
     try:
-        sessions, pending = iter(project.sessions), deque()
-        for s in islice(sessions, 2 * workers): pending.append((s, pool.submit(_session_counted, s,
-                                                               project.tool_result_chars, project.redact, max_tokens)))
+        sessions = iter(project.sessions)
+        pending = deque(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
         while pending:
             s, future = pending.popleft()
             items, files = future.result()
             project.warnings.files.update(files)
-            for nxt in islice(sessions, 1): pending.append((nxt, pool.submit(_session_counted, nxt,
-                                                           project.tool_result_chars, project.redact, max_tokens)))
+            pending.extend(map(submit, islice(sessions, 1)))
             yield s, items
     finally: pool.shutdown(wait=False, cancel_futures=True)
 

@@ -15,7 +15,7 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens
 from .sources import Project, load_project
-from .chunking import Counted, chunks_about, counted_sessions, pack
+from .chunking import Counted, chunks_about, counted_sessions, pack, workers_for
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
@@ -152,7 +152,7 @@ class ChunkFeed:
     def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
         self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
-        self.size, self.stamp = sum(s.size for s in project.sessions), project.stamp()   # before reading any
+        self.size, self.stamp = project.size, project.stamp()   # before reading any
         self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
 
@@ -181,7 +181,7 @@ def start(self: ChunkFeed):
 @patch
 def _read(self: ChunkFeed):
     "The thread: every session, counted once, packed per view, sent to the readers."
-    sessions = counted_sessions(self.project, self.max_tokens)     # on every core, for a large project
+    sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))   # every core
     try:
         while not self._stopped():
             if (got := next(sessions, None)) is None: break
@@ -346,7 +346,11 @@ class Progress:
         "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
         if self.mode == 'quiet': return None
         now = total if callable(total) else lambda: (total, True)
-        if self.mode == 'lines': return lambda turn: self.err(progress_line(turn, now()[0], prefix, now()[1]))
+        if self.mode == 'lines':
+            def line(turn: Turn):
+                n, exact = now()                  # the estimate, once per line
+                self.err(progress_line(turn, n, prefix, exact))
+            return line
         from tqdm import tqdm
         bar = tqdm(total=now()[0], desc=query_id, unit='chunk', position=len(self.bars), file=sys.stderr, leave=True)
         self.bars.append(bar)
@@ -513,9 +517,9 @@ def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> lis
 # %% ../nbs/10_ingest.ipynb #b2ed1008
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
-    path = writer.path
-    if stats(path).chunks_seen: raise MemgateError(_exists(path))
-    try: rp = resume_point(path, query, cfg)
+    path, events = writer.path, read_log(writer.path).events             # read once for both questions
+    if stats(events).chunks_seen: raise MemgateError(_exists(path))
+    try: rp = resume_point(path, query, cfg, events)
     except ResumeError as e:
         aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
         shutil.copyfile(path, aside)

@@ -472,6 +472,11 @@ class Project:
         "The records of session `s`, rendered with this project's settings."
         return session_records(s, self.warnings, self.tool_result_chars, self.redact)
 
+    @property
+    def size(self) -> int:
+        "Bytes of every session file."
+        return sum(s.size for s in self.sessions)
+
     def stamp(self) -> str:
         "sha256 of every session file's path, size and modification time: as make and rsync tell a file unchanged."
         h = hashlib.sha256()
