@@ -33,10 +33,11 @@ _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't
               'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
-def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool) -> str:
+def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool, unchanged: bool = False) -> str:
     "The `OUTCOMES` key of a logged turn."
     if parse_failed: return 'parse_failed'
     if budget_exceeded: return 'budget_exceeded'
+    if unchanged: return 'unchanged'
     return 'applied' if applied else 'retained'
 
 def _turns(ev: pd.DataFrame) -> pd.DataFrame:
@@ -48,10 +49,11 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
                                        'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
-    applied, over = key('memory'), key('budget_exceeded')
+    applied, over, same = key('memory'), key('budget_exceeded'), key('unchanged')
     pairs = list(zip(tn.log, tn.t))
     tn['applied'] = [p in applied for p in pairs]
     tn['budget_exceeded'] = [p in over for p in pairs]
+    tn['unchanged'] = [p in same for p in pairs]
     mem = ev[ev.kind == 'memory'][['log', 't', 'tokens']].rename(columns={'tokens': 'memory_tokens'})
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
@@ -61,7 +63,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['update'] = tn['update'].astype('boolean')
     tn['exit'] = tn['exit'].astype('boolean')
     tn['attempts'] = tn['attempts'].fillna(1).astype(int)
-    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded, tn.applied)]
+    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded, tn.applied, tn.unchanged)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
 # %% ../nbs/15_analysis.ipynb #47012e2b

@@ -283,7 +283,7 @@ def _outcomes(events) -> dict[int, str]:
         k = e['kind']
         if k == 'gate': out[e['t']] = 'retained'
         elif k == 'parse_failed': out[e['t']] = 'parse_failed'
-        elif k in ('memory', 'budget_exceeded'): out[e['t']] = 'applied' if k == 'memory' else k
+        elif k in ('memory', 'budget_exceeded', 'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
 # %% ../nbs/13_labels.ipynb #88af2c5e

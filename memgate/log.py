@@ -27,6 +27,7 @@ EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     'evidence': dict(t=_int, sha=_str, text=_str, source=(list,)),
     'memory': dict(t=_int, sha=_str, text=_str, tokens=_int, parents=(list,)),
     'budget_exceeded': dict(t=_int, tokens=_int, budget=_int),
+    'unchanged': dict(t=_int, sha=_str),        # a yes whose candidate is the memory it had: said yes, kept as is
     'parse_failed': dict(t=_int, attempts=_int, error=_str, raw=_str),
     'run_end': dict(status=_str, chunks_seen=_int, chunks_used=_int, final_memory_sha=_opt_str),
     'answer': dict(text=_str, memory_sha=_opt_str, model=_str, latency_s=_num, usage=(dict,)),
@@ -255,6 +256,7 @@ class Stats:
     exit_gates: int = 0
     parse_failures: int = 0
     budget_exceeded: int = 0
+    unchanged: int = 0                     # yes with the memory returned as it was: neither used nor a no
     calls: int = 0
     memory_tokens: int = 0
     final_memory_sha: str | None = None
@@ -299,6 +301,7 @@ def add(self: Stats, e: dict):
     elif k == 'budget_exceeded':
         self.budget_exceeded += 1
         if self.first_over_budget is None: self.first_over_budget = e['t']
+    elif k == 'unchanged': self.unchanged += 1
     elif k == 'memory':
         self.chunks_used += 1
         self.memory_tokens = e['tokens']
@@ -345,9 +348,9 @@ class _Checker:
     def pending(self) -> str | None:
         "What the open turn still owes before another turn or a run_end may start."
         tn = self.turn
-        if tn and tn['kind'] == 'gate' and tn['applies'] and not (tn['memory'] or tn['budget']):
+        if tn and tn['kind'] == 'gate' and tn['applies'] and not (tn['memory'] or tn['budget'] or tn['unchanged']):
             said = 'said update yes' if tn['update'] else 'ran ungated'
-            return f"turn t={tn['t']} {said} but has neither evidence+memory nor budget_exceeded"
+            return f"turn t={tn['t']} {said} but has neither evidence+memory, budget_exceeded nor unchanged"
         return None
 
     def check(self, e: Event) -> str | None:
@@ -382,7 +385,8 @@ def open_turn(self: _Checker, e: Event) -> str | None:
     if e['t'] <= self.s.last_t:
         return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
     ungated = self.runs[e['run']]['config'].get('gate') == 'off'     # the ablation applies every parsed turn
-    self.turn = dict(e, evidence=None, memory=None, budget=False, event=e, applies=bool(e.get('update')) or ungated)
+    self.turn = dict(e, evidence=None, memory=None, budget=False, unchanged=False, event=e,
+                     applies=bool(e.get('update')) or ungated)
     return None
 
 # %% ../nbs/08_log.ipynb #49120cf5
@@ -398,9 +402,20 @@ def in_turn(self: _Checker, e: Event) -> str | None:
 @patch
 def budget_exceeded(self: _Checker, e: Event) -> str | None:
     "A yes over budget: the turn then has no evidence, and says so once."
-    if self.turn['evidence'] or self.turn['budget']:
-        return "budget_exceeded in a turn that already has evidence or budget_exceeded"
+    if self.turn['evidence'] or self.turn['budget'] or self.turn['unchanged']:
+        return "budget_exceeded in a turn that already has evidence, budget_exceeded or unchanged"
     self.turn['budget'] = True
+    return None
+
+@patch
+def unchanged(self: _Checker, e: Event) -> str | None:
+    "A yes whose candidate is the memory the turn started from, byte for byte: memory is kept, and said so once."
+    tn = self.turn
+    if tn['evidence'] or tn['budget'] or tn['unchanged']:
+        return "unchanged in a turn that already has evidence, budget_exceeded or unchanged"
+    if e['sha'] != self.s.final_memory_sha or sha256_text(tn['candidate']) != e['sha']:
+        return f"unchanged at t={e['t']} but the turn's candidate is not the memory before it"
+    tn['unchanged'] = True
     return None
 
 # %% ../nbs/08_log.ipynb #12988f5b

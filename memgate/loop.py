@@ -109,7 +109,8 @@ class Outcome:
 OUTCOMES = dict(applied=Outcome('yes', 'update applied', '#2a9d8f'),
                 retained=Outcome('no', 'no: memory kept', '#8d99ae'),
                 budget_exceeded=Outcome('yes*', 'yes, over budget: memory kept', '#e9c46a'),
-                parse_failed=Outcome('fail', 'parse failed: memory kept', '#e76f51'))
+                parse_failed=Outcome('fail', 'parse failed: memory kept', '#e76f51'),
+                unchanged=Outcome('yes=', 'yes, memory returned unchanged', '#a8dadc'))
 
 # %% ../nbs/09_loop.ipynb #3099718a
 @dataclass
@@ -189,6 +190,7 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
            candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
     if not (gate.update_gate or not cfg.use_update_gate): return kept('retained', g)
+    if memory is not None and gate.candidate == memory: return kept('unchanged', g, ev('unchanged', sha=memory_sha))
     n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
     if n > cfg.budget.memory:
         return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory,

@@ -6,11 +6,13 @@ Docs: https://memgate.github.io/memgate/parser.html.md"""
 
 # %% ../nbs/06_parser.ipynb #7ae1da11
 from __future__ import annotations
+import json, re
 from dataclasses import dataclass
 from .domain import MemgateError, cut_middle
 
 # %% auto #0
-__all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'ParseError', 'GateResponse', 'parse_gate_response', 'gate_response']
+__all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'TAGS', 'ParseError', 'GateResponse', 'parse_gate_response',
+           'gate_response', 'gate_format']
 
 # %% ../nbs/06_parser.ipynb #07520bdf
 RAW_SHOWN = 400  # characters of the raw response an error message shows
@@ -81,3 +83,55 @@ def gate_response(update: bool, candidate: str, exit: bool = False, think: str =
     "A well-formed gate answer."
     check, nxt = CHECK_VALUES[not update], NEXT_VALUES[not exit]
     return f"<think>{think}</think>\n<check>{check}</check>\n<update>{candidate}</update>\n<next>{nxt}</next>"
+
+# %% ../nbs/06_parser.ipynb #69f224c5
+TAGS = ('think', 'check', 'update', 'next')     # in the order an answer holds them
+
+# A grammar as a small tree, written out in either dialect: ('lit', s), ('not', chars), ('alt', xs), ('seq', xs),
+# ('star', x), ('opt', x), ('ref', name).
+def _lit(s): return ('lit', s)
+def _seq(*xs): return ('seq', [x for x in xs if x != ('lit', '')])
+
+def _text() -> tuple:
+    "Free text holding no gate tag: after a `<`, a path into the tags' letters leaves them or meets another `<`."
+    words = [f"{s}{t}>" for t in TAGS for s in ('', '/')]
+    nexts: dict[str, set] = {}
+    for w in words:
+        for i in range(len(w)): nexts.setdefault(w[:i], set()).add(w[i])
+    go_on = ('alt', [_seq(_lit(p), _lit('<')) for p in nexts])
+    leave = ('alt', [_seq(_lit(p), ('not', ''.join(sorted(nxt)) + '<')) for p, nxt in nexts.items()])
+    stop = ('alt', [_lit(p) for p in nexts if p])
+    return _seq(('star', ('alt', [('not', '<'), _seq(_lit('<'), ('star', go_on), leave)])),
+                ('opt', _seq(_lit('<'), ('star', go_on), ('opt', stop))))
+
+def _answer(text) -> tuple:
+    "The whole answer, as `gate_response` writes it, with `text` where think and memory go."
+    values = lambda vs: ('alt', [_lit(v) for v in vs])
+    return _seq(_lit('<think>'), text, _lit('</think>\n<check>'), values(CHECK_VALUES), _lit('</check>\n<update>'),
+                text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
+
+# %% ../nbs/06_parser.ipynb #a7ba1a8d
+def _gbnf(x) -> str:
+    "`x` in llama.cpp's GBNF."
+    k, v = x
+    if k == 'lit': return json.dumps(v)
+    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
+    if k == 'ref': return v
+    if k == 'seq': return ' '.join(map(_gbnf, v))
+    if k == 'alt': return '(' + ' | '.join(map(_gbnf, v)) + ')'
+    return f"({_gbnf(v)}){'*' if k == 'star' else '?'}"
+
+def _regex(x) -> str:
+    "`x` as a regular expression (no look-around: constrained decoders compile regexes to automata)."
+    k, v = x
+    if k == 'lit': return re.escape(v)
+    if k == 'not': return '[^' + ''.join(re.escape(c) for c in v) + ']'
+    if k == 'seq': return ''.join(map(_regex, v))
+    if k == 'alt': return '(?:' + '|'.join(map(_regex, v)) + ')'
+    return f"(?:{_regex(v)}){'*' if k == 'star' else '?'}"
+
+def gate_format(dialect: str = 'gbnf') -> str:
+    "The gate answer's shape as a GBNF grammar (`gbnf`) or a regular expression (`regex`), from `TAGS` and the values."
+    if dialect == 'gbnf': return f"root ::= {_gbnf(_answer(('ref', 'text')))}\ntext ::= {_gbnf(_text())}\n"
+    if dialect == 'regex': return _regex(_answer(_text()))
+    raise ValueError(f"gate_format: dialect {dialect!r} is not 'gbnf' or 'regex'")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import cut_middle
-from .log import Stats, log_files, read_log, stats
+from .domain import cut_middle, sha256_text
+from .log import LogError, Stats, log_files, read_log, stats
 
 # %% auto #0
 __all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'learned', 'as_text', 'as_markdown', 'as_json', 'show']
@@ -29,22 +29,27 @@ class Update:
     evidence: str            # the evidence chunk's text
 
 # %% ../nbs/11_show.ipynb #6482198c
+def _where_line(e: dict) -> str:
+    "Where event `e` sits, for an error: its line when it was read from a file, else its run and turn."
+    return f"line {e.line}" if getattr(e, 'line', None) else f"run {e.get('run')} t={e.get('t')}"
+
 def lineage(events: list[dict]) -> list[Update]:
-    "The updates behind the last memory among `events` (one log's), oldest first, found through `parents`."
-    by_sha = {e['sha']: e for e in events if e['kind'] in ('memory', 'evidence')}
+    "The updates behind the last memory among `events` (one log's), oldest first, each found by its run and turn."
     thinks = {(e['run'], e['t']): e['think'] for e in events if e['kind'] == 'gate'}
-    mems = [e for e in events if e['kind'] == 'memory']
-    out, sha = [], mems[-1]['sha'] if mems else None
-    while sha:
-        m = by_sha[sha]
-        parents = m['parents']
-        ev, prev = by_sha[parents[0]], by_sha[parents[1]]['text'] if len(parents) > 1 else ''
-        before = set(prev.splitlines())
+    evidence = {(e['run'], e['t']): e for e in events if e['kind'] == 'evidence'}
+    out, prev = [], None
+    for m in (e for e in events if e['kind'] == 'memory'):     # in log order: each memory follows the one before
+        parents, turn = m['parents'], (m['run'], m['t'])
+        if parents[1:] != ([prev['sha']] if prev else []):
+            raise LogError(f"memory at {_where_line(m)} names parent {str(parents[1:])[:40]}, not the memory before it")
+        if turn not in evidence: raise LogError(f"memory at {_where_line(m)} has no evidence in its turn")
+        before = set(prev['text'].splitlines()) if prev else set()
         added = '\n'.join(line for line in m['text'].splitlines() if line not in before)
-        out.append(Update(m['t'], sha, m['tokens'], added, thinks.get((m['run'], m['t']), ''), ev['sha'],
-                          ev['source'], ev['text']))
-        sha = parents[1] if len(parents) > 1 else None
-    return out[::-1]
+        ev = evidence[turn]
+        out.append(Update(m['t'], m['sha'], m['tokens'], added, thinks.get(turn, ''), ev['sha'], ev['source'],
+                          ev['text']))
+        prev = m
+    return out
 
 # %% ../nbs/11_show.ipynb #69f0e4f5
 @dataclass
@@ -83,7 +88,8 @@ def _where(u: Update) -> str:
 def _rates(s: Stats) -> str:
     "The run's numbers in a sentence."
     return (f"{s.chunks_seen} chunks read, {s.chunks_used} used: update-rate {100 * s.update_rate:.1f}%, "
-            f"said-yes {100 * s.said_yes_rate:.1f}%, {s.budget_exceeded} over budget")
+            f"said-yes {100 * s.said_yes_rate:.1f}%, {s.budget_exceeded} over budget"
+            + (f", {s.unchanged} yes with memory returned unchanged" if s.unchanged else ''))
 
 def _answered(a: dict) -> str:
     "Who answered and from which memory."

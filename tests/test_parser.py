@@ -165,3 +165,24 @@ def test_a9_real_responses(fixtures):
             rejected += 1
             if not constrained: assert e.value.tag == 'check', where  # no gate of its own (some echo the prompt's)
     assert (parsed, rejected) == (38, 42)  # counted from the files: constrained and finish_reason "stop"
+
+from hypothesis import given, settings, strategies as st
+from memgate.parser import TAGS as GATE_TAGS, _regex, _text, gate_format, gate_response
+TAG_STRINGS = [f"<{s}{t}>" for t in GATE_TAGS for s in ('', '/')]
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet='<>/checkupdatenxi\n ', max_size=40))
+def test_the_grammars_free_text_is_exactly_text_without_a_gate_tag(s):
+    "The rule constrained decoding uses for think and memory: any text, `<` included, but never one of the tags."
+    import re
+    assert bool(re.fullmatch(_regex(_text()), s)) == (not any(t in s for t in TAG_STRINGS))
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='<>/checkupdatenxi\n ', max_size=30), st.text(alphabet='<>/checkupdatenxi\n ', max_size=30),
+       st.booleans(), st.booleans())
+def test_every_answer_the_grammar_allows_parses(think, memory, update, exit):
+    import re
+    raw = gate_response(update, memory, exit, think=think)
+    if re.fullmatch(gate_format('regex'), raw):
+        g = parse_gate_response(raw)
+        assert (g.update_gate, g.exit_gate, g.candidate) == (update, exit, memory.strip())
