@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import cut_middle, sha256_text
+from .domain import cut_middle
 from .log import LogError, Stats, log_files, read_log, stats
 
 # %% auto #0

@@ -1,5 +1,5 @@
-"Events are found by turn, never by content: a yes that copies memory, or a memory equal to its chunk, breaks no reader."
-import asyncio, json, subprocess, sys
+"Events are found by turn, never by content: a yes copying memory, or a memory equal to its chunk, breaks no reader."
+import asyncio, json
 from memgate.client import ScriptedClient
 from memgate.domain import Chunk
 from memgate.log import LogWriter, stats, verify
