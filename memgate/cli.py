@@ -7,16 +7,18 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 # %% ../nbs/14_cli.ipynb #feb9454c
 from __future__ import annotations
 import argparse, asyncio, json, os, signal, sys
+from dataclasses import replace
 from pathlib import Path
 from .domain import MemgateError
 from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
-from .prompt import build_prompt, chunk_budget
+from .prompt import Budget, build_prompt, chunk_budget
 from .log import log_files, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint
-from .loop import LoopConfig, default_sampling
+from .servers import CONSTRAIN, prepare
+from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
 from .show import show
 from .answer import answer_logs
@@ -188,6 +190,11 @@ def ingest_args(p):
     p.add_argument('--gate', choices=('on', 'off'), default='on',
                    help='off: the ungated ablation, every parsed turn replaces memory whatever <check> said')
     p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
+    p.add_argument('--constrain', choices=CONSTRAIN, default='auto',
+                   help="hold answers to the gate format at decode time: auto (a grammar where the server takes one), "
+                        "off, grammar (GBNF), regex")
+    p.add_argument('--context', type=at_least(256),
+                   help="the model's context in tokens, when the server does not say it (llama-cpp-python)")
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
     model_args(p)
@@ -203,8 +210,13 @@ def model_args(p):
     p.add_argument('--temperature', type=float, default=0.0)
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
-    p.add_argument('--timeout', type=seconds, default=300.0,
-                   help='seconds a request may take, all told (default 300)')
+    p.add_argument('--timeout', type=seconds, default=600.0,
+                   help="seconds a request may take, all told (default 600: a CPU server's first answer is slow)")
+    p.add_argument('--max-tokens', type=at_least(16), default=Budget.response_reserve,
+                   help=f'the answer reserve: max_tokens of each request, kept free in the context '
+                        f'(default {Budget.response_reserve})')
+    p.add_argument('--retry-temperature', type=float, default=RETRY_TEMPERATURE,
+                   help=f'temperature of a parse retry, which also gets its own seed (default {RETRY_TEMPERATURE})')
     p.add_argument('--retries', type=at_least(0), default=Retry.attempts - 1,
                    help=f'retries of a request after connection errors, timeouts, 429 and 5xx '
                         f'(default {Retry.attempts - 1})')
@@ -246,11 +258,24 @@ async def _ingest_main(plan, factory, close, progress, answering, stop: asyncio.
         for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
         if close: await close()
 
+# %% ../nbs/14_cli.ipynb #28884fda
+async def _with_server(plan: IngestPlan, factory) -> IngestPlan:
+    "`plan` once the server was asked: its context checked, answers constrained as `plan.server` asks (ingest's flags)."
+    client = factory(plan.queries[0])
+    if not isinstance(client, OpenAIClient): return replace(plan, server={})
+    asked = plan.server
+    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], asked['constrain'],
+                                 asked.get('context'), plan.loop.template,
+                                 plan.loop.chunk_tokens)
+    return replace(plan, loop=replace(plan.loop, budget=budget), server=said)
+
 # %% ../nbs/14_cli.ipynb #331e3275
 async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[list, dict]:
     "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
+    plan = await _with_server(plan, factory)
     results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
     if answering is False or stop.is_set(): return results, {}
+    if isinstance(answering, OpenAIClient): answering.extra = {}     # the answer is free text: no gate grammar
     done = [r.log for r in results if r.status in ('complete', 'exited')]
     answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}
@@ -263,11 +288,13 @@ def cmd_ingest(args) -> int:
     err, stop, caught = progress.say, asyncio.Event(), []
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(args, err, stop)
-    cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens), chunk_tokens=args.chunk_tokens,
-                     tool_result_chars=args.tool_result_chars, use_exit_gate=args.exit_gate, redact=not args.no_redact,
-                     use_update_gate=args.gate == 'on', select=selection(args),
-                     sampling=default_sampling(args.temperature, args.top_p, args.seed))
-    plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model)
+    cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens, response_reserve=args.max_tokens),
+                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
+                     use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
+                     select=selection(args), retry_temperature=args.retry_temperature,
+                     sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
+    plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
+                      server=dict(constrain=args.constrain, context=args.context))
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
     stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it
@@ -328,7 +355,8 @@ def cmd_answer(args) -> int:
     factory, close, model = make_clients(args, err) if configured else (None, None, None)
     client = factory(None) if factory and model != BASELINE_MODEL else None
     async def run():
-        try: return await answer_logs(args.logs, client, default_sampling(args.temperature, args.top_p, args.seed),
+        sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)
+        try: return await answer_logs(args.logs, client, sampling,
                                       args.query, err)
         finally:
             if close: await close()

@@ -15,13 +15,14 @@ from fastcore.basics import patch
 if TYPE_CHECKING: import httpx     # imported where it is used: `memgate --help` and `verify` need no HTTP
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
-from .parser import gate_response
+from .parser import escape_tags, gate_response
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'Interrupted', 'ScriptedClient', 'Retry',
+__all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
+           'ModelClient', 'ClientError', 'ContextError', 'Interrupted', 'ScriptedClient', 'Retry',
            'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials', 'masked_url',
-           'server_message', 'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient',
-           'KeywordBaseline']
+           'query_secrets', 'chat_url', 'server_message', 'request_body', 'Slots', 'OpenAIClient', 'answer_cap',
+           'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Completion:
     latency_s: float = 0.0
     usage: dict = field(default_factory=dict)
     model: str = ''
+    finish_reason: str | None = None   # 'stop', or 'length' for an answer cut at max_tokens; None when not said
+    reasoning: str = ''                # think text a server parsed out of the answer (reasoning_content, reasoning)
+    tries: int = 1                     # HTTP requests it took (passing failures retried)
 
 @runtime_checkable
 class ModelClient(Protocol):
@@ -40,6 +44,9 @@ class ModelClient(Protocol):
 
 class ClientError(MemgateError):
     "A model call that failed for good (after any retries); the message says what the server said."
+
+class ContextError(ClientError):
+    "A prompt and its answer reserve that do not fit the model's context: refused before a call, or by the server."
 
 class Interrupted(ClientError):
     "A model call given up because the run was asked to stop (Ctrl-C): the run ends `interrupted`, not `failed`."
@@ -118,9 +125,24 @@ def split_credentials(base_url: str) -> tuple[str, str | None]:
     secret = url.password or url.username or None
     return str(url.copy_with(username=None, password=None)), secret
 
+SHOWN_PARAMS = ('api-version',)     # query parameters shown as they are; any other value (a key, a sig) is masked
+
 def masked_url(url: str | None) -> str | None:
-    "`url` with any `user:password@` shown as `***@`."
-    return re.sub(r'(?<=://)[^/@]*@', '***@', url) if url else url
+    "`url` with any `user:password@` shown as `***@` and its query values, but an API version, as `***`."
+    if not url: return url
+    url = re.sub(r'(?<=://)[^/@?#]*@', '***@', url)
+    return re.sub(r'([?&])([^=&#]*)=([^&#]*)', lambda m: m[0] if m[2] in SHOWN_PARAMS else f"{m[1]}{m[2]}=***", url)
+
+def query_secrets(url: str) -> list[str]:
+    "The query values of `url` that `masked_url` hides, to mask wherever a server echoes them."
+    import httpx
+    return [v for k, v in httpx.URL(url).params.multi_items() if k not in SHOWN_PARAMS and v]
+
+def chat_url(base_url: str) -> str:
+    "The chat completions URL under `base_url`, its query string kept (Azure's `?api-version=…`)."
+    import httpx
+    u = httpx.URL(base_url)
+    return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
 
 # %% ../nbs/07_client.ipynb #c6b1c313
 def _mask(text: str, secrets) -> str:
@@ -143,6 +165,37 @@ def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
     "The JSON body of a chat completion request; sampling options set to None are left out."
     return dict(model=model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
 
+# %% ../nbs/07_client.ipynb #36fac821
+SLOWER = 1.6     # an answer this many times slower than the fastest one means requests wait in the server's queue
+
+class Slots:
+    "Requests in flight, at most `limit`, which adapts between 1 and `most` (AIMD) to the latency the server shows."
+    def __init__(self, limit: int, most: int | None = None, say: Callable[[str], None] | None = None):
+        self.limit, self.most, self.say = float(limit), most or limit, say
+        self.busy, self.fastest, self.said, self._free = 0, None, False, None
+
+    async def acquire(self):
+        "Wait for a free slot under the current limit."
+        if self._free is None: self._free = asyncio.Condition()
+        async with self._free:
+            await self._free.wait_for(lambda: self.busy < max(1, int(self.limit)))
+            self.busy += 1
+
+    async def release(self, latency_s: float | None):
+        "Free a slot; `latency_s` of the answer it got, None when the request timed out."
+        slow = latency_s is None or (self.fastest is not None and latency_s > SLOWER * self.fastest)
+        if latency_s is not None: self.fastest = latency_s if self.fastest is None else min(self.fastest, latency_s)
+        if slow and self.limit > 1:
+            self.limit = max(1.0, self.limit / 2)
+            if self.say and not self.said:
+                why = 'no answer in time' if latency_s is None else f"{latency_s:.1f}s against {self.fastest:.1f}s"
+                self.say(f"the server is queueing requests: {int(self.limit)} in flight from now on ({why})")
+            self.said = True
+        elif not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
+        async with self._free:
+            self.busy -= 1
+            self._free.notify_all()
+
 # %% ../nbs/07_client.ipynb #9d5b46f5
 class OpenAIClient:
     "A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."
@@ -151,57 +204,118 @@ class OpenAIClient:
                  model: str,                   # the model's name on that server
                  api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
                  *,
-                 concurrency: int = 4,         # requests in flight at once, across every caller of this client
-                 timeout_s: float = 300.0,     # seconds to wait for one answer
+                 concurrency: int = 4,         # requests in flight at most, across every caller of this client
+                 timeout_s: float = 600.0,     # seconds to wait for one answer (a CPU server's first one is slow)
                  retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
                  record: str | os.PathLike | None = None,   # append every request and answer to this file
-                 log: Callable[[str], None] | None = None,  # where retry notices go
+                 log: Callable[[str], None] | None = None,  # where retry and back-off notices go
                  stop: asyncio.Event | None = None,        # once set, no new try starts: the call raises Interrupted
                  transport: httpx.AsyncBaseTransport | None = None):  # instead of the network (tests, examples)
         if not base_url: raise ConfigError(NO_ENDPOINT)
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
-        self.url = base_url.rstrip('/') + '/chat/completions'
+        self.base_url, self.url = base_url, chat_url(base_url)
+        self.shown = masked_url(self.url)          # what messages name: no key from the query string
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
-        self.model, self.retry, self.log, self._secrets = model, retry, log, [api_key, in_url]
-        self.timeout_s, self.stop = timeout_s, stop
+        self.model, self.retry, self.log = model, retry, log
+        self._secrets = [api_key, in_url, *query_secrets(base_url)]
+        self.timeout_s, self.stop, self.extra = timeout_s, stop, {}   # extra: body fields of the server's dialect
         import httpx
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
                                       timeout=httpx.Timeout(timeout_s, connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
                                                           max_keepalive_connections=concurrency))
-        self.slots = asyncio.Semaphore(concurrency)
+        self.slots = Slots(concurrency, say=log)
         self.record = Path(record) if record else None
         self.calls = 0
 
-    def __repr__(self): return f"OpenAIClient({self.url!r}, model={self.model!r})"   # never shows the key
+    def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"   # never shows the key
 
     async def aclose(self):
         "Close the connection pool."
         await self.http.aclose()
 
+# %% ../nbs/07_client.ipynb #e77b578c
+ANSWER_BYTES_PER_TOKEN = 256   # JSON of one token, escapes and a reasoning copy included, with a wide margin
+
+def answer_cap(max_tokens: int | None) -> int:
+    "The most bytes read of one response: sized from the answer reserve, so a runaway server cannot fill memory."
+    return (1 << 16) + ANSWER_BYTES_PER_TOKEN * (max_tokens or 4096)
+
+_CONTEXT_WORDS = re.compile(r'context[ _](length|window|size)|maximum context|too many tokens|exceeds? the context',
+                            re.I)
+
+@dataclass(frozen=True)
+class _Reply:
+    "A response read within its cap: status, headers and the (inflated) body."
+    status: int
+    headers: dict
+    content: bytes
+
+    def as_response(self) -> httpx.Response:
+        "An httpx response of it, for `server_message`."
+        import httpx
+        keep = {k: v for k, v in self.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
+        return httpx.Response(self.status, headers=keep, content=self.content)
+
+@patch
+async def _post(self: OpenAIClient, body: dict, cap: int) -> _Reply:
+    "POST `body` and read the answer, refusing one over `cap` bytes (compressed or inflated) without reading on."
+    async with self.http.stream('POST', self.url, json=body) as r:
+        limit, parts, n = (cap if r.status_code == 200 else 1 << 16), [], 0
+        async for block in r.aiter_bytes():
+            n += len(block)
+            if n > limit and r.status_code == 200:
+                raise ClientError(f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
+                                  f"{body.get('max_tokens')} needs far less): not read on (model {self.model!r})")
+            if n > limit: break                       # an error body: its start says enough
+            parts.append(block)
+        return _Reply(r.status_code, dict(r.headers), b''.join(parts))
+
 # %% ../nbs/07_client.ipynb #5058f6e6
 @patch
-async def _send(self: OpenAIClient, body: dict) -> httpx.Response:
-    "POST `body` until it gets a 200, retrying passing failures; `ClientError` for a final one."
+async def _try(self: OpenAIClient, body: dict, cap: int) -> _Reply:
+    "One request, within the deadline, holding one of the slots."
+    await self.slots.acquire()
+    start, latency = time.monotonic(), None
+    try:
+        r = await asyncio.wait_for(self._post(body, cap), self.timeout_s)    # one deadline, all told
+        latency = time.monotonic() - start
+        return r
+    finally: await self.slots.release(latency)
+
+def _failed(e: ClientError, tries: int) -> ClientError:
+    "`e`, knowing how many requests were made for it."
+    e.tries = tries
+    return e
+
+@patch
+async def _send(self: OpenAIClient, body: dict, cap: int) -> tuple[_Reply, int]:
+    "POST `body` until it gets a 200, retrying passing failures: (the answer, tries); `ClientError` for a final one."
     import httpx
     for attempt in range(1, self.retry.attempts + 1):
-        if self.stop is not None and self.stop.is_set(): raise Interrupted(f"{self.url}: stopped before try {attempt}")
+        if self.stop is not None and self.stop.is_set():
+            raise _failed(Interrupted(f"{self.shown}: stopped before try {attempt}"), attempt - 1)
         self.calls += 1
         after = None
-        try: r = await asyncio.wait_for(self.http.post(self.url, json=body), self.timeout_s)   # one deadline, all told
+        try: r = await self._try(body, cap)
         except asyncio.TimeoutError: problem = f"no whole answer within {self.timeout_s:g}s"
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {_mask(str(e), self._secrets) or 'no answer'}"
+        except ClientError as e: raise _failed(e, attempt) from None
         else:
-            if r.status_code == 200: return r
-            said = _mask(server_message(r), self._secrets)
-            if r.status_code != 429 and r.status_code < 500:
-                raise ClientError(f"{self.url} answered HTTP {r.status_code}: {said} (model {self.model!r})")
-            problem, after = f"HTTP {r.status_code}: {said}", retry_after_seconds(r.headers.get('retry-after'))
+            if r.status == 200: return r, attempt
+            said = _mask(server_message(r.as_response()), self._secrets)
+            if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):   # a 500 too: llama.cpp's own way
+                raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
+                                           "(a smaller --chunk-tokens or --max-tokens makes it fit)"), attempt)
+            if r.status != 429 and r.status < 500:
+                raise _failed(ClientError(f"{self.shown} answered HTTP {r.status}: {said} (model {self.model!r})"),
+                              attempt)
+            problem, after = f"HTTP {r.status}: {said}", retry_after_seconds(r.headers.get('retry-after'))
         if attempt == self.retry.attempts:
             tries = 'try' if attempt == 1 else 'tries'
-            raise ClientError(f"{self.url}: gave up after {attempt} {tries}; last: {problem}")
+            raise _failed(ClientError(f"{self.shown}: gave up after {attempt} {tries}; last: {problem}"), attempt)
         wait = min(self.retry.wait(attempt, after), self.timeout_s)
         if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
         await _pause(wait, self.stop)
@@ -214,34 +328,43 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
 
 # %% ../nbs/07_client.ipynb #31f15e20
 @patch
-def _decode(self: OpenAIClient, r: httpx.Response, latency_s: float) -> Completion:
-    "The completion in the 200 response `r`."
+def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> Completion:
+    "The completion in the 200 response `r`: its text, and what the server said of it (finish_reason, reasoning)."
     try:
-        data = r.json()
-        text = data['choices'][0]['message'].get('content') or ''
+        data = json.loads(r.content)
+        choice = data['choices'][0]
+        msg = choice['message']
+        text = msg.get('content') or ''
+        reasoning = msg.get('reasoning_content') or msg.get('reasoning') or ''
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        raise ClientError(f"{self.url}: the answer is not a chat completion (no choices[0].message.content): "
-                          f"{_mask(r.text[:200], self._secrets)!r}") from None
-    return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model)
+        raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
+                          f"{_mask(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
+    return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
+                      choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
 
 @patch
 async def complete(self: OpenAIClient, messages: list[dict], **sampling) -> Completion:
-    "Ask the model; waits for a free slot when `concurrency` requests are already in flight."
-    body = request_body(self.model, messages, sampling)
+    "Ask the model; waits for a free slot when as many requests as the server sustains are already in flight."
+    body = {**request_body(self.model, messages, sampling), **self.extra}
     start = time.monotonic()
-    async with self.slots: r = await self._send(body)
-    done = self._decode(r, time.monotonic() - start)
+    r, tries = await self._send(body, answer_cap(sampling.get('max_tokens')))
+    done = self._decode(r, time.monotonic() - start, tries)
     if self.record: append_recording(self.record, body, done)
     return done
 
 # %% ../nbs/07_client.ipynb #7d50962a
+UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf')   # the server's name and dialect fields
+
 def request_key(body: dict) -> str:
-    "What identifies a request in a recording: everything but the model name, canonically encoded."
-    return sha256_text(json.dumps({k: v for k, v in body.items() if k != 'model'}, sort_keys=True, ensure_ascii=False))
+    "What identifies a request in a recording: everything but the model name and the server's dialect fields."
+    return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED}, sort_keys=True,
+                                  ensure_ascii=False))
 
 def append_recording(path, body: dict, c: Completion):
     "Append request `body` and its answer `c` to the recording at `path`."
-    line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model),
+    said = dict(finish_reason=c.finish_reason, reasoning=c.reasoning)
+    line = json.dumps(dict(request=body, response=dict(text=c.text, usage=c.usage, model=c.model,
+                                                       **{k: v for k, v in said.items() if v}),
                            latency_s=round(c.latency_s, 3)), ensure_ascii=False)
     with open(path, 'a', encoding='utf-8') as f: f.write(line + '\n')
 
@@ -270,7 +393,8 @@ class ReplayClient:
             sha = sha256_text(messages[-1]['content'])[:12]
             raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha})")
         resp, latency = q.popleft() if len(q) > 1 else q[0]
-        return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model)
+        return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model,
+                          resp.get('finish_reason'), resp.get('reasoning') or '')
 
 # %% ../nbs/07_client.ipynb #f66ae96e
 BASELINE_MODEL = 'keyword-baseline'
@@ -292,7 +416,7 @@ class KeywordBaseline:
         for line in section.splitlines():
             low = line.lower()
             found = [k for k in self.keywords if k in low]
-            line = line.strip()[:self.line_chars]
+            line = escape_tags(line.strip()[:self.line_chars])    # a quoted `<check>` must not break its own answer
             if found and line and f'- {line}' not in seen:
                 hits.append((found, f'- {line}'))
                 seen.add(f'- {line}')

@@ -18,7 +18,7 @@ from .sources import Project, load_project
 from .chunking import Counted, chunks_about, counted_sessions, pack, workers_for
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
-from .log import LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
+from .log import LogLines, LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
 
@@ -283,6 +283,7 @@ class RunSummary:
     baseline: bool = False
     error: str | None = None
     gate: str = 'on'              # 'off': the ungated ablation
+    max_tokens: int | None = None # the answer reserve, named when answers were cut at it
 
 # %% ../nbs/10_ingest.ipynb #e2f93a4b
 @patch
@@ -294,7 +295,8 @@ def as_dict(self: RunSummary) -> dict:
                 chunks_used=s.chunks_used,
                 update_rate=round(s.update_rate, 6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
-                parse_failures=s.parse_failures, memory_tokens=s.memory_tokens, calls=s.calls,
+                parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
+                calls=s.calls,
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), **({'error': self.error} if self.error else {}))
 
@@ -306,10 +308,11 @@ def line(self: RunSummary) -> str:
                                                                  else '')
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
     tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
+    cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
-            f"{tokens}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}\n"
+            f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}\n"
             f"  log {self.log}: read it with `memgate show {self.log}`")
 
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
@@ -382,6 +385,7 @@ class IngestPlan:
     limit: int | None = None
     resume: bool = False
     model: str = ''
+    server: dict = field(default_factory=dict)   # what the server is and how answers are constrained (run_start)
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
@@ -393,7 +397,8 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
     calls = chunks * len(plan.queries)
     most = chunks * each + calls * plan.loop.budget.memory
     return (f"{name}: about {chunks} chunks ({nbytes / 2**20:.1f} MB of sessions) x {len(plan.queries)} queries = "
-            f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens")
+            f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens"
+            + (f"; {plan.server['note']}" if plan.server.get('note') else ''))
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
@@ -462,12 +467,13 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
             err(f"{prefix}{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), plan.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
-                             resume=resume, limit=plan.limit, stop=stop, run_info=dict(baseline=baseline),
+                             resume=resume, limit=plan.limit, stop=stop,
+                             run_info=dict(baseline=baseline, **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader),
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
-                      out.error, 'on' if s.cfg.use_update_gate else 'off')
+                      out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'))
 
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
@@ -483,10 +489,16 @@ def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
 # %% ../nbs/10_ingest.ipynb #098f056b
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
-    path = log_path(plan.log_dir, name, q.id)
-    try: s = stats(path) if path.exists() else Stats()
-    except MemgateError: s = Stats()
-    return RunSummary('-', name, q.id, str(path), 'failed', s, 0.0, plan.model, plan.model == BASELINE_MODEL, str(e))
+    path, run, elapsed_s, s = log_path(plan.log_dir, name, q.id), '-', 0.0, Stats()
+    try:
+        for ev in (LogLines(path) if path.exists() else ()):
+            s.add(ev)
+            if ev['kind'] == 'run_start': run, elapsed_s = ev['run'], 0.0
+            elif ev['kind'] == 'run_end': elapsed_s = ev.get('elapsed_s', 0.0)
+    except MemgateError: pass
+    if s.status != 'failed': run, elapsed_s = '-', 0.0         # the failure came before its run could start
+    return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model, plan.model == BASELINE_MODEL,
+                      str(e))
 
 # %% ../nbs/10_ingest.ipynb #cc6be932
 def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:

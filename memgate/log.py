@@ -257,6 +257,7 @@ class Stats:
     parse_failures: int = 0
     budget_exceeded: int = 0
     unchanged: int = 0                     # yes with the memory returned as it was: neither used nor a no
+    cut: int = 0                           # answers the server cut at max_tokens (finish_reason length)
     calls: int = 0
     memory_tokens: int = 0
     final_memory_sha: str | None = None
@@ -290,7 +291,9 @@ def add(self: Stats, e: dict):
     if k in TURN_KINDS:
         self.chunks_seen += 1
         self.last_t = e['t']
-        self.calls += e.get('attempts', 1)
+        self.calls += e.get('attempts', 1) + e.get('retries', 0)      # retried requests were calls too
+        self.cut += (e.get('finish_reason') == 'length') + sum(x.get('finish_reason') == 'length'
+                                                                for x in e.get('earlier', ()))
     if k in TURN_KINDS or k == 'answer':
         self.prompt_tokens += (e.get('usage') or {}).get('prompt_tokens', 0)
         self.completion_tokens += (e.get('usage') or {}).get('completion_tokens', 0)
@@ -309,7 +312,9 @@ def add(self: Stats, e: dict):
     elif k == 'run_start':
         self.runs += 1
         self.status = None
-    elif k == 'run_end': self.status = e['status']
+    elif k == 'run_end':
+        self.status = e['status']
+        self.calls += e.get('failed_calls', 0)      # the requests of a call that failed the run
     elif k == 'answer': self.answers += 1
 
 def stats(events) -> Stats:

@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/loop.html.md"""
 # %% ../nbs/09_loop.ipynb #196b007b
 from __future__ import annotations
 import asyncio, time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
@@ -16,13 +16,13 @@ from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response
-from .client import Interrupted, ModelClient
+from .client import Completion, Interrupted, ModelClient
 from .log import make_event, Stats
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint', 'ResumeError',
-           'Turn', 'Outcome', 'RunOutcome', 'Asked', 'ask', 'candidate_tokens', 'run_turn', 'nothing_parsed',
-           'run_loop', 'EventList']
+__all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint',
+           'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask', 'candidate_tokens',
+           'run_turn', 'nothing_parsed', 'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -30,6 +30,8 @@ def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed:
     "Sampling options for the model; the ones set to None are left out."
     opts = dict(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed)
     return {k: v for k, v in opts.items() if v is not None}
+
+RETRY_TEMPERATURE = 0.7   # a retry at the run's temperature 0 would get the same unparseable answer again
 
 # %% ../nbs/09_loop.ipynb #d79b996d
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class LoopConfig:
     use_update_gate: bool = True                # False: the ungated ablation (MemAgent's overwrite, every parsed turn)
     parse_retries: int = 2
     sampling: dict = field(default_factory=default_sampling)
+    retry_temperature: float | None = RETRY_TEMPERATURE   # a parse retry's temperature (None: the run's), own seed
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
     select: Selection = Selection()             # which sessions the run reads (dates, ids); recorded for resume
     template: str | None = None       # template file; None is memgate/templates/gru-mem.txt
@@ -51,7 +54,8 @@ class LoopConfig:
         return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
                     memory_budget=self.budget.memory, context=self.budget.context,
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
-                    parse_retries=self.parse_retries, template_sha=template_sha(self.template),
+                    parse_retries=self.parse_retries, retry_temperature=self.retry_temperature,
+                    template_sha=template_sha(self.template),
                     sampling=dict(self.sampling), renderer=RENDERER_VERSION,
                     redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
                     gate='on' if self.use_update_gate else 'off')
@@ -134,24 +138,51 @@ class Asked:
     latency_s: float = 0.0
     usage: dict = field(default_factory=dict)   # the server's prompt_tokens and completion_tokens, over the attempts
     raw: str = ''                               # the last response's text: the one that parsed, when one did
+    finish_reason: str | None = None            # what the server said of the last response ('length': cut)
+    earlier: list = field(default_factory=list) # each attempt before the last: its text, finish_reason and error
+    retries: int = 0                            # HTTP requests beyond one per attempt (passing failures retried)
+    reasoning: bool = False                     # the think text came from the server's reasoning field
 
     def cost(self) -> dict:
         "The fields a turn event records about its calls."
-        usage = {'usage': self.usage} if self.usage else {}
-        return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **usage)
+        extra = dict(usage=self.usage, finish_reason=self.finish_reason, earlier=self.earlier, retries=self.retries,
+                     think_from='reasoning' if self.reasoning else None)
+        return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **{k: v for k, v in extra.items() if v})
+
+    @property
+    def cut(self) -> int:
+        "Attempts whose answer was cut at max_tokens."
+        return sum(e.get('finish_reason') == 'length' for e in self.earlier) + (self.finish_reason == 'length')
+
+# %% ../nbs/09_loop.ipynb #528e3e39
+def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
+    "Sampling for try `attempt` of a turn: the run's on the first; a retry gets its own seed and the retry temperature."
+    if attempt == 1: return cfg.sampling
+    seed = (cfg.sampling.get('seed') or 0) + attempt - 1      # at temperature 0 a resent request is the same answer
+    return {**cfg.sampling, 'seed': seed, **({} if cfg.retry_temperature is None else
+                                             {'temperature': cfg.retry_temperature})}
+
+def _take(a: Asked, completion: Completion):
+    "Fold one completion into `a`, and parse it."
+    if a.attempts > 1:
+        a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason, error=f"<{a.error.tag}> {a.error.problem}"))
+    a.latency_s += completion.latency_s
+    a.retries += max(0, getattr(completion, 'tries', 1) - 1)
+    for k in ('prompt_tokens', 'completion_tokens'):
+        if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
+    a.raw, a.finish_reason = completion.text, getattr(completion, 'finish_reason', None)
+    try: a.gate = parse_gate_response(completion.text)
+    except ParseError as e: a.error = e
+    reasoning = getattr(completion, 'reasoning', '')
+    if a.gate is not None and not a.gate.think and reasoning:     # a server that parsed the think text out
+        a.gate, a.reasoning = replace(a.gate, think=reasoning.strip()), True
 
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
     a = Asked()
     while a.gate is None and a.attempts <= cfg.parse_retries:
         a.attempts += 1
-        completion = await client.complete(prompt.messages, **cfg.sampling)
-        a.latency_s += completion.latency_s
-        for k in ('prompt_tokens', 'completion_tokens'):
-            if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
-        a.raw = completion.text
-        try: a.gate = parse_gate_response(completion.text)
-        except ParseError as e: a.error = e
+        _take(a, await client.complete(prompt.messages, **attempt_sampling(cfg, a.attempts)))
     return a
 
 # %% ../nbs/09_loop.ipynb #3e14b4ab
@@ -185,7 +216,8 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                                                  a.usage)
     kept = lambda outcome, *events: turn(outcome, memory, prev_tokens, *events)
     if gate is None:
-        return kept('parse_failed', ev('parse_failed', error=f"<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
+        cut = f"answer cut at max_tokens {cfg.sampling.get('max_tokens')}: " if a.finish_reason == 'length' else ''
+        return kept('parse_failed', ev('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
                                        chunk=chunk.sha, read=chunk.sources, **a.cost()))
     g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
            candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
@@ -250,7 +282,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    memory, memory_sha, status, error = resume.memory, resume.memory_sha, 'complete', None
+    memory, memory_sha, status, error, failed = resume.memory, resume.memory_sha, 'complete', None, 0
     memory_tokens = resume.memory_tokens if memory is not None else 0
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
@@ -278,13 +310,14 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         status = 'interrupted'
         raise
     except Exception as e:
-        status, error = 'failed', f"{type(e).__name__}: {e}"
+        status, error, failed = 'failed', f"{type(e).__name__}: {e}", getattr(e, 'tries', 0)
         raise
     finally:
         elapsed = time.monotonic() - started
+        extra = dict(error=error, failed_calls=failed)
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
-                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **(dict(error=error) if error else {}),
+                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **{k: v for k, v in extra.items() if v},
                                      **(end_info() if end_info else {})))
     return RunOutcome(run, status, s, memory, elapsed, resume.t, error)
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from .domain import MemgateError, cut_middle
 
 # %% auto #0
-__all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'TAGS', 'ParseError', 'GateResponse', 'parse_gate_response',
-           'gate_response', 'gate_format']
+__all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'TAGS', 'RESTARTS', 'THINK_CHARS', 'GBNF_REPEATS', 'CHARS_PER_TOKEN',
+           'ParseError', 'GateResponse', 'parse_gate_response', 'gate_response', 'think_chars', 'memory_chars',
+           'gate_format', 'escape_tags']
 
 # %% ../nbs/06_parser.ipynb #07520bdf
 RAW_SHOWN = 400  # characters of the raw response an error message shows
@@ -88,12 +89,14 @@ def gate_response(update: bool, candidate: str, exit: bool = False, think: str =
 TAGS = ('think', 'check', 'update', 'next')     # in the order an answer holds them
 
 # A grammar as a small tree, written out in either dialect: ('lit', s), ('not', chars), ('alt', xs), ('seq', xs),
-# ('star', x), ('opt', x), ('ref', name).
+# ('star', x), ('most', x, n) (at most n of x), ('opt', x), ('rule', name, x) (a named rule in GBNF).
 def _lit(s): return ('lit', s)
 def _seq(*xs): return ('seq', [x for x in xs if x != ('lit', '')])
 
-def _text() -> tuple:
-    "Free text holding no gate tag: after a `<`, a path into the tags' letters leaves them or meets another `<`."
+RESTARTS = 4   # a bounded text's `<` that meets another `<` at most this often in a row
+
+def _text(most: int | None = None) -> tuple:
+    "Free text holding no gate tag (at most `most` pieces): after a `<`, the tags' letters are left or `<` meets."
     words = [f"{s}{t}>" for t in TAGS for s in ('', '/')]
     nexts: dict[str, set] = {}
     for w in words:
@@ -101,37 +104,70 @@ def _text() -> tuple:
     go_on = ('alt', [_seq(_lit(p), _lit('<')) for p in nexts])
     leave = ('alt', [_seq(_lit(p), ('not', ''.join(sorted(nxt)) + '<')) for p, nxt in nexts.items()])
     stop = ('alt', [_lit(p) for p in nexts if p])
-    return _seq(('star', ('alt', [('not', '<'), _seq(_lit('<'), ('star', go_on), leave)])),
-                ('opt', _seq(_lit('<'), ('star', go_on), ('opt', stop))))
+    go_on = ('star', go_on) if most is None else ('most', go_on, RESTARTS)   # bounded: no `</x</x</x…` loop
+    item = ('rule', 'piece', ('alt', [('not', '<'), _seq(_lit('<'), go_on, leave)]))
+    return _seq(('star', item) if most is None else ('most', item, most),
+                ('opt', ('rule', 'tail', _seq(_lit('<'), go_on, ('opt', stop)))))
 
-def _answer(text) -> tuple:
-    "The whole answer, as `gate_response` writes it, with `text` where think and memory go."
+def _answer(think, text) -> tuple:
+    "The whole answer, as `gate_response` writes it, with `think` and `text` where think and memory go."
     values = lambda vs: ('alt', [_lit(v) for v in vs])
-    return _seq(_lit('<think>'), text, _lit('</think>\n<check>'), values(CHECK_VALUES), _lit('</check>\n<update>'),
+    return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES), _lit('</check>\n<update>'),
                 text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
 
 # %% ../nbs/06_parser.ipynb #a7ba1a8d
-def _gbnf(x) -> str:
-    "`x` in llama.cpp's GBNF."
-    k, v = x
+def _gbnf(x, rules: dict) -> str:
+    "`x` in llama.cpp's GBNF, its named rules collected in `rules`."
+    k, v = x[:2]
+    g = lambda y: _gbnf(y, rules)
     if k == 'lit': return json.dumps(v)
     if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
-    if k == 'ref': return v
-    if k == 'seq': return ' '.join(map(_gbnf, v))
-    if k == 'alt': return '(' + ' | '.join(map(_gbnf, v)) + ')'
-    return f"({_gbnf(v)}){'*' if k == 'star' else '?'}"
+    if k == 'rule':
+        rules[v] = g(x[2])
+        return v
+    if k == 'most' and x[2] > GBNF_REPEATS:           # llama.cpp refuses more: split, keeping one parse
+        return f"(({g(v)}){{{GBNF_REPEATS}}} {g(('most', v, x[2] - GBNF_REPEATS))} | ({g(v)}){{0,{GBNF_REPEATS - 1}}})"
+    if k == 'most': return f"({g(v)}){{0,{x[2]}}}"
+    if k == 'seq': return ' '.join(map(g, v))
+    if k == 'alt': return '(' + ' | '.join(map(g, v)) + ')'
+    return f"({g(v)}){'*' if k == 'star' else '?'}"
 
 def _regex(x) -> str:
     "`x` as a regular expression (no look-around: constrained decoders compile regexes to automata)."
-    k, v = x
+    k, v = x[:2]
+    if k == 'rule': return _regex(x[2])
     if k == 'lit': return re.escape(v)
     if k == 'not': return '[^' + ''.join(re.escape(c) for c in v) + ']'
+    if k == 'most': return f"(?:{_regex(v)}){{0,{x[2]}}}"
     if k == 'seq': return ''.join(map(_regex, v))
     if k == 'alt': return '(?:' + '|'.join(map(_regex, v)) + ')'
     return f"(?:{_regex(v)}){'*' if k == 'star' else '?'}"
 
-def gate_format(dialect: str = 'gbnf') -> str:
-    "The gate answer's shape as a GBNF grammar (`gbnf`) or a regular expression (`regex`), from `TAGS` and the values."
-    if dialect == 'gbnf': return f"root ::= {_gbnf(_answer(('ref', 'text')))}\ntext ::= {_gbnf(_text())}\n"
-    if dialect == 'regex': return _regex(_answer(_text()))
+THINK_CHARS = 800     # a small model left free reasons until max_tokens cuts it
+GBNF_REPEATS = 1999   # llama.cpp's most repeats of one rule in `x{0,n}`
+CHARS_PER_TOKEN = 2   # what an answer's text takes at least (junk and code too), to bound it within max_tokens
+
+def think_chars(max_tokens: int) -> int:
+    "The longest think, in characters, a grammar lets through."
+    return min(THINK_CHARS, max_tokens)
+
+def memory_chars(max_tokens: int) -> int:
+    "The longest memory, in characters, a grammar lets through: what max_tokens leaves after a full think."
+    return max(200, CHARS_PER_TOKEN * max_tokens - think_chars(max_tokens) - 100)
+
+def gate_format(dialect: str = 'gbnf', max_tokens: int = 2048) -> str:
+    "The gate answer's shape in GBNF (`gbnf`) or as a regex, from `TAGS`: a short think without `<`, a free memory."
+    think, memory = ('most', ('not', '<'), think_chars(max_tokens)), _text(memory_chars(max_tokens))
+    if dialect == 'gbnf':
+        rules: dict[str, str] = {}
+        root = _gbnf(_answer(think, ('rule', 'text', memory)), rules)
+        return ''.join(f"{name} ::= {body}\n" for name, body in {'root': root, **rules}.items())
+    if dialect == 'regex': return _regex(_answer(think, memory))
     raise ValueError(f"gate_format: dialect {dialect!r} is not 'gbnf' or 'regex'")
+
+# %% ../nbs/06_parser.ipynb #387d9a52
+_TAG = re.compile(r'<(/?)(' + '|'.join(TAGS) + ')>')
+
+def escape_tags(text: str) -> str:
+    "`text` with every gate tag's `<` written `&lt;`, for a writer that quotes text into its own answer."
+    return _TAG.sub(r'&lt;\1\2>', text)
