@@ -1,4 +1,4 @@
-"""What the model server behind an endpoint is and can do: its context, its slots, and how it constrains an answer's shape.
+"""What the model server behind an endpoint is and can do: its context, its slots, how it constrains an answer.
 
 Docs: https://memgate.github.io/memgate/servers.html.md"""
 
@@ -6,7 +6,6 @@ Docs: https://memgate.github.io/memgate/servers.html.md"""
 
 # %% ../nbs/07a_servers.ipynb #31ced975
 from __future__ import annotations
-import json
 from dataclasses import dataclass, field
 from .domain import count_tokens
 from .parser import gate_format
@@ -90,12 +89,16 @@ async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
 
 # %% ../nbs/07a_servers.ipynb #b5b165fa
 CONSTRAIN = ('auto', 'off', 'grammar', 'regex')
-_FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g), ('llama-cpp-python', 'grammar'): lambda g: dict(grammar=g),
+_FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
+           ('llama-cpp-python', 'grammar'): lambda g: dict(grammar=g),
            ('vllm', 'grammar'): lambda g: dict(structured_outputs=dict(grammar=g)),
            ('vllm', 'regex'): lambda r: dict(structured_outputs=dict(regex=r)),
            ('sglang', 'grammar'): lambda g: dict(ebnf=g), ('sglang', 'regex'): lambda r: dict(regex=r)}
 
-def constraint(kind: str, mode: str = 'auto', max_tokens: int = Budget.response_reserve) -> tuple[dict, str]:
+def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
+               mode: str = 'auto',                        # auto, off, grammar or regex
+               max_tokens: int = Budget.response_reserve  # the answer reserve, which bounds the grammar's texts
+               ) -> tuple[dict, str]:
     "(body fields, a note for the cost line) that hold an answer to the gate format on a `kind` server, per `mode`."
     if mode not in CONSTRAIN: raise ConfigError(f"--constrain {mode!r}: choose one of {', '.join(CONSTRAIN)}")
     if mode == 'off': return {}, 'unconstrained (--constrain off)'
@@ -109,7 +112,8 @@ def constraint(kind: str, mode: str = 'auto', max_tokens: int = Budget.response_
         raise ConfigError(f"--constrain {mode}: a {kind} server takes no {how} (try --constrain "
                           f"{'grammar' if how == 'regex' else 'off'})")
     fields = make(gate_format('gbnf' if how == 'grammar' else 'regex', max_tokens))
-    return fields, f"constrained: the gate format as a {'GBNF grammar' if how == 'grammar' else 'regex'} in `{next(iter(fields))}`"
+    shape = 'GBNF grammar' if how == 'grammar' else 'regex'
+    return fields, f"constrained: the gate format as a {shape} in `{next(iter(fields))}`"
 
 # %% ../nbs/07a_servers.ipynb #d1208946
 def check_context(budget: Budget, question: str, context: int, where: str, template: str | None = None,
@@ -122,7 +126,8 @@ def check_context(budget: Budget, question: str, context: int, where: str, templ
     if most + budget.response_reserve > context:
         raise ContextError(f"a prompt of this run may hold {most} tokens (template {fixed}, question {q}, memory "
                            f"budget {budget.memory}, chunk {chunk}) and its answer {budget.response_reserve} "
-                           f"(--max-tokens): {most + budget.response_reserve} > the model's context {context} ({where}); "
+                           f"(--max-tokens): {most + budget.response_reserve} > the model's context {context} "
+                           f"({where}); "
                            "pass a smaller --chunk-tokens or --max-tokens, or serve the model with a larger context")
     return Budget(**{**vars(budget), 'context': context})
 
@@ -140,7 +145,8 @@ async def prepare(client: OpenAIClient,       # the run's client
     if info.slots and info.slots < client.slots.limit: client.slots.limit = client.slots.most = float(info.slots)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
     if ctx:
-        for q in sorted(questions, key=len)[-1:]: budget = check_context(budget, q, ctx, where, template, chunk_tokens)
+        longest = max(questions, key=count_tokens)
+        budget = check_context(budget, longest, ctx, where, template, chunk_tokens)
     if context: info.context, info.said['context'] = context, '--context'
     shown = f"{info.describe()}; {note}" if ctx else f"{info.describe()} (pass --context N); {note}"
     return budget, dict(kind=info.kind, context=ctx, slots=info.slots, constrain=constrain,

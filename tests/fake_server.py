@@ -3,7 +3,13 @@
 The gate script is a function of the prompt (so answers do not depend on timing or order), and faults are
 injected per request from a queue: '500', '429' (with Retry-After), 'drop' (close the connection unanswered),
 'trickle' (headers, then a byte a second),
-'garbage' (a 200 whose text is not in the gate format), 'http404'.
+'garbage' (a 200 whose text is not in the gate format), 'http404', 'huge' (a 200 of 5 MB), 'context' (a 400
+context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long).
+
+It can behave as the real servers do: `slots` requests decoded at once, the rest queued (llama-cpp-python answers
+one at a time, and a request it queued still runs after its client gave up); a gate that returns a dict sets the
+message's other fields and `finish_reason` ('length': cut at max_tokens); `owned_by`, `max_model_len` and `props`
+answer `GET /v1/models` and llama.cpp's `GET /props`.
 
     python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
 """
@@ -28,12 +34,16 @@ def default_gate(prompt: str) -> str:
 class FakeServer:
     "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
     def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0,
-                 stop_after=None):
+                 stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
         self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
         self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
         self.arrivals = []          # time.monotonic() of each request, for the bench scripts
         self.httpd, self.connections, self.closed = None, set(), False
+        self.slots = threading.Semaphore(slots) if slots else None
+        self.owned_by, self.max_model_len, self.props = owned_by, max_model_len, props
+        self.busy = self.most_busy = 0          # requests being decoded now, and the most at once
+        self.paths = []                         # path and query string of each POST
 
     @property
     def url(self): return f'http://127.0.0.1:{self.port}/v1'
@@ -61,8 +71,17 @@ class FakeServer:
                 self.send_header('Content-Length', str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+            def do_GET(self):
+                path = self.path.split('?')[0]
+                if path == '/v1/models':
+                    extra = {'max_model_len': server.max_model_len} if server.max_model_len else {}
+                    data = [dict(id=m, object='model', owned_by=server.owned_by, **extra) for m in sorted(server.models)]
+                    return self.reply(200, dict(object='list', data=data))
+                if path == '/props' and server.props: return self.reply(200, server.props)
+                self.reply(404, dict(detail='Not Found'))
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+                server.paths.append(self.path)
                 if server.closed:                      # stopped: hang up, as a server that went away does
                     self.close_connection = True
                     return
@@ -72,7 +91,15 @@ class FakeServer:
                     server.headers.append(dict(self.headers))
                     fault = server.faults.popleft() if server.faults else None
                     n = len(server.requests)
-                if server.latency: time.sleep(server.latency)
+                if server.slots: server.slots.acquire()       # queued until a slot is free, as one-worker servers do
+                try:
+                    with server.lock:
+                        server.busy += 1
+                        server.most_busy = max(server.most_busy, server.busy)
+                    if server.latency: time.sleep(server.latency)
+                finally:
+                    with server.lock: server.busy -= 1
+                    if server.slots: server.slots.release()
                 if fault == 'trickle':                 # headers, then one byte a second, for ever (until closed)
                     self.send_response(200)
                     self.send_header('Content-Length', '1000000')
@@ -89,6 +116,10 @@ class FakeServer:
                     self.connection.shutdown(2)
                     return
                 if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == 'context':
+                    return self.reply(400, dict(error=dict(code='context_length_exceeded', message=(
+                        "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "
+                        "(5608 in the messages, 2048 in the completion)."))))
                 if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
                 if fault == 'http404' or body.get('model') not in server.models:
                     return self.reply(404, dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
@@ -96,10 +127,13 @@ class FakeServer:
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
                     return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 prompt = body['messages'][-1]['content']
-                text = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
+                said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
+                if fault == 'huge': said = 'x' * (5 << 20)
+                said = said if isinstance(said, dict) else dict(content=said)
+                finish = said.pop('finish_reason', 'stop')
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
-                                     choices=[dict(index=0, message=dict(role='assistant', content=text),
-                                                   finish_reason='stop')],
+                                     choices=[dict(index=0, message=dict(role='assistant', **said),
+                                                   finish_reason=finish)],
                                      usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
                 if server.stop_after and n >= server.stop_after:
                     server.closed = True                # no request after this one is answered
