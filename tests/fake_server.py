@@ -75,7 +75,8 @@ class FakeServer:
                 path = self.path.split('?')[0]
                 if path == '/v1/models':
                     extra = {'max_model_len': server.max_model_len} if server.max_model_len else {}
-                    data = [dict(id=m, object='model', owned_by=server.owned_by, **extra) for m in sorted(server.models)]
+                    data = [dict(id=m, object='model', owned_by=server.owned_by, **extra)
+                            for m in sorted(server.models)]
                     return self.reply(200, dict(object='list', data=data))
                 if path == '/props' and server.props: return self.reply(200, server.props)
                 self.reply(404, dict(detail='Not Found'))
