@@ -242,8 +242,10 @@ def answer_cap(max_tokens: int | None) -> int:
     "The most bytes read of one response: sized from the answer reserve, so a runaway server cannot fill memory."
     return (1 << 16) + ANSWER_BYTES_PER_TOKEN * (max_tokens or 4096)
 
-_CONTEXT_WORDS = re.compile(r'context[ _](length|window|size)|maximum context|too many tokens|exceeds? the context',
-                            re.I)
+# How servers say a prompt does not fit: vLLM, SGLang and llama-cpp-python in words; llama-cpp-python with a 500
+# (numpy's broadcast error) when the prompt fits but prompt and max_tokens do not.
+_CONTEXT_WORDS = re.compile(r'context[ _](length|window|size)|maximum context|too many tokens|exceeds? the context|'
+                            r'could not broadcast input array', re.I)
 
 @dataclass(frozen=True)
 class _Reply:
@@ -310,8 +312,10 @@ async def _send(self: OpenAIClient, body: dict, cap: int) -> tuple[_Reply, int]:
                 raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
                                            "(a smaller --chunk-tokens or --max-tokens makes it fit)"), attempt)
             if r.status != 429 and r.status < 500:
-                raise _failed(ClientError(f"{self.shown} answered HTTP {r.status}: {said} (model {self.model!r})"),
-                              attempt)
+                sent = (f"; the request carried `{'`, `'.join(self.extra)}` for --constrain, which --constrain off "
+                        "leaves out" if self.extra and r.status in (400, 422) else '')
+                raise _failed(ClientError(f"{self.shown} answered HTTP {r.status}: {said} (model {self.model!r}"
+                                          f"{sent})"), attempt)
             problem, after = f"HTTP {r.status}: {said}", retry_after_seconds(r.headers.get('retry-after'))
         if attempt == self.retry.attempts:
             tries = 'try' if attempt == 1 else 'tries'

@@ -4,7 +4,8 @@ The gate script is a function of the prompt (so answers do not depend on timing 
 injected per request from a queue: '500', '429' (with Retry-After), 'drop' (close the connection unanswered),
 'trickle' (headers, then a byte a second),
 'garbage' (a 200 whose text is not in the gate format), 'http404', 'huge' (a 200 of 5 MB), 'context' (a 400
-context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long).
+context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long), 'broadcast' (llama-cpp-python's
+500 for a prompt that fits without its max_tokens), 'unknown-field' (a 400 for a field the server does not take).
 
 It can behave as the real servers do: `slots` requests decoded at once, the rest queued (llama-cpp-python answers
 one at a time, and a request it queued still runs after its client gave up); a gate that returns a dict sets the
@@ -117,6 +118,11 @@ class FakeServer:
                     self.connection.shutdown(2)
                     return
                 if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == 'unknown-field':
+                    return self.reply(400, dict(error=dict(message='Unrecognized request argument supplied: grammar')))
+                if fault == 'broadcast':                # llama-cpp-python when prompt + max_tokens exceed n_ctx
+                    return self.reply(500, dict(error=dict(message=(
+                        'could not broadcast input array from shape (2048,) into shape (1901,)'))))
                 if fault == 'context':
                     return self.reply(400, dict(error=dict(code='context_length_exceeded', message=(
                         "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "

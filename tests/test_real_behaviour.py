@@ -93,6 +93,18 @@ def test_a_prompt_the_server_refuses_as_too_long_is_not_retried(tmp_path):
     assert "the prompt does not fit the model's context: This model's maximum context length is 2048" in r.stderr
     assert stats(tmp_path / 'transcripts' / f'{Q}.jsonl').calls == 1          # the failed call is counted
 
+def test_a_too_long_prompt_that_llama_cpp_python_answers_with_a_500_is_not_retried(tmp_path):
+    with FakeServer(faults=['broadcast'] * 6) as s:
+        r = ingest(s, tmp_path, '--query', Q, '--limit', 1)
+    assert r.returncode == 1 and len(s.requests) == 1 and "does not fit the model's context: could not" in r.stderr
+
+def test_a_server_that_refuses_the_grammar_field_says_so_in_one_line(tmp_path):
+    with FakeServer(faults=['unknown-field'], owned_by='llamacpp') as s:
+        r = ingest(s, tmp_path, '--query', Q, '--limit', 1, '--context', 32768)
+    assert r.returncode == 1 and len(s.requests) == 1
+    assert ("answered HTTP 400: Unrecognized request argument supplied: grammar (model 'test-model'; the request "
+            "carried `grammar` for --constrain, which --constrain off leaves out)") in r.stderr
+
 @pytest.mark.parametrize('owner,field,value', [
     ('llamacpp', 'grammar', gate_format('gbnf')), ('me', 'grammar', gate_format('gbnf')),
     ('vllm', 'structured_outputs', dict(grammar=gate_format('gbnf'))), ('sglang', 'ebnf', gate_format('gbnf'))])

