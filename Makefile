@@ -41,7 +41,7 @@ preview:
 # Re-run the module notebooks (00-12) as nbdev-test does and keep their outputs, so the docs show values under the
 # examples. nbdev-clean keeps outputs (it drops execution counts and metadata), so the sync check still holds.
 outputs:
-	nbdev-test --save --file-re '^[01][0-9]_'
+	nbdev-test --save --file-re '^[01][0-9][a-z]?_'
 	nbdev-clean
 	nbdev-export
 

@@ -121,6 +121,7 @@ class TurnGate:
     applied: bool
     exit: bool
     attempts: int
+    unchanged: bool = False   # said yes and handed the memory back as it was
 
 def _turn(e: Event) -> TurnGate:
     "The turn a `gate` or `parse_failed` event opens."
@@ -135,6 +136,7 @@ def turn_gates(events: list[Event]) -> dict[int, TurnGate]:
         if e.get('level') != level or 't' not in e: continue
         if e['kind'] in ('gate', 'parse_failed'): out[e['t']] = _turn(e)
         elif e['kind'] == 'memory' and e['t'] in out: out[e['t']].applied = True
+        elif e['kind'] == 'unchanged' and e['t'] in out: out[e['t']].unchanged = True
     return out
 
 # %% ../nbs/13_labels.ipynb #3ccbf537
@@ -184,6 +186,7 @@ class GateScore:
     exit: dict
     first_attempt: float | None
     parse_failures: int
+    unchanged: int = 0       # turns that said yes and returned the memory unchanged: a yes, but no update
 
 # %% ../nbs/13_labels.ipynb #22518a2b
 def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Event] | None = None) -> GateScore:
@@ -199,7 +202,8 @@ def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Ev
                      confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
                      [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
-                     _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()))
+                     _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
+                     sum(g.unchanged for g in turns.values()))
 
 # %% ../nbs/13_labels.ipynb #51bfaccb
 def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
@@ -234,7 +238,7 @@ def score_line(s: GateScore) -> str:
             f"applied P={_f(app['precision'])} R={_f(app['recall'])} "
             f"F1={_f(app['f1'])}  fp={s.false_pos} fn={s.false_neg}  exit={ex['first_exit'] or '-'} "
             f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  first-try={_f(s.first_attempt)} "
-            f"parse-failed={s.parse_failures}")
+            f"parse-failed={s.parse_failures}" + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
 
 def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
