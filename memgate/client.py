@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 
 # %% ../nbs/07_client.ipynb #13e1c453
 from __future__ import annotations
-import asyncio, email.utils, json, os, random, re, time
+import asyncio, email.utils, json, os, random, re, time, zlib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -260,12 +260,26 @@ class _Reply:
         keep = {k: v for k, v in self.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
         return httpx.Response(self.status, headers=keep, content=self.content)
 
+async def _inflated(r: httpx.Response, limit: int, shown: str):
+    "The body of `r` in blocks, inflated at most `limit + 1` bytes at a time: a gzip bomb never inflates whole."
+    if r.headers.get('content-encoding', '').strip().lower() not in ('gzip', 'x-gzip', 'deflate'):
+        async for block in r.aiter_bytes(): yield block      # identity, or an encoding httpx inflates for us
+        return
+    z = zlib.decompressobj(wbits=47)                          # gzip or zlib, told by their headers
+    try:
+        async for raw in r.aiter_raw():
+            data = raw
+            while data:
+                yield z.decompress(data, limit + 1)
+                data = z.unconsumed_tail
+    except zlib.error as e: raise ClientError(f"{shown}: the answer's {r.headers['content-encoding']} is broken: {e}")
+
 @patch
 async def _post(self: OpenAIClient, body: dict, cap: int) -> _Reply:
     "POST `body` and read the answer, refusing one over `cap` bytes (compressed or inflated) without reading on."
     async with self.http.stream('POST', self.url, json=body) as r:
         limit, parts, n = (cap if r.status_code == 200 else 1 << 16), [], 0
-        async for block in r.aiter_bytes():
+        async for block in _inflated(r, limit, self.shown):
             n += len(block)
             if n > limit and r.status_code == 200:
                 raise ClientError(f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "

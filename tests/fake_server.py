@@ -3,7 +3,8 @@
 The gate script is a function of the prompt (so answers do not depend on timing or order), and faults are
 injected per request from a queue: '500', '429' (with Retry-After), 'drop' (close the connection unanswered),
 'trickle' (headers, then a byte a second),
-'garbage' (a 200 whose text is not in the gate format), 'http404', 'huge' (a 200 of 5 MB), 'context' (a 400
+'garbage' (a 200 whose text is not in the gate format), 'http404', 'huge' (a 200 of 5 MB), 'gzip-bomb' (200 MB in a
+0.2 MB gzip body), 'context' (a 400
 context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long), 'broadcast' (llama-cpp-python's
 500 for a prompt that fits without its max_tokens), 'unknown-field' (a 400 for a field the server does not take).
 
@@ -14,7 +15,7 @@ answer `GET /v1/models` and llama.cpp's `GET /props`.
 
     python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
 """
-import argparse, json, threading, time
+import argparse, gzip, json, threading, time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from memgate.parser import gate_response
@@ -64,8 +65,11 @@ class FakeServer:
             def finish(self):
                 with server.lock: server.connections.discard(self.connection)
                 super().finish()
-            def reply(self, status, body, headers=()):
+            def reply(self, status, body, headers=(), gzipped=False):
                 data = json.dumps(body).encode()
+                if gzipped:
+                    data = gzip.compress(data)
+                    headers = [*headers, ('Content-Encoding', 'gzip')]
                 self.send_response(status)
                 for k, v in headers: self.send_header(k, v)
                 self.send_header('Content-Type', 'application/json')
@@ -135,13 +139,14 @@ class FakeServer:
                     return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 prompt = body['messages'][-1]['content']
                 said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
-                if fault == 'huge': said = 'x' * (5 << 20)
+                if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
                 said = said if isinstance(said, dict) else dict(content=said)
                 finish = said.pop('finish_reason', 'stop')
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
                                      choices=[dict(index=0, message=dict(role='assistant', **said),
                                                    finish_reason=finish)],
-                                     usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)))
+                                     usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)),
+                           gzipped=fault == 'gzip-bomb')
                 if server.stop_after and n >= server.stop_after:
                     server.closed = True                # no request after this one is answered
                     threading.Thread(target=server.stop).start()

@@ -10,11 +10,15 @@ from helpers import clean_env
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'infra-root-causes'
 
+def ingest_cmd(server, log_dir, *args, base_url=None) -> list[str]:
+    "The command line of `memgate ingest` of the bundled sessions against `server`."
+    return [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', base_url or server.url,
+            '--model', 'test-model', '--log-dir', str(log_dir), '--retry-wait', '0.05', *map(str, args)]
+
 def ingest(server, log_dir, *args, base_url=None, timeout=120):
     "`memgate ingest` of the bundled sessions against `server`; the CompletedProcess."
-    cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', base_url or server.url,
-           '--model', 'test-model', '--log-dir', str(log_dir), '--retry-wait', '0.05', *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=clean_env())
+    return subprocess.run(ingest_cmd(server, log_dir, *args, base_url=base_url), capture_output=True, text=True,
+                          timeout=timeout, env=clean_env())
 
 def events(log_dir, q=Q): return read_log(log_dir / 'transcripts' / f'{q}.jsonl').events
 def turns(log_dir, q=Q): return [e for e in events(log_dir, q) if e['kind'] in ('gate', 'parse_failed')]
@@ -75,6 +79,18 @@ def test_a_runaway_answer_is_refused_unread_in_one_line(tmp_path):
     assert r.returncode == 1
     assert 'the answer is over 589,824 bytes (max_tokens 2048 needs far less): not read on' in r.stderr
     assert (tmp_path / 'transcripts' / f'{Q}.jsonl').stat().st_size < 10_000
+
+def test_a_gzip_bomb_is_refused_before_it_inflates(tmp_path):
+    "200 MB of answer in a 0.2 MB gzip body: read inflated, a block at a time, up to the cap, then refused."
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:]); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)")
+    with FakeServer(faults=['gzip-bomb']) as s:
+        r = subprocess.run([sys.executable, '-c', probe, *ingest_cmd(s, tmp_path, '--query', Q, '--limit', 1)],
+                           capture_output=True, text=True, timeout=120, env=clean_env())
+    assert 'the answer is over 589,824 bytes' in r.stderr, r.stderr
+    peak_kb = int(r.stderr.splitlines()[-1])
+    print(f"peak RSS {peak_kb / 1024:.0f} MB")
+    assert peak_kb < 300_000                # far from the 200 MB it inflates to, on top of memgate's own ~100 MB
 
 def test_a_context_the_server_says_refuses_a_run_that_cannot_fit_before_any_call(tmp_path):
     with FakeServer(max_model_len=4096, owned_by='vllm') as s:
