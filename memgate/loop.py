@@ -149,11 +149,6 @@ class Asked:
                      think_from='reasoning' if self.reasoning else None)
         return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **{k: v for k, v in extra.items() if v})
 
-    @property
-    def cut(self) -> int:
-        "Attempts whose answer was cut at max_tokens."
-        return sum(e.get('finish_reason') == 'length' for e in self.earlier) + (self.finish_reason == 'length')
-
 # %% ../nbs/09_loop.ipynb #528e3e39
 def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
     "Sampling for try `attempt` of a turn: the run's on the first; a retry gets its own seed and the retry temperature."
@@ -167,15 +162,14 @@ def _take(a: Asked, completion: Completion):
     if a.attempts > 1:
         a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason, error=f"<{a.error.tag}> {a.error.problem}"))
     a.latency_s += completion.latency_s
-    a.retries += max(0, getattr(completion, 'tries', 1) - 1)
+    a.retries += completion.tries - 1
     for k in ('prompt_tokens', 'completion_tokens'):
         if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
-    a.raw, a.finish_reason = completion.text, getattr(completion, 'finish_reason', None)
+    a.raw, a.finish_reason = completion.text, completion.finish_reason
     try: a.gate = parse_gate_response(completion.text)
     except ParseError as e: a.error = e
-    reasoning = getattr(completion, 'reasoning', '')
-    if a.gate is not None and not a.gate.think and reasoning:     # a server that parsed the think text out
-        a.gate, a.reasoning = replace(a.gate, think=reasoning.strip()), True
+    if a.gate is not None and not a.gate.think and completion.reasoning:   # a server that parsed the think text out
+        a.gate, a.reasoning = replace(a.gate, think=completion.reasoning.strip()), True
 
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
