@@ -199,7 +199,7 @@ def _read(self: ChunkFeed):
         sessions.close()
         self.done = True
         for _, readers in self.views: self._give(readers, _END)
-        self.loop.call_soon_threadsafe(self._said)
+        self._on_loop(self._said)
 
 # %% ../nbs/10_ingest.ipynb #be45e34e
 @patch
@@ -219,11 +219,17 @@ def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
             r.made += 1
 
 @patch
+def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
+    "Run `fn(*args)` on the event loop; False when the run closed it already (Ctrl-C): nobody is left to tell."
+    try: self.loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError: return False
+    return True
+
+@patch
 def _give(self: ChunkFeed, readers: list[Reader], item):
-    "Hand `item` to each reader, on the event loop (gone if the run was torn down: nobody is left to read)."
+    "Hand `item` to each reader, on the event loop."
     for r in readers:
-        try: self.loop.call_soon_threadsafe(r._put, item)
-        except RuntimeError: return
+        if not self._on_loop(r._put, item): return
 
 @patch
 def _stopped(self: ChunkFeed) -> bool:

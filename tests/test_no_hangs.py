@@ -100,3 +100,34 @@ def test_ctrl_c_while_memgate_is_still_importing_is_one_line(tmp_path):
     except subprocess.TimeoutExpired: p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and 'Traceback' not in err, err
+
+def test_a_feed_that_ends_after_the_run_closed_its_loop_raises_nothing(tmp_path):
+    "Ctrl-C tears the event loop down while the reading thread still runs: its last words must find no closed loop."
+    import asyncio, threading
+    from memgate.ingest import ChunkFeed
+    from memgate.sources import load_project
+    feed = ChunkFeed(load_project(PROJECT), 5000)
+    feed.subscribe()
+    feed.loop = asyncio.new_event_loop()
+    feed.loop.close()                                        # the run ended (Ctrl-C) before the thread did
+    failures = []
+    hook, threading.excepthook = threading.excepthook, lambda a: failures.append(a.exc_value)
+    try:
+        t = threading.Thread(target=feed._read, name='memgate-chunks')
+        t.start()
+        t.join(60)
+    finally: threading.excepthook = hook
+    assert failures == [] and feed.done                     # before: RuntimeError: Event loop is closed
+
+@pytest.mark.parametrize('after', [0.3, 1.0, 2.5])
+def test_ctrl_c_at_any_moment_of_a_pooled_run_prints_no_traceback(tmp_path, after):
+    "21 copies of the bundled sessions (33 MB: read by worker processes), the keyword baseline, SIGINT `after` s."
+    project = big_project(tmp_path, copies=21)
+    p = subprocess.Popen(cmd('ingest', '--project', project, '--model', 'keyword-baseline', '--log-dir',
+                             tmp_path / 'runs', '--quiet'), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                         env=env())
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode in (0, 130) and 'Traceback' not in err and 'Error' not in err, err
+    for log in (tmp_path / 'runs').rglob('*.jsonl'): assert verify(log).ok, log
