@@ -62,12 +62,15 @@ def verify_args(p):
     "Options of `memgate verify`."
     logs_args(p)
     p.add_argument('--strict', action='store_true', help='fail on an incomplete last line instead of setting it aside')
+    p.add_argument('--head', metavar='SHA', help="fail unless the log ends at this line (the head an ingest summary "
+                   "printed; 12 or more hex digits): finds any change since, a recomputed chain or a cut included")
 
 def cmd_verify(args) -> int:
     "Verify logs; exit 1 if any fails."
-    bad = 0
-    for p in log_files(args.logs):
-        v = verify(p, strict=args.strict)
+    bad, logs = 0, log_files(args.logs)
+    if args.head and len(logs) != 1: raise ConfigError(f"--head names one log's last line, but {len(logs)} logs given")
+    for p in logs:
+        v = verify(p, strict=args.strict, head=args.head)
         print(v, file=sys.stdout if v.ok else sys.stderr)
         bad += not v.ok
     return 1 if bad else 0

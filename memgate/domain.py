@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 
 # %% ../nbs/00_domain.ipynb #43785f98
 from __future__ import annotations
-import hashlib, os, re, time
+import hashlib, os, re, time, unicodedata
 from pathlib import Path
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -14,9 +14,9 @@ from functools import cache
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text', 'Chunk',
-           'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined', 'new_run_id',
-           'utc_now']
+__all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text',
+           'Chunk', 'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined',
+           'new_run_id', 'utc_now', 'safe_name']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -180,3 +180,12 @@ def new_run_id(ms: int | None = None) -> str:
 def utc_now() -> str:
     "The time now, as events record it: `2026-11-30T17:45:01Z`."
     return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
+
+# %% ../nbs/00_domain.ipynb #9571a31c
+NAME_CHARS = 100    # the longest name memgate makes a path part of (file systems allow 255 bytes)
+
+def safe_name(name: str) -> str:
+    "`name` as one path part: no separator, `.`/`..`, control or format character; long or changed names get a hash."
+    part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
+    if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
+    return f"{part[:NAME_CHARS]}-{sha256_text(name)[:10]}".lstrip('-')

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import Chunk, MemgateError, Level, count_tokens
+from .domain import Chunk, MemgateError, Level, count_tokens, safe_name
 from .sources import Project, load_project
 from .chunking import Counted, chunks_about, counted_sessions, pack, workers_for
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
-from .log import LogLines, LogWriter, read_log, stats, verify, Stats, TURN_KINDS, UPDATE_RATE_LIMIT
+from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats
+from .log import TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import fill, load_template
 
@@ -28,8 +29,8 @@ __all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'Reader', 'Chu
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
-    "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`."
-    return Path(log_dir) / project / f'{query_id}.jsonl'
+    "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, each made a safe name."
+    return Path(log_dir) / safe_name(project) / f'{safe_name(query_id)}.jsonl'
 
 _BEFORE = dict(selection={}, gate='on')    # what logs written before a setting was recorded did
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
@@ -60,7 +61,16 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None 
         elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
     rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
     rp.exited = rp.stats.status == 'exited'
+    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
     return rp
+
+def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
+    "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
+    n = count_tokens(memory)
+    if n > budget:
+        raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
+                          f"{budget}: the log was edited; memgate does not resume it")
+    return n
 
 # %% ../nbs/10_ingest.ipynb #f8a00eda
 class WholeView:
@@ -290,6 +300,8 @@ class RunSummary:
     error: str | None = None
     gate: str = 'on'              # 'off': the ungated ablation
     max_tokens: int | None = None # the answer reserve, named when answers were cut at it
+    lines: int = 0                # the log's complete lines after the run
+    head: str | None = None       # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
 
 # %% ../nbs/10_ingest.ipynb #e2f93a4b
 @patch
@@ -304,7 +316,8 @@ def as_dict(self: RunSummary) -> dict:
                 parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
                 calls=s.calls,
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
-                elapsed_s=round(self.elapsed_s, 3), **({'error': self.error} if self.error else {}))
+                elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
+                **({'error': self.error} if self.error else {}))
 
 @patch
 def line(self: RunSummary) -> str:
@@ -319,7 +332,12 @@ def line(self: RunSummary) -> str:
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}\n"
-            f"  log {self.log}: read it with `memgate show {self.log}`")
+            f"  log {self.log}{self.held()}: read it with `memgate show {self.log}`")
+
+@patch
+def held(self: RunSummary) -> str:
+    "The log's size and head, as the summary line shows them."
+    return f" ({self.lines} lines, head {self.head[:16]})" if self.head else ''
 
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
@@ -556,8 +574,9 @@ def _exists(path: Path) -> str:
 def _check_fresh(plan: IngestPlan, name: str):
     "Refuse, before any model call, a plain run over logs that already hold turns."
     if plan.resume: return
-    held = [p for q in plan.queries if (p := log_path(plan.log_dir, name, q.id)).exists() and p.stat().st_size
-            and stats(p).chunks_seen]
+    paths = [log_path(plan.log_dir, name, q.id) for q in plan.queries]
+    for p in paths: no_symlink(p)                  # not even read through one
+    held = [p for p in paths if p.exists() and p.stat().st_size and stats(p).chunks_seen]
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
 # %% ../nbs/10_ingest.ipynb #0ef6b585
@@ -577,10 +596,10 @@ async def ingest(plan: IngestPlan,                              # the project, t
     feed, name = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err), project.name
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(x: Started | RunSummary) -> RunSummary:
-        if isinstance(x, RunSummary): return x
-        try: return await run_query(plan, x, make_client(x.query), name, stop=stop, err=err, prefix=prefix(x.query),
-                                    progress=progress)
-        except MemgateError as e: return _failed(plan, name, x.query, e)    # this query failed; the others go on
+        if isinstance(x, RunSummary): return _headed(x)
+        try: return _headed(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+                                            prefix=prefix(x.query), progress=progress))
+        except MemgateError as e: return _headed(_failed(plan, name, x.query, e))   # this query failed; others go on
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         if feed.views: err(cost_line(plan, name, feed.size))      # some query has chunks to read
@@ -589,6 +608,11 @@ async def ingest(plan: IngestPlan,                              # the project, t
         finally:
             feed.close()
             progress.close()
+
+def _headed(r: RunSummary) -> RunSummary:
+    "`r` with its log's line count and head, once the run is over."
+    if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
+    return r
 
 def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err, prefix: str):
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import MemgateError, sha256_text
+from .domain import MemgateError, safe_name, sha256_text
 from .sources import Selection, load_project
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template
@@ -46,8 +46,8 @@ class Labels:
 
 # %% ../nbs/13_labels.ipynb #071b417e
 def labels_path(folder, project: str, query: str) -> Path:
-    "Where the labels of `project` and `query` live under `folder`."
-    return Path(folder) / project / f'{query}.toml'
+    "Where the labels of `project` and `query` live under `folder`, each made a safe name."
+    return Path(folder) / safe_name(project) / f'{safe_name(query)}.toml'
 
 # %% ../nbs/13_labels.ipynb #303ef873
 def _field(d: dict, name: str, types, where: str, default=None):

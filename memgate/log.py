@@ -15,8 +15,9 @@ from .domain import MemgateError, sha256_text, count_tokens
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event',
-           'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha', 'LogLocked', 'LogWriter',
-           'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'verify']
+           'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha', 'LogLocked', 'no_symlink',
+           'LogWriter', 'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'log_head',
+           'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -119,10 +120,15 @@ class LogLocked(LogError):
 
 def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
 
+def no_symlink(path: Path):
+    "Refuse to write through a symbolic link: the log, its lock file or its folder."
+    for p in (path, _lock_path(path), path.parent):
+        if p.is_symlink(): raise LogError(f"{p} is a symbolic link: memgate writes no log through one (move it away)")
+
 def _lock(path: Path) -> int:
     "An exclusive lock for writing the log at `path`: the fd of its `.lock` file, which releases it when closed."
     while True:
-        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)   # a symlink here: ELOOP
         try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 32).decode('ascii', 'replace').strip() or 'unknown'
@@ -143,10 +149,11 @@ class LogWriter:
         self.path, self._fd, self._lock = Path(path), None, None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            no_symlink(self.path)
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         except OSError as e:
             self.close()
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
@@ -336,6 +343,7 @@ class Verdict:
     incomplete_line: int | None = None
     unfinished: Event | None = None    # with `unfinished_ok`: the opening event of an unfinished last turn
     log: LogContents | None = field(default=None, repr=False)   # what was read, for a caller that goes on with it
+    head: str | None = None            # the sha of its last line: keep it, and `verify --head` finds any change
 
     def __str__(self):
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
@@ -508,6 +516,10 @@ def _tally(path: Path) -> tuple[int, int | None]:
     except OSError: pass                 # reading it line by line says what is wrong
     return newlines, (newlines + 1 if last != b'\n' else None)
 
+def log_head(path) -> tuple[int, str]:
+    "(complete lines, the sha of the last one) of the log at `path`: kept, `verify --head` finds any later change."
+    return _tally(Path(path))[0], last_line_sha(path)
+
 _BULK = dict(evidence=('text',), gate=('think', 'candidate', 'raw'), parse_failed=('raw',))
 
 def _slim(e: Event) -> Event:
@@ -520,7 +532,8 @@ def _slim(e: Event) -> Event:
 def verify(path,                        # the log
            strict: bool = False,        # fail on an incomplete last line instead of setting it aside
            unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
-           keep: bool = False           # hand back the events checked (`Verdict.log`), without their bulk
+           keep: bool = False,          # hand back the events checked (`Verdict.log`), without their bulk
+           head: str | None = None      # the sha of the line the log must end at (or its first 12+ characters)
            ) -> Verdict:
     "Check that the log at `path` can be trusted; the verdict names the first failing line."
     path = Path(path)
@@ -540,7 +553,11 @@ def verify(path,                        # the log
             prev = e.digest
             if keep: kept.append(_slim(e))
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
+    if head and not (len(head) >= 12 and prev.startswith(head.lower())):
+        return Verdict(path, False, f"the log does not end at the head kept ({head[:12]}): its last line {lines.count} "
+                       f"has sha {prev[:12]}; lines were cut off, added or rewritten", lines.count, lines.count)
     v = _ending(path, c, lines.count, lines.incomplete_line, chained, unfinished_ok)
+    v.head = prev
     if keep: v.log = LogContents(path, kept, lines.incomplete, lines.incomplete_line)
     return v
 
@@ -550,5 +567,8 @@ def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, un
         return Verdict(path, False, f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
                        c.turn['event'].line, n, torn)
     note = '' if chained else ', unchained (written before memgate chained its logs)'
+    last = next(reversed(c.runs), None)
+    if last is not None and last not in c.ended:
+        note += f"; its last run {last} is unfinished (no run_end: it was killed, or is still being written)"
     return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
                    c.turn['event'] if p else None)

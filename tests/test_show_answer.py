@@ -4,7 +4,7 @@ from pathlib import Path
 from conftest import FIXTURES
 from fake_server import ANSWER, FakeServer
 from golden import EXPECTED, answer_text
-from memgate.log import read_log, verify
+from memgate.log import line_sha, read_log, verify
 from memgate.show import lineage
 from helpers import memgate
 
@@ -42,7 +42,9 @@ def test_the_ingest_summary_says_where_the_log_is_and_how_to_read_it(tmp_path):
     r = memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--query', 'conventions', '--limit', '3',
                 '--log-dir', tmp_path)
     log = tmp_path / 'transcripts' / 'conventions.jsonl'
-    assert r.stdout.splitlines()[-1] == f"  log {log}: read it with `memgate show {log}`"
+    lines, head = len(log.read_bytes().splitlines()), line_sha(log.read_bytes().splitlines()[-1])
+    want = f"  log {log} ({lines} lines, head {head[:16]}): read it with `memgate show {log}`"
+    assert r.stdout.splitlines()[-1] == want
 
 def test_answer_appends_one_verified_answer_per_log_and_show_prints_it_first(tmp_path):
     with FakeServer() as s:
