@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
+from .domain import visible
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES
 from .show import Learned, learned, lineage
@@ -127,7 +128,11 @@ def _namer(frame: pd.DataFrame):
     several = frame['project'].nunique() > 1
     mode = lambda r: ', ungated' if r.get('gate') == 'off' else ''
     who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
-    return lambda r: (f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})"
+    return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})")
+
+def _plain(label: str) -> str:
+    "`label` shown as written by matplotlib: a `$` would start mathtext (`$\\foo{$` made `report` fail)."
+    return visible(label).replace('$', r'\$')
 
 def _legend_outside(ax):
     "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, asyncio, json, os, signal, sys
 from dataclasses import replace
 from pathlib import Path
-from .domain import MemgateError
+from .domain import MemgateError, VisibleStream
 from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
@@ -462,7 +462,9 @@ def _project_values(argv: list[str]) -> list[str]:
     return out
 
 def main(argv=None) -> int:
-    "Entry point of the `memgate` command."
+    "Entry point of the `memgate` command: whatever it prints passes `visible`, so no text can drive the terminal."
+    raw = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
     try:
         args = build_parser().parse_args(_project_values(sys.argv[1:] if argv is None else list(argv)))
         return args.func(args)
@@ -473,6 +475,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:            # before the signal handlers are in place, or a command without them
         print("memgate: interrupted", file=sys.stderr)
         return 130
+    finally: sys.stdout, sys.stderr = raw
 
 # %% ../nbs/14_cli.ipynb #b7bfddaf
 if __name__ == '__main__': sys.exit(main())

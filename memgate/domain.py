@@ -16,7 +16,7 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text',
            'Chunk', 'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined',
-           'new_run_id', 'utc_now', 'safe_name']
+           'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -189,3 +189,22 @@ def safe_name(name: str) -> str:
     part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
     if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
     return f"{part[:NAME_CHARS]}-{sha256_text(name)[:10]}".lstrip('-')
+
+# %% ../nbs/00_domain.ipynb #501f33c9
+_UNSHOWN = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]')
+
+def _shown(m: re.Match) -> str:
+    c = m[0]
+    if c <= '\x1f': return chr(0x2400 + ord(c))       # ␛ for ESC, ␍ for CR: the Unicode control pictures
+    return '\u2421' if c == '\x7f' else f"⟨U+{ord(c):04X}⟩"
+
+def visible(text: str) -> str:
+    "`text` safe for a terminal: control, C1 and bidi or other format characters shown visibly, newlines and tabs kept."
+    return _UNSHOWN.sub(_shown, text) if _UNSHOWN.search(text) else text
+
+# %% ../nbs/00_domain.ipynb #77209d8f
+class VisibleStream:
+    "A text stream writing `visible(text)` of all it is given to `raw`, the stream beneath; the rest is `raw`'s."
+    def __init__(self, raw): self.raw = raw
+    def write(self, text: str) -> int: return self.raw.write(visible(text))
+    def __getattr__(self, name): return getattr(self.raw, name)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import Chunk, MemgateError, Level, count_tokens, safe_name
+from .domain import Chunk, MemgateError, Level, count_tokens, safe_name, visible
 from .sources import Project, load_project
 from .chunking import Counted, chunks_about, counted_sessions, pack, workers_for
 from .queries import Query
@@ -364,6 +364,10 @@ def warnings(self: RunSummary) -> list[str]:
     return out
 
 # %% ../nbs/10_ingest.ipynb #377060a5
+def _drawn():
+    "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
+    return getattr(sys.stderr, 'raw', sys.stderr)
+
 class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
@@ -379,7 +383,8 @@ class Progress:
                 self.err(progress_line(turn, n, prefix, exact))
             return line
         from tqdm import tqdm
-        bar = tqdm(total=now()[0], desc=query_id, unit='chunk', position=len(self.bars), file=sys.stderr, leave=True)
+        bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars), file=_drawn(),
+                   leave=True)
         self.bars.append(bar)
         def on_turn(turn: Turn):
             bar.total = max(now()[0], turn.t)
@@ -391,7 +396,7 @@ class Progress:
         "Print a message without breaking the bars."
         if self.bars:
             from tqdm import tqdm
-            tqdm.write(message, file=sys.stderr)
+            tqdm.write(visible(message), file=_drawn())
         else: self.err(message)
 
     def close(self):

@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/show.html.md"""
 
 # %% ../nbs/11_show.ipynb #e3c582c7
 from __future__ import annotations
-import json
+import html, json, re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from .domain import cut_middle
@@ -119,16 +119,24 @@ def _fence(text: str) -> str:
         longest = max(longest, run)
     return '`' * max(3, longest + 1)
 
+_MD_SPECIAL = re.compile(r'([\\`*_\[\]|~])')      # emphasis, code, links, tables, strikethrough
+
+def _md(text: str) -> str:
+    "`text` as Markdown that shows it as written: HTML escaped (no tag or entity is live), Markdown's marks escaped."
+    return _MD_SPECIAL.sub(r'\\\1', html.escape(text, quote=False))
+
 def as_markdown(x: Learned, evidence: bool = False) -> str:
     "`x` as Markdown, for an issue or a wiki page."
-    who = 'keyword baseline' if x.baseline else f"`{x.model}`"
-    out = [f"## {x.query} ({x.project}, {who})", '', f"> {x.question}", '', f"{_rates(x.stats)}. Log: `{x.log}`", '']
-    if x.answer: out += [f"**Answer** ({_answered(x.answer)}):", '', x.answer['text'], '']
+    e = _md                     # every text from a session, a model or a server: no markup gets through
+    who = 'keyword baseline' if x.baseline else e(x.model)
+    out = [f"## {e(x.query)} ({e(x.project)}, {who})", '', f"> {e(x.question)}", '',
+           f"{_rates(x.stats)}. Log: {e(x.log)}", '']
+    if x.answer: out += [f"**Answer** ({e(_answered(x.answer))}):", '', e(x.answer['text']), '']
     if x.memory is None: return '\n'.join(out + ['No memory: the gate never opened.', ''])
     f = _fence(x.memory)
     out += [f"**Memory** ({x.stats.memory_tokens} tokens, {len(x.updates)} updates):", '', f, x.memory, f, '',
             '| turn | added | from | the model thought |', '|---|---|---|---|']
-    cell = lambda s: s.replace('|', '\\|').replace('\n', '<br>')
+    cell = lambda s: e(s).replace('\n', '<br>')
     out += [f"| {u.t} | {cell(u.added)} | {cell(_where(u))} | {cell(u.think)} |" for u in x.updates]
     for u in x.updates if evidence else []:
         excerpt = cut_middle(u.evidence, EXCERPT_CHARS)

@@ -122,6 +122,8 @@ class FakeServer:
                     self.connection.shutdown(2)
                     return
                 if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == 'hostile':                 # an error body that would drive a terminal
+                    return self.reply(500, dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
                 if fault == 'unknown-field':
                     return self.reply(400, dict(error=dict(message='Unrecognized request argument supplied: grammar')))
                 if fault == 'broadcast':                # llama-cpp-python when prompt + max_tokens exceed n_ctx
