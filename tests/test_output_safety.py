@@ -3,8 +3,8 @@ model or a server passes one rule at the output edge (`memgate.domain.visible`);
 escape mathtext."""
 import json, re
 from conftest import FIXTURES
-from fake_server import FakeServer, default_gate
-from memgate.parser import gate_response, parse_gate_response
+from fake_server import FakeServer
+from memgate.parser import gate_response
 from helpers import memgate
 
 Q = 'infra-root-causes'
@@ -15,7 +15,6 @@ PROJECT = str(FIXTURES / 'transcripts')
 def hostile_model(prompt):
     "A model whose think, memory and answer carry escape sequences and markup."
     if '\n<updates> ' in prompt: return f'the answer {EVIL}'
-    g = parse_gate_response(default_gate(prompt))
     return gate_response(True, f'- {EVIL} <script>alert(1)</script>', think=f'{EVIL} <img src=x onerror=alert(1)>')
 
 def clean(r):
