@@ -11,12 +11,13 @@ from pathlib import Path
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
+from typing import Iterator
 from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text',
            'Chunk', 'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined',
-           'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream']
+           'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream', 'bounded_lines']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -208,3 +209,18 @@ class VisibleStream:
     def __init__(self, raw): self.raw = raw
     def write(self, text: str) -> int: return self.raw.write(visible(text))
     def __getattr__(self, name): return getattr(self.raw, name)
+
+# %% ../nbs/00_domain.ipynb #42b0feab
+def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
+    "(number, line or None when it is over `limit` bytes, its length) of each line of binary file `f`, memory bounded."
+    n = 0
+    while (raw := f.readline(limit + 1)):
+        n += 1
+        if len(raw) <= limit or raw.endswith(b'\n'):
+            yield n, raw, len(raw)
+            continue
+        size = len(raw)
+        while (rest := f.readline(1 << 20)):            # the rest of a line too long to hold: skipped, counted
+            size += len(rest)
+            if rest.endswith(b'\n'): break
+        yield n, None, size

@@ -11,13 +11,13 @@ from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, sha256_text, count_tokens
+from .domain import MemgateError, bounded_lines, sha256_text, count_tokens
 
 # %% auto #0
-__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'UPDATE_RATE_LIMIT', 'LogError', 'Event', 'check_event',
-           'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha', 'LogLocked', 'no_symlink',
-           'LogWriter', 'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats', 'Verdict', 'log_head',
-           'verify']
+__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event',
+           'check_event', 'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha',
+           'LogLocked', 'no_symlink', 'LogWriter', 'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats',
+           'Verdict', 'log_head', 'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -206,6 +206,8 @@ class LogContents:
     incomplete: bytes = b''
     incomplete_line: int | None = None
 
+LOG_LINE_BYTES = 64 << 20   # the longest line memgate reads in a log: a turn's chunk and three answers fit many times
+
 class LogLines:
     "The events of a log file, read and checked one line at a time; after the last, a cut-off line is set aside."
     def __init__(self, path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
@@ -215,7 +217,9 @@ class LogLines:
         except OSError as e: raise LogError(f"{self.path}: cannot read log ({e.strerror or e})") from None
         with f:
             offset = 0
-            for i, raw in enumerate(f, 1):
+            for i, raw, size in bounded_lines(f, LOG_LINE_BYTES):
+                if raw is None: raise LogError(f"{self.path}:{i}: a line of {size:,} bytes, over the "
+                                               f"{LOG_LINE_BYTES >> 20} MB no writer writes", i)
                 if not raw.endswith(b'\n'):            # only the last line can lack one: a killed writer's
                     self.incomplete, self.incomplete_line = raw, i
                     return
@@ -228,6 +232,7 @@ def _event(path: Path, i: int, raw: bytes) -> Event:
     try: d = json.loads(raw.decode('utf-8'))
     except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
     except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
+    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
     if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
     if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
     ev = Event(d)

@@ -11,12 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, Record, Role, cut_middle
+from .domain import MemgateError, Record, Role, bounded_lines, cut_middle
 from .redact import redact
 
 # %% auto #0
-__all__ = ['TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS', 'CODEX_SKIP',
-           'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
+__all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
+           'CODEX_SKIP', 'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
            'terminal_text', 'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
            'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects',
            'find_project', 'Selection', 'load_project']
@@ -86,13 +86,19 @@ def bookkeeping(raw: bytes, skip: frozenset[str]) -> str | None:
     return kind if kind in skip and raw.lstrip().startswith(b'{') else None
 
 # %% ../nbs/02_sources.ipynb #26fcd8a1
+LINE_BYTES = 32 << 20     # a session line longer than this is skipped with a warning (Claude Code's are far shorter)
+
 def json_lines(path: Path, report: FileReport, skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
     "The JSON objects of a JSON Lines file, counting what is wrong in `report`; lines of a type in `skip` only counted."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
         prev = None
-        for n, raw in enumerate(f, 1):
+        for n, raw, size in bounded_lines(f, LINE_BYTES):
+            if raw is None:
+                report.warn(f'line over {LINE_BYTES >> 20} MB skipped', n)
+                continue
+            if n == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')       # a UTF-8 BOM, as some editors write
             if prev is not None: yield from _decode(*prev, report, False, skip)
             prev = (n, raw)
         if prev is not None: yield from _decode(*prev, report, True, skip)
@@ -109,6 +115,9 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
     try: obj = json.loads(text)
     except json.JSONDecodeError:
         report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line', n)
+        return
+    except RecursionError:                          # [[[[… nested deeper than Python's parser goes
+        report.warn('JSON nested too deeply', n)
         return
     if not isinstance(obj, dict):
         report.warn('non-object line', n)
@@ -145,7 +154,7 @@ def tool_call(name, args) -> str:
     "A tool call as `Tool: name` and its fields, one per line; multi-line values as indented lines."
     if isinstance(args, str):
         try: parsed = json.loads(args)
-        except ValueError: parsed = None
+        except (ValueError, RecursionError): parsed = None
         if isinstance(parsed, dict): args = parsed
     if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
     lines = [f"Tool: {name}"]
@@ -305,7 +314,7 @@ def codex_output(out) -> str:
     env = out
     if isinstance(out, str):
         try: env = json.loads(out)
-        except ValueError: return out
+        except (ValueError, RecursionError): return out
     if not (isinstance(env, dict) and isinstance(env.get('output'), str)):
         return out if isinstance(out, str) else _json(out)
     meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}
