@@ -13,29 +13,56 @@ from collections import Counter
 __all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'redact']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
-REDACTOR_VERSION = 1   # part of the renderer version: a resumed log can tell its chunks were redacted differently
+REDACTOR_VERSION = 2   # part of the renderer version: a resumed log can tell its chunks were redacted differently
+# 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
+
+_JWT_PART = r'[A-Za-z0-9_-]+(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*'   # a JWT may be wrapped over lines
+_WRAP = r'(?:\r?\n[ \t]*)?'
+_END = r'(?![^\s"\'\\,;()<>{}])'                            # where a value stops: a blank, a quote, a bracket
 
 SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, where there is one, is what is replaced
-    'private-key': r'-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----',
+    'private-key': (r'-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----'
+                    r'|[A-Za-z0-9+/=\s]*)'),                # its END cut off: the body, to where base64 stops
     'anthropic-key': r'sk-ant-[A-Za-z0-9_-]{20,}',
     'openai-key': r'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
+    'stripe-key': r'[sr]k_(?:live|test)_[A-Za-z0-9]{16,}',
     'aws-access-key': r'(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b',
     'aws-secret-key': r'(?i)aws_?secret_?access_?key["\']?\s*[=:]\s*["\']?(?P<value>[A-Za-z0-9/+=]{40})',
+    'azure-key': r'(?i)(?:accountkey|sharedaccesskey)\s*=\s*(?P<value>[A-Za-z0-9+/]{20,}={0,2})',
+    'gcp-private-key-id': r'"private_key_id"\s*:\s*"(?P<value>[A-Za-z0-9]{20,})"',
+    'google-api-key': r'AIza[0-9A-Za-z_-]{35}',
     'github-token': r'(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
     'gitlab-token': r'glpat-[A-Za-z0-9_-]{20,}',
+    'huggingface-token': r'hf_[A-Za-z0-9]{30,}',
+    'npm-token': r'npm_[A-Za-z0-9]{36}',
+    'pypi-token': r'pypi-AgE[A-Za-z0-9_-]{50,}',
+    'docker-token': r'dckr_pat_[A-Za-z0-9_-]{20,}',
+    'digitalocean-token': r'do[opr]_v1_[a-f0-9]{64}',
+    'shopify-token': r'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}',
+    'databricks-token': r'dapi[a-f0-9]{32}(?:-[0-9])?',
+    'atlassian-token': r'ATATT3[A-Za-z0-9_=-]{30,}',
+    'linear-key': r'lin_api_[A-Za-z0-9]{40}',
+    'groq-key': r'gsk_[A-Za-z0-9]{40,}',
+    'sendgrid-key': r'SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}',
+    'twilio-key': r'SK[0-9a-f]{32}\b',
     'slack-token': r'xox[abposr]-[A-Za-z0-9-]{10,}',
-    'jwt': r'eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}',
+    'slack-webhook': r'hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}',
+    'discord-webhook': r'discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{30,}',
+    'jwt': rf'eyJ[A-Za-z0-9_-]{{8,}}(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*\.{_WRAP}eyJ{_JWT_PART}\.{_WRAP}{_JWT_PART}',
+    'url-credentials': r'://[^\s/@:"\'<>]+:(?P<value>(?!\[REDACTED:)[^\s/"\'<>]+)@',
+    'mysql-password': r'(?i)mysql\w*\b[^\n]*?\s-p(?P<value>(?!\[REDACTED:)[^\s\'"-][^\s\'"]{2,})',
     'authorization': (r'(?i)authorization["\']?\s*[:=]\s*["\']?(?:(?:bearer|basic|token)\s+)?'
                       r'(?P<value>(?!\[REDACTED:)[^\s"\'\\,;]{8,})'),
-    'password': (r'(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token)'
-                 r'[A-Za-z0-9_.-]*["\']?\s*[=:]\s*["\']?'
-                 r'(?P<value>(?![0-9]+\b|[A-Za-z]+\b|\[REDACTED:)[^\s"\'\\,;()<>{}]{6,})'),
+    'password': (r'(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token'
+                 r'|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*["\']?\s*[=:]\s*["\']?'
+                 rf'(?P<value>(?![0-9]+{_END}|[A-Za-z]+{_END}|\[REDACTED:)[^\s"\'\\,;()<>{{}}]{{6,}})'),
 }
 _COMPILED = {kind: re.compile(p) for kind, p in SECRET_PATTERNS.items()}
 
 # %% ../nbs/01_redact.ipynb #16aee1b2
 _NEEDLES = {   # a case-blind pattern's words (one is in every match), and how far before one a match can start
-    'aws-secret-key': (('aws',), 0), 'authorization': (('authorization',), 0),
+    'aws-secret-key': (('aws',), 0), 'authorization': (('authorization',), 0), 'url-credentials': (('://',), 0),
+    'azure-key': (('accountkey', 'sharedaccesskey'), 0), 'mysql-password': (('mysql',), 0),
     'password': (('password', 'passwd', 'pwd', 'secret', 'key', 'token'), 7),    # "access_token": 7 before "token"
 }
 
@@ -44,9 +71,39 @@ def _folded(text: str) -> str:
     lower = text.lower()
     return lower.replace('ı', 'i').replace('ſ', 's') if 'ı' in lower or 'ſ' in lower else lower
 
-_LITERALS = re.compile(r'-----BEGIN |sk-|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|eyJ')
+_LITERAL_KINDS = {   # the literals one of which starts every match of these kinds (`in` is a C-speed scan)
+    ('-----BEGIN ',): ('private-key',), ('sk-',): ('anthropic-key', 'openai-key'),
+    ('sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'): ('stripe-key',),
+    ('AKIA', 'ASIA', 'ABIA', 'ACCA'): ('aws-access-key',),
+    ('"private_key_id"',): ('gcp-private-key-id',), ('AIza',): ('google-api-key',),
+    ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'): ('github-token',), ('glpat-',): ('gitlab-token',),
+    ('hf_',): ('huggingface-token',), ('npm_',): ('npm-token',), ('pypi-AgE',): ('pypi-token',),
+    ('dckr_pat_',): ('docker-token',), ('dop_v1_', 'doo_v1_', 'dor_v1_'): ('digitalocean-token',),
+    ('shpat_', 'shpca_', 'shppa_', 'shpss_'): ('shopify-token',), ('dapi',): ('databricks-token',),
+    ('ATATT3',): ('atlassian-token',), ('lin_api_',): ('linear-key',), ('gsk_',): ('groq-key',),
+    ('SG.',): ('sendgrid-key',), ('SK',): ('twilio-key',), ('xox',): ('slack-token',),
+    ('hooks.slack.com/',): ('slack-webhook',), ('discord.com/', 'discordapp.com/'): ('discord-webhook',),
+    ('eyJ',): ('jwt',),
+}
 
-def _starts_word(text: str, i: int) -> bool: return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-')
+def _automaton():
+    "An Aho-Corasick automaton of every literal: one pass finds them all (41 `in` scans or a regex cost 3-6x more)."
+    import ahocorasick
+    a = ahocorasick.Automaton()
+    for lits, kinds in _LITERAL_KINDS.items():
+        for lit in lits: a.add_word(lit, kinds)
+    a.make_automaton()
+    return a
+
+_FINDER = _automaton()
+
+def _present(text: str) -> set[str]:
+    "The literal-first kinds one of whose literals is in `text`: the only ones of them that can match it."
+    return {k for _, kinds in _FINDER.iter(text) for k in kinds}
+
+def _starts_word(text: str, i: int) -> bool:
+    "Whether a token at `i` starts a word: not inside one (`xsk-…`); after an escape such as JSON's `\\n` it does."
+    return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-') or (i > 1 and text[i - 2] == '\\')
 
 # %% ../nbs/01_redact.ipynb #99840f81
 def _starts(lower: str, words, reach: int) -> list[int]:
@@ -71,9 +128,9 @@ def _sub_at(pattern: re.Pattern, text: str, starts: list[int], repl) -> str:
 # %% ../nbs/01_redact.ipynb #aba679fa
 def redact(text: str, counts: Counter | None = None) -> str:
     "`text` with every secret the patterns know replaced by `[REDACTED:kind]`, counted by kind into `counts`."
-    lower, literal = None, _LITERALS.search(text) is not None   # a pattern without needles starts with a literal
+    lower, present = None, _present(text)       # a pattern without needles starts with a literal
     for kind, pattern in _COMPILED.items():
-        if kind not in _NEEDLES and not literal: continue
+        if kind not in _NEEDLES and kind not in present: continue
         starts = None                         # None: scan the whole text
         if kind in _NEEDLES:
             lower = _folded(text) if lower is None else lower

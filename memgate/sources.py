@@ -10,15 +10,15 @@ import hashlib, json, os, re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 from .domain import MemgateError, Record, Role, bounded_lines, cut_middle
 from .redact import redact
 
 # %% auto #0
 __all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
            'CODEX_SKIP', 'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
-           'terminal_text', 'tool_call', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
-           'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects',
+           'terminal_text', 'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records',
+           'sniff', 'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects',
            'find_project', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
@@ -126,8 +126,9 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
 
 # %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 3   # how records become text; a log records it, so resume can tell
+RENDERER_VERSION = 4   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
+# 4: a long tool result is cleaned (controls out, secrets redacted) whole before it is cut, not after.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content: `[image omitted, 118 KB]`."
@@ -173,12 +174,16 @@ _HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<lo
                       r'|<local-command-stderr>|<system-reminder>|<user-prompt-submit-hook>'
                       r'|Caveat: The messages below were generated)')
 
+def shortener(cap: int, clean: Callable[[str], str] = lambda text: text) -> Callable[[str], str]:
+    "How a tool result is shortened: `clean`ed whole (secrets redacted, none half-cut), then cut to `cap` characters."
+    return lambda text: cut_middle(clean(text), cap)
+
 @dataclass(frozen=True)
 class ClaudeLine:
     "What the content blocks of one Claude Code line need to know about it."
     kind: str          # 'user' or 'assistant'
     harness: bool      # isMeta or isCompactSummary: text the harness wrote, not the person
-    cap: int           # tool_result_chars
+    cut: Callable[[str], str]   # how a tool result is shortened (`shortener`)
 
     def speaker(self, text: str) -> Role:
         "Who said `text`: the assistant, the harness (`[System]`), or the person."
@@ -218,7 +223,7 @@ def _tool_use_block(b: dict, line: ClaudeLine):
     return Role.assistant, tool_call(b.get('name', '?'), b.get('input', {})), b.get('id')
 
 def _tool_result_block(b: dict, line: ClaudeLine):
-    text = cut_middle(_block_text(b.get('content')), line.cap)
+    text = line.cut(_block_text(b.get('content')))
     return Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')
 
 def _image_block(b: dict, line: ClaudeLine):
@@ -251,7 +256,7 @@ def _claude_content(obj: dict, n: int, report: FileReport):
     return msg['content']
 
 # %% ../nbs/02_sources.ipynb #a15bc133
-def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -> list[Record]:
+def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
     kind = _str(obj.get('type'))
     ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
@@ -266,7 +271,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) 
         return []
     content = _claude_content(obj, n, report)
     if content is None: return []
-    line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cap)
+    line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cut)
     if isinstance(content, str): return [Record(line.speaker(content), content, str(path), ref, ts)]
     out = []
     for b in content:
@@ -342,7 +347,7 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     head = [(Role.system, f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
-def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -> list[Record]:
+def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
     rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), call)
@@ -361,7 +366,7 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cap: int) -
         report.warn(f"unknown response_item type {p.get('type')!r}", n)
         return []
     role, text, call = CODEX_ITEMS[p['type']](p)
-    return [rec(role, cut_middle(text, cap) if role == Role.tool_result else text, call)]
+    return [rec(role, cut(text) if role == Role.tool_result else text, call)]
 
 # %% ../nbs/02_sources.ipynb #846b6382
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
@@ -448,13 +453,14 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in s.files:
         rep = warnings.report(path, s.format)
+        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
+        cut = shortener(cap, clean)          # a tool result is redacted whole, then cut: no secret is half-cut
         for n, obj in json_lines(path, rep, skip):
-            try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cap)]
+            try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
             except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
                 rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
                 continue
-            got = [replace(r, text=terminal_text(r.text)) for r in got]
-            if secrets: got = [replace(r, text=redact(r.text, rep.redacted)) for r in got]
+            got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
             rep.records += len(got)
             recs += got
     last, keyed = '', []
