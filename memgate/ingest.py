@@ -576,6 +576,17 @@ def _exists(path: Path) -> str:
     return (f"{path} exists ({s.chunks_seen} turns, {s.status or 'no run_end'}): pass --resume to continue it, "
             "or --log-dir DIR for a new log")
 
+def _room_for_logs(n: int):
+    "Raise the soft limit on open files to what `n` logs (a log and its lock each) need, or say in one line why not."
+    import resource
+    need = 2 * n + 256                               # and the sessions, the workers' pipes, the connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= need: return
+    if hard != resource.RLIM_INFINITY and hard < need:
+        raise MemgateError(f"{n} queries keep {2 * n} files open, but this process may open {hard} (ulimit -Hn): "
+                           "run fewer queries at once")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+
 def _check_fresh(plan: IngestPlan, name: str):
     "Refuse, before any model call, a plain run over logs that already hold turns."
     if plan.resume: return
@@ -598,6 +609,7 @@ async def ingest(plan: IngestPlan,                              # the project, t
     cfg = plan.loop
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
     _check_fresh(plan, project.name)
+    _room_for_logs(len(plan.queries))
     feed, name = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err), project.name
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(x: Started | RunSummary) -> RunSummary:

@@ -62,8 +62,10 @@ def _field(d: dict, name: str, types, where: str, default=None):
 def _label(d, where: str) -> Label:
     "One `[[chunk]]` entry."
     if not isinstance(d, dict): raise LabelError(f"{where}: must be a table")
-    return Label(_field(d, 'index', int, where), _field(d, 'sha', str, where), _field(d, 'relevant', bool, where),
-                 _field(d, 'note', str, where, ''))
+    lab = Label(_field(d, 'index', int, where), _field(d, 'sha', str, where), _field(d, 'relevant', bool, where),
+                _field(d, 'note', str, where, ''))
+    if lab.index < 1: raise LabelError(f"{where}: `index` counts chunks from 1, not {lab.index}")
+    return lab
 
 # %% ../nbs/13_labels.ipynb #71c6e1ac
 def load_labels(path) -> Labels:
@@ -72,10 +74,14 @@ def load_labels(path) -> Labels:
     try: d = tomllib.loads(path.read_text(encoding='utf-8'))
     except OSError as e: raise LabelError(f"{path}: cannot read labels ({e.strerror or e})") from None
     except tomllib.TOMLDecodeError as e: raise LabelError(f"{path}: not TOML ({e})") from None
+    except UnicodeDecodeError as e: raise LabelError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except RecursionError: raise LabelError(f"{path}: nested deeper than any labels file") from None
     unlisted = _field(d, 'unlisted', str, str(path), 'irrelevant')
     if unlisted not in UNLISTED: raise LabelError(f"{path}: `unlisted` must be one of {UNLISTED}, not {unlisted!r}")
     out = Labels(_field(d, 'project', str, str(path)), _field(d, 'query', str, str(path)), unlisted, path=path)
-    for i, c in enumerate(d.get('chunk', []), 1):
+    entries = d.get('chunk', [])
+    if not isinstance(entries, list): raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
+    for i, c in enumerate(entries, 1):
         lab = _label(c, f"{path}: chunk entry {i}")
         if lab.index in out.chunks: raise LabelError(f"{path}: chunk {lab.index} is labelled twice")
         out.chunks[lab.index] = lab

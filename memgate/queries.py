@@ -56,6 +56,7 @@ def load_queries(path=None) -> dict[str, Query]:
     except FileNotFoundError: raise QueryError(f"{path}: query file not found") from None
     except (OSError, UnicodeDecodeError) as e: raise QueryError(f"{path}: cannot read query file ({e})") from None
     except tomllib.TOMLDecodeError as e: raise QueryError(f"{path}: not valid TOML ({e})") from None
+    except RecursionError: raise QueryError(f"{path}: nested deeper than any query file") from None
     if not data: raise QueryError(f"{path}: no queries defined")
     return {qid: _check_entry(path, qid, entry) for qid, entry in data.items()}
 

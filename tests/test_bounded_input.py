@@ -1,6 +1,7 @@
 """Any input, bounded (issue 18, item 5): deep nesting, a BOM, a line too long to hold; each ends in a counted
 warning naming the file and line, or one clear line, with memory bounded."""
 import json, subprocess, sys
+from conftest import FIXTURES
 from helpers import clean_env, memgate
 
 Q = 'infra-root-causes'
@@ -52,3 +53,38 @@ def test_a_line_too_long_to_hold_is_skipped_with_its_line_named_and_memory_bound
     r, mb = peak_rss_mb('chunks', '--project', f)
     print(f"peak RSS {mb:.0f} MB over a 200 MB line")
     assert r.returncode == 0 and '1 line over 32 MB skipped (first at line 2)' in r.stderr and mb < 250, r.stderr
+
+def test_malformed_queries_and_labels_are_one_line_naming_the_file(tmp_path):
+    deep = tmp_path / 'deep.toml'
+    deep.write_text('q = ' + '[' * 100_000 + ']' * 100_000)
+    r = memgate('ingest', '--project', tmp_path, '--model', 'keyword-baseline', '--queries', deep)
+    assert r.returncode == 2 and r.stderr == f"memgate ingest: error: {deep}: nested deeper than any query file\n"
+    log = FIXTURES / 'runs' / 'baseline' / 'transcripts' / f'{Q}.jsonl'
+    for body, said in [('chunk = 5', '`chunk` must be [[chunk]] tables, not 5'),
+                       ('[[chunk]]\nindex = 0\nsha = "x"\nrelevant = true', '`index` counts chunks from 1, not 0'),
+                       ('q = ' + '[' * 100_000 + ']' * 100_000, 'nested deeper than any labels file'),
+                       (b'project = "\xff"', 'not UTF-8 text (byte 11)')]:
+        labels = tmp_path / 'labels' / 'transcripts' / f'{Q}.toml'
+        labels.parent.mkdir(parents=True, exist_ok=True)
+        head = f'project = "transcripts"\nquery = "{Q}"\n'
+        labels.write_bytes(body if isinstance(body, bytes) else (head + body).encode())
+        r = memgate('eval', log, '--labels', tmp_path / 'labels')
+        assert r.returncode == 2 and said in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+def test_many_queries_never_exhaust_file_descriptors(tmp_path):
+    "600 queries keep 1,200 files open (a log and a lock each): past a soft limit of 1,024 (EMFILE, a traceback)."
+    import resource
+    queries = tmp_path / 'q.toml'
+    queries.write_text(''.join(f'[q{i}]\nquestion = "What failed, part {i}?"\nkeywords = ["error"]\n'
+                               for i in range(600)))
+    cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(FIXTURES / 'transcripts'), '--model',
+           'keyword-baseline', '--queries', str(queries), '--limit', '1', '--quiet']
+    def limit(soft, hard): return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    r = subprocess.run([*cmd, '--log-dir', str(tmp_path / 'a')], capture_output=True, text=True, env=clean_env(),
+                       preexec_fn=limit(1024, hard), timeout=300)
+    assert r.returncode == 0 and r.stdout.count('  complete') == 600, r.stderr[-2000:]
+    r = subprocess.run([*cmd, '--log-dir', str(tmp_path / 'b')], capture_output=True, text=True, env=clean_env(),
+                       preexec_fn=limit(512, 512), timeout=300)
+    assert r.returncode == 2 and r.stderr == ("memgate ingest: error: 600 queries keep 1200 files open, but this "
+                                              "process may open 512 (ulimit -Hn): run fewer queries at once\n")
