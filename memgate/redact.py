@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'redact']
+__all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'SEAM_CHARS', 'redact', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
 REDACTOR_VERSION = 2   # part of the renderer version: a resumed log can tell its chunks were redacted differently
@@ -145,3 +145,36 @@ def redact(text: str, counts: Counter | None = None) -> str:
         new = pattern.sub(sub, text) if starts is None else _sub_at(pattern, text, starts, sub)
         if new is not text: text, lower = new, None
     return text
+
+# %% ../nbs/01_redact.ipynb #c22e8c0e
+SEAM_CHARS = 256     # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
+_ENDS_REDACTED = re.compile(r'\[REDACTED:([a-z0-9-]+)\]$')
+_MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
+
+def _across(a: str, b: str, counts: Counter | None) -> tuple[str, str]:
+    "`a` and `b` with a secret that spans their seam replaced, its part in `a` by the placeholder, in `b` removed."
+    tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
+    joined, seam = tail + head, len(tail)
+    present, lower = _present(joined), None
+    for kind, pattern in _COMPILED.items():
+        if kind in _NEEDLES:
+            lower = _folded(joined) if lower is None else lower
+            if not any(w in lower for w in _NEEDLES[kind][0]): continue
+        elif kind not in present: continue
+        for m in pattern.finditer(joined):
+            s, e = m.span('value') if 'value' in pattern.groupindex and m['value'] else m.span()
+            if s < seam < e:
+                if counts is not None: counts[kind] += 1
+                return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
+    return a, b
+
+def redact_seams(texts: list[str], counts: Counter | None = None) -> list[str]:
+    "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
+    out = list(texts)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if not a or not b: continue
+        if (end := _ENDS_REDACTED.search(a)) and (more := _MORE_TOKEN.match(b)):
+            out[i + 1] = f'[REDACTED:{end[1]}]' + b[more.end():]      # the rest of a token redacted before the seam
+        else: out[i], out[i + 1] = _across(a, b, counts)
+    return out

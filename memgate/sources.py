@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 from .domain import MemgateError, Record, Role, bounded_lines, cut_middle
-from .redact import redact
+from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
@@ -455,6 +455,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         rep = warnings.report(path, s.format)
         clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
         cut = shortener(cap, clean)          # a tool result is redacted whole, then cut: no secret is half-cut
+        first = len(recs)
         for n, obj in json_lines(path, rep, skip):
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
             except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
@@ -463,6 +464,9 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
             rep.records += len(got)
             recs += got
+        if secrets:                          # a secret split between two records of this file
+            texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
+            recs[first:] = [r if t is r.text else replace(r, text=t) for r, t in zip(recs[first:], texts)]
     last, keyed = '', []
     for i, r in enumerate(recs):
         last = r.ts or last

@@ -1,5 +1,6 @@
-"""Secrets really stay home (issue 18, items 1 and 2): 44 realistic secrets of 33 kinds (none real) planted in Claude
-Code and Codex sessions (tool inputs, tool results, past the tool-result cut too, assistant text, wrapped over lines)
+"""Secrets really stay home (issue 18, items 1 and 2): 42 realistic secrets of 31 kinds (none real) planted in Claude
+Code and Codex sessions (tool inputs, tool results, past the tool-result cut too, assistant text, wrapped over lines,
+split between two records)
 run through `ingest` with MEMGATE_RECORD against a recording server; no 12-character piece of any secret may be in
 the request bodies, the log, the recording, stdout, stderr, `show` (every format), `export` or `report`."""
 import json
@@ -60,6 +61,8 @@ SECRETS = {   # kind: [(the secret, the text it stands in)]
                  ('correct-horse-battery-staple', '"db_password": "{}"')],
 }
 PLANTED = [(kind, secret, where.format(secret)) for kind, pairs in SECRETS.items() for secret, where in pairs]
+SPLIT = [('anthropic-key', 'sk-ant-api03-' + 'Mn4bV6cX8zL0kJ2hG4fD6s' * 2, 30),    # each split between two records:
+         ('github-token', 'ghp_' + 'K8s2Y4l3M1a9N6e5W7x1Q4z8R2d2C3p0B8b8', 8)]      # a long first part, a short one
 FILLER = ''.join(f'build step {i}: compiled module {i} in {i % 7} ms\n' for i in range(900))     # 40,000 characters
 
 def sessions(root):
@@ -75,6 +78,9 @@ def sessions(root):
         else: codex.append(dict(timestamp=ts(i), type='response_item', payload=dict(
             type='function_call_output', call_id=f'c{i}',
             output=json.dumps(dict(output=text, metadata=dict(exit_code=1))))))
+    for j, (_, secret, at) in enumerate(SPLIT):             # a tool's output delivered in two parts
+        claude.append(cc('assistant', ts(60 + 2 * j), [dict(type='text', text=f'the token is {secret[:at]}')]))
+        claude.append(cc('assistant', ts(61 + 2 * j), [dict(type='text', text=f'{secret[at:]} (rotated since)')]))
     long = FILLER[:15_000] + PEM + FILLER + 'password=Hunter!2024secret\n' + FILLER[:300]   # the key's END past the cut
     claude.append(cc('user', ts(80), [dict(type='tool_result', tool_use_id='tlong', content=long)]))
     codex.insert(0, dict(timestamp=ts(0), type='session_meta', payload=dict(id='x', cwd='/home/dev/shop')))
@@ -94,8 +100,8 @@ def pieces(secret: str, n: int = 12) -> set[str]:
     return out
 
 def test_no_byte_of_a_planted_secret_leaves_or_is_written(tmp_path):
-    kinds = Counter(kind for kind, _, _ in PLANTED)
-    assert len(PLANTED) >= 40 and len(kinds) >= 25
+    kinds = Counter(kind for kind, _, _ in PLANTED + SPLIT)
+    assert len(PLANTED + SPLIT) >= 40 and len(kinds) >= 25
     project = sessions(tmp_path / 'sessions')
     rec, runs = tmp_path / 'recording.jsonl', tmp_path / 'runs'
     with FakeServer() as s:
@@ -114,12 +120,12 @@ def test_no_byte_of_a_planted_secret_leaves_or_is_written(tmp_path):
     outputs['export'] = (tmp_path / 'train.jsonl').read_text()
     assert memgate('report', runs, '--out', tmp_path / 'report').returncode == 0
     outputs.update({f'report {p.name}': p.read_text() for p in (tmp_path / 'report').glob('*.html')})
-    leaks = [(kind, name) for kind, secret, _ in PLANTED for name, text in outputs.items()
+    leaks = [(kind, name) for kind, secret, _ in PLANTED + SPLIT for name, text in outputs.items()
              if any(piece in text for piece in pieces(secret))]
     found = Counter()
     for line in (runs.rglob('*.jsonl').__next__()).read_text().splitlines():
         e = json.loads(line)
         if e['kind'] == 'run_end': found = Counter(e.get('redacted', {}))
-    print(f"\n{len(PLANTED)} secrets of {len(kinds)} kinds planted; leaks: {len(leaks)}")
+    print(f"\n{len(PLANTED + SPLIT)} secrets of {len(kinds)} kinds planted; leaks: {len(leaks)}")
     for kind in sorted(kinds): print(f"  {kind:20s} planted {kinds[kind]}  redacted {found.get(kind, 0)}")
     assert leaks == [], leaks
