@@ -193,6 +193,7 @@ class GateScore:
     first_attempt: float | None
     parse_failures: int
     unchanged: int = 0       # turns that said yes and returned the memory unchanged: a yes, but no update
+    unread: list[int] = field(default_factory=list)   # labelled chunks the run never read: not scored
 
 # %% ../nbs/13_labels.ipynb #22518a2b
 def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Event] | None = None) -> GateScore:
@@ -209,7 +210,7 @@ def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Ev
                      [t for t, (p, a) in zip(keep, said) if p and not a],
                      [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
-                     sum(g.unchanged for g in turns.values()))
+                     sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
 
 # %% ../nbs/13_labels.ipynb #51bfaccb
 def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
@@ -246,6 +247,10 @@ def score_line(s: GateScore) -> str:
             f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  first-try={_f(s.first_attempt)} "
             f"parse-failed={s.parse_failures}" + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
 
+def _span(ts: list[int]) -> str:
+    "Chunk indexes for a person: `4, 7` or `32-40`."
+    return f"{ts[0]}-{ts[-1]}" if len(ts) > 2 and ts[-1] - ts[0] == len(ts) - 1 else ', '.join(map(str, ts))
+
 def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
     out = []
@@ -254,7 +259,9 @@ def scores_text(groups: dict) -> str:
             out.append(f"{project} / {query}: not labelled, skipped")
             continue
         n, rel = len(scores[0].chunks), scores[0].said['tp'] + scores[0].said['fn']
-        out.append(f"{project} / {query}: {n} labelled chunks every run read, {rel} relevant")
+        unread = sorted(set.intersection(*(set(s.unread) for s in scores)))
+        gone = f"; labels of chunks {_span(unread)} name chunks no run read: not scored" if unread else ''
+        out.append(f"{project} / {query}: {n} labelled chunks every run read, {rel} relevant{gone}")
         out += [score_line(s) for s in scores]
     return '\n'.join(out)
 

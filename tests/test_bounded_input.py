@@ -88,3 +88,13 @@ def test_many_queries_never_exhaust_file_descriptors(tmp_path):
                        preexec_fn=limit(512, 512), timeout=300)
     assert r.returncode == 2 and r.stderr == ("memgate ingest: error: 600 queries keep 1200 files open, but this "
                                               "process may open 512 (ulimit -Hn): run fewer queries at once\n")
+
+def test_labels_of_chunks_no_run_read_are_said_not_silently_dropped(tmp_path):
+    labels = tmp_path / 'labels' / 'transcripts' / f'{Q}.toml'
+    labels.parent.mkdir(parents=True)
+    labels.write_text(f'project = "transcripts"\nquery = "{Q}"\n' + ''.join(
+        f'\n[[chunk]]\nindex = {i}\nsha = "{"0" * 64}"\nrelevant = true\n' for i in (40, 41, 42)))
+    log = FIXTURES / 'runs' / 'baseline' / 'transcripts' / f'{Q}.jsonl'      # 31 turns
+    r = memgate('eval', log, '--labels', tmp_path / 'labels')
+    assert r.returncode == 0, r.stderr
+    assert 'labels of chunks 40-42 name chunks no run read: not scored' in r.stdout

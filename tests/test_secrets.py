@@ -1,5 +1,7 @@
 "Secrets stay home: planted ones never reach the model, the log, the recording or the terminal; nor URL credentials."
 import json, os, subprocess, sys
+from memgate.redact import REDACTOR_VERSION
+from memgate.sources import RENDERER_VERSION
 from fake_server import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log
@@ -61,7 +63,7 @@ def test_no_planted_secret_is_sent_written_or_printed(tmp_path):
     assert end['kind'] == 'run_end' and end['redacted'] == {
         'openai-key': 2, 'anthropic-key': 1, 'aws-access-key': 1, 'aws-secret-key': 1, 'github-token': 1,
         'slack-token': 1, 'authorization': 1, 'password': 1}
-    assert start['config']['redactor'] == 1 and start['config']['renderer'] == 3
+    assert (start['config']['redactor'], start['config']['renderer']) == (REDACTOR_VERSION, RENDERER_VERSION)
     assert 'redacted 9 secrets' in r.stderr
 
 def test_a_password_in_the_base_url_never_shows_in_errors(tmp_path):
