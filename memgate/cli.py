@@ -263,13 +263,11 @@ async def _ingest_main(plan, factory, close, progress, answering, stop: asyncio.
 
 # %% ../nbs/14_cli.ipynb #28884fda
 async def _with_server(plan: IngestPlan, factory) -> IngestPlan:
-    "`plan` once the server was asked: its context checked, answers constrained as `plan.server` asks (ingest's flags)."
+    "`plan` once the server was asked: its context checked, its answers constrained as `plan.constrain` says."
     client = factory(plan.queries[0])
-    if not isinstance(client, OpenAIClient): return replace(plan, server={})
-    asked = plan.server
-    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], asked['constrain'],
-                                 asked.get('context'), plan.loop.template,
-                                 plan.loop.chunk_tokens)
+    if not isinstance(client, OpenAIClient): return plan
+    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
+                                 plan.context, plan.loop.template, plan.loop.chunk_tokens)
     return replace(plan, loop=replace(plan.loop, budget=budget), server=said)
 
 # %% ../nbs/14_cli.ipynb #331e3275
@@ -297,7 +295,7 @@ def cmd_ingest(args) -> int:
                      select=selection(args), retry_temperature=args.retry_temperature,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
-                      server=dict(constrain=args.constrain, context=args.context))
+                      constrain=args.constrain, context=args.context)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
     stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it

@@ -21,7 +21,7 @@ from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats
 from .log import TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
-from .prompt import fill, load_template
+from .prompt import template_tokens
 
 # %% auto #0
 __all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'Reader', 'ChunkFeed', 'progress_line', 'elapsed', 'RunSummary',
@@ -414,14 +414,16 @@ class IngestPlan:
     limit: int | None = None
     resume: bool = False
     model: str = ''
-    server: dict = field(default_factory=dict)   # what the server is and how answers are constrained (run_start)
+    constrain: str = 'auto'            # how answers are held to the gate format (`memgate.servers.constraint`)
+    context: int | None = None         # the model's context, where the server does not say it
+    server: dict = field(default_factory=dict)   # what the server said of itself and what was chosen (run_start)
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
     "What the run will cost, before anything is read: model calls and prompt tokens, from the project's size."
     chunks = chunks_about(nbytes, plan.loop.chunk_tokens)
     chunks = min(chunks, plan.limit) if plan.limit else chunks
-    fixed = count_tokens(fill(load_template(plan.loop.template), prompt='', memory='', chunk=''))
+    fixed = template_tokens(plan.loop.template)
     each = sum(fixed + count_tokens(q.question) + plan.loop.chunk_tokens for q in plan.queries)
     calls = chunks * len(plan.queries)
     most = chunks * each + calls * plan.loop.budget.memory

@@ -14,8 +14,9 @@ from .domain import MemgateError, count_joined, count_tokens, sha256_text, templ
 from .chunking import CHUNK_TOKENS
 
 # %% auto #0
-__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_sha', 'fill', 'render_prompt',
-           'prompt_parts', 'Budget', 'chunk_budget', 'BudgetError', 'Prompt', 'check_part', 'as_prompt', 'build_prompt']
+__all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template', 'template_tokens', 'template_sha', 'fill',
+           'render_prompt', 'prompt_parts', 'Budget', 'chunk_budget', 'BudgetError', 'Prompt', 'check_part',
+           'as_prompt', 'build_prompt']
 
 # %% ../nbs/05_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
@@ -35,6 +36,10 @@ def load_template(path=None, names: tuple[str, ...] = PLACEHOLDERS) -> str:
         n = text.count('{' + name + '}')
         if n != 1: raise TemplateError(f"{path}: placeholder {{{name}}} appears {n} times, expected once")
     return text
+
+def template_tokens(path=None) -> int:
+    "The tokens a template adds to every prompt: its text with the question, memory and chunk left empty."
+    return count_tokens(fill(load_template(path), prompt='', memory='', chunk=''))
 
 def template_sha(path=None) -> str:
     "sha256 of the template, recorded in every run_start so a resumed run can tell the template changed."

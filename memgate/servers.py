@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from .domain import count_tokens
 from .parser import gate_format
-from .prompt import Budget, fill, load_template
+from .prompt import Budget, template_tokens
 from .client import ConfigError, ContextError, OpenAIClient
 
 # %% auto #0
@@ -119,7 +119,7 @@ def constraint(kind: str,                                 # the server's kind (`
 def check_context(budget: Budget, question: str, context: int, where: str, template: str | None = None,
                   chunk_tokens: int | None = None) -> Budget:
     "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
-    fixed = count_tokens(fill(load_template(template), prompt='', memory='', chunk=''))
+    fixed = template_tokens(template)
     q = count_tokens(question)
     chunk = min(budget.section, chunk_tokens or budget.section)     # the chunker packs to chunk_tokens
     most = fixed + q + budget.memory + chunk
