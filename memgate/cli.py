@@ -193,6 +193,9 @@ def ingest_args(p):
     p.add_argument('--gate', choices=('on', 'off'), default='on',
                    help='off: the ungated ablation, every parsed turn replaces memory whatever <check> said')
     p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
+    p.add_argument('--speculate', type=at_least(1), default=1, metavar='K',
+                   help="ask up to K turns of a query at once, assuming memory is kept; the log is the sequential "
+                        "one (default 1: a hosted API bills every call, discarded ones too)")
     p.add_argument('--constrain', choices=CONSTRAIN, default='auto',
                    help="hold answers to the gate format at decode time: auto (a grammar where the server takes one), "
                         "off, grammar (GBNF), regex")
@@ -295,7 +298,7 @@ def cmd_ingest(args) -> int:
                      select=selection(args), retry_temperature=args.retry_temperature,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
-                      constrain=args.constrain, context=args.context)
+                      constrain=args.constrain, context=args.context, speculate=args.speculate)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
     stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it

@@ -181,9 +181,9 @@ class Slots:
             await self._free.wait_for(lambda: self.busy < max(1, int(self.limit)))
             self.busy += 1
 
-    async def release(self, latency_s: float | None):
-        "Free a slot; `latency_s` of the answer it got, None when the request timed out."
-        slow = latency_s is None or (self.fastest is not None and latency_s > SLOWER * self.fastest)
+    async def release(self, latency_s: float | None, judged: bool = True):
+        "Free a slot; `latency_s` of the answer it got, None when it timed out; `judged` False: says nothing of speed."
+        slow = judged and (latency_s is None or (self.fastest is not None and latency_s > SLOWER * self.fastest))
         if latency_s is not None: self.fastest = latency_s if self.fastest is None else min(self.fastest, latency_s)
         if slow and self.limit > 1:
             self.limit = max(1.0, self.limit / 2)
@@ -191,7 +191,7 @@ class Slots:
                 why = 'no answer in time' if latency_s is None else f"{latency_s:.1f}s against {self.fastest:.1f}s"
                 self.say(f"the server is queueing requests: {int(self.limit)} in flight from now on ({why})")
             self.said = True
-        elif not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
+        elif judged and not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
         async with self._free:
             self.busy -= 1
             self._free.notify_all()
@@ -293,12 +293,16 @@ async def _post(self: OpenAIClient, body: dict, cap: int) -> _Reply:
 async def _try(self: OpenAIClient, body: dict, cap: int) -> _Reply:
     "One request, within the deadline, holding one of the slots."
     await self.slots.acquire()
-    start, latency = time.monotonic(), None
-    try:
-        r = await asyncio.wait_for(self._post(body, cap), self.timeout_s)    # one deadline, all told
-        latency = time.monotonic() - start
-        return r
-    finally: await self.slots.release(latency)
+    start = time.monotonic()
+    try: r = await asyncio.wait_for(self._post(body, cap), self.timeout_s)    # one deadline, all told
+    except asyncio.TimeoutError:
+        await self.slots.release(None)             # a timeout: the server is slower than it can keep up with
+        raise
+    except BaseException:                          # cancelled (a speculative answer not needed), or a failure
+        await self.slots.release(None, judged=False)
+        raise
+    await self.slots.release(time.monotonic() - start)
+    return r
 
 def _failed(e: ClientError, tries: int) -> ClientError:
     "`e`, knowing how many requests were made for it."

@@ -302,6 +302,7 @@ class RunSummary:
     max_tokens: int | None = None # the answer reserve, named when answers were cut at it
     lines: int = 0                # the log's complete lines after the run
     head: str | None = None       # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
+    discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
 
 # %% ../nbs/10_ingest.ipynb #e2f93a4b
 @patch
@@ -317,6 +318,7 @@ def as_dict(self: RunSummary) -> dict:
                 calls=s.calls,
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
+                **({'discarded': self.discarded} if self.discarded else {}),
                 **({'error': self.error} if self.error else {}))
 
 @patch
@@ -328,6 +330,8 @@ def line(self: RunSummary) -> str:
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
     tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
     cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
+    d = self.discarded
+    cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
@@ -414,6 +418,7 @@ class IngestPlan:
     limit: int | None = None
     resume: bool = False
     model: str = ''
+    speculate: int = 1                 # turns of one query asked at once (`memgate.loop.Ahead`)
     constrain: str = 'auto'            # how answers are held to the gate format (`memgate.servers.constraint`)
     context: int | None = None         # the model's context, where the server does not say it
     server: dict = field(default_factory=dict)   # what the server said of itself and what was chosen (run_start)
@@ -429,7 +434,9 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
     most = chunks * each + calls * plan.loop.budget.memory
     return (f"{name}: about {chunks} chunks ({nbytes / 2**20:.1f} MB of sessions) x {len(plan.queries)} queries = "
             f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens"
-            + (f"; {plan.server['note']}" if plan.server.get('note') else ''))
+            + (f"; {plan.server['note']}" if plan.server.get('note') else '')
+            + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
+               "changes memory" if plan.speculate > 1 else ''))
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
@@ -500,11 +507,12 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
                              resume=resume, limit=plan.limit, stop=stop,
                              run_info=dict(baseline=baseline, **({'server': plan.server} if plan.server else {})),
-                             end_info=lambda: _read_info(s.reader),
+                             end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
-                      out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'))
+                      out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
+                      discarded=out.discarded if plan.speculate > 1 else {})
 
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio, time
 from dataclasses import dataclass, field, replace
 from typing import Callable
+from fastcore.basics import patch
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS, Selection
@@ -22,7 +23,7 @@ from .log import make_event, Stats
 # %% auto #0
 __all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint',
            'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask', 'candidate_tokens',
-           'run_turn', 'nothing_parsed', 'run_loop', 'EventList']
+           'run_turn', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -127,6 +128,7 @@ class RunOutcome:
     elapsed_s: float
     resumed_from: int = 0
     error: str | None = None      # what made a failed run fail
+    discarded: dict = field(default_factory=dict)   # calls and tokens of speculative answers thrown away
 
 # %% ../nbs/09_loop.ipynb #e31e0182
 @dataclass
@@ -257,6 +259,71 @@ def nothing_parsed(turns: int, last_raw: str) -> str:
     "The error of a run none of whose answers was in the gate format, quoting the last one."
     return f"{NOTHING_PARSED} in {turns} turns; the last answer: {cut_middle(last_raw, 300, ' ')!r}"
 
+# %% ../nbs/09_loop.ipynb #734cb946
+@dataclass
+class _Asked:
+    "A turn asked ahead: its chunk, the memory sha its prompt carried, and the task answering it."
+    t: int
+    chunk: Chunk
+    memory_sha: str | None
+    task: asyncio.Task
+
+def _fresh(a: _Asked, memory_sha: str | None) -> bool:
+    "Whether turn `a` was asked with the memory now committed: only then may it be committed."
+    return a.memory_sha == memory_sha
+
+class Ahead:
+    "Turns of one run asked up to `k` at once, resolved in order; those asked with a stale memory asked again."
+    def __init__(self, k: int, ask: Callable, chunks):
+        self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
+        self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)   # answered, cut short
+
+    async def _fill(self, memory, memory_sha, memory_tokens):
+        "Ask turns until `k` are in flight or the chunks end."
+        while not self.done and len(self.pending) < self.k:
+            try: t, chunk = await anext(self.chunks)
+            except StopAsyncIteration: self.done = True
+            else: self.pending.append(_Asked(t, chunk, memory_sha, asyncio.ensure_future(
+                self.ask(t, chunk, memory, memory_sha, memory_tokens))))
+
+# %% ../nbs/09_loop.ipynb #be9a69b9
+@patch
+def _discard(self: Ahead, a: _Asked):
+    "Throw turn `a` away: its answer counted as calls made for nothing, or its request cancelled (closed)."
+    if a.task.done() and not a.task.cancelled() and a.task.exception() is None:
+        turn = a.task.result()
+        self.discarded['calls'] += turn.attempts
+        for k in ('prompt_tokens', 'completion_tokens'): self.discarded[k] += turn.usage.get(k, 0)
+    elif not a.task.done():                               # queued or in flight: closing it stops the server's work
+        self.discarded['cancelled'] += 1
+        a.task.cancel()
+    a.task.add_done_callback(lambda task: task.cancelled() or task.exception())   # no "never retrieved" warning
+
+@patch
+async def next(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
+    "The next turn in order, asked with the committed memory `memory_sha`; None when the chunks are done."
+    await self._fill(memory, memory_sha, memory_tokens)
+    if not self.pending: return None
+    a = self.pending.pop(0)
+    turn = await a.task
+    if not _fresh(a, memory_sha):                          # asked with another memory: its answer cannot be used
+        self._discard(a)
+        turn = await self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens)
+    return turn
+
+@patch
+def restart(self: Ahead, memory, memory_sha, memory_tokens):
+    "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
+    for a in self.pending: self._discard(a)
+    self.pending = [_Asked(a.t, a.chunk, memory_sha, asyncio.ensure_future(
+        self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens))) for a in self.pending]
+
+@patch
+def close(self: Ahead):
+    "Cancel what is still asked: the run ended (exit gate, Ctrl-C, a failure)."
+    for a in self.pending: self._discard(a)
+    self.pending = []
+
 # %% ../nbs/09_loop.ipynb #f70c2a03
 async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
                    query: Query,                # the standing question
@@ -272,7 +339,8 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                    stop: asyncio.Event | None = None,   # set it to end the run between turns
                    on_turn: Callable[[Turn], None] | None = None,  # called after each turn is written
                    run_info: dict | None = None,  # more fields for run_start
-                   end_info: Callable[[], dict] | None = None) -> RunOutcome:  # more fields for run_end, at its end
+                   end_info: Callable[[], dict] | None = None,  # more fields for run_end, at its end
+                   speculate: int = 1) -> RunOutcome:  # turns asked at once (`Ahead`); the log is the same for any
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
@@ -282,17 +350,21 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
                                  **(run_info or {})))
     parsed, unparsed, last_raw = 0, 0, ''      # this run's turns with and without an answer in the gate format
+    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
+    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, _unread(source, resume, limit))   # ungated: all apply
     try:
-        async for t, chunk in _unread(source, resume, limit):
+        while True:
             if stop is not None and stop.is_set():
                 status = 'interrupted'
                 break
-            turn = await run_turn(t, level, run, query.question, chunk, memory, memory_sha, cfg, client, memory_tokens)
+            if (turn := await ahead.next(memory, memory_sha, memory_tokens)) is None: break
             _written(sink, s, *turn.events)
             if turn.outcome != 'parse_failed': parsed += 1
             else: unparsed, last_raw = unparsed + 1, turn.events[0]['raw']
-            if turn.outcome == 'applied': memory, memory_sha = turn.memory, turn.events[-1]['sha']
             memory_tokens = turn.memory_tokens
+            if turn.outcome == 'applied':
+                memory, memory_sha = turn.memory, turn.events[-1]['sha']
+                ahead.restart(memory, memory_sha, memory_tokens)
             if on_turn: on_turn(turn)
             if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
                 status = 'exited'
@@ -307,13 +379,15 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         status, error, failed = 'failed', f"{type(e).__name__}: {e}", getattr(e, 'tries', 0)
         raise
     finally:
+        ahead.close()
         elapsed = time.monotonic() - started
-        extra = dict(error=error, failed_calls=failed)
+        extra = dict(error=error, failed_calls=failed,
+                     speculation=dict(ahead=speculate, **ahead.discarded) if speculate > 1 else None)
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
                                      elapsed_s=round(elapsed, 3), ts=utc_now(), **{k: v for k, v in extra.items() if v},
                                      **(end_info() if end_info else {})))
-    return RunOutcome(run, status, s, memory, elapsed, resume.t, error)
+    return RunOutcome(run, status, s, memory, elapsed, resume.t, error, ahead.discarded)
 
 # %% ../nbs/09_loop.ipynb #dac16094
 class EventList(list):

@@ -76,8 +76,9 @@ def env_client(query: Query) -> OpenAIClient:
 class Tuner:
     "Widgets for tuning a standing question against the first chunks of a project."
     def __init__(self, project, make_client=env_client, queries=None, queries_path='queries.toml', chunks: int = 8,
-                 cfg: LoopConfig | None = None, labels_dir='labels'):
+                 cfg: LoopConfig | None = None, labels_dir='labels', speculate: int = 1):
         self.project, self.make_client, self.queries_path = str(project), make_client, queries_path
+        self.speculate = speculate     # turns asked at once (`memgate.loop.Ahead`): the first chunks come back sooner
         self.labels_dir, self.labelling = labels_dir, W.VBox()
         self.queries, self.cfg = queries or load_queries(), cfg or LoopConfig()
         first = next(iter(self.queries.values()))
@@ -139,7 +140,7 @@ async def run(self: Tuner) -> list[Turn]:
         project = load_project(self.project)
         self.project_name = project.name
         out = await run_loop(Level.MEMORY, q, chunk_project(project), self.cfg, client, EventList(),
-                             limit=n, stop=self._stop, on_turn=self._show)
+                             limit=n, stop=self._stop, on_turn=self._show, speculate=self.speculate)
         used = sum(t.outcome == 'applied' for t in self.turns)
         self.status.value = (f'{out.status}: {len(self.turns)} turns, {used} updates '
                              f'(update-rate {used / max(1, len(self.turns)):.0%})')

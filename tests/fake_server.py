@@ -15,7 +15,7 @@ answer `GET /v1/models` and llama.cpp's `GET /props`.
 
     python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
 """
-import argparse, gzip, json, threading, time
+import argparse, gzip, json, select, socket, threading, time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from memgate.parser import gate_response
@@ -76,6 +76,17 @@ class FakeServer:
                 self.send_header('Content-Length', str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+            def decoding(self, seconds) -> bool:
+                "Work `seconds`, or stop early (False) when the client closed the connection, as vLLM aborts then."
+                end = time.monotonic() + seconds
+                while (left := end - time.monotonic()) > 0:
+                    if select.select([self.connection], [], [], min(left, 0.01))[0]:
+                        try: gone = self.connection.recv(1, socket.MSG_PEEK) == b''
+                        except OSError: gone = True
+                        if gone:
+                            self.close_connection = True
+                            return False
+                return True
             def do_GET(self):
                 path = self.path.split('?')[0]
                 if path == '/v1/models':
@@ -102,7 +113,7 @@ class FakeServer:
                     with server.lock:
                         server.busy += 1
                         server.most_busy = max(server.most_busy, server.busy)
-                    if server.latency: time.sleep(server.latency)
+                    if server.latency and not self.decoding(server.latency): return   # the client hung up
                 finally:
                     with server.lock: server.busy -= 1
                     if server.slots: server.slots.release()
