@@ -436,7 +436,7 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
             f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens"
             + (f"; {plan.server['note']}" if plan.server.get('note') else '')
             + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
-               "changes memory" if plan.speculate > 1 else ''))
+               "changes memory" if plan.speculate > 1 and plan.loop.use_update_gate else ''))
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
@@ -512,7 +512,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
                       out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
-                      discarded=out.discarded if plan.speculate > 1 else {})
+                      discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {})
 
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
@@ -620,6 +620,9 @@ async def ingest(plan: IngestPlan,                              # the project, t
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
     _check_fresh(plan, project.name)
     _room_for_logs(len(plan.queries))
+    if plan.speculate > 1 and not cfg.use_update_gate:
+        err(f"--speculate {plan.speculate}: --gate off changes memory at every parsed turn, so no turn can be asked "
+            "ahead: running with 1")
     feed, name = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err), project.name
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(x: Started | RunSummary) -> RunSummary:

@@ -278,13 +278,17 @@ class Ahead:
         self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
         self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)   # answered, cut short
 
+    def _asked(self, t, chunk, memory, memory_sha, memory_tokens) -> _Asked:
+        "Turn `t` asked now, with `memory`."
+        task = asyncio.ensure_future(self.ask(t, chunk, memory, memory_sha, memory_tokens))
+        return _Asked(t, chunk, memory_sha, task)
+
     async def _fill(self, memory, memory_sha, memory_tokens):
         "Ask turns until `k` are in flight or the chunks end."
         while not self.done and len(self.pending) < self.k:
             try: t, chunk = await anext(self.chunks)
             except StopAsyncIteration: self.done = True
-            else: self.pending.append(_Asked(t, chunk, memory_sha, asyncio.ensure_future(
-                self.ask(t, chunk, memory, memory_sha, memory_tokens))))
+            else: self.pending.append(self._asked(t, chunk, memory, memory_sha, memory_tokens))
 
 # %% ../nbs/09_loop.ipynb #be9a69b9
 @patch
@@ -315,8 +319,7 @@ async def next(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
 def restart(self: Ahead, memory, memory_sha, memory_tokens):
     "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
     for a in self.pending: self._discard(a)
-    self.pending = [_Asked(a.t, a.chunk, memory_sha, asyncio.ensure_future(
-        self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens))) for a in self.pending]
+    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens) for a in self.pending]
 
 @patch
 def close(self: Ahead):
@@ -382,7 +385,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
         ahead.close()
         elapsed = time.monotonic() - started
         extra = dict(error=error, failed_calls=failed,
-                     speculation=dict(ahead=speculate, **ahead.discarded) if speculate > 1 else None)
+                     speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
         _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
                                      elapsed_s=round(elapsed, 3), ts=utc_now(), **{k: v for k, v in extra.items() if v},
