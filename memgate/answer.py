@@ -14,7 +14,7 @@ from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
 from .client import BASELINE_MODEL, NO_ENDPOINT, Completion, ConfigError, KeywordBaseline, ModelClient
 from .log import Event, LogWriter, log_files, make_event
 from .loop import default_sampling
-from .show import Learned, Update, learned
+from .show import Learned, Update, learned, why_no_memory
 
 # %% auto #0
 __all__ = ['ANSWER_PLACEHOLDERS', 'answer_template', 'updates_text', 'answer_prompt', 'answer_log', 'answer_logs']
@@ -43,10 +43,12 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 async def answer_log(path,                                   # the log to answer
                      client: ModelClient | None,              # the model (None will do for a baseline log)
                      sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
-                     template: str | None = None) -> Event:   # default: memgate/templates/answer.txt
-    "Answer the log's question from its final memory and append the `answer` event to the log."
+                     template: str | None = None,             # default: memgate/templates/answer.txt
+                     again: bool = False) -> Event:           # ask anew though the memory was answered before
+    "Answer the log's question from its final memory and append the `answer` event (unless it was answered before)."
     x = learned(path)
-    if x.memory is None: raise MemgateError(f"{path}: no memory to answer from (the gate never opened)")
+    if x.memory is None: raise MemgateError(f"{path}: no memory to answer from ({why_no_memory(x)})")
+    if x.answer and x.answer.get('memory_sha') == x.memory_sha and not again: return x.answer
     verbatim = x.baseline or isinstance(client, KeywordBaseline)
     if not verbatim and client is None: raise ConfigError(f"{path}: a model log needs a model to answer; {NO_ENDPOINT}")
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
@@ -59,11 +61,11 @@ async def answer_log(path,                                   # the log to answer
 
 # %% ../nbs/12_answer.ipynb #f011c36e
 async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None, query: str | None = None,
-                      err: Callable[[str], None] = print) -> list[tuple[Path, Event | None]]:
+                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path, Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
     async def one(p):
-        try: return p, await answer_log(p, client, sampling)
+        try: return p, await answer_log(p, client, sampling, again=again)
         except MemgateError as e:
             err(f"{p}: not answered: {e}")
             return p, None

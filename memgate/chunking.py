@@ -15,11 +15,13 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
-from .sources import Project, Session, Warnings, session_records
+from pathlib import Path
+from .sources import Project, Session, Warnings, session_records, token_rate
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'tail', 'joined_extra', 'split_record',
-           'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for', 'counted_sessions', 'chunks_about']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL', 'tail',
+           'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for',
+           'counted_sessions', 'chunks_about', 'estimate_chunks']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -190,3 +192,27 @@ BYTES_PER_CHUNK = 45_000      # of session files per 5000-token chunk, on the bu
 def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:
     "About how many chunks `nbytes` of session files make, before any is read."
     return nbytes * CHUNK_TOKENS // (BYTES_PER_CHUNK * max_tokens) + 1
+
+# %% ../nbs/03_chunking.ipynb #58298268
+SAMPLE_BYTES = 2 * 2**20      # of session files rendered and counted to estimate a project's chunks before a run
+FILL = 0.92                   # how full a chunk is on average: records are not cut to fill one
+
+def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
+    "About how many chunks `project` makes: each file's tokens per byte (of 64 files, for more) times its size."
+    files = [(s, p) for s in project.sessions for p in s.files]
+    if not files: return 0
+    picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
+    each, rate, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
+    for s, p in picked:                  # a file read whole has its own rate; sampled ones pool theirs by format
+        r, exact = token_rate(s, p, each, project.tool_result_chars, count_tokens)
+        if exact: rate[p] = r
+        seen.setdefault(s.format, []).append(r)
+    by_format = {f: sum(r) / len(r) for f, r in seen.items()}
+    def session_chunks(s):
+        tokens = sum(rate.get(p, by_format.get(s.format, 0.0)) * _bytes(p) for p in s.files)
+        return max(1, round(tokens / (max_tokens * FILL) + 0.5)) if tokens else 0
+    return sum(map(session_chunks, project.sessions))
+
+def _bytes(p: Path) -> int:
+    try: return p.stat().st_size
+    except OSError: return 0

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse, asyncio, json, os, signal, sys
 from dataclasses import replace
 from pathlib import Path
-from .domain import MemgateError, VisibleStream
-from .sources import Selection, list_projects, load_project, TOOL_RESULT_CHARS
+from .domain import MemgateError, VisibleStream, plural, whole_file
+from .sources import Selection, claude_root, codex_root, find_project, list_projects, load_project
+from .sources import TOOL_RESULT_CHARS
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
@@ -20,16 +21,16 @@ from .client import endpoint
 from .servers import CONSTRAIN, prepare
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
-from .show import show
+from .show import learned, show
 from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'seconds', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row',
-           'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks', 'prompt_args',
-           'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest', 'report_args', 'cmd_report',
-           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
-           'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
+__all__ = ['COMMANDS', 'at_least', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
+           'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks',
+           'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest',
+           'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args',
+           'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -48,6 +49,13 @@ def seconds(text: str) -> float:
     except ValueError: raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 < v < float('inf'): raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
     return v
+
+def print_json(rows) -> int:
+    "Print `rows` (dicts) as one JSON array, streamed: `--format json` is one document, for every command."
+    n = 0
+    for n, row in enumerate(rows, 1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row, ensure_ascii=False), end='')
+    print('\n]' if n else '[]')
+    return n
 
 class Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line: what is wrong, and where to look."
@@ -87,11 +95,11 @@ def stats_row(path) -> dict:
 
 def cmd_stats(args) -> int:
     "Print numbers recomputed from each log's events."
+    if args.format == 'json':
+        print_json(stats_row(p) for p in log_files(args.logs))
+        return 0
     for p in log_files(args.logs):
         r = stats_row(p)
-        if args.format == 'json':
-            print(json.dumps(r))
-            continue
         print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {100 * r['update_rate']:.1f}%  "
               f"said-yes {100 * r['said_yes_rate']:.1f}%  memory {r['memory_tokens']}tok  "
               f"parse-failures {r['parse_failures']}  "
@@ -99,18 +107,20 @@ def cmd_stats(args) -> int:
     return 0
 
 # %% ../nbs/14_cli.ipynb #3455b583
-def add_project_args(p):
+def add_project_args(p, required: bool = True):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
-    p.add_argument('--project', required=True,
-                   help='a session file, a folder of them, or a project name (matched on the recorded cwd)')
+    p.add_argument('--project', required=required,
+                   help='a session file, a folder of them, or a project name (as `memgate projects` lists it)'
+                        + ('' if required else "; default: the one the --log's run read"))
     p.add_argument('--chunk-tokens', type=at_least(200, 20_000), default=CHUNK_TOKENS,
                    help=f'token limit of a chunk (default {CHUNK_TOKENS})')
     p.add_argument('--tool-result-chars', type=at_least(0), default=TOOL_RESULT_CHARS,
                    help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
     p.add_argument('--no-redact', action='store_true',
                    help='send secrets found in the sessions as they are (default: replaced by [REDACTED:kind])')
-    p.add_argument('--since', help='only sessions started on or after this ISO date (or time)')
-    p.add_argument('--until', help='only sessions started on or before this ISO date (or time)')
+    p.add_argument('--since', help='only sessions started on or after this date: YYYY-MM-DD, YYYYMMDD, or an ISO '
+                                   'date and time (UTC unless it says otherwise)')
+    p.add_argument('--until', help='only sessions started on or before this date (that day included) or time')
     p.add_argument('--session', action='append', default=[],
                    help='only this session (its id, or part of it; repeatable)')
 
@@ -132,23 +142,35 @@ def chunks_args(p):
 def cmd_chunks(args) -> int:
     "List a project's chunks: one line each, or one JSON object each with the exact text."
     project, chunks = project_chunks(args)
-    for c in chunks:
-        if args.format == 'json':
-            print(json.dumps(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records),
-                                  first_ts=c.first_ts, source=c.sources, text=c.text), ensure_ascii=False))
-        else: print(f"{c.index:5d}  {c.tokens:5d} tok  {len(c.records):4d} rec  {c.first_ts or '-':24s}  {c.sha[:12]}")
+    if args.format == 'json':
+        print_json(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records), first_ts=c.first_ts,
+                        source=c.sources, text=c.text) for c in chunks)
+    else:
+        print(f"{'chunk':>5s}  {'tokens':>6s}  {'records':>7s}  {'first record at':24s}  sha")
+        for c in chunks: print(f"{c.index:5d}  {c.tokens:6d}  {len(c.records):7d}  {c.first_ts or '-':24s}  {c.sha[:12]}")
     print(project.warnings.summary(), file=sys.stderr)
     return 0
 
 # %% ../nbs/14_cli.ipynb #36ec3d7f
 def prompt_args(p):
     "Options of `memgate prompt`."
-    add_project_args(p)
+    add_project_args(p, required=False)
     p.add_argument('--query', help='query id (not needed with --log)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
     p.add_argument('--chunk', type=at_least(1), required=True, help='chunk index, from 1: the turn t')
     p.add_argument('--log', help="a log: turn t's prompt as it was (or would be) sent, with the memory then and the "
                                  "log's question and chunk settings")
+
+# %% ../nbs/14_cli.ipynb #e4ff9e52
+def recorded_project(log, start: dict) -> str:
+    "What `--project` the run of `log` (its `run_start` event `start`) read: the path it recorded, or the project's name."
+    source = start.get('source')
+    if not source: raise MemgateError(f"{log}: its run_start does not record where its sessions are (a log written "
+                                      "before memgate recorded it): pass --project")
+    if start.get('listed'): return find_project(source).name
+    if not Path(source).exists(): raise MemgateError(f"{log}: its run read the sessions at {source}, which are not "
+                                                      "there now: pass --project")
+    return source
 
 # %% ../nbs/14_cli.ipynb #b473db86
 def _from_log(args) -> tuple[str, str | None]:
@@ -159,6 +181,10 @@ def _from_log(args) -> tuple[str, str | None]:
     args.chunk_tokens = cfg.get('chunk_tokens', args.chunk_tokens)
     args.tool_result_chars = cfg.get('tool_result_chars', args.tool_result_chars)
     args.no_redact = 'redactor' in cfg and cfg['redactor'] is None
+    picked = cfg.get('selection', {})
+    if not (args.since or args.until or args.session):        # the chunks are numbered within what the run read
+        args.since, args.until, args.session = picked.get('since'), picked.get('until'), picked.get('sessions', [])
+    args.project = args.project or recorded_project(args.log, start)
     before = [e['text'] for e in events if e['kind'] == 'memory' and e['t'] < args.chunk]
     return start['question'], before[-1] if before else None
 
@@ -166,6 +192,7 @@ def cmd_prompt(args) -> int:
     "Print the exact prompt the model sees for chunk N: at t=1, or with `--log` as turn N of that log."
     if args.log: question, memory = _from_log(args)
     elif not args.query: raise MemgateError("pass --query ID, or --log LOG to show a turn of that log")
+    elif not args.project: raise MemgateError("pass --project P: the sessions to take chunk N from")
     else:
         (query,) = select_queries(load_queries(args.queries), [args.query], args.queries or 'query set')
         question, memory = query.question, None
@@ -306,15 +333,18 @@ def cmd_ingest(args) -> int:
         err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
         return stopped
     results, answers = got
+    if args.format == 'json':
+        print_json(dict(r.as_dict(), **({'answer': answers[r.log]['text']} if r.log in answers else {}))
+                   for r in results)
     for r in results:
         a = answers.get(r.log)
-        if args.format == 'json': print(json.dumps(dict(r.as_dict(), **({'answer': a['text']} if a else {}))))
-        else: print(r.line() + (f"\n  answer: {a['text']}" if a else ''), flush=True)
-        if r.error: err(f"{r.query}: {r.status}: {r.error}")
+        if args.format != 'json': print(r.line() + (f"\n  answer: {a['text']}" if a else ''), flush=True)
+        elif r.error: err(f"{r.query}: {r.status}: {r.error}")
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
     if caught and (not results or 'interrupted' in statuses): return stopped
-    return 0 if statuses <= {'complete', 'exited'} else 1
+    unanswered = args.answer and any(r.log not in answers for r in results if r.status in ('complete', 'exited'))
+    return 0 if statuses <= {'complete', 'exited'} and not unanswered else 1
 
 # %% ../nbs/14_cli.ipynb #bfebe2a0
 def report_args(p):
@@ -340,7 +370,7 @@ def show_args(p):
 
 def cmd_show(args) -> int:
     "Print what logs learned: the question, the answer, the final memory and the updates behind it."
-    out = show(args.logs, args.query, args.format, args.evidence)
+    out = show(args.logs, args.query, args.format, args.evidence)   # json: one document, a list of logs
     if not out: raise MemgateError(f"no log of query {args.query!r} in {', '.join(args.logs)}")
     print(out)
     return 0
@@ -350,6 +380,8 @@ def answer_args(p):
     "Options of `memgate answer`."
     logs_args(p)
     p.add_argument('--query', help='only the logs of this query id')
+    p.add_argument('--again', action='store_true',
+                   help='ask anew for a log answered before from the same memory (the log keeps every answer)')
     model_args(p)
 
 def cmd_answer(args) -> int:
@@ -360,13 +392,16 @@ def cmd_answer(args) -> int:
     client = factory(None) if factory and model != BASELINE_MODEL else None
     async def run():
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)
-        try: return await answer_logs(args.logs, client, sampling,
-                                      args.query, err)
+        try: return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
         finally:
             if close: await close()
+    before = {str(p): learned(p).answer for p in log_files(args.logs)}
     got = asyncio.run(run())
     for path, e in got:
-        if e: print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
+        if not e: continue
+        old = ('; answered before from this memory, not asked again (--again asks anew)'
+               if before.get(str(path)) and before[str(path)]['run'] == e['run'] else '')
+        print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']}{old})\n{e['text']}")
     return 0 if all(e for _, e in got) else 1
 
 # %% ../nbs/14_cli.ipynb #3e1394f0
@@ -375,15 +410,26 @@ def projects_args(p):
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
 def cmd_projects(args) -> int:
-    "List the projects under the Claude Code and Codex roots, with what `--project` can call them."
-    for x in list_projects():
-        size = sum(f.stat().st_size for f in x.files)
-        row = dict(name=x.name, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
-                   first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
-        if args.format == 'json': print(json.dumps(row))
-        else: print(f"{x.name:24s} {'+'.join(row['tools']):12s} {len(x.files):4d} sessions  {(x.first_ts or '-')[:10]}"
-                    f" .. {(x.last_ts or '-')[:10]}  {size / 2**20:7.1f} MB  ~{row['chunks_about']} chunks  {x.cwd}")
+    "List the projects under the Claude Code and Codex roots: the name to give `--project`, and what they hold."
+    found = list_projects()
+    if not found: raise MemgateError(f"no Claude Code or Codex sessions under {claude_root() / 'projects'}, "
+                                     f"{codex_root() / 'sessions'} or {codex_root() / 'archived_sessions'} "
+                                     "(set CLAUDE_CONFIG_DIR or CODEX_HOME if they are elsewhere)")
+    rows = [_project_row(x) for x in found]
+    if args.format == 'json': print_json(rows)
+    else:
+        for x, r in zip(found, rows):
+            also = f"  (also {x.folder})" if x.folder and x.folder != x.name else ''
+            print(f"{x.name:24s} {'+'.join(r['tools']):12s} {plural(r['sessions'], 'session'):>13s}  "
+                  f"{(x.first_ts or '-')[:10]} .. {(x.last_ts or '-')[:10]}  {r['bytes'] / 2**20:7.1f} MB  "
+                  f"~{r['chunks_about']} chunks  {x.cwd}{also}")
     return 0
+
+def _project_row(x) -> dict:
+    "What `memgate projects` says of listed project `x`."
+    size = sum(f.stat().st_size for f in x.files)
+    return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
+                first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
 
 # %% ../nbs/14_cli.ipynb #c8550854
 def eval_args(p):
@@ -397,31 +443,37 @@ def cmd_eval(args) -> int:
     "Score the gates of logs against labels."
     groups = evaluate(args.logs, args.labels)
     if args.format == 'text': print(scores_text(groups))
-    else:
-        for scores in groups.values():
-            for s in scores or []: print(json.dumps(score_dict(s)))
+    else: print_json(score_dict(s) for scores in groups.values() for s in scores or [])
     return 0
 
 # %% ../nbs/14_cli.ipynb #8cc4f50c
 def export_args(p):
     "Options of `memgate export`."
     logs_args(p)
-    p.add_argument('--project', required=True, help='the sessions the logs read (their chunks are rebuilt from it)')
+    p.add_argument('--project', help="the sessions the logs read, their chunks rebuilt from it and checked by sha "
+                                     "(default: where each log's run read them)")
     p.add_argument('--labels', metavar='DIR', help='folder of <project>/<query>.toml: adds the update and exit rewards')
     p.add_argument('--format', choices=('records', 'chat'), default='records')
     p.add_argument('--out', required=True, help='the JSONL file to write')
 
 def cmd_export(args) -> int:
-    "Write training records for the turns of logs."
-    n = 0
-    with open(args.out, 'w', encoding='utf-8') as f:
-        for log in log_files(args.logs):
+    "Write training records for the turns of logs: the whole file, or none of it."
+    n, skipped, logs = 0, [], log_files(args.logs)
+    with whole_file(args.out) as f:
+        for log in logs:
             start = read_log(log).events[0]
-            labels = load_labels(labels_path(args.labels, start['project'], start['query'])) if args.labels else None
-            for r in export_turns(log, args.project, labels):
+            where = labels_path(args.labels, start['project'], start['query']) if args.labels else None
+            if where and not where.exists():               # as eval does: an unlabelled query is skipped, and said
+                skipped.append(f"{log} (no {where})")
+                continue
+            labels = load_labels(where) if where else None
+            for r in export_turns(log, args.project or recorded_project(log, start), labels):
                 f.write(json.dumps(chat_record(r) if args.format == 'chat' else r, ensure_ascii=False) + '\n')
                 n += 1
-    print(f"wrote {n} turns to {args.out}", file=sys.stderr)
+        if skipped and len(skipped) == len(logs):
+            raise MemgateError(f"no log has labels in {args.labels}: {skipped[0]}; pass --labels DIR, or none")
+    for s in skipped: print(f"skipped, not labelled: {s}", file=sys.stderr)
+    print(f"wrote {plural(n, 'turn')} of {plural(len(logs) - len(skipped), 'log')} to {args.out}", file=sys.stderr)
     return 0
 
 # %% ../nbs/14_cli.ipynb #6645858b

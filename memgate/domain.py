@@ -8,6 +8,7 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 from __future__ import annotations
 import hashlib, os, re, time, unicodedata
 from pathlib import Path
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
@@ -16,8 +17,9 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text',
-           'Chunk', 'cut_middle', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined',
-           'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream', 'bounded_lines']
+           'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut',
+           'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream', 'bounded_lines',
+           'whole_file']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -116,6 +118,11 @@ def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
     head = limit // 2
     marker = f"[... {len(text) - limit:,} characters removed by memgate ...]"
     return f"{text[:head]}{sep}{marker}{sep}{text[len(text) - (limit - head):]}"
+
+# %% ../nbs/00_domain.ipynb #60f0e654
+def plural(n: int, word: str, many: str | None = None) -> str:
+    "`1 query`, `2 queries`: a count and its noun, which takes `s` (or is `many`) unless the count is one."
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 # %% ../nbs/00_domain.ipynb #2b293d5a
 class Level(IntEnum):
@@ -224,3 +231,20 @@ def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
             size += len(rest)
             if rest.endswith(b'\n'): break
         yield n, None, size
+
+# %% ../nbs/00_domain.ipynb #a0e7bff0
+@contextmanager
+def whole_file(path, mode: str = 'w'):
+    "Open `path` for writing so that it appears whole or not at all: a temporary file renamed over it when done."
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    f = open(tmp, mode, **({} if 'b' in mode else {'encoding': 'utf-8'}))
+    try:
+        with f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -6,16 +6,16 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, shutil, sys, threading, time
+import asyncio, json, shutil, sys, threading, time
 from collections import defaultdict, deque
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
-from .domain import Chunk, MemgateError, Level, count_tokens, safe_name, visible
+from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
 from .sources import Project, load_project
-from .chunking import Counted, chunks_about, counted_sessions, pack, workers_for
+from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats
@@ -24,8 +24,9 @@ from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError
 from .prompt import template_tokens
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'WholeView', 'UnreadView', 'Reader', 'ChunkFeed', 'progress_line', 'elapsed', 'RunSummary',
-           'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread', 'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'project_folder', 'WholeView', 'UnreadView', 'Reader', 'ChunkFeed', 'progress_line',
+           'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread',
+           'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -71,6 +72,30 @@ def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
         raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
                           f"{budget}: the log was edited; memgate does not resume it")
     return n
+
+# %% ../nbs/10_ingest.ipynb #9e2ca00c
+def project_folder(log_dir, project: Project) -> str:
+    "The folder of `project`'s logs under `log_dir`: its name, unless another project's logs are there (see below)."
+    names = _folder_names(project)
+    held = {n: _sources_in(Path(log_dir) / safe_name(n)) for n in names}
+    return (next((n for n in names if project.source in held[n]), None)
+            or next(n for n in names if not held[n] - {''}))
+
+def _folder_names(project: Project) -> list[str]:
+    "The names `project`'s log folder may take, in order: its name, with the folders above it, with a hash."
+    above = [p for p in Path(project.source).parent.parts if p not in ('/', '')]
+    wider = ['-'.join([*above[-k:], project.name]) for k in range(1, min(len(above), 3) + 1)]
+    return list(dict.fromkeys([project.name, *wider, f"{project.name}-{sha256_text(project.source)[:8]}"]))
+
+def _sources_in(folder: Path) -> set[str]:
+    "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
+    out = set()
+    for f in sorted(folder.glob('*.jsonl')) if folder.is_dir() else []:
+        try:
+            with open(f, 'rb') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
+        except (OSError, ValueError): first = {}
+        out.add(first.get('source', '') if isinstance(first, dict) else '')
+    return out
 
 # %% ../nbs/10_ingest.ipynb #f8a00eda
 class WholeView:
@@ -163,6 +188,7 @@ class ChunkFeed:
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
         self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
         self.size, self.stamp = project.size, project.stamp()   # before reading any
+        self._about = None
         self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
 
@@ -269,8 +295,13 @@ def total(self: Reader) -> tuple[int, bool]:
     "(the turns this reader's run will have read in all, exact): estimated from the bytes left until the feed is done."
     f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
     if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
-    if not (f.bytes_read and self.made): return chunks_about(f.size, f.max_tokens), False
-    return self.made + round((f.size - f.bytes_read) * self.made / f.bytes_read), False
+    return max(self.made, f.about()), False        # the sampled estimate beats extrapolating the first sessions
+
+@patch
+def about(self: ChunkFeed) -> int:
+    "About how many chunks the project makes (`memgate.chunking.estimate_chunks`, sampled once)."
+    if self._about is None: self._about = estimate_chunks(self.project, self.max_tokens)
+    return self._about
 
 # %% ../nbs/10_ingest.ipynb #b1a407f4
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
@@ -332,11 +363,15 @@ def line(self: RunSummary) -> str:
     cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
     d = self.discarded
     cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
+    where = f"\n  log {self.log}{self.held()}: read it with `memgate show {self.log}`" if self.head else ''
+    if self.status == 'failed' and not s.chunks_seen:      # it never reached a turn: what stopped it is the news
+        return f"{self.query}: failed before any turn: {self.error}{where}"
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
-            f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}\n"
-            f"  log {self.log}{self.held()}: read it with `memgate show {self.log}`")
+            f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
+            + (f": {self.error}" if self.status == 'failed' and self.error else '')
+            + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
 
 @patch
 def held(self: RunSummary) -> str:
@@ -424,17 +459,19 @@ class IngestPlan:
     server: dict = field(default_factory=dict)   # what the server said of itself and what was chosen (run_start)
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
-def cost_line(plan: IngestPlan, name: str, nbytes: int) -> str:
-    "What the run will cost, before anything is read: model calls and prompt tokens, from the project's size."
-    chunks = chunks_about(nbytes, plan.loop.chunk_tokens)
+def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int, left: list[int] | None = None) -> str:
+    "What the run will cost: model calls and prompt tokens, for `chunks` estimated and the turns `left` per query."
     chunks = min(chunks, plan.limit) if plan.limit else chunks
+    left = [min(n, chunks) for n in left] if left is not None else [chunks] * len(plan.queries)
     fixed = template_tokens(plan.loop.template)
-    each = sum(fixed + count_tokens(q.question) + plan.loop.chunk_tokens for q in plan.queries)
-    calls = chunks * len(plan.queries)
-    most = chunks * each + calls * plan.loop.budget.memory
-    return (f"{name}: about {chunks} chunks ({nbytes / 2**20:.1f} MB of sessions) x {len(plan.queries)} queries = "
-            f"about {calls} model calls (and parse retries), at most {most / 1e6:.2f}M prompt tokens"
-            + (f"; {plan.server['note']}" if plan.server.get('note') else '')
+    most = sum(n * (fixed + count_tokens(q.question) + plan.loop.chunk_tokens + plan.loop.budget.memory)
+               for n, q in zip(left, plan.queries))
+    calls, done = sum(left), chunks * len(plan.queries) - sum(left)
+    said = (f"{name}: about {plural(chunks, 'chunk')} ({nbytes / 2**20:.1f} MB of sessions) x "
+            f"{plural(len(plan.queries), 'query', 'queries')}"
+            + (f", about {done} of those turns logged before" if done > 0 else '')
+            + f" = about {plural(calls, 'model call')} (and parse retries), at most {most / 1e6:.2f}M prompt tokens")
+    return (said + (f"; {plan.server['note']}" if plan.server.get('note') else '')
             + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
                "changes memory" if plan.speculate > 1 and plan.loop.use_update_gate else ''))
 
@@ -506,13 +543,18 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         total = lambda: _capped(s.reader.total(), plan.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
                              resume=resume, limit=plan.limit, stop=stop,
-                             run_info=dict(baseline=baseline, **({'server': plan.server} if plan.server else {})),
+                             run_info=dict(baseline=baseline, **_where_from(s.reader.feed.project),
+                                           **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
                       out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
                       discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {})
+
+def _where_from(project: Project) -> dict:
+    "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
+    return dict(source=project.source, **({'listed': True} if project.listed else {}))
 
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
@@ -618,12 +660,13 @@ async def ingest(plan: IngestPlan,                              # the project, t
     progress = progress or Progress('lines', err)
     cfg = plan.loop
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
-    _check_fresh(plan, project.name)
+    name = project_folder(plan.log_dir, project)
+    _check_fresh(plan, name)
     _room_for_logs(len(plan.queries))
     if plan.speculate > 1 and not cfg.use_update_gate:
         err(f"--speculate {plan.speculate}: --gate off changes memory at every parsed turn, so no turn can be asked "
             "ahead: running with 1")
-    feed, name = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err), project.name
+    feed = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err)
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def one(x: Started | RunSummary) -> RunSummary:
         if isinstance(x, RunSummary): return _headed(x)
@@ -632,12 +675,17 @@ async def ingest(plan: IngestPlan,                              # the project, t
         except MemgateError as e: return _headed(_failed(plan, name, x.query, e))   # this query failed; others go on
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
-        if feed.views: err(cost_line(plan, name, feed.size))      # some query has chunks to read
+        if feed.views: err(cost_line(plan, name, feed.size, feed.about(), [_left(x, feed) for x in started]))
         feed.start()
         try: return list(await asyncio.gather(*(one(x) for x in started)))
         finally:
             feed.close()
             progress.close()
+
+def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
+    "About how many turns query `x` has left to run: none if it is done or failed, else the chunks its log has not read."
+    if isinstance(x, RunSummary): return 0
+    return max(0, feed.about() - (x.resume.t if x.resume else 0))
 
 def _headed(r: RunSummary) -> RunSummary:
     "`r` with its log's line count and head, once the run is over."

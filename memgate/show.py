@@ -13,7 +13,8 @@ from .domain import cut_middle
 from .log import LogError, Stats, log_files, read_log, stats
 
 # %% auto #0
-__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'learned', 'as_text', 'as_markdown', 'as_json', 'show']
+__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'learned', 'why_no_memory', 'as_text', 'as_markdown',
+           'as_json', 'show']
 
 # %% ../nbs/11_show.ipynb #3fbf1f1f
 @dataclass
@@ -66,6 +67,8 @@ class Learned:
     stats: Stats
     answer: dict | None = None             # the latest `answer` event
     updates: list[Update] = field(default_factory=list)
+    failed: str | None = None              # why the log's last run failed, as its run_end says
+    answers: int = 0                       # `answer` events in the log (every one is kept)
 
 def learned(path) -> Learned:
     "What the log at `path` learned."
@@ -75,7 +78,14 @@ def learned(path) -> Learned:
     answers = [e for e in events if e['kind'] == 'answer']
     return Learned(str(path), start['project'], start['query'], start['question'], start['model'],
                    bool(start.get('baseline')), mems[-1]['text'] if mems else None, mems[-1]['sha'] if mems else None,
-                   stats(events), dict(answers[-1]) if answers else None, lineage(events))
+                   stats(events), dict(answers[-1]) if answers else None, lineage(events), _failure(events),
+                   len(answers))
+
+def _failure(events: list) -> str | None:
+    "Why the last run failed, if its run_end says it did."
+    ends = [e for e in events if e['kind'] in ('run_start', 'run_end')]
+    last = ends[-1] if ends else {}
+    return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
 
 # %% ../nbs/11_show.ipynb #84ec82a5
 EXCERPT_CHARS = 600   # how much of an update's evidence `--evidence` shows
@@ -91,6 +101,15 @@ def _rates(s: Stats) -> str:
             f"said-yes {100 * s.said_yes_rate:.1f}%, {s.budget_exceeded} over budget"
             + (f", {s.unchanged} yes with memory returned unchanged" if s.unchanged else ''))
 
+def why_no_memory(x: Learned) -> str:
+    "Why a log has no memory: its run failed before the gate opened, it read nothing, or the gate stayed shut."
+    if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
+    return 'no chunk was read' if not x.stats.chunks_seen else 'the gate never opened'
+
+def _earlier(x: Learned) -> str:
+    "How many answers before the one shown the log keeps."
+    return f"; the latest of {x.answers}" if x.answers > 1 else ''
+
 def _answered(a: dict) -> str:
     "Who answered and from which memory."
     by = 'the memory itself (keyword baseline: no model to answer)' if a.get('verbatim') else f"model {a['model']}"
@@ -101,8 +120,9 @@ def as_text(x: Learned, evidence: bool = False) -> str:
     "`x` for a terminal."
     who = 'keyword baseline' if x.baseline else x.model
     out = [f"== {x.query}  ({x.project}, {who})  {x.log}", f"Q: {x.question}", _rates(x.stats), '']
-    if x.answer: out += [f"answer ({_answered(x.answer)}):", x.answer['text'], '']
-    if x.memory is None: return '\n'.join(out + ['memory: none (the gate never opened)', ''])
+    if x.failed: out += [f"the last run failed: {x.failed}", '']
+    if x.answer: out += [f"answer ({_answered(x.answer)}{_earlier(x)}):", x.answer['text'], '']
+    if x.memory is None: return '\n'.join(out + [f"memory: none ({why_no_memory(x)})", ''])
     out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, {len(x.updates)} updates):", x.memory,
             '', 'updates:']
     for u in x.updates:
@@ -131,8 +151,9 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
     who = 'keyword baseline' if x.baseline else e(x.model)
     out = [f"## {e(x.query)} ({e(x.project)}, {who})", '', f"> {e(x.question)}", '',
            f"{_rates(x.stats)}. Log: {e(x.log)}", '']
-    if x.answer: out += [f"**Answer** ({e(_answered(x.answer))}):", '', e(x.answer['text']), '']
-    if x.memory is None: return '\n'.join(out + ['No memory: the gate never opened.', ''])
+    if x.failed: out += [f"**The last run failed:** {e(x.failed)}", '']
+    if x.answer: out += [f"**Answer** ({e(_answered(x.answer) + _earlier(x))}):", '', e(x.answer['text']), '']
+    if x.memory is None: return '\n'.join(out + [f"No memory: {why_no_memory(x)}.", ''])
     f = _fence(x.memory)
     out += [f"**Memory** ({x.stats.memory_tokens} tokens, {len(x.updates)} updates):", '', f, x.memory, f, '',
             '| turn | added | from | the model thought |', '|---|---|---|---|']
@@ -160,5 +181,6 @@ def show(paths, query: str | None = None, format: str = 'text', evidence: bool =
     "What the logs under `paths` learned, in `format` (text, md or json)."
     got = [learned(p) for p in log_files(paths)]
     got = [x for x in got if query is None or x.query == query]
-    if format == 'json': return '\n'.join(json.dumps(as_json(x, evidence), ensure_ascii=False) for x in got)
+    if not got: return ''
+    if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False, indent=1)
     return '\n'.join(FORMATS[format](x, evidence) for x in got)

@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/sources.html.md"""
 
 # %% ../nbs/02_sources.ipynb #b3c11cea
 from __future__ import annotations
-import hashlib, json, os, re
+import datetime, hashlib, json, os, re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,10 +16,11 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
-           'CODEX_SKIP', 'CODEX_ITEMS', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
-           'terminal_text', 'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records',
-           'sniff', 'Session', 'session_records', 'Project', 'claude_root', 'codex_root', 'Listed', 'list_projects',
-           'find_project', 'Selection', 'load_project']
+           'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport', 'Warnings',
+           'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
+           'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'session_records', 'sampled_lines',
+           'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects',
+           'find_project', 'parse_when', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -65,7 +66,8 @@ class Warnings:
     def summary(self) -> str:
         "One line per file with a problem, then a total; bookkeeping skips are summed on the last line."
         at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
-        listed = lambda r: ', '.join(f"{n} {what}{at(r, what)}" for what, n in sorted(r.warnings.items()))
+        counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what   # a file's own: once
+        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what, n in sorted(r.warnings.items()))
         lines = [f"warning: {r.path}: {listed(r)}" for r in self.files.values() if r.warnings]
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
@@ -126,9 +128,10 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
 
 # %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 4   # how records become text; a log records it, so resume can tell
+RENDERER_VERSION = 5   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
 # 4: a long tool result is cleaned (controls out, secrets redacted) whole before it is cut, not after.
+# 5: lists of objects in tool inputs (MultiEdit's edits, TodoWrite's todos) as items, their fields as lines.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content: `[image omitted, 118 KB]`."
@@ -152,18 +155,40 @@ def terminal_text(text: str) -> str:
 
 # %% ../nbs/02_sources.ipynb #37ef5643
 def tool_call(name, args) -> str:
-    "A tool call as `Tool: name` and its fields, one per line; multi-line values as indented lines."
+    "A tool call as `Tool: name` and its fields, one per line; multi-line values and nested objects as indented lines."
     if isinstance(args, str):
         try: parsed = json.loads(args)
         except (ValueError, RecursionError): parsed = None
         if isinstance(parsed, dict): args = parsed
     if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
-    lines = [f"Tool: {name}"]
-    for k, v in args.items():
-        if isinstance(v, str) and '\n' in v: lines += [f"  {k}:"] + [f"    {line}" for line in v.split('\n')]
-        else: lines.append(f"  {k}: {v if isinstance(v, str) else _json(v)}")
-    return '\n'.join(lines)
+    return '\n'.join([f"Tool: {name}", *_fields(args, '  ')])
 
+def _flat(v) -> bool:
+    "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
+    if isinstance(v, str): return '\n' not in v
+    if isinstance(v, (dict, list)): return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list)
+                                                                                 for x in v)
+    return True
+
+def _fields(d: dict, pad: str, depth: int = 0) -> list[str]:
+    "The lines of the fields of `d`, each indented by `pad`: a nested value goes under its key, a list as `- ` items."
+    lines = []
+    for k, v in d.items():
+        if _flat(v) or depth > 8: lines.append(f"{pad}{k}: {v if isinstance(v, str) else _json(v)}")
+        else: lines += [f"{pad}{k}:", *_value(v, pad + '  ', depth + 1)]
+    return lines
+
+def _value(v, pad: str, depth: int) -> list[str]:
+    "The lines of a value that does not fit on its key's line."
+    if isinstance(v, str): return [f"{pad}{line}" for line in v.split('\n')]
+    if isinstance(v, dict): return _fields(v, pad, depth)
+    lines = []
+    for x in v:
+        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
+        lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
+    return lines
+
+def _one(v) -> str: return v if isinstance(v, str) else _json(v)
 def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 
 # %% ../nbs/02_sources.ipynb #ea931d79
@@ -411,13 +436,19 @@ class Session:
         return sum(p.stat().st_size for p in self.files if p.exists())
 
 # %% ../nbs/02_sources.ipynb #a4418516
+NOT_A_SESSION = 'not a Claude Code or Codex session file'
+
+def _size(f: Path) -> int:
+    try: return f.stat().st_size
+    except OSError: return 0
+
 def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
     info = {}
     for f in files:
         fmt, ts, cwd, sid = sniff(f)
         if not fmt:
-            warnings.report(f).warnings['not a Claude Code or Codex session file'] += 1
+            warnings.report(f).warnings[NOT_A_SESSION if _size(f) else 'empty file'] += 1
             continue
         info[f] = (fmt, ts, cwd, sid)
     is_agent = lambda f: info[f][0] == 'claude' and f.name.startswith('agent-')
@@ -473,6 +504,58 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         keyed.append((last, i, r))
     return [r for *_, r in sorted(keyed, key=lambda k: k[:2])] if s.agents or s.format == 'claude' else recs
 
+# %% ../nbs/02_sources.ipynb #ffc825c8
+GOLDEN = 0.6180339887498949     # points k * GOLDEN mod 1 spread over a file however early the sampling stops
+
+def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
+    "(whole file?, line) for about `nbytes` of the file at `path`: all of it, or the lines that points in it fall in."
+    try: f = open(path, 'rb')
+    except OSError: return
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size <= nbytes:
+            yield from ((True, line) for line in f.read().splitlines())
+            return
+        got, k = 0, 0
+        while got < nbytes:
+            k += 1
+            f.seek(_line_start(f, int(size * (k * GOLDEN % 1))))
+            line = f.readline(LINE_BYTES)
+            got += len(line) or 1
+            if line.strip(): yield False, line.rstrip(b'\n')
+
+def _line_start(f, at: int, back: int = 1 << 16) -> int:
+    "Where the line holding byte `at` of file `f` starts (looking back at most `back` bytes)."
+    lo = max(0, at - back)
+    f.seek(lo)
+    i = f.read(at - lo).rfind(b'\n')
+    return lo + i + 1 if i >= 0 else lo
+
+# %% ../nbs/02_sources.ipynb #9f7d4c55
+def token_rate(s: Session, path: Path, nbytes: int, cap: int = TOOL_RESULT_CHARS,
+               count: Callable[[str], int] = len) -> tuple[float, bool]:
+    "Tokens (by `count`) per byte of one of `s`'s files, as a run renders it: exact for a small file, else sampled."
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    def tokens(n, raw):
+        try: return sum(count(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
+                        for r in read(obj, n, path, rep, cut) if isinstance(r.text, str))
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError): return 0
+    whole, points, kept, rates, rendered = [0, 0], 0, 0, [], 0
+    for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes), 1):
+        if all_of_it:
+            if rendered < 8 * nbytes: whole[0], whole[1] = whole[0] + tokens(n, raw), whole[1] + len(raw) + 1
+            rendered += len(raw) + 1
+            continue
+        points += 1                                 # a line found by a byte: its rate averages to the file's
+        if bookkeeping(raw, skip): continue
+        kept += 1
+        if rendered < nbytes:                       # rendering is the cost: a smaller sample of the kept lines
+            rates.append(tokens(n, raw) / (len(raw) + 1))
+            rendered += len(raw) + 1
+    if whole[1]: return whole[0] / whole[1], True
+    return (kept / points * sum(rates) / len(rates) if rates else 0.0), False
+
 # %% ../nbs/02_sources.ipynb #06e8bc77
 @dataclass
 class Project:
@@ -482,6 +565,8 @@ class Project:
     warnings: Warnings
     tool_result_chars: int = TOOL_RESULT_CHARS
     redact: bool = True
+    source: str = ''                 # what tells it from another project of the same name: its path, or its cwd
+    listed: bool = False             # named (`find_project`), so `source` is its cwd, not where its sessions are
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -540,17 +625,32 @@ class Listed:
     folder: str | None = None              # Claude Code's folder for it: the cwd it started in, encoded
     first_ts: str | None = None
     last_ts: str | None = None
+    key: str = ''                          # its name among the listed projects (set by `list_projects`)
 
     @property
     def name(self) -> str:
-        "What memgate calls the project: the last folder of its cwd."
-        return Path(self.cwd.rstrip('/')).name or self.cwd
+        "What memgate calls the project: the last folder of its cwd, with the folders above it that tell it apart."
+        return self.key or cwd_tail(self.cwd, 1)
 
     @property
     def names(self) -> list[str]:
-        "Every name `--project` accepts for it: the cwd, its last folder, the encoded folder and that folder's tail."
+        "Every name `--project` accepts for it: its name, the cwd, its last folder, the encoded folder and its tail."
         tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
-        return [n for n in (self.cwd.rstrip('/'), self.name, self.folder, tail) if n]
+        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'), cwd_tail(self.cwd, 1), self.folder,
+                                              tail) if n))
+
+def cwd_tail(cwd: str, n: int) -> str:
+    "The last `n` folders of `cwd`, joined by `-`: `cwd_tail('/a/codex/workspace', 2) == 'codex-workspace'`."
+    parts = [p for p in cwd.split('/') if p]
+    return '-'.join(parts[-n:]) or cwd
+
+def unique_names(projects: list[Listed]) -> list[Listed]:
+    "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
+    for x in projects:
+        n, depth = 1, len([p for p in x.cwd.split('/') if p])
+        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
+        x.key = cwd_tail(x.cwd, n)
+    return projects
 
 # %% ../nbs/02_sources.ipynb #934ab242
 def list_projects() -> list[Listed]:
@@ -567,7 +667,7 @@ def list_projects() -> list[Listed]:
     for f in [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
         fmt, ts, cwd, _ = sniff(f)
         if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
-    return sorted(groups.values(), key=lambda x: (x.name, x.cwd))
+    return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
 
 def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
     "Count session file `f` into project `x`."
@@ -577,10 +677,12 @@ def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
 
 # %% ../nbs/02_sources.ipynb #72aeb777
 def find_project(name: str) -> Listed:
-    "The one listed project `name` names (exactly, as a prefix, or as a substring of one of its names)."
+    "The one listed project `name` names (its name; else exactly, as a prefix, or as a part of one of its names)."
     projects = list_projects()
-    for test in (lambda n: n == name, lambda n: n.startswith(name), lambda n: name in n):
-        found = [x for x in projects if any(map(test, x.names))]
+    tests = (lambda x: x.name == name, lambda x: name in x.names, lambda x: any(n.startswith(name) for n in x.names),
+             lambda x: any(name in n for n in x.names))
+    for test in tests:
+        found = [x for x in projects if test(x)]
         if len(found) == 1: return found[0]
         if found: raise SourceError(f"project {name!r} could be any of: " +
                                     ', '.join(f"{x.name} ({x.cwd})" for x in found) + "; name one of them")
@@ -588,16 +690,36 @@ def find_project(name: str) -> Listed:
     raise SourceError(f"project {name!r}: no such file or folder, and no project under {claude_root()} or "
                       f"{codex_root()} is called that (projects: {known}; memgate projects lists them)")
 
+# %% ../nbs/02_sources.ipynb #7d2b83b4
+def parse_when(text: str, option: str = 'date') -> str:
+    "`text` as the ISO prefix session times are compared with: a date (`2025-09-03`, `20250903`) or a UTC time."
+    t = text.strip()
+    if re.fullmatch(r'\d{8}', t): t = f"{t[:4]}-{t[4:6]}-{t[6:]}"          # ccusage's YYYYMMDD
+    try:
+        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', t): return datetime.date.fromisoformat(t).isoformat()
+        if not re.match(r'\d{4}-\d{2}-\d{2}[T ]\d{2}', t): raise ValueError
+        when = datetime.datetime.fromisoformat(t)
+    except ValueError:
+        raise SourceError(f"{option} {text!r} is not a date: give YYYY-MM-DD, YYYYMMDD or an ISO date and time "
+                          "(2025-09-03T14:00, times in UTC unless they say otherwise)") from None
+    if when.tzinfo: when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return when.isoformat(timespec='seconds' if when.second or when.microsecond else 'minutes')
+
+# %% ../nbs/02_sources.ipynb #724ecd8d
 @dataclass(frozen=True)
 class Selection:
     "Which sessions of a project a run reads: started in a date range, and/or by session id (a part of it will do)."
-    since: str | None = None          # an ISO date or time: sessions that started before it are left out
-    until: str | None = None          # sessions that started after it (that day included) are left out
+    since: str | None = None          # a date or time (`parse_when`): sessions that started before it are left out
+    until: str | None = None          # sessions that started after it (that day, or minute, included) are left out
     sessions: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        for k in ('since', 'until'):
+            if getattr(self, k): object.__setattr__(self, k, parse_when(getattr(self, k), f'--{k}'))
 
     def keeps(self, s: Session) -> bool:
         "Whether session `s` is selected."
-        ts = s.first_ts or ''
+        ts = (s.first_ts or '').replace(' ', 'T')
         if self.since and ts[:len(self.since)] < self.since: return False
         if self.until and ts[:len(self.until)] > self.until: return False
         return not self.sessions or any(sid in s.path.stem for sid in self.sessions)
@@ -606,20 +728,36 @@ class Selection:
         "The selection as a run records it; empty when everything is read."
         return {k: v for k, v in dict(since=self.since, until=self.until, sessions=list(self.sessions)).items() if v}
 
+    def __str__(self):
+        said = [f"started on or after {self.since}" if self.since else '',
+                f"started on or before {self.until}" if self.until else '',
+                f"--session {' or '.join(self.sessions)}" if self.sessions else '']
+        return ', '.join(s for s in said if s) or 'every session'
+
 # %% ../nbs/02_sources.ipynb #c85dccae
 def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True,
                  select: Selection = Selection()) -> Project:
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
-    if p.is_file(): files, name = [p], p.stem
-    elif p.is_dir(): files, name = _jsonl_under(p, warnings), p.resolve().name
+    if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
+    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
-        files, name = sorted(found.files), found.name
+        files, name, source = sorted(found.files), found.name, found.cwd
     if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
     for f in files:
         if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")
-    sessions = [x for x in _sessions(files, warnings) if select.keeps(x)]
-    if not sessions and select.as_dict():
-        raise SourceError(f"project {name}: no Claude Code or Codex session is selected by {select.as_dict()}")
-    return Project(name, sessions, warnings, tool_result_chars, redact)
+    every = _sessions(files, warnings)
+    if not every: raise SourceError(_unreadable(spec, files, warnings))
+    sessions = [x for x in every if select.keeps(x)]
+    if not sessions:
+        raise SourceError(f"project {name}: none of its {len(every)} sessions (first {every[0].first_ts or '?'}, "
+                          f"last {every[-1].first_ts or '?'}) is selected: {select}")
+    return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
+
+def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
+    "What to say of a project none of whose files is a session."
+    why = Counter(w for f in files for w in warnings.report(f).warnings)
+    said = ', '.join(f"{n} {w}" for w, n in why.most_common())
+    if len(files) == 1: return f"{files[0]}: {said.removeprefix('1 ')}: nothing to read"
+    return f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session ({said}): nothing to read"
