@@ -53,7 +53,8 @@ def seconds(text: str) -> float:
 def print_json(rows) -> int:
     "Print `rows` (dicts) as one JSON array, streamed: `--format json` is one document, for every command."
     n = 0
-    for n, row in enumerate(rows, 1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row, ensure_ascii=False), end='')
+    for n, row in enumerate(rows, 1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row, ensure_ascii=False),
+                                            end='')
     print('\n]' if n else '[]')
     return n
 
@@ -147,7 +148,8 @@ def cmd_chunks(args) -> int:
                         source=c.sources, text=c.text) for c in chunks)
     else:
         print(f"{'chunk':>5s}  {'tokens':>6s}  {'records':>7s}  {'first record at':24s}  sha")
-        for c in chunks: print(f"{c.index:5d}  {c.tokens:6d}  {len(c.records):7d}  {c.first_ts or '-':24s}  {c.sha[:12]}")
+        for c in chunks:
+            print(f"{c.index:5d}  {c.tokens:6d}  {len(c.records):7d}  {c.first_ts or '-':24s}  {c.sha[:12]}")
     print(project.warnings.summary(), file=sys.stderr)
     return 0
 
@@ -163,7 +165,7 @@ def prompt_args(p):
 
 # %% ../nbs/14_cli.ipynb #e4ff9e52
 def recorded_project(log, start: dict) -> str:
-    "What `--project` the run of `log` (its `run_start` event `start`) read: the path it recorded, or the project's name."
+    "The `--project` the run of `log` (`start`: its run_start) read: the path it recorded, or the project's name."
     source = start.get('source')
     if not source: raise MemgateError(f"{log}: its run_start does not record where its sessions are (a log written "
                                       "before memgate recorded it): pass --project")

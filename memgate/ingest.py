@@ -683,7 +683,7 @@ async def ingest(plan: IngestPlan,                              # the project, t
             progress.close()
 
 def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
-    "About how many turns query `x` has left to run: none if it is done or failed, else the chunks its log has not read."
+    "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
     if isinstance(x, RunSummary): return 0
     return max(0, feed.about() - (x.resume.t if x.resume else 0))
 
