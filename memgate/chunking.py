@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
+from pathlib import Path
 from .sources import Project, Session, Warnings, session_records, token_rate
 
 # %% auto #0
