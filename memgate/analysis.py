@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
-from .domain import visible
+from .domain import visible, whole_file
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES
 from .show import Learned, learned, lineage
@@ -309,7 +309,7 @@ def report(paths, out) -> Path:
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)
-        fig.savefig(out / f'{name}.png', dpi=110, bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
         plt.close(fig)
-    (out / 'index.html').write_text(_index_html(r, [(n, title) for n, (title, _) in plots.items()]), encoding='utf-8')
+    with whole_file(out / 'index.html') as f: f.write(_index_html(r, [(n, title) for n, (title, _) in plots.items()]))
     return out / 'index.html'

@@ -6,11 +6,11 @@ Docs: https://memgate.github.io/memgate/tune.html.md"""
 
 # %% ../nbs/16_tune.ipynb #4e8c52c3
 from __future__ import annotations
-import asyncio, difflib, html, json
+import asyncio, difflib, html, json, re
 from pathlib import Path
 import ipywidgets as W
 from fastcore.basics import patch
-from .domain import Level
+from .domain import Level, plural
 from .queries import Query, load_queries
 from .sources import load_project
 from .chunking import chunk_project
@@ -102,7 +102,9 @@ class Tuner:
 
     def _ipython_display_(self):
         from IPython.display import display
-        display(self.ui)
+        bundle = self.ui._repr_mimebundle_()         # the widgets; off a front end, a line that says what they are
+        display({**bundle, 'text/plain': f"Tuner of {self.current.id!r} (widgets: open this notebook in Jupyter)"},
+                raw=True)
 
 # %% ../nbs/16_tune.ipynb #46d43d8d
 @patch(as_prop=True)
@@ -136,13 +138,13 @@ async def run(self: Tuner) -> list[Turn]:
     self.progress.max, self.progress.value = n, 0
     try:
         client = self.make_client(q)
-        self.status.value = f'running <b>{html.escape(q.id)}</b> over {n} chunks …'
+        self.status.value = f'running <b>{html.escape(q.id)}</b> over {plural(n, "chunk")} …'
         project = load_project(self.project)
         self.project_name = project.name
         out = await run_loop(Level.MEMORY, q, chunk_project(project), self.cfg, client, EventList(),
                              limit=n, stop=self._stop, on_turn=self._show, speculate=self.speculate)
         used = sum(t.outcome == 'applied' for t in self.turns)
-        self.status.value = (f'{out.status}: {len(self.turns)} turns, {used} updates '
+        self.status.value = (f'{out.status}: {plural(len(self.turns), "turn")}, {plural(used, "update")} '
                              f'(update-rate {used / max(1, len(self.turns)):.0%})')
     except Exception as e:
         self.status.value = f'<span style="color:#e76f51">{html.escape(type(e).__name__)}: {html.escape(str(e))}</span>'
@@ -155,6 +157,12 @@ def save(self: Tuner) -> Path:
     p = save_query(self.current, self.queries_path)
     self.status.value = f'saved <b>{html.escape(self.current.id)}</b> to {html.escape(str(p))}'
     return p
+
+# %% ../nbs/16_tune.ipynb #dfcb184b
+@patch(as_prop=True)
+def said(self: Tuner) -> str:
+    "The status line as text, for a print in a notebook or a script (the widget shows it as HTML)."
+    return html.unescape(re.sub(r'<[^>]*>', '', self.status.value))
 
 # %% ../nbs/16_tune.ipynb #61cdd1e9
 LABEL_CHOICES = ('unlabelled', 'relevant', 'not relevant')

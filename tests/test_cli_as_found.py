@@ -1,0 +1,197 @@
+"The command line as a careful new user finds it (issue 20): one test per thing found wrong; refusals' advice works."
+import json, shutil, subprocess, sys
+from pathlib import Path
+from conftest import FIXTURES, ROOT
+from helpers import memgate
+from synth import cc, write_jsonl
+from memgate.log import read_log
+
+PROJECT = FIXTURES / 'transcripts'
+BASELINE = ('--model', 'keyword-baseline', '--quiet')
+
+def ingest(*args, **env): return memgate('ingest', '--project', *map(str, args), *BASELINE, **env)
+
+def test_export_needs_no_project_skips_unlabelled_logs_saying_so_and_leaves_no_partial_file(tmp_path):
+    runs, out = tmp_path / 'runs', tmp_path / 'train.jsonl'
+    assert ingest(PROJECT, '--log-dir', runs).returncode == 0
+    r = memgate('export', runs, '--labels', ROOT / 'labels', '--format', 'chat', '--out', out)
+    assert r.returncode == 0, r.stderr
+    assert len(out.read_text().splitlines()) == 62
+    assert r.stderr.count('skipped, not labelled: ') == 2 and 'conventions.jsonl (no ' in r.stderr
+    assert r.stderr.splitlines()[-1] == f'wrote 62 turns of 2 logs to {out}'
+    bad = tmp_path / 'labels' / 'transcripts'
+    shutil.copytree(ROOT / 'labels' / 'transcripts', bad)
+    text = (bad / 'infra-root-causes.toml').read_text().replace('sha = "', 'sha = "0', 1)
+    (bad / 'infra-root-causes.toml').write_text(text)
+    out2 = tmp_path / 'second.jsonl'
+    r = memgate('export', runs, '--labels', tmp_path / 'labels', '--out', out2)
+    assert r.returncode == 2 and not out2.exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        'labels', 'runs', 'train.jsonl']                            # no partial file, no temporary left
+
+def test_dates_are_parsed_strictly_and_an_invalid_one_is_one_line_naming_the_option(tmp_path):
+    for bad, option in (('yesterday', '--until'), ('2025-13-45', '--since'), ('2025-09', '--since')):
+        r = memgate('chunks', '--project', PROJECT, option, bad)
+        assert r.returncode == 2 and r.stderr.splitlines() == [
+            f"memgate chunks: error: {option} {bad!r} is not a date: give YYYY-MM-DD, YYYYMMDD or an ISO date and time "
+            "(2025-09-03T14:00, times in UTC unless they say otherwise)"]
+    one_day = [memgate('chunks', '--project', PROJECT, '--since', d, '--until', d).stdout
+               for d in ('2025-09-25', '20250925')]
+    assert one_day[0] == one_day[1] and len(one_day[0].splitlines()) == 1 + 11       # header + the two rollouts
+    r = memgate('chunks', '--project', PROJECT, '--since', '2030-01-01')
+    assert r.returncode == 2 and r.stderr.strip().endswith('is selected: started on or after 2030-01-01')
+
+def _two_workspaces(root: Path) -> tuple[Path, Path]:
+    "Two projects whose folders are both called workspace, one Codex and one Claude Code."
+    a, b = root / 'codex' / 'workspace', root / 'claude' / 'workspace'
+    shutil.copytree(PROJECT / 'codex', a)
+    shutil.copytree(PROJECT / 'claude-code', b)
+    return a, b
+
+def test_two_projects_of_one_folder_name_log_apart_and_the_exists_advice_is_true(tmp_path):
+    a, b = _two_workspaces(tmp_path)
+    runs = tmp_path / 'runs'
+    one = ('--query', 'conventions', '--limit', '2', '--log-dir', runs)
+    assert ingest(a, *one).returncode == 0 and ingest(b, *one).returncode == 0
+    assert sorted(p.name for p in runs.iterdir()) == ['claude-workspace', 'workspace']
+    assert read_log(runs / 'claude-workspace' / 'conventions.jsonl').events[0]['source'] == str(b.resolve())
+    r = ingest(b, *one)                                 # the same project again: its own log, and the advice holds
+    assert r.returncode == 2 and 'claude-workspace/conventions.jsonl exists' in r.stderr
+    assert 'pass --resume to continue it, or --log-dir DIR for a new log' in r.stderr
+    assert ingest(b, '--query', 'conventions', '--limit', '3', '--log-dir', runs, '--resume').returncode == 0
+    assert ingest(b, *one[:-1], tmp_path / 'elsewhere').returncode == 0
+
+def test_a_folder_with_no_session_file_is_an_error_naming_what_it_found(tmp_path):
+    (tmp_path / 'junk.jsonl').write_text('hello\n')
+    (tmp_path / 'empty.jsonl').write_text('')
+    r = ingest(tmp_path, '--log-dir', tmp_path / 'runs')
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        f"memgate ingest: error: {tmp_path}: none of its 2 *.jsonl files is a Claude Code or Codex session "
+        "(1 empty file, 1 not a Claude Code or Codex session file): nothing to read"]
+    assert not (tmp_path / 'runs').exists()
+
+def test_answer_asks_once_per_memory_and_again_asks_anew(tmp_path):
+    runs = tmp_path / 'runs'
+    assert ingest(PROJECT, '--query', 'conventions', '--limit', '2', '--log-dir', runs).returncode == 0
+    log = runs / 'transcripts' / 'conventions.jsonl'
+    answers = lambda: [e for e in read_log(log).events if e['kind'] == 'answer']
+    first = memgate('answer', log)
+    second = memgate('answer', log)
+    assert first.returncode == second.returncode == 0 and len(answers()) == 1
+    assert 'answered before from this memory, not asked again (--again asks anew)' in second.stdout
+    assert memgate('answer', log, '--again').returncode == 0 and len(answers()) == 2
+    assert 'the latest of 2' in memgate('show', log).stdout
+
+def test_format_json_is_one_document_for_every_command(tmp_path):
+    runs = tmp_path / 'runs'
+    r = memgate('ingest', '--project', PROJECT, '--limit', '2', '--log-dir', runs, '--format', 'json', *BASELINE)
+    docs = {'ingest': r.stdout}
+    for cmd, *args in (('stats', runs), ('show', runs), ('chunks', '--project', PROJECT), ('eval', FIXTURES / 'runs')):
+        docs[cmd] = memgate(cmd, *args, '--format', 'json').stdout
+    shutil.copytree(PROJECT / 'codex', tmp_path / 'codex' / 'sessions')
+    docs['projects'] = memgate('projects', '--format', 'json', CLAUDE_CONFIG_DIR=str(tmp_path / 'claude'),
+                               CODEX_HOME=str(tmp_path / 'codex')).stdout
+    lengths = {cmd: len(json.loads(text)) for cmd, text in docs.items()}      # json.loads: one document each
+    assert lengths == dict(ingest=4, stats=4, show=4, chunks=31, eval=4, projects=1)
+
+def test_projects_with_no_sessions_says_where_it_looked_and_fails(tmp_path):
+    r = memgate('projects', CLAUDE_CONFIG_DIR=str(tmp_path / 'c'), CODEX_HOME=str(tmp_path / 'x'))
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        f"memgate projects: error: no Claude Code or Codex sessions under {tmp_path / 'c' / 'projects'}, "
+        f"{tmp_path / 'x' / 'sessions'} or {tmp_path / 'x' / 'archived_sessions'} (set CLAUDE_CONFIG_DIR or "
+        "CODEX_HOME if they are elsewhere)"]
+
+def test_a_run_that_never_reached_the_model_says_why_in_its_summary_and_in_show(tmp_path):
+    runs = tmp_path / 'runs'
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--quiet',
+                '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--retries', '0')
+    assert r.returncode == 1 and r.stdout.startswith('conventions: failed before any turn: ')
+    assert 'run -' not in r.stdout
+    shown = memgate('show', runs).stdout
+    assert 'the last run failed: ' in shown and 'memory: none (the run failed before any turn)' in shown
+
+def _built(build, folder, progress=False) -> Path:
+    "A 3 MB synthetic project (`bench/synth_project.py`) in `folder`."
+    build(folder, 3, progress=progress)
+    return folder
+
+def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread_turns(tmp_path):
+    sys.path.insert(0, str(ROOT / 'bench'))
+    from synth_project import build
+    from memgate.sources import load_project
+    from memgate.chunking import chunk_project, estimate_chunks
+    made = {}
+    for name, folder in (('bundled', PROJECT), ('synth', _built(build, tmp_path / 'synth')),
+                         ('synth 2.1', _built(build, tmp_path / 'synth-progress', progress=True))):
+        p = load_project(folder)
+        made[name] = (estimate_chunks(p), sum(1 for _ in chunk_project(p)))
+    assert all(abs(est / n - 1) <= 0.15 for est, n in made.values()), made
+    runs = tmp_path / 'runs'
+    assert ingest(PROJECT, '--query', 'conventions', '--limit', '20', '--log-dir', runs).returncode == 0
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', *BASELINE[:2])
+    cost = r.stderr.splitlines()[0]
+    assert ' x 1 query, about 20 of those turns logged before = about 11 model calls ' in cost, cost
+
+def test_ingest_answer_exits_1_when_an_answer_fails(tmp_path):
+    runs, rec = tmp_path / 'runs', tmp_path / 'rec.jsonl'
+    from fake_server import FakeServer
+    with FakeServer() as s:
+        args = ('ingest', '--project', PROJECT, '--query', 'conventions', '--limit', '2', '--quiet', '--model',
+                'test-model')
+        assert memgate(*args, '--base-url', s.url, '--log-dir', runs, MEMGATE_RECORD=str(rec)).returncode == 0
+    r = memgate(*args, '--replay', rec, '--log-dir', tmp_path / 'again', '--answer')     # no answer was recorded
+    assert r.returncode == 1 and 'not answered' in r.stderr
+
+def test_project_names_are_unique_and_the_listed_name_resolves_and_names_the_log_folder(tmp_path):
+    home = tmp_path / '.claude' / 'projects'
+    for cwd in ('/w/codex/workspace', '/w/claude/workspace'):
+        write_jsonl(home / cwd.replace('/', '-') / 'S.jsonl',
+                    [cc('user', '2026-01-01T10:00:00Z', f'work in {cwd}: the build failed', sid='S', cwd=cwd)])
+    env = dict(CLAUDE_CONFIG_DIR=str(tmp_path / '.claude'), CODEX_HOME=str(tmp_path / '.codex'))
+    rows = json.loads(memgate('projects', '--format', 'json', **env).stdout)
+    assert [x['name'] for x in rows] == ['claude-workspace', 'codex-workspace']
+    r = memgate('chunks', '--project', 'workspace', **env)
+    assert r.returncode == 2 and 'could be any of: claude-workspace (/w/claude/workspace), codex-workspace' in r.stderr
+    runs = tmp_path / 'runs'
+    assert memgate('ingest', '--project', 'codex-workspace', '--log-dir', runs, '--query', 'conventions', *BASELINE,
+                   **env).returncode == 0
+    assert [p.name for p in runs.iterdir()] == ['codex-workspace']
+    log = runs / 'codex-workspace' / 'conventions.jsonl'
+    start = read_log(log).events[0]
+    assert (start['source'], start['listed']) == ('/w/codex/workspace', True)
+    r = memgate('prompt', '--log', log, '--chunk', '1', **env)             # the log knows its project
+    assert r.returncode == 0 and 'work in /w/codex/workspace' in r.stdout
+
+def test_small_things_plurals_headers_and_what_a_checkout_ignores(tmp_path):
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--limit', '1', '--log-dir', tmp_path,
+                *BASELINE[:2])
+    assert ' x 1 query = about 1 model call ' in r.stderr.splitlines()[0]
+    head = memgate('chunks', '--project', PROJECT).stdout.splitlines()[0]
+    assert head.split() == ['chunk', 'tokens', 'records', 'first', 'record', 'at', 'sha']
+    ignored = subprocess.run(['git', 'check-ignore', 'report/index.html', 'train.jsonl', 'runs-ungated/x.jsonl'],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert ignored.stdout.split() == ['report/index.html', 'train.jsonl', 'runs-ungated/x.jsonl']
+
+def test_lists_of_objects_in_tool_inputs_read_as_lines():
+    chunks = json.loads(memgate('chunks', '--project', PROJECT / 'claude-code', '--format', 'json').stdout)
+    escaped = sum(c['text'].count('\\n') for c in chunks)
+    assert escaped <= 461 * 0.05, escaped          # 461 before: MultiEdit's edits as JSON; left: an `echo -e "\n\nn"`
+    assert any('  edits:\n    - old_string:\n' in c['text'] for c in chunks)
+
+def test_the_advice_of_each_refusal_works_when_followed(tmp_path):
+    runs = tmp_path / 'runs'
+    assert ingest(PROJECT, '--query', 'conventions', '--limit', '1', '--log-dir', runs).returncode == 0
+    refused = ingest(PROJECT, '--query', 'conventions', '--limit', '2', '--log-dir', runs)
+    assert refused.returncode == 2 and 'pass --resume to continue it, or --log-dir DIR' in refused.stderr
+    assert ingest(PROJECT, '--query', 'conventions', '--limit', '2', '--log-dir', runs, '--resume').returncode == 0
+    assert ingest(PROJECT, '--query', 'conventions', '--limit', '2', '--log-dir', tmp_path / 'new').returncode == 0
+    r = memgate('prompt', '--project', PROJECT, '--chunk', '1')
+    assert r.returncode == 2 and 'pass --query ID, or --log LOG' in r.stderr
+    assert memgate('prompt', '--project', PROJECT, '--chunk', '1', '--query', 'conventions').returncode == 0
+    assert memgate('prompt', '--chunk', '1', '--log', runs / 'transcripts' / 'conventions.jsonl').returncode == 0
+    r = memgate('export', runs, '--labels', tmp_path / 'none', '--out', tmp_path / 'x.jsonl')
+    assert r.returncode == 2 and 'pass --labels DIR, or none' in r.stderr
+    assert memgate('export', runs, '--out', tmp_path / 'x.jsonl').returncode == 0
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', tmp_path / 'm')
+    assert r.returncode == 2 and '--base-url' in r.stderr
+    assert memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', tmp_path / 'm', '--limit',
+                   '1', '--model', 'keyword-baseline').returncode == 0
