@@ -45,7 +45,8 @@ def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says
     said = {cmd.split()[1] for cmd, _ in ran}
     assert said >= {'ingest', 'show', 'answer', 'verify', 'stats', 'report', 'eval', 'export'}, said
     logs = lambda d: sorted(p.name for p in (checkout / d / 'transcripts').glob('*.jsonl'))
-    queries = [f'{q}.jsonl' for q in ('build-and-test-failures', 'conventions', 'design-decisions', 'infra-root-causes')]
+    queries = [f'{q}.jsonl' for q in ('build-and-test-failures', 'conventions', 'design-decisions',
+                                      'infra-root-causes')]
     assert logs('runs') == logs('runs-ungated') == queries and logs('runs-qwen') == ['infra-root-causes.jsonl']
     stats = next(r for cmd, r in ran if cmd.startswith('memgate stats'))
     assert [row['log'] for row in json.loads(stats.stdout)] == [f'runs/transcripts/{q}' for q in queries]
