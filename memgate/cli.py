@@ -341,11 +341,12 @@ def cmd_ingest(args) -> int:
     for r in results:
         a = answers.get(r.log)
         if args.format != 'json': print(r.line() + (f"\n  answer: {a['text']}" if a else ''), flush=True)
-        elif r.error: err(f"{r.query}: {r.status}: {r.error}")
+        if r.error: err(f"{r.query}: {r.status}: {r.error}")          # stderr too: where errors are looked for
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
     if caught and (not results or 'interrupted' in statuses): return stopped
-    unanswered = args.answer and any(r.log not in answers for r in results if r.status in ('complete', 'exited'))
+    unanswered = args.answer and any(r.log not in answers for r in results        # a gate never opened: no question
+                                     if r.status in ('complete', 'exited') and r.stats.chunks_used)
     return 0 if statuses <= {'complete', 'exited'} and not unanswered else 1
 
 # %% ../nbs/14_cli.ipynb #bfebe2a0

@@ -40,7 +40,8 @@ def test_memory_lineage_walks_parents_back_to_evidence():
     lin = memory_lineage(r.events, log)
     applied = r.turns[(r.turns.log == log) & r.turns.applied]
     assert list(lin.t) == list(applied.t) and lin.tokens.iloc[-1] == stats(log).memory_tokens
-    assert all(lin.files.str.len() > 0) and all(lin.added.str.startswith('- '))
+    added = lin.added[lin.added != '']          # an update may only repeat lines memory holds: it adds none
+    assert all(lin.files.str.len() > 0) and len(added) >= len(lin) - 1 and all(added.str.startswith('- '))
 
 def test_plots_are_titled_labelled_and_carry_the_query():
     r = load_runs(RUNS)

@@ -42,7 +42,7 @@ def test_a_bom_does_not_cost_the_first_record(tmp_path):
     f = tmp_path / 's1.jsonl'
     f.write_bytes(b'\xef\xbb\xbf' + record(1) + record(2, 'and the retry failed too'))
     r = memgate('chunks', '--project', f, '--format', 'json')
-    assert r.returncode == 0 and json.loads(r.stdout.splitlines()[0])['records'] == 2, r.stdout + r.stderr
+    assert r.returncode == 0 and json.loads(r.stdout)[0]['records'] == 2, r.stdout + r.stderr
 
 def test_a_line_too_long_to_hold_is_skipped_with_its_line_named_and_memory_bounded(tmp_path):
     f = tmp_path / 's1.jsonl'

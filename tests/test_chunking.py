@@ -54,16 +54,16 @@ def test_oversized_record_split_at_lines_with_part_markers():
 def test_chunks_command_lists_every_chunk_with_warnings_summary(fixtures):
     r = memgate('chunks', '--project', str(fixtures / 'transcripts'))
     lines = r.stdout.splitlines()
-    assert r.returncode == 0 and len(lines) == 31
+    assert r.returncode == 0 and len(lines) == 32 and lines[0].startswith('chunk')   # a header, then the 31
     first = chunks_of(fixtures / 'transcripts')[0]
-    assert lines[0].split() == ['1', str(first.tokens), 'tok', str(len(first.records)), 'rec', first.first_ts,
-                                first.sha[:12]]
+    assert lines[0].split() == ['chunk', 'tokens', 'records', 'first', 'record', 'at', 'sha']
+    assert lines[1].split() == ['1', str(first.tokens), str(len(first.records)), first.first_ts, first.sha[:12]]
     assert r.stderr.strip() == ('4 files, 752 records, 0 warnings; '
                                 'skipped 157 event_msg, 7 file-history-snapshot, 1 summary, 77 turn_context')
 
 def test_chunks_json_carries_the_exact_prompt_section(fixtures):
     r = memgate('chunks', '--project', str(fixtures / 'transcripts'), '--format', 'json')
-    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    rows = json.loads(r.stdout)
     assert [row['index'] for row in rows] == list(range(1, 32))
     assert all(sha256_text(row['text']) == row['sha'] and set(row) == {'index', 'sha', 'tokens', 'records', 'first_ts',
                                                                        'source', 'text'} for row in rows)

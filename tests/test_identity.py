@@ -25,7 +25,7 @@ def test_a_yes_that_copies_memory_is_unchanged_and_show_prints_it(tmp_path):
     assert r.returncode == 0, r.stderr
     assert '1 used: update-rate 33.3%, said-yes 100.0%, 0 over budget, 2 yes with memory returned unchanged' in r.stdout
     assert r.stdout.count('  t=') == 1
-    d = json.loads(memgate('show', log, '--format', 'json', timeout=20).stdout)
+    (d,) = json.loads(memgate('show', log, '--format', 'json', timeout=20).stdout)
     assert (d['stats']['unchanged'], [u['t'] for u in d['updates']]) == (2, [1])
 
 def test_a_memory_equal_to_its_chunk_text_shows_its_evidence(tmp_path):

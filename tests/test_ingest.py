@@ -61,14 +61,14 @@ def test_a1_produces_complete_log(tmp_path):
 
 def test_a2_update_rate_matches_log(tmp_path):
     with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--format', 'json')
-    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    (row,) = json.loads(r.stdout)
     s2 = stats(log_of(tmp_path))
     assert row['update_rate'] == round(s2.update_rate, 6) and row['update_rate'] == round(expected_updates() / N, 6)
     assert (row['chunks_seen'], row['chunks_used'], row['calls'], row['status']) == (N, s2.chunks_used, N, 'complete')
     assert set(row) >= {'run', 'project', 'query', 'log', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
                         'memory_tokens', 'parse_failures', 'budget_exceeded', 'calls', 'elapsed_s'}
     v = memgate('stats', log_of(tmp_path), '--format', 'json')
-    assert json.loads(v.stdout)['update_rate'] == pytest.approx(row['update_rate'])
+    assert json.loads(v.stdout)[0]['update_rate'] == pytest.approx(row['update_rate'])
 
 def test_a3_resume_is_noop_when_complete(tmp_path):
     with FakeServer() as s: memgate_ingest(s, tmp_path, '--query', Q)
@@ -117,7 +117,7 @@ def test_a7_live_smoke(tmp_path):
     cmd = ['ingest', '--project', PROJECT, '--query', Q, '--limit', '20', '--log-dir', tmp_path, '--format', 'json']
     r = subprocess.run([sys.executable, '-m', 'memgate.cli', *map(str, cmd)], capture_output=True, text=True,
                        timeout=3600)
-    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    (row,) = json.loads(r.stdout)
     print(f"live update-rate: {100 * row['update_rate']:.1f}% over {row['chunks_seen']} chunks "
           f"({row['parse_failures']} parse failures)")
     assert events(log_of(tmp_path))[-1]['kind'] == 'run_end' and verify(log_of(tmp_path)).ok
@@ -278,7 +278,7 @@ def test_main_job_keyword_baseline_offline(tmp_path):
     r = memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--log-dir', tmp_path,
                 '--format', 'json')
     assert r.returncode == 0, r.stderr
-    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    rows = json.loads(r.stdout)
     assert [row['query'] for row in rows] == list(load_queries())
     for row in rows:
         log = Path(row['log'])
@@ -338,7 +338,7 @@ def always_yes(prompt: str) -> str:
 def test_a_gate_that_says_yes_to_everything_is_reported_and_warned_about(tmp_path):
     with FakeServer(gate=always_yes) as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--format', 'json')
     assert r.returncode == 0, r.stderr
-    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    (row,) = json.loads(r.stdout)
     s = stats(log_of(tmp_path))
     assert (row['said_yes'], row['said_yes_rate'], row['chunks_used']) == (N, 1.0, s.chunks_used)
     assert s.chunks_used < 10

@@ -99,9 +99,8 @@ def test_answer_show_verify_and_eval_read_the_real_run(server, constrained, tmp_
     answers = [e for e in read_log(log).events if e['kind'] == 'answer']
     assert len(answers) == 1 and answers[0]['model'] == 'smollm2' and answers[0]['text']
     shown = memgate('show', log, '--format', 'json')
-    assert shown.returncode == 0 and json.loads(shown.stdout)['answer']['text'] == answers[0]['text']
-    chunks = [json.loads(line) for line in memgate('chunks', '--project', PROJECT, '--chunk-tokens', 200, '--format',
-                                                   'json').stdout.splitlines()][:8]
+    assert shown.returncode == 0 and json.loads(shown.stdout)[0]['answer']['text'] == answers[0]['text']
+    chunks = json.loads(memgate('chunks', '--project', PROJECT, '--chunk-tokens', 200, '--format', 'json').stdout)[:8]
     labels = tmp_path / 'labels' / 'transcripts' / f'{Q}.toml'       # labels of the small chunks this run read
     labels.parent.mkdir(parents=True)
     labels.write_text(f'project = "transcripts"\nquery = "{Q}"\n' + ''.join(
@@ -109,7 +108,7 @@ def test_answer_show_verify_and_eval_read_the_real_run(server, constrained, tmp_
         for c in chunks))
     scored = memgate('eval', log, '--labels', tmp_path / 'labels', '--format', 'json')
     assert scored.returncode == 0, scored.stderr
-    assert json.loads(scored.stdout)['chunks'] == list(range(1, 9)), scored.stdout
+    assert json.loads(scored.stdout)[0]['chunks'] == list(range(1, 9)), scored.stdout
     assert memgate('verify', log).returncode == 0
 
 def test_resume_after_the_server_was_killed_and_restarted(tmp_path):

@@ -13,7 +13,7 @@ def baseline_log(tmp_path, *args):
     r = memgate('ingest', '--project', PROJECT, '--model', 'keyword-baseline', '--query', Q, '--limit', 4,
                 '--log-dir', tmp_path, '--format', 'json', *args)
     assert r.returncode == 0, r.stderr
-    return tmp_path / 'transcripts' / f'{Q}.jsonl', json.loads(r.stdout)
+    return tmp_path / 'transcripts' / f'{Q}.jsonl', json.loads(r.stdout)[0]
 
 def rechain(path, events):
     "Write `events` to `path` with the chain and the seals recomputed, as a forger who read memgate's source would."

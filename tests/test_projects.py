@@ -18,7 +18,7 @@ def fake_home(home):
 def test_projects_lists_them_with_their_names(tmp_path):
     env = fake_home(tmp_path)
     r = memgate('projects', '--format', 'json', **env)
-    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    rows = json.loads(r.stdout)
     assert r.returncode == 0 and [(x['name'], x['folder'], x['sessions']) for x in rows] == [
         ('spotlight', '-home-u-projects-spotlight', 1), ('spotter-dov', '-home-u-projects-spotter', 1)]
     assert rows[1]['cwd'] == '/home/u/projects/spotter-worktrees/spotter-dov' and rows[1]['tools'] == ['claude']
@@ -27,7 +27,7 @@ def test_project_takes_the_folder_its_tail_the_cwds_last_folder_and_refuses_an_a
     env = fake_home(tmp_path)
     for name in ('spotter', 'spotter-dov', '-home-u-projects-spotter', 'dov'):
         r = memgate('chunks', '--project', name, **env)
-        assert r.returncode == 0 and len(r.stdout.splitlines()) == 1, (name, r.stderr)
+        assert r.returncode == 0 and len(r.stdout.splitlines()) == 2, (name, r.stderr)   # a header, a chunk
     r = memgate('chunks', '--project', 'spot', **env)
     assert r.returncode == 2 and r.stderr.splitlines() == [
         "memgate chunks: error: project 'spot' could be any of: spotlight (/home/u/projects/spotlight), spotter-dov "
@@ -42,9 +42,9 @@ def test_since_until_and_session_select_what_a_run_reads_and_resume_keeps_it(tmp
     r = memgate('chunks', '--project', project, '--since', '2025-09-25', '--until', '2025-09-25')
     assert r.returncode == 0 and '2 files, ' in r.stderr                     # the two Codex rollouts of that day
     r = memgate('chunks', '--project', project, '--session', 'fe5e1c67')
-    assert r.returncode == 0 and all('2025-09-03' in l for l in r.stdout.splitlines())
+    assert r.returncode == 0 and all('2025-09-03' in l for l in r.stdout.splitlines()[1:])
     r = memgate('chunks', '--project', project, '--since', '2030-01-01')
-    assert r.returncode == 2 and "no Claude Code or Codex session is selected by {'since': '2030-01-01'}" in r.stderr
+    assert r.returncode == 2 and "is selected: started on or after 2030-01-01" in r.stderr
     run = lambda *a: memgate('ingest', '--project', project, '--model', 'keyword-baseline', '--query', 'conventions',
                              '--log-dir', tmp_path, *a)
     assert run('--session', 'fe5e1c67', '--limit', '2').returncode == 0

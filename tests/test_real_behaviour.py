@@ -149,7 +149,7 @@ def test_parse_retries_differ_and_every_attempt_is_logged(tmp_path):
 def test_a_failed_runs_summary_has_its_run_id_elapsed_time_and_calls(tmp_path):
     with FakeServer(faults=['500'] * 4) as s:
         r = ingest(s, tmp_path, '--query', Q, '--limit', 1, '--retries', 1, '--format', 'json')
-    got, ev = json.loads(r.stdout), events(tmp_path)
+    (got,), ev = json.loads(r.stdout), events(tmp_path)
     assert r.returncode == 1 and got['run'] == ev[0]['run'] and got['elapsed_s'] == ev[-1]['elapsed_s']
     assert got['calls'] == 2 and ev[-1]['failed_calls'] == 2
     assert verify(tmp_path / 'transcripts' / f'{Q}.jsonl').ok

@@ -31,7 +31,7 @@ def test_show_prints_each_final_memory_byte_for_byte_with_its_updates(tmp_path):
         for u in lineage(events):
             files = '; '.join(Path(s['file']).name + f" {s['first_ts']} .. {s['last_ts']}" for s in u.sources)
             assert f"  t={u.t}  chunk {u.t}  +{len(u.added.splitlines())} lines  {files}\n" in r.stdout
-    rows = [json.loads(l) for l in memgate('show', tmp_path / 'transcripts', '--format', 'json').stdout.splitlines()]
+    rows = json.loads(memgate('show', tmp_path / 'transcripts', '--format', 'json').stdout)
     assert [row['log'] for row in rows] == [str(p) for p in logs]
     for row, log in zip(rows, logs):
         assert row['memory'] == last_memory(log)['text'] and row['memory_sha'] == last_memory(log)['sha']
@@ -92,5 +92,5 @@ def test_ingest_answer_runs_then_answers(tmp_path):
         r = memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--limit', '4',
                     '--query', 'infra-root-causes', '--log-dir', tmp_path, '--answer', '--format', 'json')
     assert r.returncode == 0, r.stderr
-    (row,) = [json.loads(l) for l in r.stdout.splitlines()]
+    (row,) = json.loads(r.stdout)
     assert row['answer'] == ANSWER and read_log(row['log']).events[-1]['kind'] == 'answer' and verify(row['log']).ok
