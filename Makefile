@@ -31,12 +31,18 @@ sync-check:
 readme:
 	python tools/readme.py
 
-# The documentation site needs Quarto (https://quarto.org), which this project cannot install for you.
+# The documentation site, into _docs/: with Quarto on the PATH as nbdev builds it (nbdev-docs), else the same pages
+# from nbdev's processed notebooks rendered by Sphinx + MyST-NB (tools/docs.py). Either way, processing errors and
+# Sphinx warnings fail it, and then every internal link is checked and no page may load anything from the network.
 docs:
-	@if command -v quarto >/dev/null 2>&1; then nbdev-docs; else echo "docs: skipped, quarto is not on the PATH (install it from quarto.org, then run make docs)"; fi
+	@if command -v quarto >/dev/null 2>&1; then nbdev-docs && python tools/docs.py --check-only; \
+	else python tools/docs.py --check; fi
 
+# Serve _docs/ on http://127.0.0.1:8000 (nbdev-preview re-renders as you edit, where Quarto is installed).
+PORT ?= 8000
 preview:
-	@if command -v quarto >/dev/null 2>&1; then nbdev-preview; else echo "preview: skipped, quarto is not on the PATH"; fi
+	@if command -v quarto >/dev/null 2>&1; then nbdev-preview; \
+	else test -f _docs/index.html || $(MAKE) docs; python -m http.server $(PORT) --bind 127.0.0.1 --directory _docs; fi
 
 # Re-run the module notebooks (00-12) as nbdev-test does and keep their outputs, so the docs show values under the
 # examples. nbdev-clean keeps outputs (it drops execution counts and metadata), so the sync check still holds.

@@ -6,8 +6,7 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, json, shutil, sys, threading, time
-from collections import defaultdict, deque
+import asyncio, json, shutil, sys, time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
 from .sources import Project, load_project
-from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
+from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats
@@ -24,9 +23,8 @@ from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError
 from .prompt import template_tokens
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'project_folder', 'WholeView', 'UnreadView', 'Reader', 'ChunkFeed', 'progress_line',
-           'elapsed', 'RunSummary', 'Progress', 'IngestPlan', 'cost_line', 'Started', 'start_query', 'first_unread',
-           'run_query', 'ingest']
+__all__ = ['log_path', 'resume_point', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan',
+           'cost_line', 'Started', 'start_query', 'first_unread', 'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -96,212 +94,6 @@ def _sources_in(folder: Path) -> set[str]:
         except (OSError, ValueError): first = {}
         out.add(first.get('source', '') if isinstance(first, dict) else '')
     return out
-
-# %% ../nbs/10_ingest.ipynb #f8a00eda
-class WholeView:
-    "Every chunk of the project, numbered from 1 across sessions: what a run from the start reads."
-    def __init__(self, max_tokens: int): self.max_tokens, self.next = max_tokens, 1
-
-    def take(self, items: list[Counted]) -> list[Chunk]:
-        "The chunks of one session's counted records."
-        out = list(pack(items, self.max_tokens, self.next))
-        if out: self.next = out[-1].index + 1
-        return out
-
-    def finish(self) -> list[Chunk]:
-        "Chunks held back until every session was read: none."
-        return []
-
-# %% ../nbs/10_ingest.ipynb #5dff16d9
-class UnreadView:
-    "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
-    def __init__(self, rp: ResumePoint, max_tokens: int):
-        self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
-        self.turn_of = {(src['file'], ref): t for t, srcs in rp.read.items() for src in srcs for ref in src['refs']}
-        self.seen, self.unchecked = defaultdict(list), set(rp.read)
-
-    def take(self, items: list[Counted]) -> list[Chunk]:
-        "The new chunks of one session, or none while a turn the log read is still to be checked."
-        fresh = []
-        for item in items:
-            t = self.turn_of.get((item[0].source, item[0].ref))
-            if t is None: fresh.append(item)
-            else: self.seen[t].append(item[0])
-        for t in sorted(self.unchecked & self.seen.keys()): self._check(t)
-        self.held += pack(fresh, self.max_tokens, self.next)
-        if self.held: self.next = self.held[-1].index + 1
-        return [] if self.unchecked else self.finish()
-
-    def finish(self) -> list[Chunk]:
-        "The chunks held back, once the turns whose records never came are checked (and refused)."
-        for t in sorted(self.unchecked): self._check(t)
-        out, self.held = self.held, []
-        return out
-
-    def _check(self, t: int):
-        if Chunk.from_records(t, self.seen.pop(t, [])).sha != self.rp.chunk_shas[t]:
-            files = ', '.join(sorted({src['file'] for src in self.rp.read[t]}))
-            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
-                              "into a new --log-dir to read it anew")
-        self.unchecked.discard(t)
-
-
-# %% ../nbs/10_ingest.ipynb #f96e491c
-_END = object()     # what a reader gets after its last chunk
-
-class Reader:
-    "One query's chunks from a `ChunkFeed`, as an async iterator; `total()` is the feed's estimate of its turns."
-    def __init__(self, feed: ChunkFeed, view, ahead: int):
-        self.feed, self.view, self.items, self.closed = feed, view, deque(), False
-        self.room, self.arrived, self.made = threading.Semaphore(ahead), asyncio.Event(), 0
-        self.exhausted = False      # it gave every chunk of its view: the feed read the project to its end
-
-    def _put(self, item):
-        "Take `item` (a chunk, an error, or the end) from the feed's thread, on the event loop."
-        self.items.append(item)
-        self.arrived.set()
-
-    def __aiter__(self): return self
-
-    async def __anext__(self) -> Chunk:
-        while not self.items:
-            self.arrived.clear()
-            await self.arrived.wait()
-        item = self.items[0]
-        if item is _END:
-            self.exhausted = self.feed.read_all
-            raise StopAsyncIteration
-        self.items.popleft()
-        if isinstance(item, BaseException): raise item
-        self.room.release()
-        return item
-
-    def close(self):
-        "Take no more chunks: the feed stops waiting for this reader."
-        self.closed = True
-        self.room.release()
-
-# %% ../nbs/10_ingest.ipynb #80c854c6
-class ChunkFeed:
-    "A project's chunks, read and counted once in a thread, for the `Reader` of every query of a run."
-    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
-        self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
-        self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
-        self.size, self.stamp = project.size, project.stamp()   # before reading any
-        self._about = None
-        self.read_all = False       # the thread read every session (no stop, no error)
-        self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
-
-    def subscribe(self, resume: ResumePoint | None = None) -> Reader:
-        "A reader of every chunk, or with a resume point that knows what its log read, of the chunks it did not."
-        fresh = bool(resume and resume.t and len(resume.read) == resume.t)
-        if not fresh and self.whole is None:
-            self.whole = WholeView(self.max_tokens)
-            self.views.append((self.whole, []))
-        view = UnreadView(resume, self.max_tokens) if fresh else self.whole
-        if fresh: self.views.append((view, []))
-        reader = Reader(self, view, self.ahead)
-        next(rs for v, rs in self.views if v is view).append(reader)
-        return reader
-
-
-# %% ../nbs/10_ingest.ipynb #3feb738d
-@patch
-def start(self: ChunkFeed):
-    "Start reading, in a thread; call it from the event loop, once every query has subscribed."
-    self.loop, self.t0 = asyncio.get_running_loop(), time.monotonic()
-    if not self.views: return                  # every query was complete already: nothing to read
-    self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
-    self.thread.start()
-
-@patch
-def _read(self: ChunkFeed):
-    "The thread: every session, counted once, packed per view, sent to the readers."
-    sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))   # every core
-    try:
-        while not self._stopped():
-            if (got := next(sessions, None)) is None: break
-            s, items = got
-            self.bytes_read += s.size
-            for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
-        for view, readers in list(self.views):
-            if not self._stopped(): self._send(view, readers, view.finish)
-        self.read_all = not self._stopped()
-    except Exception as e:                          # a session that cannot be read: every reader stops on it
-        if not isinstance(e, MemgateError):         # (a worker that could not start): one line, not a traceback
-            e = MemgateError(f"{self.project.name}: reading the sessions failed ({type(e).__name__}: {e})")
-        for _, readers in self.views: self._give(readers, e)
-    finally:
-        sessions.close()
-        self.done = True
-        for _, readers in self.views: self._give(readers, _END)
-        self._on_loop(self._said)
-
-# %% ../nbs/10_ingest.ipynb #be45e34e
-@patch
-def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
-    "Send the chunks `make()` gives to `readers`; a resume check that fails ends them instead."
-    try: chunks = make()
-    except ResumeError as e:
-        self.views.remove((view, readers))
-        self._give(readers, e)
-        self._give(readers, _END)
-        return
-    for c in chunks:
-        for r in readers:
-            while not r.closed and not r.room.acquire(timeout=0.2):
-                if self._stopped(): return
-            if not r.closed: self._give([r], c)
-            r.made += 1
-
-@patch
-def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
-    "Run `fn(*args)` on the event loop; False when the run closed it already (Ctrl-C): nobody is left to tell."
-    try: self.loop.call_soon_threadsafe(fn, *args)
-    except RuntimeError: return False
-    return True
-
-@patch
-def _give(self: ChunkFeed, readers: list[Reader], item):
-    "Hand `item` to each reader, on the event loop."
-    for r in readers:
-        if not self._on_loop(r._put, item): return
-
-@patch
-def _stopped(self: ChunkFeed) -> bool:
-    "Whether to stop reading: `stop` was set, the feed was closed, or no reader is left."
-    return (self.closing or (self.stop is not None and self.stop.is_set())
-            or all(r.closed for _, readers in self.views for r in readers))
-
-@patch
-def close(self: ChunkFeed):
-    "Stop reading (between chunks) and release every reader."
-    self.closing = True
-    for _, readers in self.views:
-        for r in readers: r.close()
-
-# %% ../nbs/10_ingest.ipynb #9cf7d972
-@patch
-def _said(self: ChunkFeed):
-    "Say what reading the project found (on the event loop, once the thread is done)."
-    *warned, total_line = self.project.warnings.summary().splitlines()
-    made = f"{self.whole.next - 1} chunks, " if self.whole else ''
-    self.err(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {time.monotonic() - self.t0:.1f}s: "
-             f"{made}{total_line}")
-    for line in warned: self.err(line)
-
-@patch
-def total(self: Reader) -> tuple[int, bool]:
-    "(the turns this reader's run will have read in all, exact): estimated from the bytes left until the feed is done."
-    f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
-    if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
-    return max(self.made, f.about()), False        # the sampled estimate beats extrapolating the first sessions
-
-@patch
-def about(self: ChunkFeed) -> int:
-    "About how many chunks the project makes (`memgate.chunking.estimate_chunks`, sampled once)."
-    if self._about is None: self._about = estimate_chunks(self.project, self.max_tokens)
-    return self._about
 
 # %% ../nbs/10_ingest.ipynb #b1a407f4
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:

@@ -104,7 +104,7 @@ def test_ctrl_c_while_memgate_is_still_importing_is_one_line(tmp_path):
 def test_a_feed_that_ends_after_the_run_closed_its_loop_raises_nothing(tmp_path):
     "Ctrl-C tears the event loop down while the reading thread still runs: its last words must find no closed loop."
     import asyncio, threading
-    from memgate.ingest import ChunkFeed
+    from memgate.feed import ChunkFeed
     from memgate.sources import load_project
     feed = ChunkFeed(load_project(PROJECT), 5000)
     feed.subscribe()
