@@ -43,7 +43,7 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 async def answer_log(path,                                   # the log to answer
                      client: ModelClient | None,              # the model (None will do for a baseline log)
                      sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
-                     template: str | None = None,             # default: memgate/templates/answer.txt
+                     template: str | None = None,             # default: templates/answer.txt
                      again: bool = False) -> Event:           # ask anew though the memory was answered before
     "Answer the log's question from its final memory and append the `answer` event (unless it was answered before)."
     x = learned(path)

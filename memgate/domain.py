@@ -29,8 +29,9 @@ class MemgateError(Exception):
 def templates_dir() -> Path:
     "The folder holding `gru-mem.txt`, `answer.txt` and the default `queries.toml`."
     import memgate  # the package's own location, also when this runs inside the notebook
-    env = os.environ.get('MEMGATE_TEMPLATES')
-    d = Path(env) if env else Path(memgate.__file__).resolve().parent / 'templates'
+    env, here = os.environ.get('MEMGATE_TEMPLATES'), Path(memgate.__file__).resolve().parent
+    found = [Path(env)] if env else [here / 'templates', here.parent / 'templates']   # a wheel's, a checkout's
+    d = next((p for p in found if p.is_dir()), found[0])
     if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
     return d
 

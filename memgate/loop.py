@@ -48,7 +48,7 @@ class LoopConfig:
     retry_temperature: float | None = RETRY_TEMPERATURE   # a parse retry's temperature (None: the run's), own seed
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
     select: Selection = Selection()             # which sessions the run reads (dates, ids); recorded for resume
-    template: str | None = None       # template file; None is memgate/templates/gru-mem.txt
+    template: str | None = None       # template file; None is templates/gru-mem.txt
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."
