@@ -15,7 +15,8 @@ def test_the_wheel_ships_the_templates_and_memgate_prompt_runs_from_outside_the_
     venv = tmp_path / 'venv'                   # its dependencies from this interpreter's, memgate from the wheel only
     subprocess.run([sys.executable, '-m', 'venv', '--system-site-packages', venv], check=True)
     py = venv / 'bin' / 'python'
-    subprocess.run([py, '-m', 'pip', 'install', '-q', '--no-deps', '--no-index', wheel], check=True, capture_output=True)
+    subprocess.run([py, '-m', 'pip', 'install', '-q', '--no-deps', '--no-index', wheel], check=True,
+                   capture_output=True)
     outside = tmp_path / 'elsewhere'
     outside.mkdir()
     where = subprocess.run([py, '-c', 'from memgate.domain import templates_dir; print(templates_dir())'], cwd=outside,
