@@ -1,4 +1,4 @@
-"""Run logs → tidy pandas frames and the plots that say whether a gate works; `memgate report` for those not in Jupyter.
+"""Run logs → tidy pandas frames and the plots that say whether a gate works; `memgate report` outside Jupyter.
 
 Docs: https://memgate.github.io/memgate/analysis.html.md"""
 

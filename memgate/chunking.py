@@ -52,6 +52,7 @@ def _cut(line: str, room: int) -> list[str]:
         i += step
     return out
 
+# %% ../nbs/03_chunking.ipynb #0ba4a493
 def _pieces(text: str, room: int) -> list[str]:
     "Split `text` at line boundaries into pieces of at most `room` tokens (inside an over-long line, by tokens)."
     out, cur, cur_n = [], [], 0
@@ -70,7 +71,6 @@ def _pieces(text: str, room: int) -> list[str]:
         cur_n += n
     if cur: out.append(''.join(cur))
     return out
-
 
 # %% ../nbs/03_chunking.ipynb #2118ac5c
 def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:

@@ -274,6 +274,7 @@ async def _inflated(r: httpx.Response, limit: int, shown: str):
                 data = z.unconsumed_tail
     except zlib.error as e: raise ClientError(f"{shown}: the answer's {r.headers['content-encoding']} is broken: {e}")
 
+# %% ../nbs/07_client.ipynb #15e7bdd4
 @patch
 async def _post(self: OpenAIClient, body: dict, cap: int) -> _Reply:
     "POST `body` and read the answer, refusing one over `cap` bytes (compressed or inflated) without reading on."
@@ -309,6 +310,7 @@ def _failed(e: ClientError, tries: int) -> ClientError:
     e.tries = tries
     return e
 
+# %% ../nbs/07_client.ipynb #0228597f
 @patch
 async def _send(self: OpenAIClient, body: dict, cap: int) -> tuple[_Reply, int]:
     "POST `body` until it gets a 200, retrying passing failures: (the answer, tries); `ClientError` for a final one."

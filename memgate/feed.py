@@ -145,6 +145,7 @@ def _stopped(self: ChunkFeed) -> bool:
     return (self.closing or (self.stop is not None and self.stop.is_set())
             or all(r.closed for _, readers in self.views for r in readers))
 
+# %% ../nbs/09a_feed.ipynb #316891eb
 @patch
 def close(self: ChunkFeed):
     "Stop reading (between chunks) and release every reader."

@@ -63,6 +63,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None 
     if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
     return rp
 
+# %% ../nbs/10_ingest.ipynb #77712012
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
     "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
     n = count_tokens(memory)
@@ -165,6 +166,7 @@ def line(self: RunSummary) -> str:
             + (f": {self.error}" if self.status == 'failed' and self.error else '')
             + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
 
+# %% ../nbs/10_ingest.ipynb #a176e68d
 @patch
 def held(self: RunSummary) -> str:
     "The log's size and head, as the summary line shows them."
@@ -354,6 +356,7 @@ def _read_info(reader: Reader) -> dict:
     return dict(redacted=dict(feed.project.warnings.redacted), **({'sessions_sha': feed.stamp} if reader.exhausted
                                                                   else {}))
 
+# %% ../nbs/10_ingest.ipynb #9fe403b2
 def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
     "A reader's total under `--limit`: exact once the limit is known to bind."
     n, exact = total
@@ -479,6 +482,7 @@ def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     if isinstance(x, RunSummary): return 0
     return max(0, feed.about() - (x.resume.t if x.resume else 0))
 
+# %% ../nbs/10_ingest.ipynb #f1a317ed
 def _headed(r: RunSummary) -> RunSummary:
     "`r` with its log's line count and head, once the run is over."
     if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)

@@ -227,6 +227,7 @@ class LogLines:
                 ev.offset, offset, self.count = offset, offset + len(raw), i
                 yield ev
 
+# %% ../nbs/08_log.ipynb #9a7c2345
 def _event(path: Path, i: int, raw: bytes) -> Event:
     "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
     try: d = json.loads(raw.decode('utf-8'))
@@ -534,6 +535,7 @@ def _slim(e: Event) -> Event:
     slim.line, slim.offset, slim.digest = e.line, e.offset, e.digest
     return slim
 
+# %% ../nbs/08_log.ipynb #727c1bda
 def verify(path,                        # the log
            strict: bool = False,        # fail on an incomplete last line instead of setting it aside
            unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
@@ -566,6 +568,7 @@ def verify(path,                        # the log
     if keep: v.log = LogContents(path, kept, lines.incomplete, lines.incomplete_line)
     return v
 
+# %% ../nbs/08_log.ipynb #0f11d9d9
 def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, unfinished_ok: bool) -> Verdict:
     "The verdict on a log whose every line passed: is its last turn whole?"
     if (p := c.pending()) and not unfinished_ok:

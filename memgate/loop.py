@@ -18,7 +18,7 @@ from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response
 from .client import Completion, Interrupted, ModelClient
-from .log import make_event, Stats
+from .log import Event, make_event, Stats
 
 # %% auto #0
 __all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint',
@@ -327,6 +327,42 @@ def close(self: Ahead):
     for a in self.pending: self._discard(a)
     self.pending = []
 
+# %% ../nbs/09_loop.ipynb #cede317f
+@dataclass
+class _Held:
+    "What a run holds between turns: the committed memory, and how many of its turns were answered in the format."
+    memory: str | None
+    sha: str | None
+    tokens: int
+    parsed: int = 0                  # this run's turns with an answer in the gate format
+    unparsed: int = 0                # and without one
+    last_raw: str = ''
+
+async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, stop, on_turn) -> str:
+    "Commit turns from `ahead` in order, until the chunks end, the exit gate says end or `stop` is set: the status."
+    while True:
+        if stop is not None and stop.is_set(): return 'interrupted'
+        if (turn := await ahead.next(m.memory, m.sha, m.tokens)) is None: break
+        _written(sink, s, *turn.events)
+        if turn.outcome != 'parse_failed': m.parsed += 1
+        else: m.unparsed, m.last_raw = m.unparsed + 1, turn.events[0]['raw']
+        m.tokens = turn.memory_tokens
+        if turn.outcome == 'applied':
+            m.memory, m.sha = turn.memory, turn.events[-1]['sha']
+            ahead.restart(m.memory, m.sha, m.tokens)
+        if on_turn: on_turn(turn)
+        if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate: return 'exited'
+    return 'interrupted' if stop is not None and stop.is_set() else 'complete'     # a source that stopped
+
+def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None, failed: int,
+             ahead: Ahead, end_info) -> Event:
+    "The run_end event: how the run ended and why, its counts, and what speculation cost."
+    extra = dict(error=error, failed_calls=failed,
+                 speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
+    return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
+                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=utc_now(),
+                      **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
+
 # %% ../nbs/09_loop.ipynb #f70c2a03
 async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
                    query: Query,                # the standing question
@@ -347,33 +383,16 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    memory, memory_sha, status, error, failed = resume.memory, resume.memory_sha, 'complete', None, 0
-    memory_tokens = resume.memory_tokens if memory is not None else 0
+    m = _Held(resume.memory, resume.memory_sha, resume.memory_tokens if resume.memory is not None else 0)
+    status, error, failed = 'complete', None, 0
     _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
                                  model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
                                  **(run_info or {})))
-    parsed, unparsed, last_raw = 0, 0, ''      # this run's turns with and without an answer in the gate format
     ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
     ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, _unread(source, resume, limit))   # ungated: all apply
     try:
-        while True:
-            if stop is not None and stop.is_set():
-                status = 'interrupted'
-                break
-            if (turn := await ahead.next(memory, memory_sha, memory_tokens)) is None: break
-            _written(sink, s, *turn.events)
-            if turn.outcome != 'parse_failed': parsed += 1
-            else: unparsed, last_raw = unparsed + 1, turn.events[0]['raw']
-            memory_tokens = turn.memory_tokens
-            if turn.outcome == 'applied':
-                memory, memory_sha = turn.memory, turn.events[-1]['sha']
-                ahead.restart(memory, memory_sha, memory_tokens)
-            if on_turn: on_turn(turn)
-            if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate:
-                status = 'exited'
-                break
-        if status == 'complete' and stop is not None and stop.is_set(): status = 'interrupted'   # a source that stopped
-        if unparsed and not parsed: status, error = 'failed', nothing_parsed(unparsed, last_raw)
+        status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
+        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)
     except Interrupted: status = 'interrupted'      # the client gave up a call because `stop` was set
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
@@ -384,13 +403,8 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     finally:
         ahead.close()
         elapsed = time.monotonic() - started
-        extra = dict(error=error, failed_calls=failed,
-                     speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
-        _written(sink, s, make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
-                                     chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
-                                     elapsed_s=round(elapsed, 3), ts=utc_now(), **{k: v for k, v in extra.items() if v},
-                                     **(end_info() if end_info else {})))
-    return RunOutcome(run, status, s, memory, elapsed, resume.t, error, ahead.discarded)
+        _written(sink, s, _run_end(run, level, status, s, elapsed, error, failed, ahead, end_info))
+    return RunOutcome(run, status, s, m.memory, elapsed, resume.t, error, ahead.discarded)
 
 # %% ../nbs/09_loop.ipynb #dac16094
 class EventList(list):

@@ -155,6 +155,7 @@ def memory_chars(max_tokens: int) -> int:
     "The longest memory, in characters, a grammar lets through: what max_tokens leaves after a full think."
     return max(200, CHARS_PER_TOKEN * max_tokens - think_chars(max_tokens) - 100)
 
+# %% ../nbs/06_parser.ipynb #aee44b47
 def gate_format(dialect: str = 'gbnf', max_tokens: int = 2048) -> str:
     "The gate answer's shape in GBNF (`gbnf`) or as a regex, from `TAGS`: a short think without `<`, a free memory."
     think, memory = ('most', ('not', '<'), think_chars(max_tokens)), _text(memory_chars(max_tokens))

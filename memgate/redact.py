@@ -20,6 +20,7 @@ _JWT_PART = r'[A-Za-z0-9_-]+(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*'   # a JWT may be wra
 _WRAP = r'(?:\r?\n[ \t]*)?'
 _END = r'(?![^\s"\'\\,;()<>{}])'                            # where a value stops: a blank, a quote, a bracket
 
+# %% ../nbs/01_redact.ipynb #814c08c9
 SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, where there is one, is what is replaced
     'private-key': (r'-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----'
                     r'|[A-Za-z0-9+/=\s]*)'),                # its END cut off: the body, to where base64 stops
@@ -97,6 +98,7 @@ def _automaton():
 
 _FINDER = _automaton()
 
+# %% ../nbs/01_redact.ipynb #2c7307de
 def _present(text: str) -> set[str]:
     "The literal-first kinds one of whose literals is in `text`: the only ones of them that can match it."
     return {k for _, kinds in _FINDER.iter(text) for k in kinds}

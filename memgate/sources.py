@@ -416,6 +416,7 @@ def _str(v) -> str | None:
     "`v` if it is a string, else None: a field of another type is treated as missing."
     return v if isinstance(v, str) else None
 
+# %% ../nbs/02_sources.ipynb #a086d929
 @dataclass
 class Session:
     "One session file and the sub-agent files that belong to it."
@@ -594,6 +595,7 @@ def claude_root() -> Path:
     "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
     return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
 
+# %% ../nbs/02_sources.ipynb #c2580b72
 def codex_root() -> Path:
     "Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`."
     return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
