@@ -354,6 +354,13 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
         if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate: return 'exited'
     return 'interrupted' if stop is not None and stop.is_set() else 'complete'     # a source that stopped
 
+# %% ../nbs/09_loop.ipynb #82723c4b
+def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint, project: str, model: str,
+               run_info: dict | None) -> Event:
+    "The run_start event: what the run reads, with what, from where."
+    return make_event('run_start', run, level, project=project, query=query.id, question=query.question, model=model,
+                      config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
+
 def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None, failed: int,
              ahead: Ahead, end_info) -> Event:
     "The run_end event: how the run ended and why, its counts, and what speculation cost."
@@ -385,9 +392,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
     m = _Held(resume.memory, resume.memory_sha, resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
-    _written(sink, s, make_event('run_start', run, level, project=project, query=query.id, question=query.question,
-                                 model=model, config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(),
-                                 **(run_info or {})))
+    _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
     ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
     ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, _unread(source, resume, limit))   # ungated: all apply
     try:
