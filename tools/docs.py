@@ -170,6 +170,9 @@ def process():
 
 def build():
     "Process the notebooks as nbdev does, then render them with Sphinx into _docs/, failing on any warning."
+    import importlib.util
+    missing = [m for m in ('sphinx', 'myst_nb', 'sphinx_book_theme') if importlib.util.find_spec(m) is None]
+    if missing: sys.exit(f"docs: {', '.join(missing)} not installed: pip install -e '.[docs]', or install Quarto")
     process()
     names = write_source()
     html = PROC / 'html'                     # MyST-NB writes beside the output folder: keep that inside _proc/
