@@ -44,11 +44,14 @@ async def answer_log(path,                                   # the log to answer
                      client: ModelClient | None,              # the model (None will do for a baseline log)
                      sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
                      template: str | None = None,             # default: templates/answer.txt
-                     again: bool = False) -> Event:           # ask anew though the memory was answered before
+                     again: bool = False,                     # ask anew though the memory was answered before
+                     said: Callable[[str], None] | None = None) -> Event:   # told when an earlier answer is reused
     "Answer the log's question from its final memory and append the `answer` event (unless it was answered before)."
     x = learned(path)
     if x.memory is None: raise MemgateError(f"{path}: no memory to answer from ({why_no_memory(x)})")
-    if x.answer and x.answer.get('memory_sha') == x.memory_sha and not again: return x.answer
+    if x.answer and x.answer.get('memory_sha') == x.memory_sha and not again:
+        if said: said(f"{path}: answered before from this memory, not asked again (--again asks anew)")
+        return x.answer
     verbatim = x.baseline or isinstance(client, KeywordBaseline)
     if not verbatim and client is None: raise ConfigError(f"{path}: a model log needs a model to answer; {NO_ENDPOINT}")
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
@@ -65,7 +68,7 @@ async def answer_logs(paths, client: ModelClient | None, sampling: dict | None =
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
     async def one(p):
-        try: return p, await answer_log(p, client, sampling, again=again)
+        try: return p, await answer_log(p, client, sampling, again=again, said=err)
         except MemgateError as e:
             err(f"{p}: not answered: {e}")
             return p, None

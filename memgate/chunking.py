@@ -15,8 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
-from pathlib import Path
-from .sources import Project, Session, Warnings, session_records, token_rate
+from .sources import Project, Session, Warnings, file_size, session_records, token_rate
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL', 'tail',
@@ -204,15 +203,11 @@ def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
     each, rate, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
     for s, p in picked:                  # a file read whole has its own rate; sampled ones pool theirs by format
-        r, exact = token_rate(s, p, each, project.tool_result_chars, count_tokens)
+        r, exact = token_rate(s, p, each, project.tool_result_chars)
         if exact: rate[p] = r
         seen.setdefault(s.format, []).append(r)
     by_format = {f: sum(r) / len(r) for f, r in seen.items()}
     def session_chunks(s):
-        tokens = sum(rate.get(p, by_format.get(s.format, 0.0)) * _bytes(p) for p in s.files)
+        tokens = sum(rate.get(p, by_format.get(s.format, 0.0)) * file_size(p) for p in s.files)
         return max(1, round(tokens / (max_tokens * FILL) + 0.5)) if tokens else 0
     return sum(map(session_chunks, project.sessions))
-
-def _bytes(p: Path) -> int:
-    try: return p.stat().st_size
-    except OSError: return 0

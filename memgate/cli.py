@@ -21,7 +21,7 @@ from .client import endpoint
 from .servers import CONSTRAIN, prepare
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
-from .show import learned, show
+from .show import show
 from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
@@ -398,13 +398,9 @@ def cmd_answer(args) -> int:
         try: return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
         finally:
             if close: await close()
-    before = {str(p): learned(p).answer for p in log_files(args.logs)}
     got = asyncio.run(run())
     for path, e in got:
-        if not e: continue
-        old = ('; answered before from this memory, not asked again (--again asks anew)'
-               if before.get(str(path)) and before[str(path)]['run'] == e['run'] else '')
-        print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']}{old})\n{e['text']}")
+        if e: print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
     return 0 if all(e for _, e in got) else 1
 
 # %% ../nbs/14_cli.ipynb #3e1394f0

@@ -11,16 +11,16 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
-from .domain import MemgateError, Record, Role, bounded_lines, cut_middle
+from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle
 from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
            'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport', 'Warnings',
            'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
-           'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'session_records', 'sampled_lines',
-           'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects',
-           'find_project', 'parse_when', 'Selection', 'load_project']
+           'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'session_records',
+           'sampled_lines', 'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
+           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -439,7 +439,8 @@ class Session:
 # %% ../nbs/02_sources.ipynb #a4418516
 NOT_A_SESSION = 'not a Claude Code or Codex session file'
 
-def _size(f: Path) -> int:
+def file_size(f: Path) -> int:
+    "Bytes of the file at `f`; 0 when it is gone or cannot be read."
     try: return f.stat().st_size
     except OSError: return 0
 
@@ -449,7 +450,7 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     for f in files:
         fmt, ts, cwd, sid = sniff(f)
         if not fmt:
-            warnings.report(f).warnings[NOT_A_SESSION if _size(f) else 'empty file'] += 1
+            warnings.report(f).warnings[NOT_A_SESSION if file_size(f) else 'empty file'] += 1
             continue
         info[f] = (fmt, ts, cwd, sid)
     is_agent = lambda f: info[f][0] == 'claude' and f.name.startswith('agent-')
@@ -533,13 +534,12 @@ def _line_start(f, at: int, back: int = 1 << 16) -> int:
     return lo + i + 1 if i >= 0 else lo
 
 # %% ../nbs/02_sources.ipynb #9f7d4c55
-def token_rate(s: Session, path: Path, nbytes: int, cap: int = TOOL_RESULT_CHARS,
-               count: Callable[[str], int] = len) -> tuple[float, bool]:
-    "Tokens (by `count`) per byte of one of `s`'s files, as a run renders it: exact for a small file, else sampled."
+def token_rate(s: Session, path: Path, nbytes: int, cap: int = TOOL_RESULT_CHARS) -> tuple[float, bool]:
+    "(tokens per byte of one of `s`'s files as a run renders and counts it, exact): all of a small file, else a sample."
     read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
     skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
     def tokens(n, raw):
-        try: return sum(count(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
+        try: return sum(count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
                         for r in read(obj, n, path, rep, cut) if isinstance(r.text, str))
         except (TypeError, AttributeError, ValueError, KeyError, IndexError): return 0
     whole, points, kept, rates, rendered = [0, 0], 0, 0, [], 0

@@ -77,7 +77,8 @@ def test_answer_asks_once_per_memory_and_again_asks_anew(tmp_path):
     first = memgate('answer', log)
     second = memgate('answer', log)
     assert first.returncode == second.returncode == 0 and len(answers()) == 1
-    assert 'answered before from this memory, not asked again (--again asks anew)' in second.stdout
+    assert second.stderr == f'{log}: answered before from this memory, not asked again (--again asks anew)\n'
+    assert second.stdout == first.stdout                       # the same answer, shown again
     assert memgate('answer', log, '--again').returncode == 0 and len(answers()) == 2
     assert 'the latest of 2' in memgate('show', log).stdout
 

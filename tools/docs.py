@@ -125,7 +125,6 @@ myst_all_links_external = True          # nbdev's links are pages and anchors of
 suppress_warnings = ['myst.header']        # show_doc writes ### headings under a page's first #, as nbdev does
 html_theme = 'sphinx_book_theme'
 html_title = {title!r}
-html_static_path = []
 html_theme_options = dict(show_toc_level=2, use_download_button=False, use_fullscreen_button=False)
 html_css_files = ['styles.css']
 html_static_path = ['_static']
