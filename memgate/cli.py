@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from .domain import MemgateError, VisibleStream, plural, whole_file
 from .sources import Selection, claude_root, codex_root, find_project, list_projects, load_project
-from .sources import TOOL_RESULT_CHARS
+from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
@@ -426,7 +426,7 @@ def cmd_projects(args) -> int:
 
 def _project_row(x) -> dict:
     "What `memgate projects` says of listed project `x`."
-    size = sum(f.stat().st_size for f in x.files)
+    size = sum(map(file_size, x.files))
     return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
                 first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
 

@@ -434,7 +434,7 @@ class Session:
     @property
     def size(self) -> int:
         "Bytes of the session's files (those still there)."
-        return sum(p.stat().st_size for p in self.files if p.exists())
+        return sum(map(file_size, self.files))
 
 # %% ../nbs/02_sources.ipynb #a4418516
 NOT_A_SESSION = 'not a Claude Code or Codex session file'
