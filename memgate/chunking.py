@@ -194,20 +194,23 @@ def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:
 
 # %% ../nbs/03_chunking.ipynb #58298268
 SAMPLE_BYTES = 2 * 2**20      # of session files rendered and counted to estimate a project's chunks before a run
-FILL = 0.92                   # how full a chunk is on average: records are not cut to fill one
+FILL = 0.92                   # how full a chunk of small records is on average: records are not cut to fill one
 
 def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
     "About how many chunks `project` makes: each file's tokens per byte (of 64 files, for more) times its size."
     files = [(s, p) for s in project.sessions for p in s.files]
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
-    each, rate, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
+    each, own, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
     for s, p in picked:                  # a file read whole has its own rate; sampled ones pool theirs by format
-        r, exact = token_rate(s, p, each, project.tool_result_chars)
-        if exact: rate[p] = r
-        seen.setdefault(s.format, []).append(r)
-    by_format = {f: sum(r) / len(r) for f, r in seen.items()}
+        r, exact, fill = token_rate(s, p, each, project.tool_result_chars, max_tokens)
+        if exact: own[p] = r, fill
+        seen.setdefault(s.format, []).append((r, fill))
+    pooled = {f: tuple(sum(x) / len(x) for x in zip(*rs)) for f, rs in seen.items()}
+    def chunks(s, p):                    # records near a chunk's size fill chunks less than small ones
+        r, fill = own.get(p) or pooled.get(s.format, (0.0, 1.0))
+        return r * file_size(p) / (max_tokens * min(FILL, fill))
     def session_chunks(s):
-        tokens = sum(rate.get(p, by_format.get(s.format, 0.0)) * file_size(p) for p in s.files)
-        return max(1, round(tokens / (max_tokens * FILL) + 0.5)) if tokens else 0
+        n = sum(chunks(s, p) for p in s.files)
+        return max(1, round(n + 0.5)) if n else 0
     return sum(map(session_chunks, project.sessions))

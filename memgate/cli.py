@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 
 # %% ../nbs/14_cli.ipynb #feb9454c
 from __future__ import annotations
-import argparse, asyncio, json, os, signal, sys
+import argparse, asyncio, json, os, shlex, signal, sys
 from dataclasses import replace
 from pathlib import Path
 from .domain import MemgateError, VisibleStream, plural, whole_file
@@ -15,7 +15,7 @@ from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
-from .log import log_files, read_log, stats, verify
+from .log import head_said, log_files, log_head, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint
 from .servers import CONSTRAIN, prepare
@@ -26,11 +26,12 @@ from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify', 'stats_args',
-           'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args', 'cmd_chunks',
-           'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients', 'cmd_ingest',
-           'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args',
-           'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
+__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify',
+           'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args',
+           'cmd_chunks', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients',
+           'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args',
+           'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export',
+           'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -42,6 +43,10 @@ def at_least(low: int, high: int | None = None):
         if high is not None and v > high: raise argparse.ArgumentTypeError(f"{v} is above {high}")
         return v
     return parse
+
+def chunk_limit(text: str) -> int:
+    "An argparse type for `--limit`: a whole number of chunks, at least 1, or `all` (0: no limit, on a resume too)."
+    return 0 if text == 'all' else at_least(1)(text)
 
 def seconds(text: str) -> float:
     "An argparse type: a positive, finite number of seconds."
@@ -213,7 +218,9 @@ def ingest_args(p):
     add_project_args(p)
     p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--limit', type=at_least(1), help='read at most the first N chunks')
+    p.add_argument('--limit', type=chunk_limit, metavar='N',
+                   help="read at most the first N chunks, all told (--resume keeps its log's limit unless given "
+                        "another; `all`: no limit)")
     p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
     p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
     p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
@@ -314,6 +321,10 @@ async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[
     return results, {str(p): e for p, e in answers if e}
 
 # %% ../nbs/14_cli.ipynb #3e088ebd
+def resume_command(argv: list[str]) -> str:
+    "The command that goes on where an ingest run given `argv` stopped: the same, with `--resume`."
+    return shlex.join(['memgate', *argv, *([] if '--resume' in argv else ['--resume'])])
+
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
@@ -331,8 +342,9 @@ def cmd_ingest(args) -> int:
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
     stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it
+    again = f"go on where it stopped with: {resume_command(args.argv)}"
     if got is None:
-        err("cancelled: every log holds whole turns and ends with run_end 'interrupted'")
+        err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
     results, answers = got
     if args.format == 'json':
@@ -340,10 +352,11 @@ def cmd_ingest(args) -> int:
                    for r in results)
     for r in results:
         a = answers.get(r.log)
-        if args.format != 'json': print(r.line() + (f"\n  answer: {a['text']}" if a else ''), flush=True)
-        if r.error: err(f"{r.query}: {r.status}: {r.error}")          # stderr too: where errors are looked for
+        if args.format != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
+        if r.error: err(f"{r.query}: {r.status}: {r.error}")          # the summary says it failed, this says why
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
+    if statuses & {'interrupted', 'failed'}: err(again)
     if caught and (not results or 'interrupted' in statuses): return stopped
     unanswered = args.answer and any(r.log not in answers for r in results        # a gate never opened: no question
                                      if r.status in ('complete', 'exited') and r.stats.chunks_used)
@@ -400,7 +413,9 @@ def cmd_answer(args) -> int:
             if close: await close()
     got = asyncio.run(run())
     for path, e in got:
-        if e: print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
+        if not e: continue
+        print(f"== {path} ({'its memory: keyword baseline' if e['verbatim'] else e['model']})\n{e['text']}")
+        print(f"  log {path} {head_said(*log_head(path))}: keep the head for `memgate verify --head`")
     return 0 if all(e for _, e in got) else 1
 
 # %% ../nbs/14_cli.ipynb #3e1394f0
@@ -518,7 +533,9 @@ def main(argv=None) -> int:
     raw = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
     try:
-        args = build_parser().parse_args(_project_values(sys.argv[1:] if argv is None else list(argv)))
+        given = sys.argv[1:] if argv is None else [str(a) for a in argv]
+        args = build_parser().parse_args(_project_values(given))
+        args.argv = given                 # as typed: what resumes a run
         return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)

@@ -17,14 +17,14 @@ from .sources import Project, load_project
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
-from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats
+from .log import LogLines, LogWriter, head_said, log_head, no_symlink, read_log, stats, verify, Stats
 from .log import TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
 from .prompt import template_tokens
 
 # %% auto #0
 __all__ = ['log_path', 'resume_point', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan',
-           'cost_line', 'Started', 'start_query', 'first_unread', 'run_query', 'ingest']
+           'cost_line', 'Started', 'run_limit', 'start_query', 'first_unread', 'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -50,7 +50,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None 
         if was != now[k]:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {now[k]!r}; "
                               "resuming would mix two runs")
-    rp = ResumePoint(stats=stats(events))
+    rp = ResumePoint(stats=stats(events), limit=last.get('limit'))
     for e in events:
         if e['kind'] in TURN_KINDS:
             rp.t = e['t']
@@ -146,9 +146,10 @@ def as_dict(self: RunSummary) -> dict:
                 **({'error': self.error} if self.error else {}))
 
 @patch
-def line(self: RunSummary) -> str:
-    "The summary line `memgate ingest` prints."
+def line(self: RunSummary, why: bool = True) -> str:
+    "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
     s = self.stats
+    why = f": {self.error}" if why else ' (why: on stderr)'
     label = ('  (keyword baseline)' if self.baseline else '') + ('  (ungated: --gate off)' if self.gate == 'off'
                                                                  else '')
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
@@ -158,19 +159,19 @@ def line(self: RunSummary) -> str:
     cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
     where = f"\n  log {self.log}{self.held()}: read it with `memgate show {self.log}`" if self.head else ''
     if self.status == 'failed' and not s.chunks_seen:      # it never reached a turn: what stopped it is the news
-        return f"{self.query}: failed before any turn: {self.error}{where}"
+        return f"{self.query}: failed before any turn{why}{where}"
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
-            + (f": {self.error}" if self.status == 'failed' and self.error else '')
+            + (why if self.status == 'failed' and self.error else '')
             + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
 
 # %% ../nbs/10_ingest.ipynb #a176e68d
 @patch
 def held(self: RunSummary) -> str:
     "The log's size and head, as the summary line shows them."
-    return f" ({self.lines} lines, head {self.head[:16]})" if self.head else ''
+    return f" {head_said(self.lines, self.head)}" if self.head else ''
 
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
@@ -244,7 +245,7 @@ class IngestPlan:
     queries: list[Query]
     log_dir: Path = Path('runs')
     loop: LoopConfig = field(default_factory=LoopConfig)
-    limit: int | None = None
+    limit: int | None = None           # the first N chunks, all told; None: a resume keeps its log's; 0: no limit
     resume: bool = False
     model: str = ''
     speculate: int = 1                 # turns of one query asked at once (`memgate.loop.Ahead`)
@@ -279,6 +280,12 @@ class Started:
     writer: LogWriter
     resume: ResumePoint | None
     reader: Reader
+    limit: int | None = None           # the chunks it reads at most, all told (`run_limit`)
+
+def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
+    "The first N chunks a run reads: `--limit N`; else, resuming, its log's last run's limit; `--limit all`: none."
+    if plan.limit is None: return resume.limit if resume else None
+    return plan.limit or None
 
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack, err=print,
                 prefix: str = '') -> Started | RunSummary:
@@ -289,10 +296,11 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
-    if resume and resume.complete and (resume.exited or (plan.limit and resume.t >= plan.limit)
+    limit = run_limit(plan, resume)
+    if resume and resume.complete and (resume.exited or (limit and resume.t >= limit)
                                        or resume.sessions_sha == feed.stamp):
         return _nothing_to_do(plan, name, query, path, resume, err, prefix)
-    return Started(query, cfg, path, writer, resume, feed.subscribe(resume))
+    return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
     "The summary of a complete log that has nothing left to read."
@@ -326,7 +334,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            first = None if plan.limit and resume.t >= plan.limit else await first_unread(s.reader, resume)
+            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
             if first is None and resume.complete:
                 if not s.reader.exhausted or resume.sessions_sha == s.reader.feed.stamp:
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
@@ -334,10 +342,11 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                     "(a run of no turns notes their new stamp, so the next resume need not read them)")
             source, resume.fresh = (_then(first, s.reader) if first else []), True
             err(f"{prefix}{s.path}: resuming after t={resume.t}")
-        total = lambda: _capped(s.reader.total(), plan.limit)
+        total = lambda: _capped(s.reader.total(), s.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
-                             resume=resume, limit=plan.limit, stop=stop,
+                             resume=resume, limit=s.limit, stop=stop,
                              run_info=dict(baseline=baseline, **_where_from(s.reader.feed.project),
+                                           **({'limit': s.limit} if s.limit else {}),
                                            **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))

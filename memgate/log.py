@@ -7,17 +7,18 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 # %% ../nbs/08_log.ipynb #de78b1dc
 from __future__ import annotations
 import fcntl, hashlib, json, os
+from collections import Counter
 from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, bounded_lines, sha256_text, count_tokens
+from .domain import MemgateError, bounded_lines, plural, sha256_text, count_tokens
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event',
            'check_event', 'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha',
            'LogLocked', 'no_symlink', 'LogWriter', 'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats',
-           'Verdict', 'log_head', 'verify']
+           'Verdict', 'log_head', 'head_said', 'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -535,18 +536,45 @@ def _slim(e: Event) -> Event:
     slim.line, slim.offset, slim.digest = e.line, e.offset, e.digest
     return slim
 
+# %% ../nbs/08_log.ipynb #62ce8bb4
+def head_said(lines: int, head: str) -> str:
+    "A log's size and head as every command that writes a log prints them, to keep for `verify --head`."
+    return f"({plural(lines, 'line')}, head {head[:16]})"
+
+# %% ../nbs/08_log.ipynb #8d2517f2
+class _Kept:
+    "Where a log holds the head kept (`verify --head`), and what was appended after it."
+    def __init__(self, head: str | None):
+        self.head = head.lower() if head and len(head) >= 12 else None
+        self.line, self.after = None, Counter()
+
+    def see(self, e: Event):
+        "Note `e`, a line whose chain up to it verified: the head, or a line after it."
+        if self.line is not None: self.after[e['kind']] += 1
+        elif self.head and e.digest.startswith(self.head): self.line = e.line
+
+    def said(self) -> str:
+        "What the verdict adds: the head's line, and what was appended after it, in words (`1 answer`, `3 turns`)."
+        a = self.after
+        if not a: return f"; ends at the head kept (line {self.line})"
+        what = [plural(n, w) for n, w in ((a['gate'] + a['parse_failed'], 'turn'), (a['answer'], 'answer'),
+                                         (a['run_start'], 'run')) if n]
+        return (f"; holds the head kept at line {self.line}, then {plural(a.total(), 'line')} appended"
+                + (f": {', '.join(what)}" if what else ''))
+
 # %% ../nbs/08_log.ipynb #727c1bda
 def verify(path,                        # the log
            strict: bool = False,        # fail on an incomplete last line instead of setting it aside
            unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
            keep: bool = False,          # hand back the events checked (`Verdict.log`), without their bulk
-           head: str | None = None      # the sha of the line the log must end at (or its first 12+ characters)
+           head: str | None = None      # the sha of a line the log must still hold (or its first 12+ characters)
            ) -> Verdict:
     "Check that the log at `path` can be trusted; the verdict names the first failing line."
     path = Path(path)
     if strict and (torn := _tally(path)[1]):
         return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, torn - 1)
     lines, kept, c, prev, chained = LogLines(path), [], _Checker(), GENESIS, False
+    kept_head = _Kept(head)
     try:
         for e in lines:
             chained = chained or 'prev' in e                  # once a line is chained, every later one must be
@@ -558,12 +586,15 @@ def verify(path,                        # the log
             if problem: return Verdict(path, False, problem, e.line, *_tally(path))
             c.s.add(e)
             prev = e.digest
+            kept_head.see(e)
             if keep: kept.append(_slim(e))
     except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
-    if head and not (len(head) >= 12 and prev.startswith(head.lower())):
-        return Verdict(path, False, f"the log does not end at the head kept ({head[:12]}): its last line {lines.count} "
-                       f"has sha {prev[:12]}; lines were cut off, added or rewritten", lines.count, lines.count)
+    if head and kept_head.line is None:
+        return Verdict(path, False, f"the log does not hold the head kept ({head[:12]}): a line at or before it was "
+                       f"cut off or rewritten (its last line {lines.count} has sha {prev[:12]})", lines.count,
+                       lines.count)
     v = _ending(path, c, lines.count, lines.incomplete_line, chained, unfinished_ok)
+    if head and v.ok: v.message += kept_head.said()
     v.head = prev
     if keep: v.log = LogContents(path, kept, lines.incomplete, lines.incomplete_line)
     return v

@@ -76,6 +76,7 @@ class ResumePoint:
     read: dict[int, list] = field(default_factory=dict)   # the sources (files and record refs) of each logged turn
     fresh: bool = False          # the chunk source holds only what the log has not read, numbered on from `t`
     sessions_sha: str | None = None   # the session files' stamp when the last run read them all (`Project.stamp`)
+    limit: int | None = None     # the --limit its last run read under (a resume keeps it unless given another)
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."

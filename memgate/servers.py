@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from .domain import count_tokens
 from .parser import gate_format
 from .prompt import Budget, template_tokens
-from .client import ConfigError, ContextError, OpenAIClient
+from .client import ClientError, ConfigError, ContextError, OpenAIClient, _mask, masked_url
 
 # %% auto #0
-__all__ = ['OWNERS', 'CONSTRAIN', 'ServerInfo', 'probe', 'constraint', 'check_context', 'prepare']
+__all__ = ['OWNERS', 'CONSTRAIN', 'ServerInfo', 'NoServerError', 'probe', 'constraint', 'check_context', 'prepare']
 
 # %% ../nbs/07a_servers.ipynb #c438b07f
 OWNERS = dict(vllm='vllm', sglang='sglang', llamacpp='llama.cpp', me='llama-cpp-python', library='ollama',
@@ -38,13 +38,21 @@ def _int(x) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) and x > 0 else None
 
 # %% ../nbs/07a_servers.ipynb #fc071605
+class NoServerError(ClientError):
+    "Nothing answers at the base URL: no connection could be made, so no run starts and no log is written."
+
 async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
-    "The JSON a describing endpoint answers, or None (any failure: the server is not one that has it)."
+    "The JSON a describing endpoint answers, or None (the server is not one that has it); `NoServerError` if none is."
     import httpx
+    wait = httpx.Timeout(10.0, connect=5.0)
     try:
-        r = await (client.http.post(url, json=body, timeout=10.0) if body is not None else
-                   client.http.get(url, timeout=10.0))
+        r = await (client.http.post(url, json=body, timeout=wait) if body is not None else
+                   client.http.get(url, timeout=wait))
         return r.json() if r.status_code == 200 and len(r.content) < 1 << 22 else None
+    except (httpx.ConnectError, httpx.ConnectTimeout) as e:        # not a server without that endpoint: no server
+        why = _mask(str(e), client._secrets) or type(e).__name__
+        raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): start the model server, "
+                            "or pass the --base-url it listens at") from None
     except (httpx.HTTPError, ValueError): return None
 
 def _root(client: OpenAIClient) -> str:
@@ -95,6 +103,8 @@ _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
            ('vllm', 'regex'): lambda r: dict(structured_outputs=dict(regex=r)),
            ('sglang', 'grammar'): lambda g: dict(ebnf=g), ('sglang', 'regex'): lambda r: dict(regex=r)}
 
+def _a_server(kind: str) -> str: return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
+
 def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
                mode: str = 'auto',                        # auto, off, grammar or regex
                max_tokens: int = Budget.response_reserve  # the answer reserve, which bounds the grammar's texts
@@ -107,9 +117,9 @@ def constraint(kind: str,                                 # the server's kind (`
     how = 'grammar' if mode == 'auto' else mode
     make = _FIELDS.get((kind, how)) or (_FIELDS[('llama.cpp', how)] if kind == 'unknown' and mode == how == 'grammar'
                                          else None)
-    if make is None and mode == 'auto': return {}, f"unconstrained: memgate knows no grammar field of a {kind} server"
+    if make is None and mode == 'auto': return {}, f"unconstrained: memgate knows no grammar field of {_a_server(kind)}"
     if make is None:
-        raise ConfigError(f"--constrain {mode}: a {kind} server takes no {how} (try --constrain "
+        raise ConfigError(f"--constrain {mode}: {_a_server(kind)} takes no {how} (try --constrain "
                           f"{'grammar' if how == 'regex' else 'off'})")
     fields = make(gate_format('gbnf' if how == 'grammar' else 'regex', max_tokens))
     shape = 'GBNF grammar' if how == 'grammar' else 'regex'

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html, json, re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import cut_middle
+from .domain import cut_middle, plural
 from .log import LogError, Stats, log_files, read_log, stats
 
 # %% auto #0
@@ -104,6 +104,8 @@ def _rates(s: Stats) -> str:
 def why_no_memory(x: Learned) -> str:
     "Why a log has no memory: its run failed before the gate opened, it read nothing, or the gate stayed shut."
     if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
+    if x.stats.chunks_seen and x.stats.parse_failures == x.stats.chunks_seen:
+        return f"no answer was in the gate format in {plural(x.stats.chunks_seen, 'turn')}"
     return 'no chunk was read' if not x.stats.chunks_seen else 'the gate never opened'
 
 def _earlier(x: Learned) -> str:

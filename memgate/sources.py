@@ -19,8 +19,8 @@ __all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP',
            'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport', 'Warnings',
            'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
            'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'session_records',
-           'sampled_lines', 'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
-           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project']
+           'sampled_lines', 'record_fill', 'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail',
+           'unique_names', 'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -526,36 +526,58 @@ def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
             got += len(line) or 1
             if line.strip(): yield False, line.rstrip(b'\n')
 
-def _line_start(f, at: int, back: int = 1 << 16) -> int:
-    "Where the line holding byte `at` of file `f` starts (looking back at most `back` bytes)."
-    lo = max(0, at - back)
-    f.seek(lo)
-    i = f.read(at - lo).rfind(b'\n')
-    return lo + i + 1 if i >= 0 else lo
+def _line_start(f, at: int, block: int = 1 << 16) -> int:
+    "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
+    while at > 0:                # a line longer than a block read from its middle decodes as nothing
+        lo = max(0, at - block)
+        f.seek(lo)
+        i = f.read(at - lo).rfind(b'\n')
+        if i >= 0: return lo + i + 1
+        at = lo
+    return 0
+
+# %% ../nbs/02_sources.ipynb #84d19a04
+def record_fill(n: int, chunk_tokens: int) -> float:
+    "How full the chunks are that records of `n` tokens fill: 3 of 1,500 in a chunk of 5,000 fill it to 0.9."
+    if n <= 0: return 1.0
+    if n <= chunk_tokens: return chunk_tokens // n * n / chunk_tokens
+    return n / (-(-n // chunk_tokens) * chunk_tokens)          # cut over ceil(n / chunk_tokens) chunks
 
 # %% ../nbs/02_sources.ipynb #9f7d4c55
-def token_rate(s: Session, path: Path, nbytes: int, cap: int = TOOL_RESULT_CHARS) -> tuple[float, bool]:
-    "(tokens per byte of one of `s`'s files as a run renders and counts it, exact): all of a small file, else a sample."
+def token_rate(s: Session,                    # the session
+               path: Path,                    # one of its files
+               nbytes: int,                   # about how many bytes of it to render
+               cap: int = TOOL_RESULT_CHARS,  # the run's --tool-result-chars
+               chunk_tokens: int | None = None  # the run's chunk size: the fill of its chunks is measured too
+               ) -> tuple[float, bool, float]:
+    "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
     read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
     skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
-    def tokens(n, raw):
-        try: return sum(count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
-                        for r in read(obj, n, path, rep, cut) if isinstance(r.text, str))
-        except (TypeError, AttributeError, ValueError, KeyError, IndexError): return 0
-    whole, points, kept, rates, rendered = [0, 0], 0, 0, [], 0
+    def tokens(n, raw) -> list[int]:
+        try: return [count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
+                     for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError): return []
+    whole, points, kept, rates, rendered, fill = [0, 0], 0, 0, [], 0, [0.0, 0.0]
+    def filled(ks: list[int], weight: float):         # a line's records, token-weighted (a sample's: per byte)
+        fill[0] += weight * sum(k * record_fill(k, chunk_tokens) for k in ks) if chunk_tokens else 0
+        fill[1] += weight * sum(ks)
     for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes), 1):
         if all_of_it:
-            if rendered < 8 * nbytes: whole[0], whole[1] = whole[0] + tokens(n, raw), whole[1] + len(raw) + 1
+            if rendered < 8 * nbytes:
+                filled(ks := tokens(n, raw), 1.0)
+                whole[0], whole[1] = whole[0] + sum(ks), whole[1] + len(raw) + 1
             rendered += len(raw) + 1
             continue
         points += 1                                 # a line found by a byte: its rate averages to the file's
         if bookkeeping(raw, skip): continue
         kept += 1
         if rendered < nbytes:                       # rendering is the cost: a smaller sample of the kept lines
-            rates.append(tokens(n, raw) / (len(raw) + 1))
+            filled(ks := tokens(n, raw), 1 / (len(raw) + 1))     # found by a byte: undo the pull of long lines
+            rates.append(sum(ks) / (len(raw) + 1))
             rendered += len(raw) + 1
-    if whole[1]: return whole[0] / whole[1], True
-    return (kept / points * sum(rates) / len(rates) if rates else 0.0), False
+    full = fill[0] / fill[1] if chunk_tokens and fill[1] else 1.0
+    if whole[1]: return whole[0] / whole[1], True, full
+    return (kept / points * sum(rates) / len(rates) if rates else 0.0), False, full
 
 # %% ../nbs/02_sources.ipynb #06e8bc77
 @dataclass

@@ -3,6 +3,7 @@ import json, shutil, subprocess, sys
 from pathlib import Path
 from conftest import FIXTURES, ROOT
 from helpers import memgate
+from fake_server import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log
 
@@ -101,11 +102,22 @@ def test_projects_with_no_sessions_says_where_it_looked_and_fails(tmp_path):
         f"{tmp_path / 'x' / 'sessions'} or {tmp_path / 'x' / 'archived_sessions'} (set CLAUDE_CONFIG_DIR or "
         "CODEX_HOME if they are elsewhere)"]
 
+def test_nothing_listening_at_the_base_url_is_one_line_at_once_and_leaves_no_log(tmp_path):
+    "17-24 s of retries, a cost line that blamed the context, and a failed log for a run that never reached a server."
+    runs = tmp_path / 'runs'
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs,
+                '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm')
+    assert r.returncode == 2 and r.stdout == '' and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith('memgate ingest: error: nothing is listening at http://127.0.0.1:9/v1 (')
+    assert r.stderr.rstrip().endswith('start the model server, or pass the --base-url it listens at')
+    assert 'context' not in r.stderr and 'retrying' not in r.stderr and not runs.exists()
+
 def test_a_run_that_never_reached_the_model_says_why_in_its_summary_and_in_show(tmp_path):
     runs = tmp_path / 'runs'
-    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--quiet',
-                '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--retries', '0')
-    assert r.returncode == 1 and r.stdout.startswith('conventions: failed before any turn: ')
+    with FakeServer(models=('another-model',)) as server:           # it answers 404: no model m
+        r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--quiet',
+                    '--base-url', server.url, '--model', 'm', '--retries', '0')
+    assert r.returncode == 1 and r.stdout.startswith('conventions: failed before any turn (why: on stderr)')
     assert 'run -' not in r.stdout
     shown = memgate('show', runs).stdout
     assert 'the last run failed: ' in shown and 'memory: none (the run failed before any turn)' in shown
@@ -128,7 +140,8 @@ def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread
     assert all(abs(est / n - 1) <= 0.15 for est, n in made.values()), made
     runs = tmp_path / 'runs'
     assert ingest(PROJECT, '--query', 'conventions', '--limit', '20', '--log-dir', runs).returncode == 0
-    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', *BASELINE[:2])
+    r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', '--limit',
+                'all', *BASELINE[:2])
     cost = r.stderr.splitlines()[0]
     assert ' x 1 query, about 20 of those turns logged before = about 11 model calls ' in cost, cost
 
@@ -196,3 +209,49 @@ def test_the_advice_of_each_refusal_works_when_followed(tmp_path):
     assert r.returncode == 2 and '--base-url' in r.stderr
     assert memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', tmp_path / 'm', '--limit',
                    '1', '--model', 'keyword-baseline').returncode == 0
+
+def test_the_chunk_estimate_holds_on_session_files_of_few_large_lines(tmp_path):
+    "Claude Code 2.1 writes a tool's whole output as one line: sampled from their middles, they counted as nothing."
+    from memgate.sources import load_project
+    from memgate.chunking import chunk_project, estimate_chunks
+    rows = []
+    at = lambda j: f'2026-01-01T10:{j // 60:02d}:{j % 60:02d}.000Z'
+    for i in range(60):
+        out = ''.join(f'{i}:{k} GET /api/items/{k * 7919 % 10007} 200 {k % 97}ms worker-{k % 5}\n'
+                      for k in range(2500 + 40 * i))
+        rows += [cc('user', at(2 * i), f'step {i}: run the load test again'),
+                 cc('user', at(2 * i + 1), [dict(type='tool_result', tool_use_id=f't{i}', content=out)])]
+    folder = tmp_path / 'few-large-lines'
+    write_jsonl(folder / 'S1.jsonl', rows)
+    assert (folder / 'S1.jsonl').stat().st_size > 8 * 2**20          # sampled, not read whole
+    p = load_project(folder)
+    est, made = estimate_chunks(p), sum(1 for _ in chunk_project(p))
+    assert abs(est / made - 1) <= 0.15, (est, made)
+
+def test_resume_of_a_complete_log_keeps_its_limit_and_a_new_limit_counts_all_told(tmp_path):
+    "A complete --limit 5 log carried on to 31 chunks under a bare --resume; the README says a complete log is a no-op."
+    runs = tmp_path / 'runs'
+    log = runs / 'transcripts' / 'conventions.jsonl'
+    resume = lambda *a: ingest(PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', *a)
+    assert ingest(PROJECT, '--query', 'conventions', '--log-dir', runs, '--limit', '5').returncode == 0
+    before = log.read_bytes()
+    for again in (resume(), resume('--limit', '5'), resume('--limit', '3')):
+        assert again.returncode == 0 and log.read_bytes() == before, again.stderr
+        assert again.stderr.splitlines()[-1] == f'{log}: already complete at t=5; nothing to do'
+    assert resume('--limit', '8').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8
+    assert resume().returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8      # the limit it ran under last
+    assert resume('--limit', 'all').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 31
+    starts = [e for e in read_log(log).events if e['kind'] == 'run_start']
+    assert [e.get('limit') for e in starts] == [5, 8, None]
+
+def test_an_interrupted_or_failed_run_ends_with_the_command_that_resumes_it(tmp_path):
+    runs = tmp_path / 'runs'
+    from fake_server import FakeServer
+    args = ['ingest', '--project', str(PROJECT), '--query', 'conventions', '--log-dir', str(runs), '--limit', '4',
+            '--retries', '0', '--quiet']
+    with FakeServer(faults=['ok', 'unknown-field'], models=('test-model',)) as s:
+        r = memgate(*args, '--base-url', s.url, '--model', 'test-model')
+    again = f"go on where it stopped with: memgate {' '.join(args)} --base-url {s.url} --model test-model --resume"
+    assert r.returncode == 1 and r.stderr.splitlines()[-1] == again, r.stderr
+    assert '  failed (why: on stderr)' in r.stdout and 'answered HTTP' not in r.stdout        # why, once: on stderr
+    assert sum('answered HTTP' in line for line in r.stderr.splitlines()) == 1

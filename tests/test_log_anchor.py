@@ -41,7 +41,7 @@ def test_a_log_cut_at_a_turn_boundary_passes_strict_verify_but_not_its_head(tmp_
     log.write_bytes(b''.join(lines[:cut]))            # the last turn and the run_end gone: whole turns remain
     assert memgate('verify', log, '--strict').returncode == 0
     r = memgate('verify', log, '--head', got['head'])
-    assert r.returncode == 1 and f"the log does not end at the head kept ({got['head'][:12]})" in r.stderr
+    assert r.returncode == 1 and f"the log does not hold the head kept ({got['head'][:12]})" in r.stderr
 
 def test_a_rewritten_memory_with_a_recomputed_chain_fails_only_against_the_head(tmp_path):
     log, got = baseline_log(tmp_path)
@@ -74,3 +74,27 @@ def test_verify_says_a_log_whose_last_run_never_ended_is_unfinished(tmp_path):
     log.write_bytes(b''.join(lines[:-1]))                # the run_end gone: killed between its last turn and its end
     r = memgate('verify', log)
     assert r.returncode == 0 and 'is unfinished (no run_end: it was killed, or is still being written)' in r.stdout
+
+def test_a_kept_head_proves_the_prefix_after_answer_appends_and_answer_prints_the_new_head(tmp_path):
+    "The README in order: ingest printed a head, answer appended a line, and verify --head failed on the old head."
+    log, got = baseline_log(tmp_path)
+    answered = memgate('answer', log, '--model', 'keyword-baseline')
+    lines = log.read_bytes().splitlines()
+    new = line_sha(lines[-1])
+    assert answered.returncode == 0 and json.loads(lines[-1])['kind'] == 'answer'
+    assert f"  log {log} ({len(lines)} lines, head {new[:16]}): keep the head" in answered.stdout
+    old = memgate('verify', log, '--head', got['head'][:12])
+    assert old.returncode == 0, old.stderr
+    assert old.stdout.rstrip().endswith(f"holds the head kept at line {got['lines']}, then 1 line appended: 1 answer")
+    now = memgate('verify', log, '--head', new[:16])
+    assert now.returncode == 0 and now.stdout.rstrip().endswith(f"ends at the head kept (line {len(lines)})")
+
+def test_a_kept_head_fails_on_an_edit_before_it_even_with_the_chain_recomputed(tmp_path):
+    log, got = baseline_log(tmp_path)
+    memgate('answer', log, '--model', 'keyword-baseline')
+    events = [json.loads(l) for l in log.read_text().splitlines()]
+    events[0]['model'] = 'a model that never ran'              # the run_start, long before the head
+    rechain(log, events)
+    r = memgate('verify', log, '--head', got['head'])
+    assert memgate('verify', log).returncode == 0 and r.returncode == 1
+    assert f"the log does not hold the head kept ({got['head'][:12]}): a line at or before it" in r.stderr

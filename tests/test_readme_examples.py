@@ -5,6 +5,7 @@ import pytest
 from conftest import ROOT
 from fake_server import FakeServer
 from helpers import clean_env
+from memgate.log import line_sha
 
 README = ROOT / 'README.md'
 SET_UP = ('pip install', 'make test')           # the set-up block: what runs this very test
@@ -26,6 +27,14 @@ def checkout(tmp_path_factory):
     for part in ('fixtures/transcripts', 'fixtures/runs', 'labels'): shutil.copytree(ROOT / part, d / part)
     return d
 
+def kept_head(cmd: str, ran: list) -> str:
+    "`cmd` with `--head HEAD` the head the first ingest printed for that log, as a user copies it from the summary."
+    if '--head HEAD' not in cmd: return cmd
+    log = cmd.split()[2]
+    printed = next(r.stdout for c, r in ran if c.startswith('memgate ingest'))
+    (head,) = re.findall(rf'^  log {re.escape(log)} \(\d+ lines, head ([0-9a-f]{{16}})\)', printed, re.M)
+    return cmd.replace('--head HEAD', f'--head {head}')
+
 def run(cmd: str, cwd: Path, server: FakeServer) -> subprocess.CompletedProcess:
     "`cmd` as a user types it, with `memgate` this interpreter's and a server URL the scripted server's."
     cmd = cmd.replace('http://127.0.0.1:8000/v1', server.url)
@@ -39,7 +48,7 @@ def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says
         for block in blocks('sh'):
             for cmd in commands(block):
                 if cmd.startswith(SET_UP) or cmd.startswith(SERVER_STARTS): continue
-                r = run(cmd, checkout, server)
+                r = run(kept_head(cmd, ran), checkout, server)
                 assert r.returncode == 0, (cmd, r.stderr[-2000:])
                 ran.append((cmd, r))
     said = {cmd.split()[1] for cmd, _ in ran}
@@ -54,6 +63,13 @@ def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says
     assert len(train) == 62 and all(json.loads(line)['messages'] for line in train)    # 31 turns x 2 labelled queries
     assert (checkout / 'report' / 'index.html').read_text().startswith('<!doctype html>')
     assert sum('"kind":"answer"' in line for line in (checkout / 'runs/transcripts/conventions.jsonl').open()) == 1
+    # the head ingest printed still proves the log after `answer` appended to it, and says what came since
+    held = next(r for cmd, r in ran if '--head' in cmd)
+    assert held.stdout.rstrip().endswith('then 1 line appended: 1 answer'), held.stdout
+    answered = next(r for cmd, r in ran if cmd.startswith('memgate answer'))
+    log = checkout / 'runs/transcripts/infra-root-causes.jsonl'
+    assert f"  log runs/transcripts/infra-root-causes.jsonl ({len(log.read_bytes().splitlines())} lines, head " \
+           f"{line_sha(log.read_bytes().splitlines(keepends=True)[-1])[:16]})" in answered.stdout
 
 def test_every_python_example_of_the_readme_runs(checkout):
     if not (checkout / 'runs').is_dir():           # the shell examples make runs/; on their own, make it here
