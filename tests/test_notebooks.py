@@ -33,3 +33,18 @@ def test_nbval_fails_when_a_stored_output_changes(tmp_path):
     (tmp_path / 'b').mkdir()
     bad = nbval(tmp_path / 'b', nb)
     assert bad.returncode == 1 and '1 failed' in bad.stdout
+
+def test_the_tuning_page_keeps_a_stored_run_of_the_tuner():
+    "The docs' tuning page showed code only: its notebook stored no outputs (issue 25)."
+    nb = json.loads((ROOT / 'nbs' / '21_tuning.ipynb').read_text())
+    out = [o for c in nb['cells'] if c['cell_type'] == 'code' for o in c['outputs']]
+    text = ''.join(''.join(o.get('text', '')) for o in out)
+    html = ''.join(''.join(o.get('data', {}).get('text/html', '')) for o in out)
+    assert 'complete: 8 turns, 5 updates (update-rate 62%)' in text and 'saved infra-root-causes to ' in text
+    assert html.count('t=') >= 8, html[:500]            # the turns view: one row per turn
+
+def test_no_notebook_leaves_a_temporary_folder_behind():
+    "Each notebook run left tmp* folders: a folder a notebook makes is a TemporaryDirectory, removed when it ends."
+    for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):
+        code = ''.join(''.join(c['source']) for c in json.loads(nb.read_text())['cells'] if c['cell_type'] == 'code')
+        assert 'mkdtemp(' not in code.replace('mkdtemp(dir=scratch', ''), nb.name

@@ -89,7 +89,8 @@ def page(nb: dict, site: str) -> dict:
                                                                              site)})
                        if 'text/markdown' in o.get('data', {}) else o for o in c.get('outputs', [])]
             if not code and not outputs: continue
-            out.append(dict(c, source=code, outputs=outputs, metadata={'tags': tags} if tags else {}))
+            cell = {k: v for k, v in c.items() if k != 'has_sd'}       # nbdev's mark, not nbformat's: invalid JSON
+            out.append(dict(cell, source=code, outputs=outputs, metadata={'tags': tags} if tags else {}))
     return dict(nb, cells=out, metadata={k: v for k, v in nb.get('metadata', {}).items()
                                          if k in ('kernelspec', 'language_info')})
 
@@ -123,9 +124,8 @@ nb_ipywidgets_js = {{}}                       # no widget manager from a CDN
 myst_heading_anchors = 3
 myst_all_links_external = True          # nbdev's links are pages and anchors of the site: tools/docs.py --check
 suppress_warnings = ['myst.header']        # show_doc writes ### headings under a page's first #, as nbdev does
-html_theme = 'sphinx_book_theme'
+html_theme = 'furo'                        # one search box, a light/dark switch without words, wide code scrolls
 html_title = {title!r}
-html_theme_options = dict(show_toc_level=2, use_download_button=False, use_fullscreen_button=False)
 html_css_files = ['styles.css']
 html_static_path = ['_static']
 mathjax_path = 'data:,'                    # no MathJax from a CDN (the docs hold no math)
@@ -170,7 +170,7 @@ def process():
 def build():
     "Process the notebooks as nbdev does, then render them with Sphinx into _docs/, failing on any warning."
     import importlib.util
-    missing = [m for m in ('sphinx', 'myst_nb', 'sphinx_book_theme') if importlib.util.find_spec(m) is None]
+    missing = [m for m in ('sphinx', 'myst_nb', 'furo') if importlib.util.find_spec(m) is None]
     if missing: sys.exit(f"docs: {', '.join(missing)} not installed: pip install -e '.[docs]', or install Quarto")
     process()
     names = write_source()
