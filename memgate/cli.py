@@ -17,7 +17,7 @@ from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import head_said, log_files, log_head, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
-from .client import endpoint
+from .client import endpoint, masked_url
 from .servers import CONSTRAIN, prepare
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
@@ -322,8 +322,14 @@ async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[
 
 # %% ../nbs/14_cli.ipynb #3e088ebd
 def resume_command(argv: list[str]) -> str:
-    "The command that goes on where an ingest run given `argv` stopped: the same, with `--resume`."
-    return shlex.join(['memgate', *argv, *([] if '--resume' in argv else ['--resume'])])
+    "The command that goes on where an ingest run given `argv` stopped: the same with `--resume`, no secret shown."
+    shown = []
+    for a in argv:                       # a base URL's password or key never reaches the terminal
+        if shown and shown[-1] == '--base-url': a = masked_url(a)
+        elif a.startswith('--base-url='): a = '--base-url=' + masked_url(a.removeprefix('--base-url='))
+        shown.append(a)
+    said = shlex.join(['memgate', *shown, *([] if '--resume' in argv else ['--resume'])])
+    return said + (" (with the URL's secrets, shown as ***, typed again)" if shown != argv else '')
 
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."

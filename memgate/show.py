@@ -106,6 +106,9 @@ def why_no_memory(x: Learned) -> str:
     if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
     if x.stats.chunks_seen and x.stats.parse_failures == x.stats.chunks_seen:
         return f"no answer was in the gate format in {plural(x.stats.chunks_seen, 'turn')}"
+    if x.stats.update_gates:
+        return (f"the gate said yes {plural(x.stats.update_gates, 'time')}, but no candidate was kept "
+                f"({x.stats.budget_exceeded} over the memory budget, {x.stats.unchanged} unchanged)")
     return 'no chunk was read' if not x.stats.chunks_seen else 'the gate never opened'
 
 def _earlier(x: Learned) -> str:

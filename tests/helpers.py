@@ -20,8 +20,8 @@ def clean_env(**extra):
     return {**{k: v for k, v in os.environ.items() if not k.startswith(('MEMGATE_', 'OPENAI_'))}, **extra}
 
 def cli(*args):
-    "The command line running `memgate ARGS` with this interpreter."
-    return [sys.executable, '-m', 'memgate.cli', *map(str, args)]
+    "The command line running `memgate ARGS` with this interpreter, through the console command's own entry point."
+    return [sys.executable, '-c', 'import sys; from memgate.entry import main; sys.exit(main())', *map(str, args)]
 
 def memgate(*args, timeout=120, **env):
     "Run `memgate ARGS` in a new process in the clean environment plus `env`; the CompletedProcess."

@@ -255,3 +255,20 @@ def test_an_interrupted_or_failed_run_ends_with_the_command_that_resumes_it(tmp_
     assert r.returncode == 1 and r.stderr.splitlines()[-1] == again, r.stderr
     assert '  failed (why: on stderr)' in r.stdout and 'answered HTTP' not in r.stdout        # why, once: on stderr
     assert sum('answered HTTP' in line for line in r.stderr.splitlines()) == 1
+
+def test_a_run_whose_answers_never_parsed_says_so_and_is_not_called_undiscriminating(tmp_path):
+    "show said 'memory: none (the gate never opened)'; the cost line said 'a unknown server'."
+    from fake_server import FakeServer
+    with FakeServer(gate=lambda prompt: 'I think yes, this one matters.') as s:
+        r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', tmp_path, '--limit', '3',
+                    '--base-url', s.url, '--model', 'test-model')
+    assert r.returncode == 1 and 'memgate knows no grammar field of an unknown server' in r.stderr.splitlines()[0]
+    assert 'not discriminating' not in r.stderr
+    assert "the model does not follow the prompt's format" in r.stderr
+    shown = memgate('show', tmp_path).stdout
+    assert 'memory: none (no answer was in the gate format in 3 turns)' in shown, shown
+
+def test_a_venv_in_the_checkout_is_ignored_by_git():
+    "`.venv/` was not in .gitignore: a newcomer's `python -m venv .venv` showed thousands of untracked files."
+    r = subprocess.run(['git', 'check-ignore', '-q', '.venv/bin/python'], cwd=ROOT)
+    assert r.returncode == 0

@@ -1,5 +1,5 @@
 "Ingest contract a1-a7 (nbs/contracts.ipynb) and faults, against a scripted OpenAI-compatible server on 127.0.0.1."
-import json, os, signal, subprocess, sys, time
+import json, os, shlex, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
 from conftest import run, FIXTURES
@@ -103,6 +103,15 @@ def test_a5_interrupt_is_clean(tmp_path, sig, code):
     assert 3 <= len(turns(log)) < N and 'finishing the turns in flight' in err
     last_gate = [e for e in ev if e['kind'] == 'gate'][-1]       # the last turn is whole: a yes has its memory
     assert (not last_gate['update']) or any(e['kind'] == 'memory' and e['t'] == last_gate['t'] for e in ev)
+    # it ends with the command that goes on, and that command, followed, finishes the log
+    said = err.splitlines()[-1]
+    assert said.startswith('go on where it stopped with: memgate ingest --project ') and said.endswith(' --resume')
+    argv = shlex.split(said.removeprefix('go on where it stopped with: '))
+    assert argv[1:-1] == [str(a) for a in ingest_cmd(s, tmp_path, '--query', Q)[3:]]
+    with FakeServer(port=s.port):
+        again = subprocess.run([sys.executable, '-m', 'memgate.cli', *argv[1:]], capture_output=True, text=True,
+                               timeout=120, env=env())
+    assert again.returncode == 0 and turns(log) == list(range(1, N + 1)) and verify(log).ok, again.stderr
 
 def test_a6_limit_respected(tmp_path):
     with FakeServer() as s: r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '5')
@@ -305,7 +314,7 @@ def test_resume_refuses_when_the_projects_chunks_changed(tmp_path):
         row['message']['content'][0]['text'] = 'rewritten history'
         lines[i] = json.dumps(row) + '\n'
         first.write_text(''.join(lines))
-        r = cmd(s, '--resume')
+        r = cmd(s, '--resume', '--limit', 'all')               # read on past the 5 chunks of its limit
     assert r.returncode == 1 and (f"{Q}: failed: {first} changed other than by appending: turn t=1 read it "
                                   "differently; ingest into a new --log-dir to read it anew") in r.stderr
     assert len(s.requests) == 5 and turns(tmp_path / 'runs' / 'proj' / f'{Q}.jsonl') == [1, 2, 3, 4, 5]
@@ -323,6 +332,8 @@ def test_second_sigint_cancels_at_once_and_the_log_stays_whole(tmp_path):
         dt = time.monotonic() - t0
     assert p.returncode == 130 and dt < 2.5, (dt, err)      # did not wait for the 3 s answers
     assert 'cancelling now' in err
+    assert err.splitlines()[-1].endswith("run_end 'interrupted'; go on where it stopped with: memgate "
+                                         + shlex.join(map(str, ingest_cmd(s, tmp_path)[3:])) + ' --resume')
     for q in load_queries():
         log = log_of(tmp_path, q)
         ev = events(log)

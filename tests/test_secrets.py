@@ -72,9 +72,11 @@ def test_a_password_in_the_base_url_never_shows_in_errors(tmp_path):
     assert r.returncode == 1 and 'answered HTTP 404' in r.stderr
     log = tmp_path / 'runs' / 'sessions' / 'infra-root-causes.jsonl'
     assert URL_SECRET not in r.stderr + r.stdout + log.read_text() and 'bob' not in r.stderr
+    assert r.stderr.rstrip().endswith("--resume (with the URL's secrets, shown as ***, typed again)")
     with FakeServer() as gone: pass                            # a port nobody listens on any more
-    r = ingest(gone, tmp_path / 'down', project)               # connection refused, retried, failed
-    assert r.returncode == 1 and 'ConnectError' in r.stderr and URL_SECRET not in r.stderr + r.stdout
+    r = ingest(gone, tmp_path / 'down', project)               # connection refused: said at once, no log
+    assert r.returncode == 2 and 'nothing is listening at http://127.0.0.1:' in r.stderr
+    assert URL_SECRET not in r.stderr + r.stdout and 'bob' not in r.stderr
 
 def test_no_redact_sends_the_text_as_it_is(tmp_path):
     project = planted_session(tmp_path / 'sessions').parent
