@@ -311,5 +311,6 @@ def report(paths, out) -> Path:
         fig = make(r)
         with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
         plt.close(fig)
-    with whole_file(out / 'index.html') as f: f.write(_index_html(r, [(n, title) for n, (title, _) in plots.items()]))
+    page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
+    with whole_file(out / 'index.html') as f: f.write(visible(page))     # the rule every output passes: no ESC, no C1
     return out / 'index.html'

@@ -18,7 +18,7 @@ from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
+__all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
            'ModelClient', 'ClientError', 'ContextError', 'Interrupted', 'ScriptedClient', 'Retry',
            'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials', 'masked_url',
            'query_secrets', 'chat_url', 'server_message', 'request_body', 'Slots', 'OpenAIClient', 'answer_cap',
@@ -145,10 +145,21 @@ def chat_url(base_url: str) -> str:
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
 
 # %% ../nbs/07_client.ipynb #c6b1c313
+ECHO = 8    # a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is masked
+
 def _mask(text: str, secrets) -> str:
-    "`text` with each of `secrets` shown as `***`."
+    "`text` with each of `secrets`, and any piece of `ECHO` or more of its characters, shown as `***`."
     for secret in secrets:
-        if secret: text = text.replace(secret, '***')
+        if not secret: continue
+        text = text.replace(secret, '***')
+        if len(secret) < ECHO: continue
+        hits = sorted((m.start(), m.start() + ECHO) for i in range(len(secret) - ECHO + 1)
+                      for m in re.finditer(re.escape(secret[i:i + ECHO]), text))
+        spans = []
+        for a, b in hits:                      # overlapping pieces of one echo are one span
+            if spans and a <= spans[-1][1]: spans[-1][1] = max(spans[-1][1], b)
+            else: spans.append([a, b])
+        for a, b in reversed(spans): text = text[:a] + '***' + text[b:]
     return text
 
 def server_message(r: httpx.Response) -> str:

@@ -11,13 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
-from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle
+from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle, safe_name
 from .redact import redact, redact_seams
 
 # %% auto #0
-__all__ = ['LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP', 'CLAUDE_BLOCKS',
-           'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport', 'Warnings',
-           'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
+__all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
+           'CLAUDE_BLOCKS', 'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport',
+           'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
            'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'session_records',
            'sampled_lines', 'record_fill', 'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail',
            'unique_names', 'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project']
@@ -43,6 +43,8 @@ class FileReport:
         self.first_line.setdefault(what, line)
 
 # %% ../nbs/02_sources.ipynb #e5d0c514
+SHOWN_FILES = 3     # files named per kind of warning; the rest are counted (100,000 empty files: 100,000 lines)
+
 @dataclass
 class Warnings:
     "Per-file reports of a project, and a summary a person can read."
@@ -64,11 +66,18 @@ class Warnings:
         return sum(sum(r.warnings.values()) for r in self.files.values())
 
     def summary(self) -> str:
-        "One line per file with a problem, then a total; bookkeeping skips are summed on the last line."
+        "A line per file with a problem (3 of a kind, then a count), a total; bookkeeping skips are summed on the last."
         at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
         counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what   # a file's own: once
         listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what, n in sorted(r.warnings.items()))
-        lines = [f"warning: {r.path}: {listed(r)}" for r in self.files.values() if r.warnings]
+        kinds = {}                       # files by the warnings they have: the first few named, the rest counted
+        for r in self.files.values():
+            if r.warnings: kinds.setdefault(tuple(sorted(r.warnings)), []).append(r)
+        lines = []
+        for kind, rs in kinds.items():
+            lines += [f"warning: {r.path}: {listed(r)}" for r in rs[:SHOWN_FILES]]
+            more = len(rs) - SHOWN_FILES
+            if more > 0: lines.append(f"warning: {more} more files with {', '.join(kind)}")
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
         skips = "; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''
@@ -665,13 +674,13 @@ class Listed:
 
 def cwd_tail(cwd: str, n: int) -> str:
     "The last `n` folders of `cwd`, joined by `-`: `cwd_tail('/a/codex/workspace', 2) == 'codex-workspace'`."
-    parts = [p for p in cwd.split('/') if p]
-    return '-'.join(parts[-n:]) or cwd
+    parts = [p for p in cwd.split('/') if p not in ('', '.', '..')]     # a cwd of `/../..` names no folder `..`
+    return '-'.join(parts[-n:]) or safe_name(cwd or 'no-cwd')
 
 def unique_names(projects: list[Listed]) -> list[Listed]:
     "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
     for x in projects:
-        n, depth = 1, len([p for p in x.cwd.split('/') if p])
+        n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
         while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
         x.key = cwd_tail(x.cwd, n)
     return projects

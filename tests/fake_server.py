@@ -6,7 +6,8 @@ injected per request from a queue: '500', '429' (with Retry-After), 'drop' (clos
 'garbage' (a 200 whose text is not in the gate format), 'http404', 'huge' (a 200 of 5 MB), 'gzip-bomb' (200 MB in a
 0.2 MB gzip body), 'context' (a 400
 context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long), 'broadcast' (llama-cpp-python's
-500 for a prompt that fits without its max_tokens), 'unknown-field' (a 400 for a field the server does not take).
+500 for a prompt that fits without its max_tokens), 'unknown-field' (a 400 for a field the server does not take),
+'echo-key' (OpenAI's 401 that repeats most of the key).
 
 It can behave as the real servers do: `slots` requests decoded at once, the rest queued (llama-cpp-python answers
 one at a time, and a request it queued still runs after its client gave up); a gate that returns a dict sets the
@@ -147,6 +148,9 @@ class FakeServer:
                 if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
                 if fault == 'http404' or body.get('model') not in server.models:
                     return self.reply(404, dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
+                if fault == 'echo-key':                  # OpenAI's 401: the key sent, all but its last two characters
+                    got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
+                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
                 if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
                     return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))

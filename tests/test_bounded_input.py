@@ -98,3 +98,16 @@ def test_labels_of_chunks_no_run_read_are_said_not_silently_dropped(tmp_path):
     r = memgate('eval', log, '--labels', tmp_path / 'labels')
     assert r.returncode == 0, r.stderr
     assert 'labels of chunks 40-42 name chunks no run read: not scored' in r.stdout
+
+def test_many_files_with_the_same_warning_are_named_three_times_then_counted(tmp_path):
+    "100,000 empty session files printed 100,000 warning lines."
+    from helpers import memgate
+    folder = tmp_path / 'sessions'
+    folder.mkdir()
+    for i in range(40): (folder / f'empty-{i:02d}.jsonl').write_bytes(b'')
+    (folder / 'one.jsonl').write_text('{"type":"user","sessionId":"s","uuid":"u","timestamp":"2025-01-01T00:00:00Z",'
+                                      '"message":{"role":"user","content":"the deploy failed"}}\n')
+    r = memgate('chunks', '--project', folder)
+    warned = [line for line in r.stderr.splitlines() if line.startswith('warning: ')]
+    assert r.returncode == 0 and len(warned) == 4, r.stderr
+    assert warned[-1] == 'warning: 37 more files with empty file' and all('empty-' in w for w in warned[:3])

@@ -211,6 +211,15 @@ def test_wrong_model_is_final_and_says_what_the_server_said(tmp_path):
     assert "answered HTTP 404: The model `test-model` does not exist." in r.stderr and 'Traceback' not in r.stderr
     assert events(log_of(tmp_path))[-1]['status'] == 'failed' and verify(log_of(tmp_path)).ok
 
+def test_a_server_that_echoes_most_of_the_key_shows_none_of_it(tmp_path):
+    "A 401 body repeating the key but its last two characters was printed and logged: masking matched the whole key."
+    secret = 'sk-proj-ECHOED-0123456789abcdef'
+    with FakeServer(faults=['echo-key']) as s:
+        r = memgate_ingest(s, tmp_path, '--query', Q, '--limit', '1', '--retries', '0', MEMGATE_API_KEY=secret)
+    assert r.returncode == 1 and 'Incorrect API key provided: ***' in r.stderr
+    said = r.stdout + r.stderr + log_of(tmp_path).read_text()
+    assert not any(secret[i:i + 8] in said for i in range(len(secret) - 7)), said
+
 def test_api_key_never_leaks(tmp_path):
     secret = 'sk-test-SECRET-0123456789'
     rec = tmp_path / 'rec.jsonl'

@@ -38,6 +38,11 @@ def test_a_models_escapes_reach_no_terminal(tmp_path):
     live = re.sub(r'(`{3,})\n.*?\n\1', '', md, flags=re.S)      # a fenced block shows its text as code, never as HTML
     assert '<script>alert(1)</script>' in md and '<script' not in live and '<img' not in live
     assert '&lt;img src=x onerror=alert(1)&gt;' in live
+    # the report's page too (issue 26: its index.html carried raw ESC, OSC 52/8, C1, bidi overrides and NUL)
+    assert memgate('report', tmp_path, '--out', tmp_path / 'report').returncode == 0
+    page = (tmp_path / 'report' / 'index.html').read_text(encoding='utf-8')
+    assert not RAW.search(page), RAW.search(page)
+    assert '␛[2J' in page and '⟨U+009B⟩31m' in page and '&lt;script&gt;' in page and '<script' not in page
 
 def test_a_servers_error_body_and_model_name_reach_no_terminal(tmp_path):
     with FakeServer(faults=['hostile']) as s:

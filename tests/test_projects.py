@@ -54,3 +54,13 @@ def test_since_until_and_session_select_what_a_run_reads_and_resume_keeps_it(tmp
     assert r.returncode == 1
     assert "selection was {'sessions': ['fe5e1c67']} when this log was written, now {}" in r.stderr
     assert run('--resume', '--session', 'fe5e1c67').returncode == 0
+
+def test_a_cwd_of_dots_names_no_project_dot_dot(tmp_path):
+    "A session whose cwd is /../../.. was listed as a project named `..`, and that name then read the parent folder."
+    proj = tmp_path / '.claude' / 'projects'
+    write_jsonl(proj / '-dots' / 'S1.jsonl', [cc('user', '2026-01-01T10:00:00Z', 'the deploy failed', cwd='/../../..')])
+    env = dict(CLAUDE_CONFIG_DIR=str(tmp_path / '.claude'), CODEX_HOME=str(tmp_path / '.codex'))
+    (row,) = json.loads(memgate('projects', '--format', 'json', **env).stdout)
+    assert row['name'] not in ('', '.', '..') and '/' not in row['name'] and not row['name'].startswith('.'), row
+    r = memgate('chunks', '--project', row['name'], **env)
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 2, r.stderr             # its own session, nothing above
