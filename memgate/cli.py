@@ -22,16 +22,18 @@ from .servers import CONSTRAIN, prepare
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
 from .show import show
+from .audit import audit, audit_text
+from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
 __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify',
            'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args',
-           'cmd_chunks', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'make_clients',
-           'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args',
-           'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export',
-           'build_parser', 'main']
+           'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
+           'model_args', 'make_clients', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
+           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
+           'export_args', 'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -124,6 +126,9 @@ def add_project_args(p, required: bool = True):
                    help=f'cut longer tool results in the middle (default {TOOL_RESULT_CHARS})')
     p.add_argument('--no-redact', action='store_true',
                    help='send secrets found in the sessions as they are (default: replaced by [REDACTED:kind])')
+    p.add_argument('--secret-rules', metavar='FILE',
+                   help=f'secret rules in gitleaks\' schema (a gitleaks.toml), added to memgate\'s or instead of '
+                        f'them as its [extend] says (default: ${RULES_ENV}, if set)')
     p.add_argument('--since', help='only sessions started on or after this date: YYYY-MM-DD, YYYYMMDD, or an ISO '
                                    'date and time (UTC unless it says otherwise)')
     p.add_argument('--until', help='only sessions started on or before this date (that day included) or time')
@@ -156,6 +161,20 @@ def cmd_chunks(args) -> int:
         for c in chunks:
             print(f"{c.index:5d}  {c.tokens:6d}  {len(c.records):7d}  {c.first_ts or '-':24s}  {c.sha[:12]}")
     print(project.warnings.summary(), file=sys.stderr)
+    return 0
+
+# %% ../nbs/14_cli.ipynb #3222b818
+def secrets_args(p):
+    "Options of `memgate secrets`."
+    add_project_args(p)
+    p.add_argument('--format', choices=('text', 'json'), default='text')
+
+def cmd_secrets(args) -> int:
+    "Say what a run would redact in a project (by kind, with examples) and what random-looking text it would send."
+    if args.no_redact: raise ConfigError("secrets audits the redaction: leave out --no-redact")
+    a = audit(load_project(args.project, args.tool_result_chars, True, selection(args)))
+    if args.format == 'json': print_json([a.as_dict()])
+    else: print(audit_text(a))
     return 0
 
 # %% ../nbs/14_cli.ipynb #36ec3d7f
@@ -499,6 +518,8 @@ def cmd_export(args) -> int:
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
+    secrets=('say what a run would redact in a project, and what random-looking text it would send', secrets_args,
+             cmd_secrets),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
@@ -542,6 +563,7 @@ def main(argv=None) -> int:
         given = sys.argv[1:] if argv is None else [str(a) for a in argv]
         args = build_parser().parse_args(_project_values(given))
         args.argv = given                 # as typed: what resumes a run
+        if hasattr(args, 'secret_rules'): use_rules(args.secret_rules)     # a command that reads sessions
         return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)

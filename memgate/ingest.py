@@ -31,9 +31,9 @@ def log_path(log_dir, project: str, query_id: str) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, each made a safe name."
     return Path(log_dir) / safe_name(project) / f'{safe_name(query_id)}.jsonl'
 
-_BEFORE = dict(selection={}, gate='on')    # what logs written before a setting was recorded did
+_BEFORE = dict(selection={}, gate='on', secret_rules=None)   # what logs written before a setting was recorded did
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
-             'gate')
+             'gate', 'secret_rules')
 
 def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None = None) -> ResumePoint:
     "Where the log at `path` (its `events`, when already read) left off, after checking its question and settings."
@@ -46,9 +46,9 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None 
                           "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
-        was = last['config'].get(k, _BEFORE.get(k))
-        if was != now[k]:
-            raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {now[k]!r}; "
+        was, it = last['config'].get(k, _BEFORE.get(k)), now.get(k, _BEFORE.get(k))
+        if was != it:
+            raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "
                               "resuming would mix two runs")
     rp = ResumePoint(stats=stats(events), limit=last.get('limit'))
     for e in events:

@@ -12,6 +12,7 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
+from .rules import active_rules
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS, Selection
 from .chunking import CHUNK_TOKENS
 from .queries import Query
@@ -59,7 +60,12 @@ class LoopConfig:
                     template_sha=template_sha(self.template),
                     sampling=dict(self.sampling), renderer=RENDERER_VERSION,
                     redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
-                    gate='on' if self.use_update_gate else 'off')
+                    gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact))
+
+def _rules_config(redact: bool) -> dict:
+    "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
+    rules = active_rules() if redact else None
+    return {'secret_rules': rules.sha} if rules is not None else {}
 
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass

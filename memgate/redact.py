@@ -8,6 +8,7 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 from __future__ import annotations
 import re
 from collections import Counter
+from .rules import active_rules, apply_rules
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'SEAM_CHARS', 'redact', 'redact_seams']
@@ -19,6 +20,9 @@ REDACTOR_VERSION = 2   # part of the renderer version: a resumed log can tell it
 _JWT_PART = r'[A-Za-z0-9_-]+(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*'   # a JWT may be wrapped over lines
 _WRAP = r'(?:\r?\n[ \t]*)?'
 _END = r'(?![^\s"\'\\,;()<>{}])'                            # where a value stops: a blank, a quote, a bracket
+# A value that is code, not a secret: an attribute (`self._password`, `request.url.password`), a call (`to_bytes(`),
+# a subscript (`auth_info[1]`). Credential-handling library code read in a session lost exactly these.
+_CODE = r'(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![^\s"\'\\,;()<>{}\[])|[A-Za-z_][\w.]*[(\[])'
 
 # %% ../nbs/01_redact.ipynb #814c08c9
 SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, where there is one, is what is replaced
@@ -50,13 +54,13 @@ SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, wh
     'slack-webhook': r'hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}',
     'discord-webhook': r'discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{30,}',
     'jwt': rf'eyJ[A-Za-z0-9_-]{{8,}}(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*\.{_WRAP}eyJ{_JWT_PART}\.{_WRAP}{_JWT_PART}',
-    'url-credentials': r'://[^\s/@:"\'<>]+:(?P<value>(?!\[REDACTED:)[^\s/"\'<>]+)@',
+    'url-credentials': r'://[^\s/@:"\'<>]+:(?P<value>(?!\[REDACTED:|(?:[A-Za-z]|%20)+@)[^\s/"\'<>]+)@',
     'mysql-password': r'(?i)mysql\w*\b[^\n]*?\s-p(?P<value>(?!\[REDACTED:)[^\s\'"-][^\s\'"]{2,})',
     'authorization': (r'(?i)authorization["\']?\s*[:=]\s*["\']?(?:(?:bearer|basic|token)\s+)?'
                       r'(?P<value>(?!\[REDACTED:)[^\s"\'\\,;]{8,})'),
     'password': (r'(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token'
                  r'|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*["\']?\s*[=:]\s*["\']?'
-                 rf'(?P<value>(?![0-9]+{_END}|[A-Za-z]+{_END}|\[REDACTED:)[^\s"\'\\,;()<>{{}}]{{6,}})'),
+                 rf'(?P<value>(?![0-9]+{_END}|[A-Za-z]+{_END}|\[REDACTED:|{_CODE})[^\s"\'\\,;()<>{{}}]{{6,}})'),
 }
 _COMPILED = {kind: re.compile(p) for kind, p in SECRET_PATTERNS.items()}
 
@@ -129,10 +133,13 @@ def _sub_at(pattern: re.Pattern, text: str, starts: list[int], repl) -> str:
 
 # %% ../nbs/01_redact.ipynb #aba679fa
 def redact(text: str, counts: Counter | None = None) -> str:
-    "`text` with every secret the patterns know replaced by `[REDACTED:kind]`, counted by kind into `counts`."
+    "`text` with every secret the patterns (and `--secret-rules`) know replaced by `[REDACTED:kind]`, counted by kind."
+    rules = active_rules()                      # a gitleaks-format file: added to these patterns, or instead of them
+    if rules is not None and not rules.defaults: return apply_rules(rules, text, counts)
+    off = rules.disabled if rules is not None else ()
     lower, present = None, _present(text)       # a pattern without needles starts with a literal
     for kind, pattern in _COMPILED.items():
-        if kind not in _NEEDLES and kind not in present: continue
+        if kind in off or (kind not in _NEEDLES and kind not in present): continue
         starts = None                         # None: scan the whole text
         if kind in _NEEDLES:
             lower = _folded(text) if lower is None else lower
@@ -146,7 +153,7 @@ def redact(text: str, counts: Counter | None = None) -> str:
             return m[0][:m.start('value') - m.start()] + f'[REDACTED:{kind}]' + m[0][m.end('value') - m.start():]
         new = pattern.sub(sub, text) if starts is None else _sub_at(pattern, text, starts, sub)
         if new is not text: text, lower = new, None
-    return text
+    return apply_rules(rules, text, counts) if rules is not None else text
 
 # %% ../nbs/01_redact.ipynb #c22e8c0e
 SEAM_CHARS = 256     # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body

@@ -1,0 +1,46 @@
+"""Code is not a secret (issue 26): credential-handling library code read and written in a session keeps its code.
+
+httpx's `_auth.py`, `_client.py`, `_config.py` and `_urls.py` lost `password=auth_info[1]`, `self._password =
+to_bytes(password)` and `request.url.password` to `[REDACTED:password]`: 7 redactions in 166 KB, all of code."""
+import importlib.util, json, re
+from pathlib import Path
+from synth import cc, write_jsonl
+from helpers import memgate
+
+SOURCES = [('httpx', ['_auth.py', '_client.py', '_config.py', '_urls.py', '_models.py', '_transports/default.py']),
+           ('pip._vendor.requests', ['auth.py', 'sessions.py', 'utils.py', 'adapters.py', 'models.py']),
+           ('pip._vendor.urllib3', ['util/url.py', 'poolmanager.py', 'util/request.py'])]
+
+def library_files() -> list[Path]:
+    "The credential-handling sources of libraries every memgate environment has (httpx, pip's requests and urllib3)."
+    out = []
+    for module, names in SOURCES:
+        spec = importlib.util.find_spec(module)
+        if spec and spec.origin: out += [p for n in names if (p := Path(spec.origin).parent / n).is_file()]
+    return out
+
+def test_credential_handling_code_read_and_written_in_a_session_keeps_its_code(tmp_path):
+    files = library_files()
+    rows, read = [], 0
+    for i, f in enumerate(files):
+        text = f.read_text(encoding='utf-8')
+        read += len(text)
+        at = lambda k: f'2026-01-01T10:{i:02d}:{k:02d}.000Z'
+        rows += [cc('assistant', at(0), [dict(type='tool_use', id=f'r{i}', name='Read', input=dict(file_path=str(f)))]),
+                 cc('user', at(1), [dict(type='tool_result', tool_use_id=f'r{i}', content=text)]),
+                 cc('assistant', at(2), [dict(type='tool_use', id=f'w{i}', name='Write',
+                                              input=dict(file_path=f'/work/copy/{f.name}', content=text))])]
+    write_jsonl(tmp_path / 'p' / 'S1.jsonl', rows)
+    r = memgate('chunks', '--project', tmp_path / 'p', '--format', 'json', '--tool-result-chars', 10_000_000)
+    assert r.returncode == 0, r.stderr
+    sent = ''.join(c['text'] for c in json.loads(r.stdout))
+    redactions = re.findall(r'.{0,60}\[REDACTED:[^\]]+\]', sent)
+    shown = 2 * read                                        # each file read once and written once
+    print(f"{len(redactions)} redactions in {shown / 1e3:.0f} KB of credential-handling code "
+          f"({len(redactions) / (shown / 1e5):.2f} per 100 KB)")
+    assert len(files) >= 10 and shown > 300_000
+    assert len(redactions) <= shown / 100_000, redactions
+    source = ''.join(f.read_text(encoding='utf-8') for f in files)
+    code = [c for c in ('password=auth_info[1]', 'self._password = to_bytes(password)', 'request.url.password')
+            if c in source]
+    assert code and all(c in sent for c in code), code
