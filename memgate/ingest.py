@@ -304,7 +304,9 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
 
 def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
     "The summary of a complete log that has nothing left to read."
-    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do")
+    limit = run_limit(plan, resume)
+    more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
+    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
     return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete', resume.stats, 0.0,
                       plan.model, plan.model == BASELINE_MODEL)
 

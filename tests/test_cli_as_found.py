@@ -235,9 +235,10 @@ def test_resume_of_a_complete_log_keeps_its_limit_and_a_new_limit_counts_all_tol
     resume = lambda *a: ingest(PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', *a)
     assert ingest(PROJECT, '--query', 'conventions', '--log-dir', runs, '--limit', '5').returncode == 0
     before = log.read_bytes()
-    for again in (resume(), resume('--limit', '5'), resume('--limit', '3')):
+    for n, again in ((5, resume()), (5, resume('--limit', '5')), (3, resume('--limit', '3'))):
         assert again.returncode == 0 and log.read_bytes() == before, again.stderr
-        assert again.stderr.splitlines()[-1] == f'{log}: already complete at t=5; nothing to do'
+        assert again.stderr.splitlines()[-1] == (f'{log}: already complete at t=5; nothing to do (it reads under '
+                                                 f'--limit {n}: --limit all reads on)')
     assert resume('--limit', '8').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8
     assert resume().returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8      # the limit it ran under last
     assert resume('--limit', 'all').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 31
@@ -272,3 +273,14 @@ def test_a_venv_in_the_checkout_is_ignored_by_git():
     "`.venv/` was not in .gitignore: a newcomer's `python -m venv .venv` showed thousands of untracked files."
     r = subprocess.run(['git', 'check-ignore', '-q', '.venv/bin/python'], cwd=ROOT)
     assert r.returncode == 0
+
+def test_the_readme_says_the_defaults_the_command_has():
+    "The README said --timeout defaulted to 300 when it was 600."
+    from memgate.cli import build_parser
+    ingest_parser = build_parser()._subparsers._group_actions[0].choices['ingest']
+    default = {a.dest: a.default for a in ingest_parser._actions}
+    readme = ' '.join((ROOT / 'README.md').read_text().split())
+    for said in (f"`--timeout` seconds all told (default {default['timeout']:g}",
+                 f"N times (default {default['retries']})", f"(`--concurrency`, default {default['concurrency']}",
+                 f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):
+        assert said in readme, said
