@@ -8,7 +8,7 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 from __future__ import annotations
 import re
 from collections import Counter
-from .rules import active_rules, apply_rules
+from .rules import active_rules, apply_rules, findings
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'SEAM_CHARS', 'redact', 'redact_seams']
@@ -157,24 +157,32 @@ def redact(text: str, counts: Counter | None = None) -> str:
 
 # %% ../nbs/01_redact.ipynb #c22e8c0e
 SEAM_CHARS = 256     # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
-_ENDS_REDACTED = re.compile(r'\[REDACTED:([a-z0-9-]+)\]$')
+_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.-]+)\]$')
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
+
+def _spans(text: str):
+    "(start, end, kind) of the secrets in `text`: the patterns' (unless `--secret-rules` replace them), the rules'."
+    rules = active_rules()
+    if rules is None or rules.defaults:
+        present, lower = _present(text), None
+        for kind, pattern in _COMPILED.items():
+            if rules is not None and kind in rules.disabled: continue
+            if kind in _NEEDLES:
+                lower = _folded(text) if lower is None else lower
+                if not any(w in lower for w in _NEEDLES[kind][0]): continue
+            elif kind not in present: continue
+            for m in pattern.finditer(text):
+                yield (*(m.span('value') if 'value' in pattern.groupindex and m['value'] else m.span()), kind)
+    if rules is not None: yield from findings(rules, text)
 
 def _across(a: str, b: str, counts: Counter | None) -> tuple[str, str]:
     "`a` and `b` with a secret that spans their seam replaced, its part in `a` by the placeholder, in `b` removed."
     tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
     joined, seam = tail + head, len(tail)
-    present, lower = _present(joined), None
-    for kind, pattern in _COMPILED.items():
-        if kind in _NEEDLES:
-            lower = _folded(joined) if lower is None else lower
-            if not any(w in lower for w in _NEEDLES[kind][0]): continue
-        elif kind not in present: continue
-        for m in pattern.finditer(joined):
-            s, e = m.span('value') if 'value' in pattern.groupindex and m['value'] else m.span()
-            if s < seam < e:
-                if counts is not None: counts[kind] += 1
-                return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
+    for s, e, kind in _spans(joined):
+        if s < seam < e:
+            if counts is not None: counts[kind] += 1
+            return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
     return a, b
 
 def redact_seams(texts: list[str], counts: Counter | None = None) -> list[str]:
