@@ -491,7 +491,8 @@ async def ingest(plan: IngestPlan,                              # the project, t
 def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
     if isinstance(x, RunSummary): return 0
-    return max(0, feed.about() - (x.resume.t if x.resume else 0))
+    total = min(feed.about(), x.limit) if x.limit else feed.about()     # the limit it runs under (`run_limit`)
+    return max(0, total - (x.resume.t if x.resume else 0))
 
 # %% ../nbs/10_ingest.ipynb #f1a317ed
 def _headed(r: RunSummary) -> RunSummary:

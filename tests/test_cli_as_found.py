@@ -239,7 +239,10 @@ def test_resume_of_a_complete_log_keeps_its_limit_and_a_new_limit_counts_all_tol
         assert again.returncode == 0 and log.read_bytes() == before, again.stderr
         assert again.stderr.splitlines()[-1] == (f'{log}: already complete at t=5; nothing to do (it reads under '
                                                  f'--limit {n}: --limit all reads on)')
-    assert resume('--limit', '8').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8
+    eight = resume('--limit', '8')
+    assert eight.returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8
+    # the cost line counts the turns the limit leaves (3), not every chunk the log has not read (26)
+    assert ' x 1 query, about 5 of those turns logged before = about 3 model calls ' in eight.stderr.splitlines()[0]
     assert resume().returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8      # the limit it ran under last
     assert resume('--limit', 'all').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 31
     starts = [e for e in read_log(log).events if e['kind'] == 'run_start']
