@@ -547,6 +547,13 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 # %% ../nbs/14_cli.ipynb #ab2a1d8d
+def _say_skipped(rs) -> None:
+    "One line naming the rules of a `--secret-rules` file that match file paths only (a session has no files)."
+    if rs is None or not rs.skipped: return
+    names = ', '.join(rs.skipped[:3]) + (f' and {len(rs.skipped) - 3} more' if len(rs.skipped) > 3 else '')
+    print(f"memgate: {rs.path}: {len(rs.skipped)} rule(s) match file paths only, not text: {names} (not used)",
+          file=sys.stderr)
+
 def _project_values(argv: list[str]) -> list[str]:
     "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
     out = []
@@ -563,7 +570,7 @@ def main(argv=None) -> int:
         given = sys.argv[1:] if argv is None else [str(a) for a in argv]
         args = build_parser().parse_args(_project_values(given))
         args.argv = given                 # as typed: what resumes a run
-        if hasattr(args, 'secret_rules'): use_rules(args.secret_rules)     # a command that reads sessions
+        if hasattr(args, 'secret_rules'): _say_skipped(use_rules(args.secret_rules))   # a command reading sessions
         return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)

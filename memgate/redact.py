@@ -8,178 +8,31 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 from __future__ import annotations
 import re
 from collections import Counter
-from .rules import active_rules, apply_rules, findings
+from .rules import apply_rules, findings, redaction_rules
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SECRET_PATTERNS', 'SEAM_CHARS', 'redact', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SEAM_CHARS', 'redact', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
-REDACTOR_VERSION = 2   # part of the renderer version: a resumed log can tell its chunks were redacted differently
+REDACTOR_VERSION = 3   # part of the renderer version: a resumed log can tell its chunks were redacted differently
 # 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
-
-_JWT_PART = r'[A-Za-z0-9_-]+(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*'   # a JWT may be wrapped over lines
-_WRAP = r'(?:\r?\n[ \t]*)?'
-_END = r'(?![^\s"\'\\,;()<>{}])'                            # where a value stops: a blank, a quote, a bracket
-# A value that is code, not a secret: an attribute (`self._password`, `request.url.password`), a call (`to_bytes(`),
-# a subscript (`auth_info[1]`). Credential-handling library code read in a session lost exactly these.
-_CODE = r'(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![^\s"\'\\,;()<>{}\[])|[A-Za-z_][\w.]*[(\[])'
-
-# %% ../nbs/01_redact.ipynb #814c08c9
-SECRET_PATTERNS = {    # kind: pattern, tried in this order; a `value` group, where there is one, is what is replaced
-    'private-key': (r'-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----'
-                    r'|[A-Za-z0-9+/=\s]*)'),                # its END cut off: the body, to where base64 stops
-    'anthropic-key': r'sk-ant-[A-Za-z0-9_-]{20,}',
-    'openai-key': r'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}',
-    'stripe-key': r'[sr]k_(?:live|test)_[A-Za-z0-9]{16,}',
-    'aws-access-key': r'(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b',
-    'aws-secret-key': r'(?i)aws_?secret_?access_?key["\']?\s*[=:]\s*["\']?(?P<value>[A-Za-z0-9/+=]{40})',
-    'azure-key': r'(?i)(?:accountkey|sharedaccesskey)\s*=\s*(?P<value>[A-Za-z0-9+/]{20,}={0,2})',
-    'gcp-private-key-id': r'"private_key_id"\s*:\s*"(?P<value>[A-Za-z0-9]{20,})"',
-    'google-api-key': r'AIza[0-9A-Za-z_-]{35}',
-    'github-token': r'(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
-    'gitlab-token': r'glpat-[A-Za-z0-9_-]{20,}',
-    'huggingface-token': r'hf_[A-Za-z0-9]{30,}',
-    'npm-token': r'npm_[A-Za-z0-9]{36}',
-    'pypi-token': r'pypi-AgE[A-Za-z0-9_-]{50,}',
-    'docker-token': r'dckr_pat_[A-Za-z0-9_-]{20,}',
-    'digitalocean-token': r'do[opr]_v1_[a-f0-9]{64}',
-    'shopify-token': r'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}',
-    'databricks-token': r'dapi[a-f0-9]{32}(?:-[0-9])?',
-    'atlassian-token': r'ATATT3[A-Za-z0-9_=-]{30,}',
-    'linear-key': r'lin_api_[A-Za-z0-9]{40}',
-    'groq-key': r'gsk_[A-Za-z0-9]{40,}',
-    'sendgrid-key': r'SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}',
-    'twilio-key': r'SK[0-9a-f]{32}\b',
-    'slack-token': r'xox[abposr]-[A-Za-z0-9-]{10,}',
-    'slack-webhook': r'hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}',
-    'discord-webhook': r'discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{30,}',
-    'jwt': rf'eyJ[A-Za-z0-9_-]{{8,}}(?:\r?\n[ \t]*[A-Za-z0-9_-]+)*\.{_WRAP}eyJ{_JWT_PART}\.{_WRAP}{_JWT_PART}',
-    'url-credentials': r'://[^\s/@:"\'<>]+:(?P<value>(?!\[REDACTED:|(?:[A-Za-z]|%20)+@)[^\s/"\'<>]+)@',
-    'mysql-password': r'(?i)mysql\w*\b[^\n]*?\s-p(?P<value>(?!\[REDACTED:)[^\s\'"-][^\s\'"]{2,})',
-    'authorization': (r'(?i)authorization["\']?\s*[:=]\s*["\']?(?:(?:bearer|basic|token)\s+)?'
-                      r'(?P<value>(?!\[REDACTED:)[^\s"\'\\,;]{8,})'),
-    'password': (r'(?i)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token'
-                 r'|private[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*["\']?\s*[=:]\s*["\']?'
-                 rf'(?P<value>(?![0-9]+{_END}|[A-Za-z]+{_END}|\[REDACTED:|{_CODE})[^\s"\'\\,;()<>{{}}]{{6,}})'),
-}
-_COMPILED = {kind: re.compile(p) for kind, p in SECRET_PATTERNS.items()}
-
-# %% ../nbs/01_redact.ipynb #16aee1b2
-_NEEDLES = {   # a case-blind pattern's words (one is in every match), and how far before one a match can start
-    'aws-secret-key': (('aws',), 0), 'authorization': (('authorization',), 0), 'url-credentials': (('://',), 0),
-    'azure-key': (('accountkey', 'sharedaccesskey'), 0), 'mysql-password': (('mysql',), 0),
-    'password': (('password', 'passwd', 'pwd', 'secret', 'key', 'token'), 7),    # "access_token": 7 before "token"
-}
-
-def _folded(text: str) -> str:
-    "`text` in lower case, with what re's IGNORECASE also takes for i and s (ı, ſ) as i and s: lower() keeps them."
-    lower = text.lower()
-    return lower.replace('ı', 'i').replace('ſ', 's') if 'ı' in lower or 'ſ' in lower else lower
-
-_LITERAL_KINDS = {   # the literals one of which starts every match of these kinds (`in` is a C-speed scan)
-    ('-----BEGIN ',): ('private-key',), ('sk-',): ('anthropic-key', 'openai-key'),
-    ('sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'): ('stripe-key',),
-    ('AKIA', 'ASIA', 'ABIA', 'ACCA'): ('aws-access-key',),
-    ('"private_key_id"',): ('gcp-private-key-id',), ('AIza',): ('google-api-key',),
-    ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'): ('github-token',), ('glpat-',): ('gitlab-token',),
-    ('hf_',): ('huggingface-token',), ('npm_',): ('npm-token',), ('pypi-AgE',): ('pypi-token',),
-    ('dckr_pat_',): ('docker-token',), ('dop_v1_', 'doo_v1_', 'dor_v1_'): ('digitalocean-token',),
-    ('shpat_', 'shpca_', 'shppa_', 'shpss_'): ('shopify-token',), ('dapi',): ('databricks-token',),
-    ('ATATT3',): ('atlassian-token',), ('lin_api_',): ('linear-key',), ('gsk_',): ('groq-key',),
-    ('SG.',): ('sendgrid-key',), ('SK',): ('twilio-key',), ('xox',): ('slack-token',),
-    ('hooks.slack.com/',): ('slack-webhook',), ('discord.com/', 'discordapp.com/'): ('discord-webhook',),
-    ('eyJ',): ('jwt',),
-}
-
-def _automaton():
-    "An Aho-Corasick automaton of every literal: one pass finds them all (41 `in` scans or a regex cost 3-6x more)."
-    import ahocorasick
-    a = ahocorasick.Automaton()
-    for lits, kinds in _LITERAL_KINDS.items():
-        for lit in lits: a.add_word(lit, kinds)
-    a.make_automaton()
-    return a
-
-_FINDER = _automaton()
-
-# %% ../nbs/01_redact.ipynb #2c7307de
-def _present(text: str) -> set[str]:
-    "The literal-first kinds one of whose literals is in `text`: the only ones of them that can match it."
-    return {k for _, kinds in _FINDER.iter(text) for k in kinds}
-
-def _starts_word(text: str, i: int) -> bool:
-    "Whether a token at `i` starts a word: not inside one (`xsk-…`); after an escape such as JSON's `\\n` it does."
-    return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in '_-') or (i > 1 and text[i - 2] == '\\')
-
-# %% ../nbs/01_redact.ipynb #99840f81
-def _starts(lower: str, words, reach: int) -> list[int]:
-    "Where a match can start in `lower`: up to `reach` characters before each occurrence of one of `words`."
-    out = set()
-    for w in words:
-        i = lower.find(w)
-        while i >= 0:
-            out.update(range(max(0, i - reach), i + 1))
-            i = lower.find(w, i + 1)
-    return sorted(out)
-
-def _sub_at(pattern: re.Pattern, text: str, starts: list[int], repl) -> str:
-    "`pattern.sub(repl, text)` when a match can begin only at `starts` (sorted)."
-    out, last = [], 0
-    for j in starts:
-        if j < last or (m := pattern.match(text, j)) is None: continue
-        out += [text[last:j], repl(m)]
-        last = m.end()
-    return ''.join(out) + text[last:] if out else text
+# 3: rules in gitleaks' schema (templates/secret-rules.toml): structural rules, 200 services' token shapes.
 
 # %% ../nbs/01_redact.ipynb #aba679fa
 def redact(text: str, counts: Counter | None = None) -> str:
-    "`text` with every secret the patterns (and `--secret-rules`) know replaced by `[REDACTED:kind]`, counted by kind."
-    rules = active_rules()                      # a gitleaks-format file: added to these patterns, or instead of them
-    if rules is not None and not rules.defaults: return apply_rules(rules, text, counts)
-    off = rules.disabled if rules is not None else ()
-    lower, present = None, _present(text)       # a pattern without needles starts with a literal
-    for kind, pattern in _COMPILED.items():
-        if kind in off or (kind not in _NEEDLES and kind not in present): continue
-        starts = None                         # None: scan the whole text
-        if kind in _NEEDLES:
-            lower = _folded(text) if lower is None else lower
-            words, reach = _NEEDLES[kind]
-            if not any(w in lower for w in words): continue
-            if len(lower) == len(text): starts = _starts(lower, words, reach)
-        def sub(m, kind=kind):
-            if kind not in _NEEDLES and not _starts_word(m.string, m.start()): return m[0]
-            if counts is not None: counts[kind] += 1
-            if 'value' not in m.re.groupindex: return f'[REDACTED:{kind}]'
-            return m[0][:m.start('value') - m.start()] + f'[REDACTED:{kind}]' + m[0][m.end('value') - m.start():]
-        new = pattern.sub(sub, text) if starts is None else _sub_at(pattern, text, starts, sub)
-        if new is not text: text, lower = new, None
-    return apply_rules(rules, text, counts) if rules is not None else text
+    "`text` with every secret the rules know replaced by `[REDACTED:rule-id]`, counted by rule into `counts`."
+    return apply_rules(redaction_rules(), text, counts)
 
 # %% ../nbs/01_redact.ipynb #c22e8c0e
 SEAM_CHARS = 256     # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
 _ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.-]+)\]$')
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
-def _spans(text: str):
-    "(start, end, kind) of the secrets in `text`: the patterns' (unless `--secret-rules` replace them), the rules'."
-    rules = active_rules()
-    if rules is None or rules.defaults:
-        present, lower = _present(text), None
-        for kind, pattern in _COMPILED.items():
-            if rules is not None and kind in rules.disabled: continue
-            if kind in _NEEDLES:
-                lower = _folded(text) if lower is None else lower
-                if not any(w in lower for w in _NEEDLES[kind][0]): continue
-            elif kind not in present: continue
-            for m in pattern.finditer(text):
-                yield (*(m.span('value') if 'value' in pattern.groupindex and m['value'] else m.span()), kind)
-    if rules is not None: yield from findings(rules, text)
-
 def _across(a: str, b: str, counts: Counter | None) -> tuple[str, str]:
     "`a` and `b` with a secret that spans their seam replaced, its part in `a` by the placeholder, in `b` removed."
     tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
     joined, seam = tail + head, len(tail)
-    for s, e, kind in _spans(joined):
+    for s, e, kind in findings(redaction_rules(), joined):
         if s < seam < e:
             if counts is not None: counts[kind] += 1
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]

@@ -14,8 +14,8 @@ from pathlib import Path
 from .domain import MemgateError
 
 # %% auto #0
-__all__ = ['RULES_ENV', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules', 'active_rules', 'use_rules',
-           'findings', 'apply_rules']
+__all__ = ['RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules', 'active_rules',
+           'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'findings', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -64,9 +64,9 @@ class Rule:
     allowlists: list[Allowlist] = field(default_factory=list)
 
     def secret_span(self, m) -> tuple[int, int]:
-        "Where the secret of match `m` is: `secretGroup`; with none, the only group if there is one, else the match."
-        g = self.secret_group or (1 if self.regex.groups == 1 else 0)
-        return m.span(g) if g <= self.regex.groups else (-1, -1)
+        "Where the secret of match `m` is: `secretGroup`; with none, the first group that matched, else the match."
+        if self.secret_group: return m.span(self.secret_group)
+        return next((m.span(g) for g in range(1, self.regex.groups + 1) if m.start(g) >= 0), m.span())
 
 # %% ../nbs/00a_rules.ipynb #2bb7c0f5
 def _compiled(path: Path, rule: str, pattern) -> object:
@@ -97,11 +97,12 @@ def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> lis
     got = table.get(many) or ([table[one]] if table.get(one) else [])
     return [_allowlist(path, owner, a) for a in (got if isinstance(got, list) else [got])]
 
-def _rule(path: Path, r: dict) -> Rule:
-    "A `[[rules]]` table as a `Rule`."
+def _rule(path: Path, r: dict) -> Rule | None:
+    "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
     if not isinstance(r, dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
     rid = str(r['id'])
-    if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has no regex (memgate matches text, not paths)")
+    if not r.get('regex') and r.get('path'): return None
+    if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
                 float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
@@ -113,13 +114,14 @@ def _rule(path: Path, r: dict) -> Rule:
 # %% ../nbs/00a_rules.ipynb #3969a67e
 @dataclass
 class RuleSet:
-    "A rule file's rules and allowlists, whether memgate's own redactor stays on, and what identifies the file."
+    "A rule file's rules and allowlists, whether memgate's defaults stay on, and what identifies the file."
     path: Path
     rules: list[Rule]
     allowlists: list[Allowlist]
-    defaults: bool = False              # `[extend] useDefault = true`: memgate's own redactor stays on
-    disabled: frozenset[str] = frozenset()   # rule ids (and memgate's kinds) turned off
+    defaults: bool = False              # `[extend] useDefault = true`: memgate's default rules stay on
+    disabled: frozenset[str] = frozenset()   # rule ids (memgate's own included) turned off
     sha: str = ''                       # of the file's bytes (and of the files it extends): recorded in each log
+    skipped: tuple[str, ...] = ()       # rules of file paths only: a session's text has no file to match
 
     def __post_init__(self):
         import ahocorasick
@@ -128,9 +130,9 @@ class RuleSet:
         if len(self._words): self._words.make_automaton()
 
 # %% ../nbs/00a_rules.ipynb #a3ad1d8e
-def _merged(base: RuleSet, top: list[Rule]) -> list[Rule]:
+def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
     "`base`'s rules with `top`'s: a rule of the same id takes the fields `top` sets, as gitleaks extends a file."
-    by_id = {r.id: r for r in base.rules}
+    by_id = {r.id: r for r in base}
     for r in top:
         if r.id in by_id:
             was = by_id[r.id]
@@ -147,16 +149,17 @@ def _read(path: Path, depth: int = 0) -> RuleSet:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e: raise RulesError(f"{path}: not TOML: {e}") from None
     ext = doc.get('extend', {}) if isinstance(doc.get('extend'), dict) else {}
     if ext.get('useDefault') and ext.get('path'): raise RulesError(f"{path}: [extend] gives both useDefault and path")
-    rules = [_rule(path, r) for r in doc.get('rules', [])]
+    read = [(r, _rule(path, r)) for r in doc.get('rules', [])]
+    rules, skipped = [r for _, r in read if r], tuple(str(t['id']) for t, r in read if r is None)
     lists = _allowlists(path, 'the top level', doc, 'allowlists', 'allowlist')
     import hashlib
     sha, defaults = hashlib.sha256(raw).hexdigest(), bool(ext.get('useDefault'))
     if ext.get('path') and depth < 2:
         base = _read((path.parent / ext['path']).resolve(), depth + 1)
-        rules, lists, defaults = _merged(base, rules), base.allowlists + lists, base.defaults
-        sha = hashlib.sha256((sha + base.sha).encode()).hexdigest()
+        rules, lists, defaults = _merged(base.rules, rules), base.allowlists + lists, base.defaults
+        sha, skipped = hashlib.sha256((sha + base.sha).encode()).hexdigest(), base.skipped + skipped
     off = frozenset(map(str, ext.get('disabledRules', [])))
-    return RuleSet(path, [r for r in rules if r.id not in off], lists, defaults, off, sha)
+    return RuleSet(path, [r for r in rules if r.id not in off], lists, defaults, off, sha, skipped)
 
 # %% ../nbs/00a_rules.ipynb #e6916830
 @lru_cache(maxsize=8)
@@ -187,24 +190,71 @@ def use_rules(path: str | None = None) -> RuleSet | None:
     os.environ[RULES_ENV] = str(rs.path)     # the worker processes that read a large project inherit it
     return rs
 
+# %% ../nbs/00a_rules.ipynb #70b61954
+def default_rules_path() -> Path:
+    "memgate's own secret rules: `secret-rules.toml` of the package's templates (a wheel's, or a checkout's)."
+    import memgate
+    here = Path(memgate.__file__).resolve().parent
+    found = [here / 'templates' / 'secret-rules.toml', here.parent / 'templates' / 'secret-rules.toml']
+    return next((p for p in found if p.is_file()), found[0])
+
+def default_rules() -> RuleSet:
+    "The rule set of memgate's own secret rules."
+    return load_rules(default_rules_path())
+
+# %% ../nbs/00a_rules.ipynb #efa83120
+_JOINED: dict = {}
+
+def redaction_rules() -> RuleSet:
+    "What redaction applies: memgate's rules, a `--secret-rules` file's instead, or both (`[extend] useDefault`)."
+    user, base = active_rules(), default_rules()
+    if user is None: return base
+    if not user.defaults: return user
+    key = (user.sha, base.sha)
+    if key not in _JOINED:
+        rules = [r for r in _merged(base.rules, user.rules) if r.id not in user.disabled]
+        own = {r.id for r in user.rules}          # of two equal findings, the user's rule names it
+        rules = [r for r in rules if r.id in own] + [r for r in rules if r.id not in own]
+        _JOINED[key] = RuleSet(user.path, rules, base.allowlists + user.allowlists, True, user.disabled, user.sha,
+                               user.skipped)
+    return _JOINED[key]
+
 # %% ../nbs/00a_rules.ipynb #d9d43f6a
+REACH = (256, 16_384)    # how far before and after a keyword a rule's match may begin and end (a PEM body fits)
+
+def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
+    "The keywords in `lower` and the stretches around them (merged) where a rule with keywords can match."
+    words, spans = set(), []
+    for end, w in rs._words.iter(lower) if len(rs._words) else ():
+        words.add(w)
+        a, b = max(0, end + 1 - len(w) - REACH[0]), end + 1 + REACH[1]
+        if spans and a <= spans[-1][1]: spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
+        else: spans.append((a, b))
+    return words, spans
+
 def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
-    present = {w for _, w in rs._words.iter(text.lower())} if len(rs._words) else set()
+    lower = text.lower()
+    words, near = _near(lower, rs)
+    if len(lower) != len(text): near = [(0, len(text))]        # a letter whose lower case is longer: scan it all
+    ascii = text.isascii()
+    subject = text.encode() if ascii else text                  # RE2 reads bytes without converting them again
     found = []
-    for r in rs.rules:
-        if r.keywords and not present.intersection(r.keywords): continue
-        for m in r.regex.finditer(text):
-            s, e = r.secret_span(m)
-            if s < 0 or e <= s: continue
-            secret = text[s:e]
-            if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
-            line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
-            lists = r.allowlists + [a for a in rs.allowlists if not a.rules or r.id in a.rules]
-            if any(a.allows(secret, m.group(0), line) for a in lists): continue
-            found.append((s, e, r.id))
+    for order, r in enumerate(rs.rules):
+        if r.keywords and not words.intersection(r.keywords): continue
+        for a, b in near if r.keywords else [(0, len(text))]:
+            for m in r.regex.finditer(subject, a, min(b, len(text))):
+                s, e = r.secret_span(m)
+                if s < 0 or e <= s: continue
+                secret = text[s:e]
+                if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
+                line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
+                lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
+                whole = text[m.start():m.end()]
+                if any(x.allows(secret, whole, line) for x in lists): continue
+                found.append((s, e, order, r.id))
     out, end = [], -1
-    for s, e, rid in sorted(found, key=lambda f: (f[0], -f[1])):     # the leftmost, longest of overlapping ones
+    for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):    # the leftmost, longest, first rule
         if s >= end: out.append((s, e, rid))
         end = max(end, e)
     return out

@@ -154,11 +154,11 @@ def test_secrets_audits_a_project_showing_no_secret(tmp_path, rules):
     assert row['redacted']['acme-token']['count'] == 1 and row['unredacted_random']['count'] == 1
 
 def test_a_secret_of_a_users_rule_split_between_two_records_is_replaced_on_both_sides(tmp_path, rules):
-    "A tool's output written in two records: each half alone is too short for the rule."
+    "A tool's output written in two records: each half alone is too short for the rule (and the name no secret's)."
     write_jsonl(tmp_path / 'p' / 'S1.jsonl', [
-        cc('user', '2026-01-01T10:00:00Z', 'the deploy failed: export ACME_TOKEN=k3v9x0q2'),
+        cc('user', '2026-01-01T10:00:00Z', 'the deploy failed: export ACME_ID=k3v9x0q2'),
         cc('user', '2026-01-01T10:00:01Z', 'm8w7r4t1zQ and then it timed out')])
     r = memgate('chunks', '--project', tmp_path / 'p', '--format', 'json', '--secret-rules', rules)
     text = ''.join(c['text'] for c in json.loads(r.stdout))
-    assert r.returncode == 0 and 'ACME_TOKEN=[REDACTED:acme-token]' in text, text
+    assert r.returncode == 0 and 'ACME_ID=[REDACTED:acme-token]' in text, text
     assert 'k3v9x0q2' not in text and 'm8w7r4t1zQ' not in text and 'and then it timed out' in text
