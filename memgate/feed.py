@@ -153,6 +153,12 @@ def close(self: ChunkFeed):
     for _, readers in self.views:
         for r in readers: r.close()
 
+@patch
+def wait(self: ChunkFeed, timeout: float = 30.0):
+    "Wait for the reading thread to stop: a thread still inside RE2 when Python exits aborts the process."
+    thread = getattr(self, 'thread', None)
+    if thread is not None and thread is not threading.current_thread(): thread.join(timeout)
+
 # %% ../nbs/09a_feed.ipynb #9cf7d972
 @patch
 def _said(self: ChunkFeed):

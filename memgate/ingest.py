@@ -486,6 +486,7 @@ async def ingest(plan: IngestPlan,                              # the project, t
         try: return list(await asyncio.gather(*(one(x) for x in started)))
         finally:
             feed.close()
+            feed.wait()                 # it stops between chunks
             progress.close()
 
 def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
