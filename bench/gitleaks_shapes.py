@@ -5,7 +5,8 @@
 RULES.toml is a rule file in gitleaks' schema (gitleaks' own `config/gitleaks.toml`, for one: it is not shipped
 here). For each rule with a regex, random strings its regex matches are made (the regex read by Python's parser,
 each choice drawn at random, the sample kept only when the rule's own RE2 regex matches it and gives a secret), and
-redacted twice: by memgate's defaults, and with the file as `--secret-rules`. A rule is fully redacted when none of
+redacted twice: by memgate's defaults, and with the file as `--secret-rules`. A sample is kept only when the file's
+rules report its secret (its allowlists and entropy floors let it be), and the secret is 8 characters or more. A rule is fully redacted when none of
 its samples' secrets is left. `--write` keeps the samples (rule id, text, secret) for tests/test_gitleaks_shapes.py.
 """
 import argparse, json, os, random, re, sys
@@ -14,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from memgate.redact import redact  # noqa: E402
-from memgate.rules import RULES_ENV, load_rules  # noqa: E402
+from memgate.rules import RULES_ENV, findings, load_rules  # noqa: E402
 
 try: import re._parser as sre_parse          # Python 3.11+
 except ImportError: import sre_parse         # noqa: F401
@@ -69,8 +70,8 @@ def _gen(tree, rnd: random.Random, groups: dict) -> str:
         elif name == 'GROUPREF': out.append(groups.get(av, ''))
     return ''.join(out)
 
-def samples(rule, raw: str, n: int, rnd: random.Random) -> list[tuple[str, str]]:
-    "Up to `n` (text, secret) the rule takes, of its regex's shape."
+def samples(rs, rule, raw: str, n: int, rnd: random.Random) -> list[tuple[str, str]]:
+    "Up to `n` (text, secret) of the rule's regex's shape that the rule, with its file's allowlists, reports."
     try: tree = sre_parse.parse(python_form(raw))
     except Exception: return []
     got = []
@@ -80,14 +81,10 @@ def samples(rule, raw: str, n: int, rnd: random.Random) -> list[tuple[str, str]]
         if m is None: continue
         s, e = rule.secret_span(m)
         secret = text[s:e] if s >= 0 else ''
-        if len(secret) < 4 or (rule.entropy and _entropy(secret) < rule.entropy): continue
+        if len(secret) < 8 or (s, e, rule.id) not in findings(rs, text): continue
         got.append((text, secret))
         if len(got) == n: break
     return got
-
-def _entropy(s: str) -> float:
-    from memgate.rules import entropy
-    return entropy(s)
 
 def leaked(text: str, secret: str) -> bool:
     "Whether any of `secret` is left in redacted `text`: a 12-character piece, or all of a shorter secret."
@@ -116,7 +113,7 @@ def main():
     by_id = {r.id: r for r in rs.rules}
     for raw in doc.get('rules', []):
         if raw.get('id') not in by_id: continue
-        for text, secret in samples(by_id[raw['id']], raw['regex'], a.samples, rnd):
+        for text, secret in samples(rs, by_id[raw['id']], raw['regex'], a.samples, rnd):
             rows.append(dict(rule=raw['id'], text=text, secret=secret))
     n_rules = len({r['rule'] for r in rows})
     print(f"{len(rows)} samples of {n_rules} rules ({len(by_id) - n_rules} rules gave no sample)")

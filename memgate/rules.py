@@ -45,10 +45,13 @@ class Allowlist:
     condition: str = 'OR'           # OR: either check allows it; AND: both must
     rules: tuple[str, ...] = ()     # a top-level allowlist's `targetRules`: only these rules (none: every rule)
 
+    def __post_init__(self):          # its regexes as one: a finding is checked in one pass, not one per regex
+        self._any = _re2_compile('|'.join(f'(?:{r.pattern})' for r in self.regexes)) if self.regexes else None
+
     def allows(self, secret: str, match: str, line: str) -> bool:
         "Whether this allowlist lets the finding through (it is no secret)."
         target = dict(secret=secret, match=match, line=line)[self.target]
-        checks = ([any(r.search(target) for r in self.regexes)] if self.regexes else []) + \
+        checks = ([self._any.search(target) is not None] if self._any else []) + \
                  ([any(w in secret.lower() for w in self.stopwords)] if self.stopwords else [])
         return bool(checks) and (all(checks) if self.condition == 'AND' else any(checks))
 
@@ -63,10 +66,12 @@ class Rule:
     keywords: tuple[str, ...] = ()      # lower case
     allowlists: list[Allowlist] = field(default_factory=list)
 
+    def __post_init__(self): self._groups = self.regex.groups      # asked of every match: RE2 counts them anew
+
     def secret_span(self, m) -> tuple[int, int]:
         "Where the secret of match `m` is: `secretGroup`; with none, the first group that matched, else the match."
         if self.secret_group: return m.span(self.secret_group)
-        return next((m.span(g) for g in range(1, self.regex.groups + 1) if m.start(g) >= 0), m.span())
+        return next((m.span(g) for g in range(1, self._groups + 1) if m.start(g) >= 0), m.span())
 
 # %% ../nbs/00a_rules.ipynb #2bb7c0f5
 def _compiled(path: Path, rule: str, pattern) -> object:
@@ -124,10 +129,27 @@ class RuleSet:
     skipped: tuple[str, ...] = ()       # rules of file paths only: a session's text has no file to match
 
     def __post_init__(self):
-        import ahocorasick
-        self._words = ahocorasick.Automaton()
-        for w in {k for r in self.rules for k in r.keywords}: self._words.add_word(w, w)
+        import ahocorasick, re2
+        self._words, self._by_word = ahocorasick.Automaton(), {}     # a keyword: the rules it opens
+        for i, r in enumerate(self.rules):
+            for w in r.keywords: self._by_word.setdefault(w, []).append(i)
+        for w in self._by_word: self._words.add_word(w, w)
         if len(self._words): self._words.make_automaton()
+        self._always = [i for i, r in enumerate(self.rules) if not r.keywords]
+        options = re2.Options()
+        options.log_errors = False
+        self._keys, self._gate = re2.Set.SearchSet(options), re2.Set.SearchSet(options)   # one pass each:
+        for w in self._by_word: self._keys.Add('(?i)' + re2.escape(w))        # every keyword (case-blind),
+        for i in self._always: self._gate.Add(self.rules[i].regex.pattern)   # the rules without keywords
+        self._keys.Compile()                                    # (two sets: one of both runs at half the speed)
+        self._gate.Compile()
+        self._word_list = list(self._by_word)
+
+    def _opened(self, subject) -> list[int]:
+        "The rules to run on a text: those a keyword in it opens, and those without keywords that match it."
+        out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
+        if self._always: out.update(self._always[j] for j in self._gate.Match(subject) or ())
+        return sorted(out)
 
 # %% ../nbs/00a_rules.ipynb #a3ad1d8e
 def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
@@ -198,8 +220,9 @@ def default_rules_path() -> Path:
     found = [here / 'templates' / 'secret-rules.toml', here.parent / 'templates' / 'secret-rules.toml']
     return next((p for p in found if p.is_file()), found[0])
 
+@lru_cache(maxsize=1)
 def default_rules() -> RuleSet:
-    "The rule set of memgate's own secret rules."
+    "The rule set of memgate's own secret rules, read once per process (every record's redaction asks for it)."
     return load_rules(default_rules_path())
 
 # %% ../nbs/00a_rules.ipynb #efa83120
@@ -234,14 +257,14 @@ def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
 
 def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
-    lower = text.lower()
-    words, near = _near(lower, rs)
-    if len(lower) != len(text): near = [(0, len(text))]        # a letter whose lower case is longer: scan it all
-    ascii = text.isascii()
-    subject = text.encode() if ascii else text                  # RE2 reads bytes without converting them again
+    subject = text.encode() if text.isascii() else text         # RE2 reads bytes without converting them again
+    near = [(0, len(text))]
+    if len(text) > REACH[1]:                                    # a long text: only the stretches near a keyword
+        lower = text.lower()
+        if len(lower) == len(text): near = _near(lower, rs)[1]   # (a letter that lengthens: all of it)
     found = []
-    for order, r in enumerate(rs.rules):
-        if r.keywords and not words.intersection(r.keywords): continue
+    for order in rs._opened(subject):
+        r = rs.rules[order]
         for a, b in near if r.keywords else [(0, len(text))]:
             for m in r.regex.finditer(subject, a, min(b, len(text))):
                 s, e = r.secret_span(m)

@@ -20,8 +20,9 @@ def test_the_wheel_ships_the_templates_and_memgate_prompt_runs_from_outside_the_
                     tmp_path / 'wheel', ROOT], check=True, capture_output=True, env=clean_env())
     (wheel,) = (tmp_path / 'wheel').glob('memgate-*.whl')
     shipped = sorted(n for n in zipfile.ZipFile(wheel).namelist() if n.startswith('memgate/templates/'))
-    assert shipped == [f'memgate/templates/{n}' for n in ('answer.txt', 'gru-mem.txt', 'queries.toml')]
-    for n in ('answer.txt', 'gru-mem.txt', 'queries.toml'):        # byte for byte the checkout's
+    names = ('answer.txt', 'gru-mem.txt', 'queries.toml', 'secret-rules.toml')
+    assert shipped == [f'memgate/templates/{n}' for n in names]
+    for n in names:                                            # byte for byte the checkout's
         assert zipfile.ZipFile(wheel).read(f'memgate/templates/{n}') == (ROOT / 'templates' / n).read_bytes()
     venv = tmp_path / 'venv'                   # its dependencies from this interpreter's, memgate from the wheel only
     subprocess.run([sys.executable, '-m', 'venv', '--without-pip', venv], check=True)
