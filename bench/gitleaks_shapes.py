@@ -4,10 +4,10 @@
 
 RULES.toml is a rule file in gitleaks' schema (gitleaks' own `config/gitleaks.toml`, for one: it is not shipped
 here). For each rule with a regex, random strings its regex matches are made (the regex read by Python's parser,
-each choice drawn at random, the sample kept only when the rule's own RE2 regex matches it and gives a secret), and
-redacted twice: by memgate's defaults, and with the file as `--secret-rules`. A sample is kept only when the file's
-rules report its secret (its allowlists and entropy floors let it be), and the secret is 8 characters or more. A rule is fully redacted when none of
-its samples' secrets is left. `--write` keeps the samples (rule id, text, secret) for tests/test_gitleaks_shapes.py.
+each choice drawn at random), kept only when the file's own rules report the secret (RE2, its allowlists and
+entropy floors) and the secret has 8 characters or more. Each is redacted twice: by memgate's defaults, and with
+the file as `--secret-rules`. A rule is fully redacted when none of its samples' secrets is left (no 12-character
+piece). `--write` keeps the samples (rule id, text, secret) for tests/test_gitleaks_shapes.py.
 """
 import argparse, json, os, random, re, sys
 from pathlib import Path

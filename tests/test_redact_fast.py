@@ -11,7 +11,8 @@ WORDS = ['password', 'PassWd', 'pwd', 'SECRET', 'api_key', 'apiKey', 'access-key
          '://', 'Cookie: ', 'Bearer ', '--password ', '-----BEGIN RSA PRIVATE KEY-----\n', 'ey']
 BITS = ['=', ': ', ' = "', "'", 'hunter2-correct-horse', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '123456789',
         'abcdefgh', '\n', ' ', ',', 'sk-proj-' + 'Ab3dEf6hIj9kLm2nOp5q' * 2, 'AKIAIOSFODNN7EXAMPLE', 'x',
-        'k3v9x0q2m8w7r4t1zQ', 'user:pa55w0rd@', 'x' * 300, 'done\n' * 4000, 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t\n']
+        'k3v9x0q2m8w7r4t1zQ', 'user:pa55w0rd@', 'x' * 300, 'done\n' * 4000,
+        'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t\n']
 
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(WORDS + BITS), max_size=30).map(''.join))
