@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Iterable, Iterator
-import os, signal
+import os, re, signal
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
@@ -18,9 +18,9 @@ from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
 from .sources import Project, Session, Warnings, file_size, session_records, token_rate
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL', 'tail',
-           'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for',
-           'counted_sessions', 'chunks_about', 'estimate_chunks']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL',
+           'tail', 'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project',
+           'workers_for', 'counted_sessions', 'chunks_about', 'estimate_chunks']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -52,10 +52,17 @@ def _cut(line: str, room: int) -> list[str]:
     return out
 
 # %% ../nbs/03_chunking.ipynb #0ba4a493
+_SEPS = '\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'                    # where `str.splitlines` splits
+_LINE = re.compile(f'[^{_SEPS}]*(?:\r\n|[{_SEPS}])|[^{_SEPS}]+')
+
+def _lines(text: str) -> Iterator[str]:
+    "`text.splitlines(keepends=True)`, one line at a time: a 31 MB record's lines are not all held at once."
+    return (m.group() for m in _LINE.finditer(text))
+
 def _pieces(text: str, room: int) -> list[str]:
     "Split `text` at line boundaries into pieces of at most `room` tokens (inside an over-long line, by tokens)."
     out, cur, cur_n = [], [], 0
-    for line in text.splitlines(keepends=True):
+    for line in _lines(text):
         n = count_tokens(line)
         if n > room:                      # one line longer than a chunk: cut it, counting
             if cur:
@@ -82,11 +89,17 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
 # %% ../nbs/03_chunking.ipynb #b2076078
 Counted = tuple[Record, int, int]      # a record (or a part of one), its tokens, and its `joined_extra`
 
+HEAD_CHARS = 16     # a text longer than this many characters a token is over budget if its head alone is
+
+def _over(text: str, max_tokens: int) -> bool:
+    "Whether `text` is sure to exceed `max_tokens`, told from its head: a 31 MB text is not tokenized whole for it."
+    head = max_tokens * HEAD_CHARS
+    return len(text) > head and count_tokens(text[:head]) > max_tokens + 1    # (+1: a token cut at the end)
+
 def _counted(r: Record, max_tokens: int) -> list[Counted]:
     "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
     text = r.render()
-    n = count_tokens(text)
-    if n <= max_tokens: return [(r, n, joined_extra(text))]
+    if not _over(text, max_tokens) and (n := count_tokens(text)) <= max_tokens: return [(r, n, joined_extra(text))]
     return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
 
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
