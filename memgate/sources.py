@@ -377,14 +377,24 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
     known = isinstance(git, dict) and git
-    where = f", git {git.get('branch')} {str(git.get('commit_hash') or '')[:12]}" if known else ''
-    head = [(Role.system, f"(session) cwd {p.get('cwd')}, codex {p.get('cli_version')}{where}")]
+    said_git = ' '.join(s for s in (_str(git.get('branch')), str(git.get('commit_hash') or '')[:12]) if s) \
+        if known else ''
+    where = f", git {said_git}" if said_git else ''
+    said = ', '.join(s for s in (f"cwd {p['cwd']}" if p.get('cwd') else '',
+                                 f"codex {p['cli_version']}" if p.get('cli_version') else '') if s)
+    head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
 def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
     rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), call)
+    if 'payload' not in obj:                  # a rollout of the older, flat format: items without their wrappers
+        if kind in CODEX_ITEMS: kind, p = 'response_item', obj
+        elif kind is None and 'record_type' in obj:
+            report.skipped[str(obj['record_type'])] += 1
+            return []
+        elif kind is None and _legacy_meta(obj): kind, p = 'session_meta', obj
     if kind in CODEX_SKIP:
         report.skipped[kind] += 1
         return []
@@ -408,9 +418,13 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     fmt = ts = cwd = sid = None
     for n, obj in json_lines(path, FileReport(path)):
         kind = _str(obj.get('type'))
+        if fmt is None and kind is None and _legacy_meta(obj):     # an older rollout's first line: its id and time
+            ts, sid = _str(obj.get('timestamp')), _str(obj.get('id'))
+            continue
         if fmt is None:
             if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'):
                 fmt = 'codex'
+            elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'      # the older flat format
             elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return '', None, None, None
@@ -420,6 +434,10 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
         sid = sid or _str(obj.get('sessionId')) or (_str(p.get('id')) if kind == 'session_meta' else None)
         if ts and cwd: break
     return fmt or '', ts, cwd, sid
+
+def _legacy_meta(obj: dict) -> bool:
+    "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
+    return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
 
 def _str(v) -> str | None:
     "`v` if it is a string, else None: a field of another type is treated as missing."

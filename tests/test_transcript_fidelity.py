@@ -1,0 +1,40 @@
+"""What the model reads is what happened (issue 27): each way a real transcript was misread, on a small file shaped as
+the format really is, read as what it is."""
+import json
+from synth import write_jsonl
+from memgate.sources import load_project, session_records
+
+LEGACY_META = {"id": "5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f", "timestamp": "2025-04-18T09:12:44.120Z",
+               "instructions": None, "git": {"commit_hash": "a1b2c3d4e5f60718", "branch": "main"}}
+ITEMS = [   # what Codex CLI wrote before its rollouts had `session_meta` and `response_item` wrappers
+    {"type": "message", "id": None, "role": "user",
+     "content": [{"type": "input_text", "text": "the CI build fails on the lockfile, fix it"}]},
+    {"type": "function_call", "id": "fc_1", "name": "shell", "call_id": "call_1",
+     "arguments": json.dumps({"command": ["bash", "-lc", "npm ci"]})},
+    {"type": "function_call_output", "call_id": "call_1",
+     "output": json.dumps({"output": "npm ERR! lockfile out of date", "metadata": {"exit_code": 1}})},
+    {"type": "message", "id": "msg_1", "role": "assistant",
+     "content": [{"type": "output_text", "text": "The lockfile was stale; I regenerated it with npm install."}]},
+]
+
+def texts(folder) -> list[str]:
+    project = load_project(folder)
+    return [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+
+def test_a_legacy_flat_codex_rollout_is_read_as_todays_rollouts_are(tmp_path):
+    name = 'rollout-2025-04-18T09-12-44-5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f.jsonl'
+    write_jsonl(tmp_path / 'old' / name, [LEGACY_META, {"record_type": "state"}, *ITEMS[:2], {"record_type": "state"},
+                                          *ITEMS[2:]])
+    ts = LEGACY_META['timestamp']
+    write_jsonl(tmp_path / 'new' / name, [
+        dict(timestamp=ts, type='session_meta', payload=dict(id=LEGACY_META['id'], timestamp=ts, cwd='/w',
+                                                             cli_version='0.40.0', git=LEGACY_META['git'])),
+        *[dict(timestamp=ts, type='response_item', payload=item) for item in ITEMS]])
+    old, new = texts(tmp_path / 'old'), texts(tmp_path / 'new')
+    assert old[1:] == new[1:] and len(old) == 5, old                 # every item, rendered as today's are
+    assert old[0] == '[System] (session) a rollout of the older format, git main a1b2c3d4e5f6', old[0]
+    assert 'the CI build fails on the lockfile' in old[1] and 'npm ERR! lockfile out of date' in old[3]
+    project = load_project(tmp_path / 'old')
+    for s in project.sessions: session_records(s, project.warnings)
+    assert project.sessions[0].first_ts == ts
+    assert project.warnings.summary() == '1 files, 5 records, 0 warnings; skipped 2 state'
