@@ -16,11 +16,12 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
-           'CLAUDE_BLOCKS', 'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError', 'FileReport',
-           'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener', 'ClaudeLine',
-           'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'session_records',
-           'sampled_lines', 'record_fill', 'token_rate', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail',
-           'unique_names', 'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project']
+           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError',
+           'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
+           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size',
+           'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project', 'claude_root', 'codex_root',
+           'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project', 'parse_when', 'Selection',
+           'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -201,7 +202,7 @@ def _one(v) -> str: return v if isinstance(v, str) else _json(v)
 def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 
 # %% ../nbs/02_sources.ipynb #ea931d79
-CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'queue-operation', 'attachment', 'ai-title',
+CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'attachment', 'ai-title',
                'custom-title', 'last-prompt', 'mode', 'permission-mode'}
 CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}     # timing and hook bookkeeping, no content
 _HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>'
@@ -290,6 +291,16 @@ def _claude_content(obj: dict, n: int, report: FileReport):
     return msg['content']
 
 # %% ../nbs/02_sources.ipynb #a15bc133
+QUEUED = '(typed while the agent worked)'     # what a queued message of the person's says it is
+
+def _queued(obj: dict) -> str | None:
+    "The words of a `queue-operation` that queued a message (`enqueue` with content); None for the rest."
+    if obj.get('operation') != 'enqueue': return None
+    c = obj.get('content')
+    text = c if isinstance(c, str) else '\n'.join(_str(b.get('text')) or '' for b in c if isinstance(b, dict)) \
+        if isinstance(c, list) else None
+    return text.strip() or None if text else None
+
 def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
     kind = _str(obj.get('type'))
@@ -297,6 +308,10 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Calla
     if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
         report.skipped[kind] += 1
         return []
+    if kind == 'queue-operation':              # words the person typed while the agent worked, queued for it
+        text = _queued(obj)
+        if not text: report.skipped[kind] += 1
+        return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)] if text else []
     if kind == 'system':
         text = _claude_system(obj, report)
         return [] if text is None else [Record(Role.system, text, str(path), ref, ts)]
@@ -505,6 +520,15 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
         r = replace(r, ts=None)
     return r
 
+def _delivered(recs: list[Record], rep: FileReport) -> list[Record]:
+    "`recs` without the queued messages the file also holds as the person's prompt (sent when the agent was done)."
+    queued = lambda r: r.role == Role.user and r.text.startswith(QUEUED)
+    said = {r.text.strip() for r in recs if r.role == Role.user and not queued(r)}
+    out = [r for r in recs if not (queued(r) and r.text[len(QUEUED):].strip() in said)]
+    rep.records -= len(recs) - len(out)
+    rep.skipped['queue-operation'] += len(recs) - len(out)
+    return out
+
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
     "Every record of one session, sub-agents included, ordered by timestamp; secrets redacted unless `secrets` is off."
@@ -524,6 +548,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
             rep.records += len(got)
             recs += got
+        recs[first:] = _delivered(recs[first:], rep)
         if secrets:                          # a secret split between two records of this file
             texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
             recs[first:] = [r if t is r.text else replace(r, text=t) for r, t in zip(recs[first:], texts)]

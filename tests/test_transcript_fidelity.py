@@ -38,3 +38,27 @@ def test_a_legacy_flat_codex_rollout_is_read_as_todays_rollouts_are(tmp_path):
     for s in project.sessions: session_records(s, project.warnings)
     assert project.sessions[0].first_ts == ts
     assert project.warnings.summary() == '1 files, 5 records, 0 warnings; skipped 2 state'
+
+def claude(kind, ts, content, **kw):
+    "A Claude Code 2.x line of `kind`, shaped as the files are."
+    return dict(parentUuid=None, isSidechain=False, userType='external', cwd='/w', sessionId='s1', version='2.0.14',
+                type=kind, message=dict(role=kind, content=content), uuid=f'u-{ts}', timestamp=ts, **kw)
+
+def queue(ts, operation, content=None):
+    return dict(type='queue-operation', operation=operation, timestamp=ts, sessionId='s1',
+                **({'content': content} if content is not None else {}))
+
+def test_words_typed_while_the_agent_worked_are_the_persons_in_place_and_not_twice(tmp_path):
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', 'fix the failing build'),
+        claude('assistant', '2026-03-01T10:00:05.000Z', [dict(type='text', text='Looking at the build log now.')]),
+        queue('2026-03-01T10:00:07.000Z', 'enqueue', 'actually - focus on the parser first'),
+        queue('2026-03-01T10:00:08.000Z', 'dequeue'),
+        claude('assistant', '2026-03-01T10:00:09.000Z', [dict(type='text', text='Understood - parser first.')]),
+        queue('2026-03-01T10:00:20.000Z', 'enqueue', [dict(type='text', text='and add a test')]),
+        claude('user', '2026-03-01T10:00:30.000Z', 'and add a test'),      # delivered later as a prompt: once only
+    ])
+    got = texts(tmp_path / 'p')
+    assert got == ['[User] fix the failing build', '[Assistant] Looking at the build log now.',
+                   '[User] (typed while the agent worked) actually - focus on the parser first',
+                   '[Assistant] Understood - parser first.', '[User] and add a test'], got
