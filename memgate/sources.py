@@ -16,12 +16,12 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
-           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'NOT_A_SESSION', 'GOLDEN', 'SourceError',
-           'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
-           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size',
-           'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project', 'claude_root', 'codex_root',
-           'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project', 'parse_when', 'Selection',
-           'load_project']
+           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION', 'GOLDEN',
+           'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
+           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
+           'Session', 'file_size', 'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project',
+           'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
+           'parse_when', 'Selection', 'load_project']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -332,7 +332,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Calla
     return out
 
 # %% ../nbs/02_sources.ipynb #5493ff5a
-CODEX_SKIP = {'event_msg', 'turn_context'}
+CODEX_SKIP = {'turn_context'}
 _CODEX_SETUP = re.compile(r'^\s*<(environment_context|user_instructions|user_shell_command|INSTRUCTIONS)')
 
 def _parts(content) -> str:
@@ -400,6 +400,9 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
+EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)   # the event_msg kinds that are words
+EVENT = '(event_msg)'                     # how the ref of a record read from one says so
+
 def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
@@ -416,6 +419,12 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callab
     if not isinstance(p, dict):
         report.warn('missing field payload', n)
         return []
+    if kind == 'event_msg':                   # what was said, when no response_item holds it (`_once` decides)
+        said = p.get('message') if p.get('type') in EVENT_ROLES else None
+        if not isinstance(said, str) or not said.strip():
+            report.skipped[kind] += 1
+            return []
+        return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}', obj.get('timestamp'))]
     if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
@@ -520,13 +529,19 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
         r = replace(r, ts=None)
     return r
 
-def _delivered(recs: list[Record], rep: FileReport) -> list[Record]:
-    "`recs` without the queued messages the file also holds as the person's prompt (sent when the agent was done)."
-    queued = lambda r: r.role == Role.user and r.text.startswith(QUEUED)
-    said = {r.text.strip() for r in recs if r.role == Role.user and not queued(r)}
-    out = [r for r in recs if not (queued(r) and r.text[len(QUEUED):].strip() in said)]
-    rep.records -= len(recs) - len(out)
-    rep.skipped['queue-operation'] += len(recs) - len(out)
+def _once(recs: list[Record], rep: FileReport) -> list[Record]:
+    "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
+    copy = lambda r: (r.role == Role.user and r.text.startswith(QUEUED)) or r.ref.endswith(EVENT)
+    said = {}                                   # a message may hold more than its copy: the image beside the words
+    for r in recs:
+        if not copy(r): said.setdefault(r.role, []).append(r.text)
+    words = lambda r: (r.text[len(QUEUED):] if r.text.startswith(QUEUED) else r.text).strip()
+    out = []
+    for r in recs:
+        if copy(r) and any(words(r) in t for t in said.get(r.role, ())):
+            rep.records -= 1
+            rep.skipped['event_msg' if r.ref.endswith(EVENT) else 'queue-operation'] += 1
+        else: out.append(r)
     return out
 
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
@@ -548,7 +563,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
             rep.records += len(got)
             recs += got
-        recs[first:] = _delivered(recs[first:], rep)
+        recs[first:] = _once(recs[first:], rep)
         if secrets:                          # a secret split between two records of this file
             texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
             recs[first:] = [r if t is r.text else replace(r, text=t) for r, t in zip(recs[first:], texts)]

@@ -62,3 +62,22 @@ def test_words_typed_while_the_agent_worked_are_the_persons_in_place_and_not_twi
     assert got == ['[User] fix the failing build', '[Assistant] Looking at the build log now.',
                    '[User] (typed while the agent worked) actually - focus on the parser first',
                    '[Assistant] Understood - parser first.', '[User] and add a test'], got
+
+def test_a_codex_message_only_an_event_holds_is_read_and_one_a_response_item_holds_is_not_read_twice(tmp_path):
+    ts = lambda s: f'2025-10-29T00:59:{s:02d}.000Z'
+    meta = dict(timestamp=ts(0), type='session_meta', payload=dict(id='019a2d7a', timestamp=ts(0), cwd='/w',
+                                                                    cli_version='0.46.0'))
+    said = dict(timestamp=ts(1), type='response_item', payload=dict(type='message', role='user', content=[
+        dict(type='input_text', text='what is 2+2?')]))
+    event = lambda s, kind, text: dict(timestamp=ts(s), type='event_msg', payload=dict(type=kind, message=text))
+    answer = dict(timestamp=ts(3), type='response_item', payload=dict(type='message', role='assistant', content=[
+        dict(type='output_text', text='4')]))
+    write_jsonl(tmp_path / 'normal' / 'rollout-a.jsonl', [meta, said, event(1, 'user_message', 'what is 2+2?'),
+                                                          dict(timestamp=ts(2), type='event_msg',
+                                                               payload=dict(type='token_count', info=None)),
+                                                          answer, event(3, 'agent_message', '4')])
+    assert texts(tmp_path / 'normal')[1:] == ['[User] what is 2+2?', '[Assistant] 4']       # once each
+    path = tmp_path / 'cut' / 'rollout-b.jsonl'                  # the response_item copy was the malformed line
+    write_jsonl(path, [meta, event(1, 'user_message', 'deploy the fix to staging'), answer])
+    path.write_text(path.read_text().replace('\n', '\n{"timestamp": "2025-10-29T00:59:01.000Z", "type": "resp\n', 1))
+    assert texts(tmp_path / 'cut')[1:] == ['[User] deploy the fix to staging', '[Assistant] 4']
