@@ -321,15 +321,27 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Calla
     content = _claude_content(obj, n, report)
     if content is None: return []
     line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cut)
-    if isinstance(content, str): return [Record(line.speaker(content), content, str(path), ref, ts)]
+    if isinstance(content, str): return _apart(Record(line.speaker(content), content, str(path), ref, ts), line)
     out = []
     for b in content:
         t = b.get('type') if isinstance(b, dict) else None
         if t not in CLAUDE_BLOCKS: report.warn(f'unknown content block {t!r}', n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
-            out.append(Record(role, text, str(path), ref, ts, call))
+            out += _apart(Record(role, text, str(path), ref, ts, call), line)
     return out
+
+_REMINDER = re.compile(r'<system-reminder>.*?(?:</system-reminder>|\Z)', re.S)
+
+def _apart(r: Record, line: ClaudeLine) -> list[Record]:
+    "`r`, or, when the harness put `<system-reminder>` blocks in the person's text, the person's words and them apart."
+    if line.kind != 'user' or r.role not in (Role.user, Role.system) or '<system-reminder>' not in r.text: return [r]
+    out, at = [], 0
+    for m in _REMINDER.finditer(r.text):
+        out += [(line.speaker(r.text[at:m.start()]), r.text[at:m.start()]), (Role.system, m.group())]
+        at = m.end()
+    out.append((line.speaker(r.text[at:]), r.text[at:]))
+    return [replace(r, role=role, text=text.strip('\n')) for role, text in out if text.strip()]
 
 # %% ../nbs/02_sources.ipynb #5493ff5a
 CODEX_SKIP = {'turn_context'}

@@ -81,3 +81,12 @@ def test_a_codex_message_only_an_event_holds_is_read_and_one_a_response_item_hol
     write_jsonl(path, [meta, event(1, 'user_message', 'deploy the fix to staging'), answer])
     path.write_text(path.read_text().replace('\n', '\n{"timestamp": "2025-10-29T00:59:01.000Z", "type": "resp\n', 1))
     assert texts(tmp_path / 'cut')[1:] == ['[User] deploy the fix to staging', '[Assistant] 4']
+
+def test_a_system_reminder_inside_the_persons_text_is_the_harnesss_and_the_words_around_it_stay_the_persons(tmp_path):
+    reminder = '<system-reminder>\nThe user opened the file src/parser.py in the IDE.\n</system-reminder>'
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', f'why does the parser fail?\n{reminder}\nsee the log'),
+        claude('user', '2026-03-01T10:00:05.000Z', [dict(type='text', text=f'{reminder}\nand the tests too')]),
+    ])
+    assert texts(tmp_path / 'p') == ['[User] why does the parser fail?', f'[System] {reminder}', '[User] see the log',
+                                     f'[System] {reminder}', '[User] and the tests too']
