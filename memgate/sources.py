@@ -170,6 +170,8 @@ def tool_call(name, args) -> str:
         try: parsed = json.loads(args)
         except (ValueError, RecursionError): parsed = None
         if isinstance(parsed, dict): args = parsed
+    if isinstance(args, str) and '\n' in args.strip():       # a body (an apply_patch patch): a block under the name
+        return '\n'.join([f"Tool: {name}", *(f"  {line}" if line else '' for line in args.strip('\n').split('\n'))])
     if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
     return '\n'.join([f"Tool: {name}", *_fields(args, '  ')])
 
@@ -381,6 +383,8 @@ def codex_output(out) -> str:
     if isinstance(out, str):
         try: env = json.loads(out)
         except (ValueError, RecursionError): return out
+    if isinstance(env, list) and env and all(isinstance(p, dict) and 'type' in p for p in env):
+        return _parts(env)                    # content parts ([{"type": "output_text", "text": …}]): their text
     if not (isinstance(env, dict) and isinstance(env.get('output'), str)):
         return out if isinstance(out, str) else _json(out)
     meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}

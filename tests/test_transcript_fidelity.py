@@ -90,3 +90,20 @@ def test_a_system_reminder_inside_the_persons_text_is_the_harnesss_and_the_words
     ])
     assert texts(tmp_path / 'p') == ['[User] why does the parser fail?', f'[System] {reminder}', '[User] see the log',
                                      f'[System] {reminder}', '[User] and the tests too']
+
+def test_codex_output_parts_are_their_text_and_an_apply_patch_body_is_a_block(tmp_path):
+    ts = '2025-10-29T00:59:00.000Z'
+    patch = '*** Begin Patch\n*** Update File: src/parser.py\n@@\n-    return None\n+    return tokens\n*** End Patch'
+    write_jsonl(tmp_path / 'p' / 'rollout-c.jsonl', [
+        dict(timestamp=ts, type='session_meta', payload=dict(id='c', cwd='/w', cli_version='0.46.0')),
+        dict(timestamp=ts, type='response_item', payload=dict(type='custom_tool_call', name='apply_patch',
+                                                               call_id='call_9', input=patch)),
+        dict(timestamp=ts, type='response_item', payload=dict(type='custom_tool_call_output', call_id='call_9',
+                                                               output=[dict(type='output_text', text='Done!')])),
+        dict(timestamp=ts, type='response_item', payload=dict(type='function_call_output', call_id='call_8',
+                                                               output=json.dumps([dict(type='output_text',
+                                                                                       text='Success. 1 file')]))),
+    ])
+    got = texts(tmp_path / 'p')[1:]
+    assert got[0] == '[Assistant] Tool: apply_patch\n' + '\n'.join(f'  {line}' for line in patch.split('\n')), got[0]
+    assert got[1:] == ['[ToolResult] Done!', '[ToolResult] Success. 1 file'], got
