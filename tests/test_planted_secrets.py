@@ -5,9 +5,8 @@ run through `ingest` with MEMGATE_RECORD against a recording server; no 12-chara
 the request bodies, the log, the recording, stdout, stderr, `show` (every format), `export` or `report`."""
 import json
 from collections import Counter
-from fake_server import FakeServer
 from synth import cc, write_jsonl
-from helpers import memgate
+from secret_outputs import every_output, pieces
 
 B64 = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKh'
 PEM = '-----BEGIN RSA PRIVATE KEY-----\n' + '\n'.join([B64[:64], B64[64:], B64[::-1][:64]] * 6) + \
@@ -91,39 +90,14 @@ def sessions(root):
     write_jsonl(root / 'codex' / 'rollout-2026-04-01T10-00-00-0001.jsonl', codex)
     return root
 
-def pieces(secret: str, n: int = 12) -> set[str]:
-    "Every n-character piece of `secret` (its lines apart, as a wrapped secret is), the piece that would leak it."
-    out = set()
-    for line in secret.split('\n'):
-        line = line.strip()
-        out |= {line[i:i + n] for i in range(max(1, len(line) - n + 1))} if len(line) >= n else {line}
-    return out
-
 def test_no_byte_of_a_planted_secret_leaves_or_is_written(tmp_path):
     kinds = Counter(kind for kind, _, _ in PLANTED + SPLIT)
     assert len(PLANTED + SPLIT) >= 40 and len(kinds) >= 25
-    project = sessions(tmp_path / 'sessions')
-    rec, runs = tmp_path / 'recording.jsonl', tmp_path / 'runs'
-    with FakeServer() as s:
-        r = memgate('ingest', '--project', project, '--base-url', s.url, '--model', 'test-model', '--log-dir', runs,
-                    '--chunk-tokens', 400, '--answer', MEMGATE_RECORD=str(rec))
-        bodies = json.dumps(s.requests)
-    assert r.returncode == 0, r.stderr
-    outputs = {'request bodies': bodies, 'ingest stdout': r.stdout, 'ingest stderr': r.stderr,
-               'recording': rec.read_text()}
-    outputs.update({f'log {p.name}': p.read_text() for p in runs.rglob('*.jsonl')})
-    for fmt in ('text', 'md', 'json'):
-        shown = memgate('show', runs, '--format', fmt, '--evidence')
-        outputs[f'show {fmt}'] = shown.stdout + shown.stderr
-    export = memgate('export', runs, '--project', project, '--out', tmp_path / 'train.jsonl')
-    assert export.returncode == 0, export.stderr
-    outputs['export'] = (tmp_path / 'train.jsonl').read_text()
-    assert memgate('report', runs, '--out', tmp_path / 'report').returncode == 0
-    outputs.update({f'report {p.name}': p.read_text() for p in (tmp_path / 'report').glob('*.html')})
+    outputs = every_output(sessions(tmp_path / 'sessions'), tmp_path)
     leaks = [(kind, name) for kind, secret, _ in PLANTED + SPLIT for name, text in outputs.items()
              if any(piece in text for piece in pieces(secret))]
     found = Counter()
-    for line in (runs.rglob('*.jsonl').__next__()).read_text().splitlines():
+    for line in ((tmp_path / 'runs').rglob('*.jsonl').__next__()).read_text().splitlines():
         e = json.loads(line)
         if e['kind'] == 'run_end': found = Counter(e.get('redacted', {}))
     print(f"\n{len(PLANTED + SPLIT)} secrets of {len(kinds)} kinds planted; leaks: {len(leaks)}")

@@ -5,9 +5,8 @@ Codex outputs and arguments as escaped JSON, wrapped over lines, split between t
 of any may reach the request bodies, the log, the recording, stdout, stderr, `chunks`, `show` (every format),
 `export` or `report`."""
 import base64, json, random
-from fake_server import FakeServer
 from synth import cc, write_jsonl
-from helpers import memgate
+from secret_outputs import every_output, pieces
 
 RNG = random.Random(26)
 ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
@@ -135,39 +134,10 @@ def sessions(root):
     write_jsonl(root / 'codex' / 'rollout-2026-04-01T10-00-00-0001.jsonl', codex)
     return root
 
-def pieces(secret: str, n: int = 12) -> set[str]:
-    "Every n-character piece of each line of `secret` (a wrapped one leaks by its lines), or a short line whole."
-    out = set()
-    for line in secret.replace('\\n', '\n').split('\n'):
-        line = line.strip()
-        if line.startswith('-----') or len(line) < 6: continue        # a PEM's armour lines say only what it is
-        out |= {line[i:i + n] for i in range(len(line) - n + 1)} if len(line) >= n else {line}
-    return out
-
 def test_secrets_are_caught_by_where_they_stand_in_every_place_and_output(tmp_path):
     secrets = [s for _, _, s in PLACES] + [s for s, _ in SPLIT]
     assert len(secrets) >= 120
-    project = sessions(tmp_path / 'sessions')
-    rec, runs = tmp_path / 'recording.jsonl', tmp_path / 'runs'
-    with FakeServer() as s:
-        r = memgate('ingest', '--project', project, '--base-url', s.url, '--model', 'test-model', '--log-dir', runs,
-                    '--chunk-tokens', 400, '--answer', MEMGATE_RECORD=str(rec))
-        bodies = json.dumps(s.requests)
-    assert r.returncode == 0, r.stderr
-    outputs = {'request bodies': bodies, 'ingest stdout': r.stdout, 'ingest stderr': r.stderr,
-               'recording': rec.read_text()}
-    outputs.update({f'log {p.name}': p.read_text() for p in runs.rglob('*.jsonl')})
-    for fmt in ('text', 'md', 'json'):
-        shown = memgate('show', runs, '--format', fmt, '--evidence')
-        outputs[f'show {fmt}'] = shown.stdout + shown.stderr
-    for fmt in ('text', 'json'):
-        chunks = memgate('chunks', '--project', project, '--format', fmt)
-        outputs[f'chunks {fmt}'] = chunks.stdout + chunks.stderr
-    export = memgate('export', runs, '--project', project, '--out', tmp_path / 'train.jsonl')
-    assert export.returncode == 0, export.stderr
-    outputs['export'] = (tmp_path / 'train.jsonl').read_text()
-    assert memgate('report', runs, '--out', tmp_path / 'report').returncode == 0
-    outputs.update({f'report {p.name}': p.read_text() for p in (tmp_path / 'report').glob('*.html')})
+    outputs = every_output(sessions(tmp_path / 'sessions'), tmp_path)
     named = [(what, where) for what, where, _ in PLACES] + [('split', s) for s, _ in SPLIT]
     leaks = sorted({(what, where, name) for (what, where), secret in zip(named, secrets)
                     for name, text in outputs.items() if any(p in text for p in pieces(secret))})
