@@ -547,7 +547,8 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
 
 def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
-    copy = lambda r: (r.role == Role.user and r.text.startswith(QUEUED)) or r.ref.endswith(EVENT)
+    event = lambda r: isinstance(r.ref, str) and r.ref.endswith(EVENT)    # (a ref is a uuid of any type)
+    copy = lambda r: (r.role == Role.user and r.text.startswith(QUEUED)) or event(r)
     said = {}                                   # a message may hold more than its copy: the image beside the words
     for r in recs:
         if not copy(r): said.setdefault(r.role, []).append(r.text)
@@ -556,7 +557,7 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     for r in recs:
         if copy(r) and any(words(r) in t for t in said.get(r.role, ())):
             rep.records -= 1
-            rep.skipped['event_msg' if r.ref.endswith(EVENT) else 'queue-operation'] += 1
+            rep.skipped['event_msg' if event(r) else 'queue-operation'] += 1
         else: out.append(r)
     return out
 
