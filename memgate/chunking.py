@@ -81,7 +81,7 @@ def _pieces(text: str, room: int) -> list[str]:
 # %% ../nbs/03_chunking.ipynb #2118ac5c
 def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     "A record too large for one chunk, as parts that each fit, marked `(part i/n)`."
-    room = max_tokens - count_tokens(r.role.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
+    room = max_tokens - count_tokens(r.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
     pieces = _pieces(r.text, room)
     return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i,
             p in enumerate(pieces, 1)]

@@ -16,10 +16,10 @@ from typing import Iterator
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role', 'Record', 'sha256_text',
-           'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut',
-           'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream', 'bounded_lines',
-           'whole_file']
+__all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role',
+           'Record', 'sha256_text', 'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut',
+           'last_cut', 'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream',
+           'bounded_lines', 'whole_file']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -50,6 +50,8 @@ class Role(str, Enum):
 
 _LABELS = {Role.user: '[User]', Role.assistant: '[Assistant]', Role.tool_result: '[ToolResult]',
            Role.system: '[System]'}
+AGENT_LABELS = {Role.user: '[Agent task: {}]', Role.assistant: '[Agent: {}]',    # a sub-agent's: its task, its words,
+                Role.tool_result: '[Agent ToolResult: {}]', Role.system: '[Agent System: {}]'}   # its tools' results
 
 # %% ../nbs/00_domain.ipynb #d473c6bd
 @dataclass(frozen=True)
@@ -61,10 +63,16 @@ class Record:
     ref: str = ''             # id of the record in that file (uuid, or 'line N')
     ts: str | None = None     # timestamp as written in the file
     call_id: str | None = None  # ties a tool call to its result
+    agent: str | None = None  # the sub-agent whose record it is (its type, `general-purpose`); None: the session's own
+
+    @property
+    def label(self) -> str:
+        "How the prompt shows who said it: `[User]`, `[Agent: general-purpose]`, `[Agent ToolResult: Explore]`, …"
+        return AGENT_LABELS[self.role].format(self.agent) if self.agent else self.role.label
 
     def render(self) -> str:
         "The record as the prompt shows it: `[Label] text`."
-        return f'{self.role.label} {self.text}'
+        return f'{self.label} {self.text}'
 
 # %% ../nbs/00_domain.ipynb #0f51cce6
 def sha256_text(text: str) -> str:

@@ -16,10 +16,11 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
-           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION', 'GOLDEN',
-           'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
-           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
-           'Session', 'file_size', 'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project',
+           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION',
+           'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD', 'GOLDEN', 'SourceError',
+           'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
+           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'Thread',
+           'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project',
            'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
            'parse_when', 'Selection', 'load_project']
 
@@ -138,15 +139,20 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
 
 # %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 5   # how records become text; a log records it, so resume can tell
+RENDERER_VERSION = 6   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
 # 4: a long tool result is cleaned (controls out, secrets redacted) whole before it is cut, not after.
 # 5: lists of objects in tool inputs (MultiEdit's edits, TodoWrite's todos) as items, their fields as lines.
+# 6: sub-agents tagged and placed after the call that started them, rewound branches noted, a file's sessions
+#    apart, legacy Codex rollouts and words only an event holds read, queued prompts and reminders told apart,
+#    Codex output parts unwrapped, true sizes of what is omitted.
 
 def omitted(what: str, data) -> str:
-    "Placeholder for binary content: `[image omitted, 118 KB]`."
-    n = len(data) * 3 // 4 if isinstance(data, str) else 0   # base64 → bytes
-    return f"[{what} omitted, {max(1, round(n / 1024))} KB]" if n else f"[{what} omitted]"
+    "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
+    if not isinstance(data, str) or not data: return f"[{what} omitted]"
+    n = len(data.rpartition('base64,')[2].strip().rstrip('=')) * 3 // 4        # base64 (or a data: URL) → bytes
+    size = f"{n} bytes" if n < 1024 else f"{round(n / 1024)} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
+    return f"[{what} omitted, {size}]"
 
 # %% ../nbs/02_sources.ipynb #4afeec8a
 _ESCAPES = re.compile(r'\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]')
@@ -306,7 +312,7 @@ def _queued(obj: dict) -> str | None:
 def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
     kind = _str(obj.get('type'))
-    ts, ref = obj.get('timestamp'), obj.get('uuid') or f'line {n}'
+    ts, ref = obj.get('timestamp'), _str(obj.get('uuid')) or f'line {n}'
     if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
         report.skipped[kind] += 1
         return []
@@ -534,6 +540,140 @@ def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
+# %% ../nbs/02_sources.ipynb #9a1b568c
+SUBAGENT_CALLS = {'Task', 'Agent'}    # the tools that start a sub-agent (Claude Code's Task; Agent in later versions)
+
+@dataclass(frozen=True)
+class Thread:
+    "Where one Claude Code line stands: its session, its parent, and the sub-agent links it carries."
+    uuid: str | None = None
+    parent: str | None = None
+    session: str | None = None
+    sidechain: bool = False                   # a sub-agent's line
+    agent: str | None = None                  # the agentId of a sub-agent's line (2.x writes it on each)
+    spawned: str | None = None                # the agentId a sub-agent call's result reports (`toolUseResult`)
+    calls: tuple = ()                         # (tool_use id, agent type, prompt) of the sub-agent calls it makes
+
+def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thread:
+    "The links of Claude Code line `obj` (a prompt `clean`ed as its record's text is); fields of another type: missing."
+    msg, result = obj.get('message'), obj.get('toolUseResult')
+    content = msg.get('content') if isinstance(msg, dict) else None
+    calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
+                   clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
+                  for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
+                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
+        if isinstance(content, list) else ()
+    return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),
+                  obj.get('isSidechain') is True, _str(obj.get('agentId')),
+                  _str(result.get('agentId')) if isinstance(result, dict) else None, calls)
+
+# %% ../nbs/02_sources.ipynb #d8074e6b
+TASK_ABOVE = '(the prompt of the call above)'           # a sub-agent's task that its call holds verbatim
+REPORT_ABOVE = "(agent {}'s last message, above)"        # a call's result that repeats the agent's last message
+REWOUND = '(rewound: from here to the next note, an attempt the person went back on and left)'
+REWIND = '(the person rewound the conversation to before the attempt noted above, and went on from here)'
+NO_THREAD = Thread()
+
+def claude_order(recs: list[Record], threads: dict[tuple[str, str], Thread]) -> list[Record]:
+    "A Claude Code session's records as it went: its sessions apart, sub-agents after their calls, rewinds marked."
+    t = lambda r: threads.get((r.source, r.ref), NO_THREAD)
+    groups: dict = {}
+    for r in recs: groups.setdefault(t(r).session, []).append(r)     # the file's own session comes first
+    out = []
+    for i, (sid, group) in enumerate(groups.items()):
+        if i: out.append(Record(Role.system, f"(another session in the same file: {sid or 'no sessionId'})",
+                                group[0].source, f"{group[0].ref} session", group[0].ts))
+        out += _conversation(group, t)
+    return out
+
+# %% ../nbs/02_sources.ipynb #91adf511
+def _runs(recs: list[Record], t) -> dict[str, list[Record]]:
+    "The sub-agents' records, by run: a 2.x agent's by its agentId, inline (1.x) ones by the root their parents reach."
+    runs, root = {}, {}
+    for r in recs:
+        th = t(r)
+        if not th.sidechain: continue
+        key = th.agent or root.get(th.parent) or th.uuid or r.ref
+        if th.uuid: root.setdefault(th.uuid, key)
+        runs.setdefault(key, []).append(r)
+    return runs
+
+def _rewound(main: list[Record], t) -> list[Record]:
+    "`main` with a note where each branch the person rewound and left begins, and one where the conversation went on."
+    roles, first = {}, {}
+    for i, r in enumerate(main):
+        if u := t(r).uuid:
+            roles.setdefault(u, set()).add(r.role)
+            first.setdefault(u, i)
+    prompts = {}                     # parent → the lines that hold the person's words under it: two are a rewind
+    for u, i in first.items():
+        if t(main[i]).parent and Role.user in roles[u] and Role.tool_result not in roles[u]:
+            prompts.setdefault(t(main[i]).parent, []).append(i)
+    left, retries = set(), set()          # the prompts that began an attempt left, and those that went on
+    for starts in (s for s in prompts.values() if len(s) > 1):
+        left.update(starts[:-1])
+        retries.add(starts[-1])
+    out = []                              # notes, not marks on the records: a resume finds what it read unchanged
+    for i, r in enumerate(main):
+        if i in left: out.append(Record(Role.system, REWOUND, r.source, f"{r.ref} rewound", r.ts))
+        if i in retries: out.append(Record(Role.system, REWIND, r.source, f"{r.ref} rewind", r.ts))
+        out.append(r)
+    return out
+
+def _by_time(seq: list[Record], runs: list[list[Record]]) -> list[Record]:
+    "`seq` with each of `runs` (records no link places) before the first record of it later than the run began."
+    runs = sorted(runs, key=lambda run: run[0].ts or '\uffff')      # a run without a time: at the end
+    out, k = [], 0
+    for r in seq:
+        while k < len(runs) and runs[k][0].ts and (r.ts or '') > runs[k][0].ts:
+            out += runs[k]
+            k += 1
+        out.append(r)
+    return out + [r for run in runs[k:] for r in run]
+
+# %% ../nbs/02_sources.ipynb #55a543f2
+def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
+    "A sub-agent's run tagged as `name`'s; its task a pointer when its call (just above) holds it verbatim."
+    out = [replace(r, agent=name) for r in run]
+    task = next((i for i, r in enumerate(out) if r.role == Role.user), None)
+    if task is not None and prompt and out[task].text.strip() == prompt.strip():
+        out[task] = replace(out[task], text=TASK_ABOVE)
+    return out
+
+def _once_reported(r: Record, run: list[Record], name: str) -> Record:
+    "A call's result `r` with the agent's last message, which it repeats verbatim, said once (in the run)."
+    last = next((x.text.strip() for x in reversed(run) if x.role == Role.assistant and not x.call_id), '')
+    if not last or r.role != Role.tool_result: return r
+    text = r.text.strip()
+    if text == last or text.startswith(last + '\n') or text.endswith('\n' + last):
+        return replace(r, text=text.replace(last, REPORT_ABOVE.format(name), 1))
+    return r
+
+def _conversation(recs: list[Record], t) -> list[Record]:
+    "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
+    main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
+    calls = {c[0]: c for r in recs for c in t(r).calls if c[0]}
+    spawned = {t(r).spawned: r.call_id for r in recs if t(r).spawned and r.role == Role.tool_result}
+    placed, loose, names = {}, [], {}
+    for key, run in runs.items():
+        call = calls.get(spawned.get(key))                    # 2.x: the call's result names the agent
+        prompt = next((r.text.strip() for r in run if r.role == Role.user), None)
+        if call is None or call[0] in placed:                 # 1.x: the prompt the call gave it
+            call = next((c for c in calls.values() if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
+        if call is None:
+            loose.append(_tagged(run, 'sub-agent', None))
+            continue
+        placed[call[0]], names[call[0]] = _tagged(run, call[1], call[2]), call[1]
+    out, started = [], dict(placed)
+    def emit(r: Record):
+        "`r`, then the run of the sub-agent it started, if it did (a run's own calls may start others)."
+        if r.role == Role.tool_result and r.call_id in names:
+            r = _once_reported(r, started[r.call_id], names[r.call_id])
+        out.append(r)
+        for x in placed.pop(r.call_id, []) if r.role == Role.assistant and r.call_id else []: emit(x)
+    for r in main: emit(r)
+    return _by_time(out, [*placed.values(), *loose])       # runs no emitted call started: where they began
+
 # %% ../nbs/02_sources.ipynb #0047c082
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
     "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
@@ -563,13 +703,14 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
 
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
-    "Every record of one session, sub-agents included, ordered by timestamp; secrets redacted unless `secrets` is off."
+    "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
     read = claude_records if s.format == 'claude' else codex_records
-    recs = []
+    recs, threads = [], {}
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in s.files:
         rep = warnings.report(path, s.format)
         clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
+        quiet = (lambda t: redact(terminal_text(t), Counter())) if secrets else terminal_text   # counted once: above
         cut = shortener(cap, clean)          # a tool result is redacted whole, then cut: no secret is half-cut
         first = len(recs)
         for n, obj in json_lines(path, rep, skip):
@@ -578,17 +719,14 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
                 rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
                 continue
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
+            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
         if secrets:                          # a secret split between two records of this file
             texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
             recs[first:] = [r if t is r.text else replace(r, text=t) for r, t in zip(recs[first:], texts)]
-    last, keyed = '', []
-    for i, r in enumerate(recs):
-        last = r.ts or last
-        keyed.append((last, i, r))
-    return [r for *_, r in sorted(keyed, key=lambda k: k[:2])] if s.agents or s.format == 'claude' else recs
+    return claude_order(recs, threads) if s.format == 'claude' else recs
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
 GOLDEN = 0.6180339887498949     # points k * GOLDEN mod 1 spread over a file however early the sampling stops

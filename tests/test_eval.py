@@ -83,13 +83,16 @@ def test_export_lines_recreate_the_recorded_requests_byte_for_byte(tmp_path):
     assert r.returncode == 0, r.stderr
     sent = [json.loads(line) for line in rec.read_text().splitlines()]
     log = tmp_path / 'logs' / 'transcripts' / f'{QUERY}.jsonl'
-    write_labels(tmp_path / 'labels', chunks_json(), lambda c: c['index'] in {3, 9})
+    chunks = chunks_json()
+    write_labels(tmp_path / 'labels', chunks, lambda c: c['index'] in {3, 9})
     r = memgate('export', log, '--project', PROJECT, '--labels', tmp_path / 'labels', '--out', tmp_path / 'x.jsonl')
     assert (r.returncode, r.stderr) == (0, f"wrote 31 turns of 1 log to {tmp_path / 'x.jsonl'}\n")
     rows = [json.loads(line) for line in (tmp_path / 'x.jsonl').read_text().splitlines()]
     assert [json.dumps(x['messages']) for x in rows] == [json.dumps(x['request']['messages']) for x in sent]
     assert [x['response'] for x in rows] == [x['response']['text'] for x in sent]
-    wrong = [t for t in range(1, 32) if t not in {3, 6, 9, 28, 29}]     # the keyword gate says yes on all but 6, 28, 29
+    yes = {c['index'] for c in chunks if 'error' in c['text'].lower()}   # the scripted gate: yes where an error is
+    wrong = [t for t in range(1, 32) if (t in yes) != (t in {3, 9})]
+    assert 9 in yes and 20 < len(wrong) < 31
     assert [x['t'] for x in rows if x['rewards']['update'] is False] == wrong
     assert {x['rewards']['exit'] for x in rows if x['t'] < 9} == {True} and rows[9]['rewards']['exit'] is False
 

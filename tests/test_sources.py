@@ -1,5 +1,6 @@
 "Claude Code and Codex adapters on the real sessions (counts checked by hand in the raw files) and synthetic layouts."
 import json
+from itertools import groupby
 from collections import Counter
 import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
@@ -44,16 +45,22 @@ def test_no_duplicated_tool_output(fixtures):
     # toolUseResult repeats the output in structured form; it must not appear a second time
     assert sum('"stdout"' in r.text for r in results) == 0
 
-def test_inline_sidechains_are_read_in_timestamp_order(fixtures):
+def test_inline_sidechains_are_read_run_by_run_each_after_the_call_that_started_it(fixtures):
     session = fixtures / 'transcripts' / 'claude-code' / 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'
     recs = list(load_project(session).records())
-    assert len(recs) == 437 and [r.ts for r in recs] == sorted(r.ts for r in recs)
+    runs = [list(g) for agent, g in groupby(recs, key=lambda r: r.agent) if agent]
+    assert len(recs) == 437 and len(runs) == 5 and sum(map(len, runs)) == 405     # five agents, none interleaved
+    starts = [i for i, r in enumerate(recs) if r.agent and not recs[i - 1].agent]
+    assert all(recs[i - 1].text.startswith('Tool: Task\n') and recs[i].label == '[Agent task: general-purpose]'
+               for i in starts)
+    main = [r.ts for r in recs if not r.agent]
+    assert main == sorted(main)                       # the session's own records: in order
 
 def test_tool_use_pairs_with_result_and_harness_is_system(fixtures):
     recs = list(load_project(fixtures / 'transcripts' / 'claude-code' / 'full-session-four.jsonl').records())
     assert [r.role for r in recs[:3]] == [Role.system, Role.system, Role.system]
-    assert recs[0].text.startswith('<command-name>/clear</command-name>')   # by timestamp, before the Caveat line
-    assert recs[1].text.startswith('Caveat: The messages below were generated')
+    assert recs[0].text.startswith('Caveat: The messages below were generated')   # its child, by parentUuid, is
+    assert recs[1].text.startswith('<command-name>/clear</command-name>')        # /clear, stamped 65 ms earlier
     assert recs[2].text.startswith('<local-command-stdout>')
     call = next(r for r in recs if r.text.startswith('Tool: '))
     assert any(r.role == Role.tool_result and r.call_id == call.call_id for r in recs)
@@ -62,17 +69,19 @@ def test_claude_21_subagents_progress_and_compaction(tmp_path):
     claude_21_session(tmp_path)
     p = load_project(tmp_path / 'projects')
     assert len(p.sessions) == 1 and [a.name for a in p.sessions[0].agents] == ['agent-a1.jsonl']
-    got = [(r.role.value, r.text) for r in p.records()]
+    recs = list(p.records())
+    got = [(r.role.value, r.text) for r in recs]
     assert got == [
         ('user', 'deploy the shop'),
         ('assistant', 'Tool: Task\n  prompt: check CI'),
-        ('user', 'check CI'),
+        ('user', '(the prompt of the call above)'),
         ('assistant', 'CI fails on a missing env var'),
         ('tool_result', 'CI is red: missing DATABASE_URL'),
         ('system', '(compact_boundary) Conversation compacted'),
         ('system', 'Summary: the user is deploying the shop.'),
         ('system', '<system-reminder>be brief</system-reminder>'),
     ]
+    assert [r.agent for r in recs][1:4] == [None, 'general-purpose', 'general-purpose']
     skipped = sum((r.skipped for r in p.warnings.files.values()), Counter())
     assert skipped == Counter({'progress': 1, 'system/turn_duration': 1}) and p.warnings.total == 0
 

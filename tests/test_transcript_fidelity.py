@@ -107,3 +107,123 @@ def test_codex_output_parts_are_their_text_and_an_apply_patch_body_is_a_block(tm
     got = texts(tmp_path / 'p')[1:]
     assert got[0] == '[Assistant] Tool: apply_patch\n' + '\n'.join(f'  {line}' for line in patch.split('\n')), got[0]
     assert got[1:] == ['[ToolResult] Done!', '[ToolResult] Success. 1 file'], got
+
+def line(kind, ts, content, uuid, parent=None, **kw):
+    "A Claude Code line with its links, as 1.x and 2.x files write them."
+    return {**claude(kind, ts, content), 'uuid': uuid, 'parentUuid': parent, **kw}
+
+def task(uuid, parent, ts, call, what, prompt):
+    return line('assistant', ts, [dict(type='tool_use', id=call, name='Task', input=dict(
+        subagent_type=what, description=prompt[:20], prompt=prompt))], uuid, parent)
+
+def result(uuid, parent, ts, call, text, **kw):
+    return line('user', ts, [dict(tool_use_id=call, type='tool_result', content=[dict(type='text', text=text)])],
+                uuid, parent, **kw)
+
+def side(kind, ts, content, uuid, parent=None, **kw):
+    return line(kind, ts, content, uuid, parent, isSidechain=True, **kw)
+
+def test_inline_sub_agents_are_tagged_placed_after_their_calls_and_their_report_is_not_read_twice(tmp_path):
+    t = lambda s: f'2025-09-03T00:52:{s:02d}.000Z'
+    said = lambda text: [dict(type='text', text=text)]
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [       # 1.x: two agents at once, their turns interleaved by time
+        line('user', t(0), 'create the TODO app', 'u1'),
+        task('a1', 'u1', t(1), 'toolu_A', 'general-purpose', 'Set up the Next.js project'),
+        task('a2', 'a1', t(2), 'toolu_B', 'Explore', 'List the components to build'),
+        side('user', t(3), 'Set up the Next.js project', 'sa1'),
+        side('user', t(3), 'List the components to build', 'sb1'),
+        side('assistant', t(4), [dict(type='tool_use', id='toolu_s1', name='Bash',
+                                      input=dict(command='npx create-next-app todo'))], 'sa2', 'sa1'),
+        side('assistant', t(5), said('TodoItem, TodoList, AddTodo.'), 'sb2', 'sb1'),
+        side('user', t(6), [dict(tool_use_id='toolu_s1', type='tool_result',
+                                 content='Need to install create-next-app')], 'sa3', 'sa2'),
+        side('assistant', t(7), said('The project is set up in todo/.'), 'sa4', 'sa3'),
+        result('r2', 'a2', t(8), 'toolu_B', 'TodoItem, TodoList, AddTodo.'),
+        result('r1', 'r2', t(9), 'toolu_A', 'The project is set up in todo/.'),
+        line('assistant', t(10), said('Both agents are done.'), 'a3', 'r1'),
+    ])
+    got = texts(tmp_path / 'p')
+    call = lambda what, prompt: (f'[Assistant] Tool: Task\n  subagent_type: {what}\n  description: {prompt[:20]}\n'
+                                 f'  prompt: {prompt}')
+    assert got == [
+        '[User] create the TODO app',
+        call('general-purpose', 'Set up the Next.js project'),
+        '[Agent task: general-purpose] (the prompt of the call above)',
+        '[Agent: general-purpose] Tool: Bash\n  command: npx create-next-app todo',
+        '[Agent ToolResult: general-purpose] Need to install create-next-app',
+        '[Agent: general-purpose] The project is set up in todo/.',
+        call('Explore', 'List the components to build'),
+        '[Agent task: Explore] (the prompt of the call above)',
+        '[Agent: Explore] TodoItem, TodoList, AddTodo.',
+        "[ToolResult] (agent Explore's last message, above)",
+        "[ToolResult] (agent general-purpose's last message, above)",
+        '[Assistant] Both agents are done.'], got
+
+def test_a_sub_agents_own_file_is_placed_by_the_agent_id_its_calls_result_names(tmp_path):
+    t = lambda s: f'2026-01-10T09:00:{s:02d}.000Z'
+    report = 'The flaky test waits on a port that is never freed.'
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [                # 2.1: the agent's turns in subagents/agent-<id>.jsonl
+        line('user', t(0), 'why is test_server flaky?', 'u1'),
+        task('a1', 'u1', t(1), 'toolu_A', 'Explore', 'Find why test_server is flaky'),
+        line('assistant', t(2), [dict(type='text', text='Meanwhile I will read the CI config.')], 'a2', 'a1'),
+        result('r1', 'a2', t(9), 'toolu_A', f'{report}\nagentId: a5f3c1 (for resuming)',
+               toolUseResult=dict(status='completed', agentId='a5f3c1', prompt='Find why test_server is flaky')),
+    ])
+    write_jsonl(tmp_path / 'p' / 's1' / 'subagents' / 'agent-a5f3c1.jsonl', [
+        side('user', t(1), 'Find why test_server is flaky', 'x1', agentId='a5f3c1'),
+        side('assistant', t(3), [dict(type='text', text=report)], 'x2', 'x1', agentId='a5f3c1'),
+    ])
+    assert texts(tmp_path / 'p')[2:] == [
+        '[Agent task: Explore] (the prompt of the call above)', f'[Agent: Explore] {report}',
+        '[Assistant] Meanwhile I will read the CI config.',
+        "[ToolResult] (agent Explore's last message, above)\nagentId: a5f3c1 (for resuming)"]
+
+def test_a_rewound_attempt_is_noted_where_it_stands_and_a_run_that_read_it_before_finds_it_unchanged(tmp_path):
+    t = lambda s: f'2026-02-01T12:00:{s:02d}.000Z'
+    said = lambda text: [dict(type='text', text=text)]
+    before = [
+        line('user', t(0), 'fix the flaky test', 'u1'),
+        line('assistant', t(1), said('It times out waiting for the database.'), 'a1', 'u1'),
+        line('user', t(2), 'raise the timeout to 30 s', 'u2', 'a1'),                     # the attempt left
+        line('assistant', t(3), said('Raised it; it still fails: the container never starts.'), 'a2', 'u2'),
+    ]
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', before)
+    read_before = texts(tmp_path / 'p')
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        *before,
+        line('user', t(4), 'find why the container does not start', 'u3', 'a1'),       # the retry, from a1
+        line('assistant', t(5), said('Port 5432 was taken by a stale container; removed it.'), 'a3', 'u3'),
+    ])
+    got = texts(tmp_path / 'p')
+    assert got == [
+        '[User] fix the flaky test', '[Assistant] It times out waiting for the database.',
+        '[System] (rewound: from here to the next note, an attempt the person went back on and left)',
+        '[User] raise the timeout to 30 s',
+        '[Assistant] Raised it; it still fails: the container never starts.',
+        '[System] (the person rewound the conversation to before the attempt noted above, and went on from here)',
+        '[User] find why the container does not start',
+        '[Assistant] Port 5432 was taken by a stale container; removed it.'], got
+    assert [x for x in got if x in read_before] == read_before        # what a run read before: unchanged, in order
+
+def test_two_sessions_in_one_file_are_read_as_two_each_in_its_own_order(tmp_path):
+    said = lambda text: [dict(type='text', text=text)]
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        line('user', '2026-02-02T10:00:00.000Z', 'deploy to staging', 'u1'),
+        line('assistant', '2026-02-02T10:00:05.000Z', said('Deployed.'), 'a1', 'u1'),
+        {**line('user', '2026-02-01T08:00:00.000Z', 'set up the staging cluster', 'v1'), 'sessionId': 's0'},
+        {**line('assistant', '2026-02-01T08:00:09.000Z', said('Cluster is up.'), 'v2', 'v1'), 'sessionId': 's0'},
+    ])
+    project = load_project(tmp_path / 'p')
+    assert project.sessions[0].first_ts == '2026-02-02T10:00:00.000Z'
+    assert texts(tmp_path / 'p') == ['[User] deploy to staging', '[Assistant] Deployed.',
+                                     '[System] (another session in the same file: s0)',
+                                     '[User] set up the staging cluster', '[Assistant] Cluster is up.']
+
+def test_what_is_omitted_says_its_true_size(tmp_path):
+    ts = '2025-10-29T00:59:00.000Z'
+    write_jsonl(tmp_path / 'p' / 'rollout-d.jsonl', [
+        dict(timestamp=ts, type='session_meta', payload=dict(id='d', cwd='/w', cli_version='0.46.0')),
+        dict(timestamp=ts, type='response_item', payload=dict(type='reasoning', summary=[],
+                                                               encrypted_content='gAAAAABo' + 'x' * 35)),
+    ])
+    assert texts(tmp_path / 'p')[1:] == ['[Assistant] (reasoning) \n[encrypted reasoning omitted, 32 bytes]']
