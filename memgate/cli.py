@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse, asyncio, json, os, shlex, signal, sys
 from dataclasses import replace
 from pathlib import Path
-from .domain import MemgateError, VisibleStream, plural, whole_file
+from .domain import RECORD_SEP, MemgateError, VisibleStream, plural, whole_file
 from .sources import Selection, claude_root, codex_root, find_project, list_projects, load_project
 from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
-from .prompt import Budget, build_prompt, chunk_budget
+from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import head_said, log_files, log_head, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint, masked_url
@@ -28,12 +28,12 @@ from .answer import answer_logs
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify',
-           'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args',
-           'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
-           'model_args', 'make_clients', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
-           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
-           'export_args', 'cmd_export', 'build_parser', 'main']
+__all__ = ['SAMPLE_CHARS', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args',
+           'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
+           'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
+           'ingest_args', 'model_args', 'make_clients', 'prompt_sample', 'resume_command', 'cmd_ingest', 'report_args',
+           'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects',
+           'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -272,7 +272,16 @@ def model_args(p):
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
     p.add_argument('--timeout', type=seconds, default=600.0,
-                   help="seconds a request may take, all told (default 600: a CPU server's first answer is slow)")
+                   help="seconds a streamed answer may go without a token (default 600); before its first, more "
+                        "for a long prompt, at the rate the server was measured to read prompts")
+    p.add_argument('--max-answer-time', type=seconds, metavar='SECONDS',
+                   help='seconds one answer may take all told (default: no limit, a steady answer goes on)')
+    p.add_argument('--no-stream', action='store_true',
+                   help="ask for whole answers, not server-sent events (a server that cannot stream): an answer "
+                        "given up on then goes on in the server")
+    p.add_argument('--fast-no', action='store_true',
+                   help='stop reading an answer once it says <check>no</check> (the memory stays, as a no says): '
+                        'the rest is not decoded; the exit gate of such a turn is not asked')
     p.add_argument('--max-tokens', type=at_least(16), default=Budget.response_reserve,
                    help=f'the answer reserve: max_tokens of each request, kept free in the context '
                         f'(default {Budget.response_reserve})')
@@ -294,6 +303,7 @@ def make_clients(args, err, stop: asyncio.Event | None = None):
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
     if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
     client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency, timeout_s=args.timeout,
+                          max_answer_s=args.max_answer_time, stream=not args.no_stream,
                           retry=Retry(args.retries + 1, args.retry_wait), log=err, stop=stop,
                           record=os.environ.get('MEMGATE_RECORD') or None)
     return (lambda q: client), client.aclose, ep.model
@@ -325,8 +335,19 @@ async def _with_server(plan: IngestPlan, factory) -> IngestPlan:
     client = factory(plan.queries[0])
     if not isinstance(client, OpenAIClient): return plan
     budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
-                                 plan.context, plan.loop.template, plan.loop.chunk_tokens)
-    return replace(plan, loop=replace(plan.loop, budget=budget), server=said)
+                                 plan.context, plan.loop.template, plan.loop.chunk_tokens, prompt_sample(plan))
+    return replace(plan, loop=replace(plan.loop, budget=budget, context_said=bool(said.get('context'))), server=said)
+
+SAMPLE_CHARS = 20_000      # of a session's text, for the server to count as its tokenizer does (`server_ratio`)
+
+def prompt_sample(plan: IngestPlan) -> str:
+    "Text as the run's prompts carry it: the template and the start of the project's first small session."
+    try:
+        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
+        s = next((s for s in project.sessions if s.size < 4 << 20), None)      # a big one would delay the first call
+        text = RECORD_SEP.join(r.render() for r in project.session_records(s)[:400])[:SAMPLE_CHARS] if s else ''
+    except MemgateError: text = ''
+    return load_template(plan.loop.template) + text
 
 # %% ../nbs/14_cli.ipynb #331e3275
 async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[list, dict]:
@@ -360,7 +381,7 @@ def cmd_ingest(args) -> int:
     cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens, response_reserve=args.max_tokens),
                      chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
                      use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
-                     select=selection(args), retry_temperature=args.retry_temperature,
+                     select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
                       constrain=args.constrain, context=args.context, speculate=args.speculate)

@@ -8,7 +8,7 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 from __future__ import annotations
 import asyncio, email.utils, json, os, random, re, time, zlib
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 from fastcore.basics import patch
@@ -18,13 +18,15 @@ from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
-           'ModelClient', 'ClientError', 'ContextError', 'Interrupted', 'ScriptedClient', 'Retry',
-           'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials', 'masked_url',
-           'query_secrets', 'chat_url', 'server_message', 'request_body', 'Slots', 'OpenAIClient', 'answer_cap',
-           'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'SSE', 'HOLD', 'UNKEYED',
+           'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ContextError', 'Interrupted',
+           'ScriptedClient', 'Retry', 'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials',
+           'masked_url', 'query_secrets', 'chat_url', 'server_message', 'request_body', 'Slots', 'OpenAIClient',
+           'answer_cap', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
+CLOSED = 'closed'     # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
+
 @dataclass(frozen=True)
 class Completion:
     "A model's answer to one request."
@@ -35,12 +37,15 @@ class Completion:
     finish_reason: str | None = None   # 'stop', or 'length' for an answer cut at max_tokens; None when not said
     reasoning: str = ''                # think text a server parsed out of the answer (reasoning_content, reasoning)
     tries: int = 1                     # HTTP requests it took (passing failures retried)
+    queue_s: float = 0.0               # of latency_s: waiting for a slot, before the request was sent
+    first_token_s: float = 0.0         # sent → the first token (the server read the prompt, or queued it)
+    decode_s: float = 0.0              # the first token → the last
 
 @runtime_checkable
 class ModelClient(Protocol):
     "Anything the loop can ask for a completion."
     async def complete(self, messages: list[dict], **sampling) -> Completion:
-        "The model's answer to chat `messages`, sampled with `sampling` (temperature, max_tokens, …)."
+        "The model's answer to chat `messages`, sampled with `sampling`; `until=f` (if given): stop once f(text)."
 
 class ClientError(MemgateError):
     "A model call that failed for good (after any retries); the message says what the server said."
@@ -58,8 +63,9 @@ class ScriptedClient:
         self.script, self.delay, self.latency_s, self.model = list(script), delay, latency_s, model
         self.calls: list[list[dict]] = []
 
-    async def complete(self, messages: list[dict], **sampling) -> Completion:
-        "The next item of the script, raised if it is an exception."
+    async def complete(self, messages: list[dict], until: Callable[[str], bool] | None = None,
+                       **sampling) -> Completion:
+        "The next item of the script, raised if it is an exception; cut as a stream is where `until` holds."
         i = len(self.calls)
         self.calls.append(messages)
         if i >= len(self.script):
@@ -68,6 +74,8 @@ class ScriptedClient:
         item = self.script[i]
         if callable(item) and not isinstance(item, BaseException): item = item(messages)
         if isinstance(item, BaseException): raise item
+        cut = until and next((i for i in range(len(item)) if item[i] == '>' and until(item[:i + 1])), None)
+        if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model, finish_reason=CLOSED)
         return Completion(item, self.latency_s, model=self.model)
 
 # %% ../nbs/07_client.ipynb #9274e351
@@ -216,7 +224,10 @@ class OpenAIClient:
                  api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
                  *,
                  concurrency: int = 4,         # requests in flight at most, across every caller of this client
-                 timeout_s: float = 600.0,     # seconds to wait for one answer (a CPU server's first one is slow)
+                 timeout_s: float = 600.0,     # seconds of silence allowed (no token); before the first, more
+                                               # for a long prompt, at the prompt rate measured (a CPU reads slowly)
+                 max_answer_s: float | None = None,  # seconds one answer may take all told; None: no limit
+                 stream: bool = True,          # ask for server-sent events: read as they come, closed to cancel
                  retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
                  record: str | os.PathLike | None = None,   # append every request and answer to this file
                  log: Callable[[str], None] | None = None,  # where retry and back-off notices go
@@ -231,9 +242,13 @@ class OpenAIClient:
         self.model, self.retry, self.log = model, retry, log
         self._secrets = [api_key, in_url, *query_secrets(base_url)]
         self.timeout_s, self.stop, self.extra = timeout_s, stop, {}   # extra: body fields of the server's dialect
-        import httpx
+        self.max_answer_s, self.stream = max_answer_s, stream
+        self.prompt_rate: float | None = None     # prompt characters a second to the first token, the slowest seen
+        self.drains: set[asyncio.Task] = set()    # requests given up on that the server may still be working on
+        self.said_drain = False
+        import httpx                               # no read timeout: silence is timed per answer (`_read`)
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
-                                      timeout=httpx.Timeout(timeout_s, connect=10.0), transport=transport,
+                                      timeout=httpx.Timeout(None, connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
                                                           max_keepalive_connections=concurrency))
         self.slots = Slots(concurrency, say=log)
@@ -243,7 +258,9 @@ class OpenAIClient:
     def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"   # never shows the key
 
     async def aclose(self):
-        "Close the connection pool."
+        "Close the connection pool (and any request still held open for the server to finish with)."
+        for task in list(self.drains): task.cancel()
+        await asyncio.gather(*self.drains, return_exceptions=True)
         await self.http.aclose()
 
 # %% ../nbs/07_client.ipynb #e77b578c
@@ -264,6 +281,9 @@ class _Reply:
     status: int
     headers: dict
     content: bytes
+    streamed: _Streamed | None = None     # a streamed answer's events, read
+    first_token_s: float = 0.0
+    decode_s: float = 0.0
 
     def as_response(self) -> httpx.Response:
         "An httpx response of it, for `server_message`."
@@ -286,35 +306,201 @@ async def _inflated(r: httpx.Response, limit: int, shown: str):
     except zlib.error as e: raise ClientError(f"{shown}: the answer's {r.headers['content-encoding']} is broken: {e}")
 
 # %% ../nbs/07_client.ipynb #15e7bdd4
+SSE = 'text/event-stream'
+
+class _Silent(asyncio.TimeoutError):
+    "No token in the time allowed; `why` says which time."
+    def __init__(self, why: str): self.why = why
+
+class _Events:
+    "A response as it comes, its body read by one task a timeout never cancels mid-read: the request stays open."
+    def __init__(self, sending: asyncio.Future, cap: int, shown: str, too_big: str):
+        self.sending, self.cap, self.shown, self.too_big = sending, cap, shown, too_big
+        self.r, self.it, self.pending, self.buf, self.n, self.began = None, None, None, b'', 0, False
+
+    async def _wait(self, fut: asyncio.Future, within: float | None):
+        "`fut`'s result; `_Silent` after `within` seconds, `fut` left running (a timeout is not a hang-up)."
+        done, _ = await asyncio.wait({fut}, timeout=within)
+        if not done: raise _Silent(f"no answer in {within:.0f}s")
+        return fut.result()
+
+    async def response(self, within: float | None):
+        "The response, once its headers came."
+        if self.r is None:
+            self.r = await self._wait(self.sending, within)
+            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16, self.shown).__aiter__()
+        return self.r
+
+    async def block(self, within: float | None) -> bytes | None:
+        "The next block of the body, None at its end; `_Silent` when none comes within `within` seconds."
+        if self.pending is None: self.pending = asyncio.ensure_future(self.it.__anext__())
+        try: block = await self._wait(self.pending, within)
+        except StopAsyncIteration: block = None
+        self.pending = None
+        self.n += len(block or b'')
+        if self.n > self.cap and self.r.status_code == 200:
+            raise ClientError(self.too_big)
+        return block
+
+    async def next(self, within: float | None) -> bytes | None:
+        "The next `data:` payload, None at the end; `_Silent` if none comes within `within` (keep-alives do not count)."
+        end = None if within is None else time.monotonic() + within
+        await self.response(within)
+        while True:
+            if b'\n' in self.buf:
+                line, self.buf = self.buf.split(b'\n', 1)
+                if line.startswith(b'data:'):
+                    self.began = True
+                    return line[5:].strip()
+                continue
+            block = await self.block(None if end is None else max(0.0, end - time.monotonic()))
+            if block is None:
+                rest, self.buf = self.buf, b''
+                return rest[5:].strip() if rest.startswith(b'data:') else None
+            self.buf += block
+
+    async def close(self):
+        "Stop reading and hang up: a server that is answering stops."
+        for fut in (self.pending, self.sending):
+            if fut is not None and not fut.done(): fut.cancel()
+        await asyncio.gather(*(f for f in (self.pending, self.sending) if f is not None), return_exceptions=True)
+        if self.r is not None: await self.r.aclose()
+
+# %% ../nbs/07_client.ipynb #654a85c8
+@dataclass
+class _Streamed:
+    "What the events of a streamed answer said."
+    text: list = field(default_factory=list)
+    reasoning: list = field(default_factory=list)
+    finish_reason: str | None = None
+    usage: dict = field(default_factory=dict)
+    model: str = ''
+    error: str | None = None
+
+    def add(self, data: bytes):
+        "Fold one event's payload in (OpenAI's chunk: `choices[0].delta`, `finish_reason`, `usage` at the end)."
+        try: e = json.loads(data)
+        except ValueError: return
+        if not isinstance(e, dict): return
+        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'], dict) else e['error'])
+        if isinstance(e.get('model'), str): self.model = e['model']
+        if isinstance(e.get('usage'), dict): self.usage = e['usage']
+        for c in e.get('choices') if isinstance(e.get('choices'), list) else []:
+            d = c.get('delta') or c.get('message') if isinstance(c, dict) else None
+            if isinstance(d, dict) and isinstance(d.get('content'), str): self.text.append(d['content'])
+            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d, dict) else None
+            if isinstance(said, str): self.reasoning.append(said)
+            if isinstance(c, dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
+
+# %% ../nbs/07_client.ipynb #7dced3dd
 @patch
-async def _post(self: OpenAIClient, body: dict, cap: int) -> _Reply:
-    "POST `body` and read the answer, refusing one over `cap` bytes (compressed or inflated) without reading on."
-    async with self.http.stream('POST', self.url, json=body) as r:
-        limit, parts, n = (cap if r.status_code == 200 else 1 << 16), [], 0
-        async for block in _inflated(r, limit, self.shown):
-            n += len(block)
-            if n > limit and r.status_code == 200:
-                raise ClientError(f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
-                                  f"{body.get('max_tokens')} needs far less): not read on (model {self.model!r})")
-            if n > limit: break                       # an error body: its start says enough
+def _prompt_chars(self: OpenAIClient, body: dict) -> int:
+    "Characters of the prompt `body` carries."
+    return sum(len(m['content']) for m in body.get('messages') or [] if isinstance(m, dict)
+               and isinstance(m.get('content'), str))
+
+@patch
+def first_token_allowance(self: OpenAIClient, body: dict) -> float:
+    "Seconds of silence allowed before the first token: `timeout_s`, plus the prompt's reading at the rate measured."
+    return self.timeout_s + (self._prompt_chars(body) / self.prompt_rate if self.prompt_rate else 0.0)
+
+@patch
+def _measured(self: OpenAIClient, body: dict, sent: float, began: float | None = None):
+    "Learn the server's prompt rate from a request sent at `sent` whose answer began at `began` (now, if None)."
+    if (took := (began or time.monotonic()) - sent) > 0.05:
+        rate = self._prompt_chars(body) / took
+        self.prompt_rate = min(self.prompt_rate or rate, rate)       # the slowest seen: a prompt not cached
+
+@patch
+async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float) -> _Reply:
+    "The answer to a sent request as it comes: silence timed (`_Silent`), stopped once `until(text)` holds."
+    deadline = sent + self.max_answer_s if self.max_answer_s else None
+    over = lambda: _Silent(f"no whole answer in {self.max_answer_s:g}s (--max-answer-time)")
+    def within(limit: float) -> float:
+        if deadline is None: return limit
+        if (left := deadline - time.monotonic()) <= 0: raise over()
+        return min(limit, left)
+    async def waited(step, limit: float, why: str):
+        try: return await step(within(limit))
+        except _Silent:
+            raise over() if deadline and time.monotonic() >= deadline else _Silent(why) from None
+    first = self.first_token_allowance(body)
+    silent = f"no token in {first:.3g}s" + (' (the prompt read at the rate measured, and --timeout)'
+                                             if self.prompt_rate else '')
+    r = await waited(ev.response, first, silent)
+    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''):    # an error, or a server that sent all
+        parts, whole = [], time.monotonic() + self.timeout_s    # a body not streamed: whole within the timeout
+        left = lambda: max(0.0, whole - time.monotonic())
+        while (block := await waited(ev.block, left(), f"no whole answer within {self.timeout_s:g}s")) is not None:
             parts.append(block)
+            if r.status_code != 200 and ev.n > 1 << 16: break      # an error body: its start says enough
         return _Reply(r.status_code, dict(r.headers), b''.join(parts))
+    s, began = _Streamed(), None
+    mid = f"no token for {self.timeout_s:g}s mid-answer"
+    while (data := await waited(ev.next, self.timeout_s if began else first, mid if began else silent)) \
+            not in (None, b'[DONE]'):
+        began = began or time.monotonic()
+        s.add(data)
+        if s.error: raise ClientError(f"{self.shown}: the server stopped the answer: {_mask(s.error, self._secrets)}")
+        if until and s.text and '>' in s.text[-1] and until(''.join(s.text)):
+            s.finish_reason = CLOSED                  # all that was wanted: the stream is closed, the server stops
+            break
+    done = time.monotonic()
+    if began: self._measured(body, sent, began)
+    return _Reply(200, dict(r.headers), b'', s, (began or done) - sent, done - (began or done))
 
 # %% ../nbs/07_client.ipynb #5058f6e6
+HOLD = 10      # a request given up on is held open this many first-token allowances at most, for the server to begin
+
 @patch
-async def _try(self: OpenAIClient, body: dict, cap: int) -> _Reply:
-    "One request, within the deadline, holding one of the slots."
+async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, float]:
+    "One request, holding one of the slots: (the answer, seconds it waited for the slot)."
+    queued = time.monotonic()
     await self.slots.acquire()
-    start = time.monotonic()
-    try: r = await asyncio.wait_for(self._post(body, cap), self.timeout_s)    # one deadline, all told
-    except asyncio.TimeoutError:
-        await self.slots.release(None)             # a timeout: the server is slower than it can keep up with
+    sent, ev, outcome = time.monotonic(), None, 'failed'
+    try:
+        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url, json=body),
+                                                       stream=True))
+        ev = _Events(sending, cap, self.shown, f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
+                     f"{body.get('max_tokens')} needs far less): not read on (model {self.model!r})")
+        reply = await self._read(ev, body, until, sent)
+        outcome = 'done'
+        return reply, sent - queued
+    except asyncio.TimeoutError as e:
+        outcome = 'slow'                               # the server is slower than it can keep up with
+        if ev is not None and not ev.began and self.stream:
+            e.drain = self._hold(ev, body, outcome, sent)                  # the retry waits for it
         raise
-    except BaseException:                          # cancelled (a speculative answer not needed), or a failure
-        await self.slots.release(None, judged=False)
-        raise
-    await self.slots.release(time.monotonic() - start)
-    return r
+    finally:                                           # cancelled too: a speculative answer no longer needed
+        if outcome == 'slow' and ev is not None and not ev.began and self.stream: pass     # held, above
+        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev, body, outcome, sent)
+        else:                                          # shielded: a second cancel must not keep the slot taken
+            await asyncio.shield(self._free(ev, time.monotonic() - sent if outcome == 'done' else None,
+                                            outcome != 'failed'))
+
+@patch
+async def _free(self: OpenAIClient, ev: _Events | None, latency_s: float | None, judged: bool):
+    "Hang up on `ev` (if any) and free its slot."
+    try:
+        if ev is not None: await ev.close()
+    finally: await self.slots.release(latency_s, judged=judged)
+
+@patch
+def _hold(self: OpenAIClient, ev: _Events, body: dict, outcome: str, sent: float) -> asyncio.Task:
+    "Keep a request given up on before its answer began open, and its slot held, until the server begins it."
+    if self.log and not self.said_drain:   # a server reading a prompt does not notice a hang-up: it would go on
+        self.log("the server is still reading the prompt of a request memgate gave up on (it cannot stop then): "
+                 "nothing more is sent it until it begins to answer, when memgate hangs up and it stops")
+        self.said_drain = True
+    async def drain():
+        try:
+            if await ev.next(HOLD * self.first_token_allowance(body)) is not None: self._measured(body, sent)
+        except BaseException: pass                 # an end, an error, the wait's end, or aclose: all the same here
+        finally: await asyncio.shield(self._free(ev, None, outcome == 'slow'))
+    task = asyncio.get_running_loop().create_task(drain())
+    self.drains.add(task)
+    task.add_done_callback(self.drains.discard)
+    return task
 
 def _failed(e: ClientError, tries: int) -> ClientError:
     "`e`, knowing how many requests were made for it."
@@ -323,21 +509,24 @@ def _failed(e: ClientError, tries: int) -> ClientError:
 
 # %% ../nbs/07_client.ipynb #0228597f
 @patch
-async def _send(self: OpenAIClient, body: dict, cap: int) -> tuple[_Reply, int]:
-    "POST `body` until it gets a 200, retrying passing failures: (the answer, tries); `ClientError` for a final one."
+async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, int, float]:
+    "POST `body` until a 200, retrying passing failures: (the answer, tries, slot wait); `ClientError` for a final one."
     import httpx
+    queued = 0.0
     for attempt in range(1, self.retry.attempts + 1):
         if self.stop is not None and self.stop.is_set():
             raise _failed(Interrupted(f"{self.shown}: stopped before try {attempt}"), attempt - 1)
         self.calls += 1
-        after = None
-        try: r = await self._try(body, cap)
-        except asyncio.TimeoutError: problem = f"no whole answer within {self.timeout_s:g}s"
+        after, held = None, None
+        try: r, waited = await self._try(body, cap, until)
+        except asyncio.TimeoutError as e:
+            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e, 'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {_mask(str(e), self._secrets) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
         else:
-            if r.status == 200: return r, attempt
+            queued += waited
+            if r.status == 200: return r, attempt, queued
             said = _mask(server_message(r.as_response()), self._secrets)
             if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):   # a 500 too: llama.cpp's own way
                 raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
@@ -351,6 +540,8 @@ async def _send(self: OpenAIClient, body: dict, cap: int) -> tuple[_Reply, int]:
         if attempt == self.retry.attempts:
             tries = 'try' if attempt == 1 else 'tries'
             raise _failed(ClientError(f"{self.shown}: gave up after {attempt} {tries}; last: {problem}"), attempt)
+        if held and not (self.stop and self.stop.is_set()):
+            await asyncio.wait({held})                 # a retry is not queued behind the prompt it gave up on
         wait = min(self.retry.wait(attempt, after), self.timeout_s)
         if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
         await _pause(wait, self.stop)
@@ -365,6 +556,9 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
 @patch
 def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> Completion:
     "The completion in the 200 response `r`: its text, and what the server said of it (finish_reason, reasoning)."
+    if (s := r.streamed) is not None:
+        return Completion(''.join(s.text), latency_s, s.usage, s.model or self.model, s.finish_reason,
+                          ''.join(s.reasoning), tries, first_token_s=r.first_token_s, decode_s=r.decode_s)
     try:
         data = json.loads(r.content)
         choice = data['choices'][0]
@@ -378,17 +572,18 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
                       choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
 
 @patch
-async def complete(self: OpenAIClient, messages: list[dict], **sampling) -> Completion:
-    "Ask the model; waits for a free slot when as many requests as the server sustains are already in flight."
-    body = {**request_body(self.model, messages, sampling), **self.extra}
+async def complete(self: OpenAIClient, messages: list[dict], until: Callable[[str], bool] | None = None,
+                   **sampling) -> Completion:
+    "Ask the model (streamed, read until `until(text)` holds if given); waits for a free slot when the server is full."
+    body = {**request_body(self.model, messages, sampling), **self.extra, **({'stream': True} if self.stream else {})}
     start = time.monotonic()
-    r, tries = await self._send(body, answer_cap(sampling.get('max_tokens')))
-    done = self._decode(r, time.monotonic() - start, tries)
+    r, tries, queued = await self._send(body, answer_cap(sampling.get('max_tokens')), until)
+    done = replace(self._decode(r, time.monotonic() - start, tries), queue_s=queued)
     if self.record: append_recording(self.record, body, done)
     return done
 
 # %% ../nbs/07_client.ipynb #7d50962a
-UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf')   # the server's name and dialect fields
+UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf', 'stream')   # the server's name, its dialect
 
 def request_key(body: dict) -> str:
     "What identifies a request in a recording: everything but the model name and the server's dialect fields."
@@ -419,8 +614,8 @@ class ReplayClient:
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
         self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
 
-    async def complete(self, messages: list[dict], **sampling) -> Completion:
-        "The recorded answer to this request."
+    async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
+        "The recorded answer to this request (whole: `until` is for streams)."
         await asyncio.sleep(0)       # let the event loop run: a Ctrl-C is handled between answers
         self.calls += 1
         q = self.answers.get(request_key(request_body(self.model, messages, sampling)))
@@ -441,8 +636,8 @@ class KeywordBaseline:
         self.keywords = [k.lower() for k in keywords]
         self.max_lines, self.line_chars, self.template, self.calls = max_lines, line_chars, template, 0
 
-    async def complete(self, messages: list[dict], **sampling) -> Completion:
-        "A gate answer for the prompt in `messages`, from keyword matches alone."
+    async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
+        "A gate answer for the prompt in `messages`, from keyword matches alone (whole: `until` is for streams)."
         await asyncio.sleep(0)       # let the event loop run: a Ctrl-C is handled between answers
         self.calls += 1
         memory, section = prompt_parts(messages[-1]['content'], self.template)

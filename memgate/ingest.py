@@ -101,7 +101,10 @@ def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) 
     "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
     where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
     update = OUTCOMES[turn.outcome].progress
-    return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s"
+    t = turn.times
+    split = (f" (queue {t.get('queue_s', 0):.1f} + first token {t.get('first_token_s', 0):.1f} + decode "
+             f"{t.get('decode_s', 0):.1f})" if t.get('first_token_s') or t.get('decode_s') else '')
+    return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s{split}"
 
 def elapsed(s: float) -> str:
     "6m12s, 1h02m, 0.4s."
@@ -139,7 +142,7 @@ def as_dict(self: RunSummary) -> dict:
                 update_rate=round(s.update_rate, 6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
                 parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
-                calls=s.calls,
+                calls=s.calls, fast_no=s.fast_no,
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
                 **({'discarded': self.discarded} if self.discarded else {}),
@@ -152,6 +155,7 @@ def line(self: RunSummary, why: bool = True) -> str:
     why = f": {self.error}" if why else ' (why: on stderr)'
     label = ('  (keyword baseline)' if self.baseline else '') + ('  (ungated: --gate off)' if self.gate == 'off'
                                                                  else '')
+    label += f"  fast-no: {s.fast_no} answers read to their no" if s.fast_no else ''
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
     tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
     cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''

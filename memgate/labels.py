@@ -281,7 +281,8 @@ def run_chunks(start: Event, project) -> dict[str, str]:
 def run_budget(start: Event) -> Budget:
     "The prompt budget the run of `start` used."
     cfg = start['config']
-    return chunk_budget(cfg['chunk_tokens'], context=cfg['context'], response_reserve=cfg['response_reserve'],
+    return chunk_budget(cfg['chunk_tokens'], context=cfg.get('context') or Budget.context,    # None: not said
+                        response_reserve=cfg['response_reserve'],
                         memory=cfg['memory_budget'])
 
 # %% ../nbs/13_labels.ipynb #7a60bf4e

@@ -22,10 +22,10 @@ __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BY
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
-_opt_str = (str, type(None))
+_opt_str, _opt_bool = (str, type(None)), (bool, type(None))
 EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     'run_start': dict(project=_str, query=_str, question=_str, model=_str, config=(dict,)),
-    'gate': dict(t=_int, update=_bool, exit=_bool, chunk=_str, think=_str, candidate=_str),
+    'gate': dict(t=_int, update=_bool, exit=_opt_bool, chunk=_str, think=_str, candidate=_str),  # exit None: not asked
     'evidence': dict(t=_int, sha=_str, text=_str, source=(list,)),
     'memory': dict(t=_int, sha=_str, text=_str, tokens=_int, parents=(list,)),
     'budget_exceeded': dict(t=_int, tokens=_int, budget=_int),
@@ -268,6 +268,7 @@ class Stats:
     chunks_used: int = 0
     update_gates: int = 0
     exit_gates: int = 0
+    fast_no: int = 0               # answers read only to their `<check>no</check>` (`--fast-no`)
     parse_failures: int = 0
     budget_exceeded: int = 0
     unchanged: int = 0                     # yes with the memory returned as it was: neither used nor a no
@@ -313,7 +314,8 @@ def add(self: Stats, e: dict):
         self.completion_tokens += (e.get('usage') or {}).get('completion_tokens', 0)
     if k == 'gate':
         self.update_gates += e['update']
-        self.exit_gates += e['exit']
+        self.exit_gates += bool(e['exit'])      # None: not asked (`--fast-no` stopped reading at a no)
+        self.fast_no += bool(e.get('fast_no'))
     elif k == 'parse_failed': self.parse_failures += 1
     elif k == 'budget_exceeded':
         self.budget_exceeded += 1

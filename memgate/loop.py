@@ -17,14 +17,14 @@ from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS, Selection
 from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
-from .parser import GateResponse, ParseError, parse_gate_response
+from .parser import GateResponse, ParseError, parse_gate_response, said_no
 from .client import Completion, Interrupted, ModelClient
 from .log import Event, make_event, Stats
 
 # %% auto #0
-__all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig', 'ResumePoint',
-           'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask', 'candidate_tokens',
-           'run_turn', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
+__all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'TIMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig',
+           'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask',
+           'candidate_tokens', 'run_turn', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -50,17 +50,20 @@ class LoopConfig:
     redact: bool = True                         # secrets in the sessions replaced before anything is sent
     select: Selection = Selection()             # which sessions the run reads (dates, ids); recorded for resume
     template: str | None = None       # template file; None is templates/gru-mem.txt
+    fast_no: bool = False             # stop reading an answer at `<check>no</check>`: its exit gate is not asked
+    context_said: bool = False        # the budget's context is the model's, as its server or --context said
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."
         return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
-                    memory_budget=self.budget.memory, context=self.budget.context,
+                    memory_budget=self.budget.memory, context=self.budget.context if self.context_said else None,
                     response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
                     parse_retries=self.parse_retries, retry_temperature=self.retry_temperature,
                     template_sha=template_sha(self.template),
                     sampling=dict(self.sampling), renderer=RENDERER_VERSION,
                     redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
-                    gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact))
+                    gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact),
+                    **({'fast_no': True} if self.fast_no else {}))
 
 def _rules_config(redact: bool) -> dict:
     "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
@@ -108,6 +111,7 @@ class Turn:
     latency_s: float
     events: tuple
     usage: dict = field(default_factory=dict)   # tokens the server counted for the turn's calls
+    times: dict = field(default_factory=dict)   # of latency_s: queue_s (waiting for a slot), first_token_s, decode_s
 
 
 # %% ../nbs/09_loop.ipynb #a43a297b
@@ -151,11 +155,14 @@ class Asked:
     earlier: list = field(default_factory=list) # each attempt before the last: its text, finish_reason and error
     retries: int = 0                            # HTTP requests beyond one per attempt (passing failures retried)
     reasoning: bool = False                     # the think text came from the server's reasoning field
+    fast_no: bool = False                       # read only to its `<check>no</check>` (`--fast-no`)
+    times: dict = field(default_factory=dict)   # queue_s, first_token_s, decode_s over the attempts
 
     def cost(self) -> dict:
         "The fields a turn event records about its calls."
         extra = dict(usage=self.usage, finish_reason=self.finish_reason, earlier=self.earlier, retries=self.retries,
-                     think_from='reasoning' if self.reasoning else None)
+                     think_from='reasoning' if self.reasoning else None, fast_no=self.fast_no,
+                     **{k: round(v, 3) for k, v in self.times.items()})
         return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **{k: v for k, v in extra.items() if v})
 
 # %% ../nbs/09_loop.ipynb #528e3e39
@@ -166,26 +173,32 @@ def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
     return {**cfg.sampling, 'seed': seed, **({} if cfg.retry_temperature is None else
                                              {'temperature': cfg.retry_temperature})}
 
-def _take(a: Asked, completion: Completion):
-    "Fold one completion into `a`, and parse it."
+TIMES = ('queue_s', 'first_token_s', 'decode_s')     # the parts of a turn's latency_s a streamed answer tells
+
+def _take(a: Asked, completion: Completion, fast_no: bool = False):
+    "Fold one completion into `a`, and parse it (with `fast_no`, an answer that said no is read to there)."
     if a.attempts > 1:
         a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason, error=f"<{a.error.tag}> {a.error.problem}"))
     a.latency_s += completion.latency_s
     a.retries += completion.tries - 1
     for k in ('prompt_tokens', 'completion_tokens'):
         if k in completion.usage: a.usage[k] = a.usage.get(k, 0) + completion.usage[k]
+    for k in TIMES:
+        if getattr(completion, k, 0): a.times[k] = a.times.get(k, 0.0) + getattr(completion, k)
     a.raw, a.finish_reason = completion.text, completion.finish_reason
-    try: a.gate = parse_gate_response(completion.text)
-    except ParseError as e: a.error = e
+    if fast_no and (no := said_no(completion.text)) is not None: a.gate, a.fast_no = no, True
+    else:
+        try: a.gate = parse_gate_response(completion.text)
+        except ParseError as e: a.error = e
     if a.gate is not None and not a.gate.think and completion.reasoning:   # a server that parsed the think text out
         a.gate, a.reasoning = replace(a.gate, think=completion.reasoning.strip()), True
 
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
-    a = Asked()
+    a, until = Asked(), {'until': lambda text: said_no(text) is not None} if cfg.fast_no else {}
     while a.gate is None and a.attempts <= cfg.parse_retries:
         a.attempts += 1
-        _take(a, await client.complete(prompt.messages, **attempt_sampling(cfg, a.attempts)))
+        _take(a, await client.complete(prompt.messages, **until, **attempt_sampling(cfg, a.attempts)), cfg.fast_no)
     return a
 
 # %% ../nbs/09_loop.ipynb #3e14b4ab
@@ -216,14 +229,14 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
     gate, prev_tokens = a.gate, memory_tokens
     ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
     turn = lambda outcome, mem, n, *events: Turn(t, outcome, gate, mem, memory, n, a.attempts, a.latency_s, events,
-                                                 a.usage)
+                                                 a.usage, a.times)
     kept = lambda outcome, *events: turn(outcome, memory, prev_tokens, *events)
     if gate is None:
         cut = f"answer cut at max_tokens {cfg.sampling.get('max_tokens')}: " if a.finish_reason == 'length' else ''
         return kept('parse_failed', ev('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
                                        chunk=chunk.sha, read=chunk.sources, **a.cost()))
-    g = ev('gate', update=gate.update_gate, exit=gate.exit_gate, chunk=chunk.sha, think=gate.think,
-           candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
+    g = ev('gate', update=gate.update_gate, exit=None if a.fast_no else gate.exit_gate, chunk=chunk.sha,
+           think=gate.think, candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
     if not (gate.update_gate or not cfg.use_update_gate): return kept('retained', g)
     if memory is not None and gate.candidate == memory: return kept('unchanged', g, ev('unchanged', sha=memory_sha))
     n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)

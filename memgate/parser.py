@@ -12,8 +12,8 @@ from .domain import MemgateError, cut_middle
 
 # %% auto #0
 __all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'TAGS', 'RESTARTS', 'THINK_CHARS', 'GBNF_REPEATS', 'CHARS_PER_TOKEN',
-           'ParseError', 'GateResponse', 'parse_gate_response', 'gate_response', 'think_chars', 'memory_chars',
-           'gate_format', 'escape_tags']
+           'ParseError', 'GateResponse', 'parse_gate_response', 'gate_response', 'said_no', 'think_chars',
+           'memory_chars', 'gate_format', 'escape_tags']
 
 # %% ../nbs/06_parser.ipynb #07520bdf
 RAW_SHOWN = 400  # characters of the raw response an error message shows
@@ -84,6 +84,18 @@ def gate_response(update: bool, candidate: str, exit: bool = False, think: str =
     "A well-formed gate answer."
     check, nxt = CHECK_VALUES[not update], NEXT_VALUES[not exit]
     return f"<think>{think}</think>\n<check>{check}</check>\n<update>{candidate}</update>\n<next>{nxt}</next>"
+
+# %% ../nbs/06_parser.ipynb #6b1493bf
+def said_no(raw: str) -> GateResponse | None:
+    "The gate of an answer that says `<check>no</check>`, read up to there (think and a no); None for any other."
+    end = raw.find('</check>')
+    if end < 0: return None
+    head = raw[:end + len('</check>')]
+    try:
+        think, body = _split_think(head)
+        check, _, _ = _block(body, 'check', head)
+        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False, '', False)
+    except ParseError: return None
 
 # %% ../nbs/06_parser.ipynb #69f224c5
 TAGS = ('think', 'check', 'update', 'next')     # in the order an answer holds them

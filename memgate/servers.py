@@ -13,7 +13,8 @@ from .prompt import Budget, template_tokens
 from .client import ClientError, ConfigError, ContextError, OpenAIClient, _mask, masked_url
 
 # %% auto #0
-__all__ = ['OWNERS', 'CONSTRAIN', 'ServerInfo', 'NoServerError', 'probe', 'constraint', 'check_context', 'prepare']
+__all__ = ['OWNERS', 'CONSTRAIN', 'TOKENIZE', 'ServerInfo', 'NoServerError', 'probe', 'constraint', 'check_context',
+           'server_ratio', 'prepare']
 
 # %% ../nbs/07a_servers.ipynb #c438b07f
 OWNERS = dict(vllm='vllm', sglang='sglang', llamacpp='llama.cpp', me='llama-cpp-python', library='ollama',
@@ -127,19 +128,36 @@ def constraint(kind: str,                                 # the server's kind (`
 
 # %% ../nbs/07a_servers.ipynb #d1208946
 def check_context(budget: Budget, question: str, context: int, where: str, template: str | None = None,
-                  chunk_tokens: int | None = None) -> Budget:
+                  chunk_tokens: int | None = None, ratio: tuple[float, str] | None = None) -> Budget:
     "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
     fixed = template_tokens(template)
     q = count_tokens(question)
     chunk = min(budget.section, chunk_tokens or budget.section)     # the chunker packs to chunk_tokens
     most = fixed + q + budget.memory + chunk
-    if most + budget.response_reserve > context:
+    theirs = -(-most * ratio[0] // 1) if ratio and ratio[0] > 1 else most      # in the server's tokens, where said
+    if theirs + budget.response_reserve > context:
+        counted = (f"; the server's tokenizer counts {ratio[0]:.2f}x as many ({ratio[1]}): {theirs:.0f}"
+                   if theirs != most else '')
         raise ContextError(f"a prompt of this run may hold {most} tokens (template {fixed}, question {q}, memory "
-                           f"budget {budget.memory}, chunk {chunk}) and its answer {budget.response_reserve} "
-                           f"(--max-tokens): {most + budget.response_reserve} > the model's context {context} "
-                           f"({where}); "
+                           f"budget {budget.memory}, chunk {chunk}{counted}) and its answer "
+                           f"{budget.response_reserve} (--max-tokens): {theirs + budget.response_reserve:.0f} > the "
+                           f"model's context {context} ({where}); "
                            "pass a smaller --chunk-tokens or --max-tokens, or serve the model with a larger context")
     return Budget(**{**vars(budget), 'context': context})
+
+# %% ../nbs/07a_servers.ipynb #a8d14866
+TOKENIZE = {'llama.cpp': ('/tokenize', lambda model, text: dict(content=text)),
+            'llama-cpp-python': ('/extras/tokenize', lambda model, text: dict(input=text, model=model)),
+            'vllm': ('/tokenize', lambda model, text: dict(model=model, prompt=text))}   # at the server's root
+
+async def server_ratio(client: OpenAIClient, kind: str, sample: str) -> tuple[float, str] | None:
+    "(the server's tokens per memgate token over `sample`, the endpoint that said it), or None where none says."
+    if kind not in TOKENIZE or not sample.strip(): return None
+    path, body = TOKENIZE[kind]
+    got = await _get_json(client, _root(client).rstrip('/') + path, body(client.model, sample))
+    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'), list) else None)) \
+        if isinstance(got, dict) else None
+    return (n / count_tokens(sample), path) if n else None
 
 # %% ../nbs/07a_servers.ipynb #4d1d46b2
 async def prepare(client: OpenAIClient,       # the run's client
@@ -148,16 +166,19 @@ async def prepare(client: OpenAIClient,       # the run's client
                   constrain: str = 'auto',    # auto, off, grammar or regex
                   context: int | None = None, # --context: the model's context when the server does not say it
                   template: str | None = None,
-                  chunk_tokens: int | None = None) -> tuple[Budget, dict]:  # what the run's chunks hold at most
+                  chunk_tokens: int | None = None,  # what the run's chunks hold at most
+                  sample: str = '') -> tuple[Budget, dict]:  # text as prompts carry it, for the server to count
     "(the budget with the model's context, what to record of the server) for a run on `client`; sets its fields."
     info = await probe(client)
     client.extra, note = constraint(info.kind, constrain, budget.response_reserve)
     if info.slots and info.slots < client.slots.limit: client.slots.limit = client.slots.most = float(info.slots)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
+    ratio = await server_ratio(client, info.kind, sample) if ctx else None
     if ctx:
         longest = max(questions, key=count_tokens)
-        budget = check_context(budget, longest, ctx, where, template, chunk_tokens)
+        budget = check_context(budget, longest, ctx, where, template, chunk_tokens, ratio)
     if context: info.context, info.said['context'] = context, '--context'
     shown = f"{info.describe()}; {note}" if ctx else f"{info.describe()} (pass --context N); {note}"
+    said = dict(tokens_ratio=round(ratio[0], 3), tokens_said=ratio[1]) if ratio else {}
     return budget, dict(kind=info.kind, context=ctx, slots=info.slots, constrain=constrain,
-                        fields=sorted(client.extra), note=shown)
+                        fields=sorted(client.extra), note=shown, **said)

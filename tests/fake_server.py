@@ -10,9 +10,15 @@ context_length_exceeded, as vLLM and llama-cpp-python answer a prompt too long),
 'echo-key' (OpenAI's 401 that repeats most of the key).
 
 It can behave as the real servers do: `slots` requests decoded at once, the rest queued (llama-cpp-python answers
-one at a time, and a request it queued still runs after its client gave up); a gate that returns a dict sets the
+one at a time, and a request it queued still runs after its client gave up); a request with `stream: true` is
+answered in server-sent events, `piece` characters every `token_s` seconds, after `prompt_s` seconds (or
+`prompt_s(n)` for request n) of reading
+the prompt during which a hang-up is not noticed (as llama-cpp-python reads a prompt), a hang-up noticed at the next
+token after that (faults 'silent': the events never come; 'ping': keep-alive comments only); `work` records when
+each request held the server, and whether its client was still there at the end; a gate that returns a dict sets the
 message's other fields and `finish_reason` ('length': cut at max_tokens); `owned_by`, `max_model_len` and `props`
-answer `GET /v1/models` and llama.cpp's `GET /props`.
+answer `GET /v1/models` and llama.cpp's `GET /props`; `tokenize` (a text's token count) answers the servers' tokenize
+endpoints.
 
     python tests/fake_server.py --port 8123 --latency 0.2     # stand-alone, for trying memgate by hand
 """
@@ -23,6 +29,8 @@ from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.domain import sha256_text
 
+STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb', 'context', 'broadcast',
+                 'unknown-field', 'echo-key', 'hostile')     # answered as before, streamed request or not
 ANSWER = 'Failures were seen in the chunks the memory names. <evidence>t=1</evidence>'
 
 def default_gate(prompt: str) -> str:
@@ -37,7 +45,8 @@ def default_gate(prompt: str) -> str:
 class FakeServer:
     "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
     def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0,
-                 stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None):
+                 stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None,
+                 prompt_s=0.0, token_s=0.0, piece=16, tokenize=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
         self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
         self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
@@ -47,6 +56,9 @@ class FakeServer:
         self.owned_by, self.max_model_len, self.props = owned_by, max_model_len, props
         self.busy = self.most_busy = 0          # requests being decoded now, and the most at once
         self.paths = []                         # path and query string of each POST
+        self.prompt_s, self.token_s, self.piece = prompt_s, token_s, piece
+        self.tokenize = tokenize                # text -> its token count, for the tokenize endpoints (None: 404)
+        self.work = []                          # per request: n, start, began (its first token), end, status
 
     @property
     def url(self): return f'http://127.0.0.1:{self.port}/v1'
@@ -88,6 +100,44 @@ class FakeServer:
                             self.close_connection = True
                             return False
                 return True
+            def gone(self) -> bool:
+                "Whether the client hung up (looked at without waiting)."
+                return not self.decoding(0.0001)
+            def chunk(self, data: bytes) -> bool:
+                "One chunk of a chunked body; False when the client is gone."
+                try:
+                    self.wfile.write(b'%x\r\n%s\r\n' % (len(data), data))
+                    self.wfile.flush()
+                    return True
+                except OSError:
+                    self.close_connection = True
+                    return False
+            def stream(self, n, said, finish, fault, model):
+                "The answer as server-sent events, as a streaming server sends it; True if the client stayed."
+                self.send_response(200)
+                self.send_header('Content-Type', 'text/event-stream')
+                self.send_header('Transfer-Encoding', 'chunked')
+                self.end_headers()
+                self.wfile.flush()
+                event = lambda obj: b'data: ' + json.dumps(obj).encode() + b'\n\n'
+                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}', object='chat.completion.chunk', model=model,
+                                                      choices=[dict(index=0, delta=delta, finish_reason=fin)])
+                if fault in ('silent', 'ping'):      # the events never come (until the client hangs up)
+                    end = time.monotonic() + 120
+                    while time.monotonic() < end and not self.gone():
+                        if fault == 'ping' and not self.chunk(b': ping\n\n'): return False
+                        time.sleep(0.2)
+                    return False
+                text, extra = said.pop('content', ''), said
+                pieces = [text[i:i + server.piece] for i in range(0, len(text), server.piece)] or ['']
+                for i, p in enumerate(pieces):
+                    if self.gone(): return False      # a hang-up is noticed when the next token is due
+                    if i == 0: self.began = time.monotonic()
+                    if not self.chunk(event(choice(dict(content=p, **(extra if i == 0 else {}))))): return False
+                    if server.token_s: time.sleep(server.token_s)
+                usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)     # as when not streamed
+                return self.chunk(event({**choice({}, finish), 'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
+                    and self.chunk(b'')
             def do_GET(self):
                 path = self.path.split('?')[0]
                 if path == '/v1/models':
@@ -99,6 +149,10 @@ class FakeServer:
                 self.reply(404, dict(detail='Not Found'))
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+                if self.path.split('?')[0].endswith('tokenize'):      # llama.cpp, llama-cpp-python and vLLM
+                    if server.tokenize is None: return self.reply(404, dict(detail='Not Found'))
+                    text = body.get('input') or body.get('content') or body.get('prompt') or ''
+                    return self.reply(200, dict(tokens=list(range(server.tokenize(text)))))
                 server.paths.append(self.path)
                 if server.closed:                      # stopped: hang up, as a server that went away does
                     self.close_connection = True
@@ -110,13 +164,30 @@ class FakeServer:
                     fault = server.faults.popleft() if server.faults else None
                     n = len(server.requests)
                 if server.slots: server.slots.acquire()       # queued until a slot is free, as one-worker servers do
+                start, stayed, self.began = time.monotonic(), False, None
                 try:
                     with server.lock:
                         server.busy += 1
                         server.most_busy = max(server.most_busy, server.busy)
                     if server.latency and not self.decoding(server.latency): return   # the client hung up
+                    key_ok = not server.api_key or self.headers.get('Authorization') == f'Bearer {server.api_key}'
+                    if body.get('stream') and fault not in STATUS_FAULTS and body.get('model') in server.models \
+                            and key_ok:
+                        time.sleep(server.prompt_s(n) if callable(server.prompt_s) else server.prompt_s)   # reading the
+                        #                                       prompt: a hang-up goes unnoticed
+                        said = server.gate(body['messages'][-1]['content']) if fault not in ('silent', 'ping') else ''
+                        said = dict(said) if isinstance(said, dict) else dict(content=said)
+                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault, body['model'])
+                        if server.stop_after and n >= server.stop_after:
+                            server.closed = True
+                            threading.Thread(target=server.stop).start()
+                        return
+                    stayed = True
                 finally:
-                    with server.lock: server.busy -= 1
+                    with server.lock:
+                        server.busy -= 1
+                        server.work.append(dict(n=n, start=start, began=self.began, end=time.monotonic(),
+                                                status='answered' if stayed else 'hung up'))
                     if server.slots: server.slots.release()
                 if fault == 'trickle':                 # headers, then one byte a second, for ever (until closed)
                     self.send_response(200)

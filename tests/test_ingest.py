@@ -7,6 +7,7 @@ from fake_server import FakeServer
 from memgate.client import OpenAIClient, Retry
 from memgate.chunking import chunk_project
 from memgate.ingest import IngestPlan, ingest
+from memgate.loop import TIMES
 from memgate.log import read_log, stats, verify
 from memgate.parser import gate_response
 from memgate.prompt import NO_PREVIOUS_MEMORY, prompt_parts
@@ -287,7 +288,7 @@ def test_record_then_replay_offline_gives_the_same_log(tmp_path):
     r = memgate('ingest', '--project', PROJECT, '--query', Q, '--limit', '8', '--replay', rec,
                 '--log-dir', tmp_path / 'replay')
     assert r.returncode == 0, r.stderr
-    volatile = ('run', 'ts', 'elapsed_s', 'latency_s', 'prev', 'seal')     # the chain and seals cover the run ids
+    volatile = ('run', 'ts', 'elapsed_s', 'latency_s', 'prev', 'seal', *TIMES)   # the chain and seals cover run ids
     volatile += ('server',)                # what the live run learned of its server; a replay asks no server
     strip = lambda p: [{k: v for k, v in e.items() if k not in volatile} for e in events(p)]
     assert strip(log_of(tmp_path / 'replay')) == strip(log_of(tmp_path / 'live'))

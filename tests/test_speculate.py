@@ -9,7 +9,7 @@ from memgate.chunking import chunk_project
 from memgate.client import OpenAIClient
 from memgate.domain import sha256_text
 from memgate.log import read_log, verify
-from memgate.loop import Ahead, EventList, LoopConfig, run_loop
+from memgate.loop import TIMES, Ahead, EventList, LoopConfig, run_loop
 import memgate.loop as loop_module
 from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
@@ -18,7 +18,7 @@ from memgate.sources import load_project
 from helpers import clean_env
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'infra-root-causes'
-VOLATILE = ('run', 'ts', 'elapsed_s', 'latency_s', 'prev', 'seal', 'speculation')
+VOLATILE = ('run', 'ts', 'elapsed_s', 'latency_s', 'prev', 'seal', 'speculation', *TIMES)
 
 def gate(rule):
     "A deterministic model: `rule(byte)` of the chunk's sha picks yes/no/garbage/huge/exit; memory grows on yes."
