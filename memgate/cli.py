@@ -18,7 +18,7 @@ from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import head_said, log_files, log_head, read_log, stats, verify
 from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .client import endpoint, masked_url
-from .servers import CONSTRAIN, prepare
+from .servers import CONSTRAIN, prepare, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress, ingest
 from .show import show
@@ -454,7 +454,9 @@ def cmd_answer(args) -> int:
     client = factory(None) if factory and model != BASELINE_MODEL else None
     async def run():
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)
-        try: return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
+        try:
+            if isinstance(client, OpenAIClient): await sustained(client)    # as many in flight as ingest sends
+            return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
         finally:
             if close: await close()
     got = asyncio.run(run())

@@ -23,8 +23,9 @@ from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError
 from .prompt import template_tokens
 
 # %% auto #0
-__all__ = ['log_path', 'resume_point', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'IngestPlan',
-           'cost_line', 'Started', 'run_limit', 'start_query', 'first_unread', 'run_query', 'ingest']
+__all__ = ['HOURS', 'PACE_S', 'log_path', 'resume_point', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress',
+           'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit', 'start_query', 'first_unread', 'run_query',
+           'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
@@ -210,6 +211,7 @@ class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
         self.mode, self.err, self.bars = mode, err, []
+        self.pace: Callable[[Turn], None] | None = None      # told of every turn (`pace_line`, once)
 
     def tracker(self, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
         "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
@@ -217,6 +219,7 @@ class Progress:
         now = total if callable(total) else lambda: (total, True)
         if self.mode == 'lines':
             def line(turn: Turn):
+                if self.pace: self.pace(turn)
                 n, exact = now()                  # the estimate, once per line
                 self.err(progress_line(turn, n, prefix, exact))
             return line
@@ -225,6 +228,7 @@ class Progress:
                    leave=True)
         self.bars.append(bar)
         def on_turn(turn: Turn):
+            if self.pace: self.pace(turn)
             bar.total = max(now()[0], turn.t)
             bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
             bar.update(turn.t - bar.n)
@@ -273,6 +277,18 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int, left: list[
     return (said + (f"; {plan.server['note']}" if plan.server.get('note') else '')
             + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
                "changes memory" if plan.speculate > 1 and plan.loop.use_update_gate else ''))
+
+# %% ../nbs/10_ingest.ipynb #4f33505c
+HOURS = 3600     # a run this long or longer at the pace of its first call is warned about
+PACE_S = 1.0     # a first call faster than this says nothing of the run's time worth a line
+
+def pace_line(name: str, first_s: float, calls: int, at_once: int = 1) -> str:
+    "How long the run's `calls` take at the pace of its first call; a warning naming what shortens it, if hours."
+    total = first_s * calls / max(1, at_once)
+    said = (f"{name}: the first call took {elapsed(first_s)}: at that pace the {plural(calls, 'call')} take about "
+            f"{elapsed(total)} ({at_once} at a time)")
+    if total < HOURS: return said
+    return f"warning: {said}; --chunk-tokens, --max-tokens, --limit and --fast-no make it shorter"
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
@@ -485,13 +501,24 @@ async def ingest(plan: IngestPlan,                              # the project, t
         except MemgateError as e: return _headed(_failed(plan, name, x.query, e))   # this query failed; others go on
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
-        if feed.views: err(cost_line(plan, name, feed.size, feed.about(), [_left(x, feed) for x in started]))
+        left = [_left(x, feed) for x in started]
+        if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
+        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left), plan, progress)
         feed.start()
         try: return list(await asyncio.gather(*(one(x) for x in started)))
         finally:
             feed.close()
             feed.wait()                 # it stops between chunks
             progress.close()
+
+def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:
+    "What tells `progress` the run's pace, once, at the first turn a model answered."
+    said = []
+    def pace(turn: Turn):
+        if said: return
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
+        if took >= PACE_S: progress.say(pace_line(name, took, calls, int(plan.server.get('slots') or 1)))
+    return pace
 
 def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."

@@ -43,11 +43,14 @@ class Labels:
     unlisted: str = 'irrelevant'
     chunks: dict[int, Label] = field(default_factory=dict)
     path: Path | None = None
+    chunk_tokens: int | None = None   # the --chunk-tokens of the chunks labelled (None: not said)
 
 # %% ../nbs/13_labels.ipynb #071b417e
-def labels_path(folder, project: str, query: str) -> Path:
-    "Where the labels of `project` and `query` live under `folder`, each made a safe name."
-    return Path(folder) / safe_name(project) / f'{safe_name(query)}.toml'
+def labels_path(folder, project: str, query: str, chunk_tokens: int | None = None) -> Path:
+    "Where the labels of `project` and `query` live under `folder`: `<query>@<chunk_tokens>.toml` if there is one."
+    at = Path(folder) / safe_name(project)
+    sized = at / f'{safe_name(query)}@{chunk_tokens}.toml'
+    return sized if chunk_tokens and sized.exists() else at / f'{safe_name(query)}.toml'
 
 # %% ../nbs/13_labels.ipynb #303ef873
 def _field(d: dict, name: str, types, where: str, default=None):
@@ -79,6 +82,7 @@ def load_labels(path) -> Labels:
     unlisted = _field(d, 'unlisted', str, str(path), 'irrelevant')
     if unlisted not in UNLISTED: raise LabelError(f"{path}: `unlisted` must be one of {UNLISTED}, not {unlisted!r}")
     out = Labels(_field(d, 'project', str, str(path)), _field(d, 'query', str, str(path)), unlisted, path=path)
+    if 'chunk_tokens' in d: out.chunk_tokens = _field(d, 'chunk_tokens', int, str(path))
     entries = d.get('chunk', [])
     if not isinstance(entries, list): raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
     for i, c in enumerate(entries, 1):
@@ -92,6 +96,7 @@ def labels_toml(labels: Labels) -> str:
     "The TOML text of `labels`, chunks in index order."
     q = json.dumps
     out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}", f"unlisted = {q(labels.unlisted)}"]
+    if labels.chunk_tokens: out.append(f"chunk_tokens = {labels.chunk_tokens}")
     for lab in sorted(labels.chunks.values(), key=lambda x: x.index):
         out += ['', '[[chunk]]', f"index = {lab.index}", f"sha = {q(lab.sha)}",
                 f"relevant = {str(lab.relevant).lower()}"]
@@ -169,12 +174,12 @@ def truth(labels: Labels, turn: TurnGate, log=None) -> bool | None:
 
 # %% ../nbs/13_labels.ipynb #918aa68c
 def exit_timing(labels: Labels, turns: dict[int, TurnGate]) -> dict:
-    "First exit said, relevant chunks an acting exit gate would have lost, turns read after the last relevant one."
+    "First exit said, relevant chunks read after it (an acting exit gate would have lost them), turns after the last."
     relevant = sorted(i for i, lab in labels.chunks.items() if lab.relevant)
     last = relevant[-1] if relevant else None
     first = min((t for t, g in turns.items() if g.exit), default=None)
     return dict(last_relevant=last, first_exit=first,
-                lost_by_exit=[i for i in relevant if first is not None and i > first],
+                lost_by_exit=[i for i in relevant if first is not None and i > first and i in turns],
                 read_after_last=sum(t > last for t in turns) if last is not None else None)
 
 # %% ../nbs/13_labels.ipynb #bd7d7aaa
@@ -200,6 +205,12 @@ def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Ev
     "Score the run in `log` (its `events` if read already) against `labels` on its labelled turns (or those in `only`)."
     events = events or read_log(log).events
     start = next(e for e in events if e['kind'] == 'run_start')
+    size = start['config'].get('chunk_tokens')
+    if labels.chunk_tokens and size != labels.chunk_tokens:
+        raise LabelError(f"{log}: these labels are for --chunk-tokens {labels.chunk_tokens} ({labels.path}), the run "
+                         f"read chunks of {size}: label those (memgate chunks --chunk-tokens {size}, saved as "
+                         f"{labels.path.with_name(f'{labels.query}@{size}.toml').name}) or ingest with "
+                         f"--chunk-tokens {labels.chunk_tokens}")
     turns = turn_gates(events)
     truths = {t: truth(labels, g, log) for t, g in turns.items()}
     keep = [t for t in sorted(turns) if truths[t] is not None and (only is None or t in only)]
@@ -218,7 +229,8 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     events = {log: read_log(log).events for log in log_files(logs)}     # each log read once
     groups: dict[tuple[str, str], list[Path]] = {}
     for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
-    paths = {k: labels_path(labels_dir, *k) for k in groups}
+    size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')     # the labels for its chunking
+    paths = {k: labels_path(labels_dir, *k, size(k)) for k in groups}
     if not any(p.exists() for p in paths.values()):
         (project, query), path = next(iter(paths.items()))
         raise LabelError(f"{path}: no labels for project {project!r}, query {query!r}")

@@ -14,7 +14,7 @@ from .client import ClientError, ConfigError, ContextError, OpenAIClient, _mask,
 
 # %% auto #0
 __all__ = ['OWNERS', 'CONSTRAIN', 'TOKENIZE', 'ServerInfo', 'NoServerError', 'probe', 'constraint', 'check_context',
-           'server_ratio', 'prepare']
+           'server_ratio', 'prepare', 'sustained']
 
 # %% ../nbs/07a_servers.ipynb #c438b07f
 OWNERS = dict(vllm='vllm', sglang='sglang', llamacpp='llama.cpp', me='llama-cpp-python', library='ollama',
@@ -169,9 +169,8 @@ async def prepare(client: OpenAIClient,       # the run's client
                   chunk_tokens: int | None = None,  # what the run's chunks hold at most
                   sample: str = '') -> tuple[Budget, dict]:  # text as prompts carry it, for the server to count
     "(the budget with the model's context, what to record of the server) for a run on `client`; sets its fields."
-    info = await probe(client)
+    info = await sustained(client)
     client.extra, note = constraint(info.kind, constrain, budget.response_reserve)
-    if info.slots and info.slots < client.slots.limit: client.slots.limit = client.slots.most = float(info.slots)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
     ratio = await server_ratio(client, info.kind, sample) if ctx else None
     if ctx:
@@ -182,3 +181,10 @@ async def prepare(client: OpenAIClient,       # the run's client
     said = dict(tokens_ratio=round(ratio[0], 3), tokens_said=ratio[1]) if ratio else {}
     return budget, dict(kind=info.kind, context=ctx, slots=info.slots, constrain=constrain,
                         fields=sorted(client.extra), note=shown, **said)
+
+# %% ../nbs/07a_servers.ipynb #945f8492
+async def sustained(client: OpenAIClient) -> ServerInfo:
+    "What the server behind `client` is, its requests in flight held to the slots it says it has (ingest and answer)."
+    info = await probe(client)
+    if info.slots and info.slots < client.slots.limit: client.slots.limit = client.slots.most = float(info.slots)
+    return info

@@ -167,9 +167,10 @@ def test_a_second_ctrl_c_leaves_the_server_idle(server, tmp_path):
     before = server.chat_requests()
     p = subprocess.Popen([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
                           '--base-url', server.url, '--model', 'smollm2', '--log-dir', str(tmp_path),
-                          '--chunk-tokens', '1500', '--max-tokens', '1500', '--context', str(N_CTX)],
+                          '--chunk-tokens', '1500', '--max-tokens', '400', '--context', str(N_CTX)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
-    while server.chat_requests() == before: time.sleep(0.1)        # a request is in the server: prompt or answer
+    while server.chat_requests() == before and p.poll() is None: time.sleep(0.1)   # a request is in the server
+    assert p.poll() is None, p.communicate()[1]
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
     time.sleep(0.2)

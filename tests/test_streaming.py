@@ -1,6 +1,6 @@
 """A local model on a CPU (issue 28), played by the scripted server: answers streamed and timed by their silence,
 work memgate gives up on waited out rather than queued behind, and `--fast-no` reading a no only to its `</check>`."""
-import asyncio, subprocess, sys
+import asyncio, re, subprocess, sys
 from conftest import FIXTURES
 from fake_server import FakeServer
 from memgate.client import ClientError, OpenAIClient, Retry
@@ -9,6 +9,7 @@ from memgate.parser import gate_response
 from helpers import clean_env
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'infra-root-causes'
+LABELS = FIXTURES.parent / 'labels'
 ASK = [dict(role='user', content='the chunk')]
 
 def ask(server, **kw):
@@ -79,3 +80,37 @@ def test_the_context_check_counts_in_the_servers_tokens_and_a_context_nobody_sai
     with FakeServer() as s: unsaid = ingest(s, tmp_path / 'unsaid', '--limit', '1')
     assert unsaid.returncode == 0, unsaid.stderr
     assert read_log(tmp_path / 'unsaid' / 'transcripts' / f'{Q}.jsonl').events[0]['config']['context'] is None
+
+def test_answer_sends_no_more_requests_at_once_than_the_server_has_slots(tmp_path):
+    with FakeServer() as s:
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', s.url,
+                            '--model', 'test-model', '--log-dir', str(tmp_path), '--limit', '2'],
+                           capture_output=True, text=True, timeout=120, env=clean_env())
+    assert r.returncode == 0, r.stderr
+    with FakeServer(owned_by='me', latency=0.3) as s:                  # llama-cpp-python: one request at a time
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'answer', str(tmp_path), '--base-url', s.url,
+                            '--model', 'test-model'], capture_output=True, text=True, timeout=120, env=clean_env())
+    assert r.returncode == 0, r.stderr
+    assert len(s.requests) == 4 and s.most_busy == 1                   # four logs, one answer at a time
+
+def test_the_pace_of_the_first_call_says_how_long_the_run_takes(tmp_path):
+    with FakeServer(owned_by='me', latency=1.2) as s: r = ingest(s, tmp_path, '--limit', '3')
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if 'the first call took' in line]
+    assert len(said) == 1 and re.fullmatch(r"transcripts: the first call took 1\.\ds: at that pace the 3 calls take "
+                                           r"about \d\.\ds \(1 at a time\)", said[0]), r.stderr
+
+def test_labels_say_the_chunking_they_are_for(tmp_path):
+    with FakeServer() as s: r = ingest(s, tmp_path, '--chunk-tokens', '1200', '--limit', '4')
+    assert r.returncode == 0, r.stderr
+    log = tmp_path / 'transcripts' / f'{Q}.jsonl'
+    with_sized = subprocess.run([sys.executable, '-m', 'memgate.cli', 'eval', str(log), '--labels', str(LABELS)],
+                                capture_output=True, text=True, env=clean_env())
+    assert with_sized.returncode == 0 and '4 labelled chunks every run read' in with_sized.stdout, with_sized.stderr
+    only = tmp_path / 'labels' / 'transcripts'                            # the 5000-token labels alone
+    only.mkdir(parents=True)
+    (only / f'{Q}.toml').write_text((LABELS / 'transcripts' / f'{Q}.toml').read_text())
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'eval', str(log), '--labels', str(tmp_path / 'labels')],
+                       capture_output=True, text=True, env=clean_env())
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert 'these labels are for --chunk-tokens 5000' in r.stderr and 'the run read chunks of 1200' in r.stderr
