@@ -178,3 +178,13 @@ def test_a_second_ctrl_c_leaves_the_server_idle(server, tmp_path):
     _, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
     print(f"the server was idle {idle_after(server.p.pid):.1f}s after memgate exited")
+
+def test_the_context_check_counts_in_the_servers_tokens(server, tmp_path):
+    r = ingest(server, tmp_path / 'small', '--context', 1000)
+    assert r.returncode == 2 and "the server's tokenizer counts" in r.stderr, r.stderr
+    most, theirs = map(int, re.search(r"may hold (\d+) tokens .*\(/extras/tokenize\): (\d+)\)", r.stderr).groups())
+    between = (most + theirs) // 2 + 400                       # fits in memgate's count, not in the server's
+    before = server.chat_requests()
+    r = ingest(server, tmp_path / 'between', '--context', between)
+    assert r.returncode == 2 and server.chat_requests() == before and f"model's context {between}" in r.stderr
+    print(f"the server counts {theirs / most:.2f}x memgate's tokens: {most} -> {theirs}")

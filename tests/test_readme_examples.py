@@ -9,7 +9,7 @@ from memgate.log import line_sha
 
 README = ROOT / 'README.md'
 SET_UP = ('pip install', 'make test')           # the set-up block: what runs this very test
-SERVER_STARTS = ('vllm serve',)                 # stands for a model server: the scripted one takes its place
+SERVER_STARTS = ('vllm serve', 'python -m llama_cpp.server')   # model servers: the scripted one takes their place
 
 def blocks(lang: str) -> list[str]:
     "The README's fenced blocks in `lang`, in order."
@@ -44,7 +44,7 @@ def run(cmd: str, cwd: Path, server: FakeServer) -> subprocess.CompletedProcess:
 
 def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says(checkout):
     ran = []
-    with FakeServer(models=('Qwen/Qwen2.5-7B-Instruct',)) as server:
+    with FakeServer(models=('Qwen/Qwen2.5-7B-Instruct', 'smollm2')) as server:
         for block in blocks('sh'):
             for cmd in commands(block):
                 if cmd.startswith(SET_UP) or cmd.startswith(SERVER_STARTS): continue
