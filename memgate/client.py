@@ -258,11 +258,9 @@ class OpenAIClient:
     def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"   # never shows the key
 
     async def aclose(self):
-        "Close the connection pool, once the server began the answers memgate gave up on (hung up on, they stop)."
-        if self.drains:                # hung up on while it reads their prompts, it would answer them whole
-            if self.log: self.log(f"waiting for the server to begin {len(self.drains)} answer(s) memgate gave up on, "
-                                  "to hang up on them then (Ctrl-C leaves now, and the server answers them whole)")
-            await asyncio.wait(set(self.drains))
+        "Close the connection pool, and the requests held open for the server to begin (a second Ctrl-C: at once)."
+        for task in list(self.drains): task.cancel()
+        await asyncio.gather(*self.drains, return_exceptions=True)
         await self.http.aclose()
 
 # %% ../nbs/07_client.ipynb #e77b578c

@@ -283,7 +283,7 @@ def test_the_readme_says_the_defaults_the_command_has():
     ingest_parser = build_parser()._subparsers._group_actions[0].choices['ingest']
     default = {a.dest: a.default for a in ingest_parser._actions}
     readme = ' '.join((ROOT / 'README.md').read_text().split())
-    for said in (f"`--timeout` seconds all told (default {default['timeout']:g}",
+    for said in (f"`--timeout` (default {default['timeout']:g}) is the silence allowed",
                  f"N times (default {default['retries']})", f"(`--concurrency`, default {default['concurrency']}",
                  f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):
         assert said in readme, said

@@ -163,7 +163,7 @@ def test_fast_no_with_the_grammar_reads_a_no_to_its_check_and_decides_as_the_who
     said = lambda ts: sum(e['decode_s'] for e in ts if e['kind'] == 'gate' and not e['update'])
     print(f"decoding of no-turns: {said(fast):.1f}s with --fast-no, {said(whole):.1f}s without")
 
-def test_a_second_ctrl_c_leaves_the_server_idle(server, tmp_path):
+def test_ctrl_c_leaves_the_server_idle(server, tmp_path):
     before = server.chat_requests()
     p = subprocess.Popen([sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--query', Q,
                           '--base-url', server.url, '--model', 'smollm2', '--log-dir', str(tmp_path),
@@ -172,10 +172,8 @@ def test_a_second_ctrl_c_leaves_the_server_idle(server, tmp_path):
     while server.chat_requests() == before and p.poll() is None: time.sleep(0.1)   # a request is in the server
     assert p.poll() is None, p.communicate()[1]
     time.sleep(1.0)
-    p.send_signal(signal.SIGINT)
-    time.sleep(0.2)
-    p.send_signal(signal.SIGINT)                                   # the second: cancel at once
-    _, err = p.communicate(timeout=120)
+    p.send_signal(signal.SIGINT)                                   # the turn in flight is finished, then it stops
+    _, err = p.communicate(timeout=300)
     assert p.returncode == 130, err
     print(f"the server was idle {idle_after(server.p.pid):.1f}s after memgate exited")
 
