@@ -335,7 +335,7 @@ async def _with_server(plan: IngestPlan, factory) -> IngestPlan:
     client = factory(plan.queries[0])
     if not isinstance(client, OpenAIClient): return plan
     budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
-                                 plan.context, plan.loop.template, plan.loop.chunk_tokens, prompt_sample(plan))
+                                 plan.context, plan.loop.template, plan.loop.chunk_tokens, lambda: prompt_sample(plan))
     return replace(plan, loop=replace(plan.loop, budget=budget, context_said=bool(said.get('context'))), server=said)
 
 SAMPLE_CHARS = 20_000      # of a session's text, for the server to count as its tokenizer does (`server_ratio`)

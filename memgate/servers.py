@@ -7,6 +7,7 @@ Docs: https://memgate.github.io/memgate/servers.html.md"""
 # %% ../nbs/07a_servers.ipynb #31ced975
 from __future__ import annotations
 from dataclasses import dataclass, field
+from typing import Callable
 from .domain import count_tokens
 from .parser import gate_format
 from .prompt import Budget, template_tokens
@@ -167,12 +168,12 @@ async def prepare(client: OpenAIClient,       # the run's client
                   context: int | None = None, # --context: the model's context when the server does not say it
                   template: str | None = None,
                   chunk_tokens: int | None = None,  # what the run's chunks hold at most
-                  sample: str = '') -> tuple[Budget, dict]:  # text as prompts carry it, for the server to count
+                  sample: Callable[[], str] = str) -> tuple[Budget, dict]:  # prompts' text, for the server to count
     "(the budget with the model's context, what to record of the server) for a run on `client`; sets its fields."
     info = await sustained(client)
     client.extra, note = constraint(info.kind, constrain, budget.response_reserve)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
-    ratio = await server_ratio(client, info.kind, sample) if ctx else None
+    ratio = await server_ratio(client, info.kind, sample()) if ctx and info.kind in TOKENIZE else None   # read then
     if ctx:
         longest = max(questions, key=count_tokens)
         budget = check_context(budget, longest, ctx, where, template, chunk_tokens, ratio)
