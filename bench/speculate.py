@@ -18,7 +18,7 @@ from memgate.loop import EventList, LoopConfig, run_loop
 from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.queries import load_queries
-from memgate.sources import load_project
+from memgate.projects import load_project
 
 def gate(rate: float):
     "Yes on `rate` of the chunks (by their sha), with the memory growing by a line naming the chunk."

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Callable
 from .domain import Level, MemgateError, new_run_id, templates_dir, utc_now
 from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
-from .client import BASELINE_MODEL, NO_ENDPOINT, Completion, ConfigError, KeywordBaseline, ModelClient
+from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
+from .endpoint import ConfigError, NO_ENDPOINT
 from .log import Event, LogWriter, log_files, make_event
 from .loop import default_sampling
 from .show import Learned, Update, learned, why_no_memory

@@ -15,7 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
-from .sources import Project, Session, Warnings, file_size, session_records, token_rate
+from .sources import Session, Warnings, file_size, session_records, token_rate
+from .projects import Project
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL',

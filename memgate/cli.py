@@ -6,34 +6,35 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 
 # %% ../nbs/14_cli.ipynb #feb9454c
 from __future__ import annotations
-import argparse, asyncio, json, os, shlex, signal, sys
-from dataclasses import replace
+import argparse, asyncio, json, shlex, sys
 from pathlib import Path
-from .domain import RECORD_SEP, MemgateError, VisibleStream, plural, whole_file
-from .sources import Selection, claude_root, codex_root, find_project, list_projects, load_project
+from .domain import MemgateError, VisibleStream, plural, whole_file
+from .projects import claude_root, codex_root, find_project, list_projects, load_project, Selection
 from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
-from .prompt import Budget, build_prompt, chunk_budget, load_template
+from .prompt import Budget, build_prompt, chunk_budget
 from .log import head_said, log_files, log_head, read_log, stats, verify
-from .client import BASELINE_MODEL, NO_ENDPOINT, ConfigError, KeywordBaseline, OpenAIClient, ReplayClient, Retry
-from .client import endpoint, masked_url
-from .servers import CONSTRAIN, prepare, sustained
+from .client import BASELINE_MODEL, OpenAIClient, Retry
+from .endpoint import ConfigError, NO_ENDPOINT
+from .endpoint import endpoint, masked_url
+from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
-from .ingest import IngestPlan, Progress, ingest
+from .ingest import IngestPlan, Progress
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
+from .pipeline import make_clients, run_ingest
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['SAMPLE_CHARS', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args',
-           'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
-           'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
-           'ingest_args', 'model_args', 'make_clients', 'prompt_sample', 'resume_command', 'cmd_ingest', 'report_args',
-           'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects',
-           'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'build_parser', 'main']
+__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify',
+           'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args',
+           'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
+           'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
+           'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
+           'cmd_export', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -293,73 +294,6 @@ def model_args(p):
     p.add_argument('--retry-wait', type=float, default=Retry.base_s,
                    help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
 
-# %% ../nbs/14_cli.ipynb #694c043f
-def make_clients(args, err, stop: asyncio.Event | None = None):
-    "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
-    ep = endpoint(args.base_url, args.model)
-    if args.replay:
-        client = ReplayClient(args.replay, ep.model)
-        return (lambda q: client), None, client.model
-    if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
-    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
-    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency, timeout_s=args.timeout,
-                          max_answer_s=args.max_answer_time, stream=not args.no_stream,
-                          retry=Retry(args.retries + 1, args.retry_wait), log=err, stop=stop,
-                          record=os.environ.get('MEMGATE_RECORD') or None)
-    return (lambda q: client), client.aclose, ep.model
-
-# %% ../nbs/14_cli.ipynb #066f1c5b
-async def _ingest_main(plan, factory, close, progress, answering, stop: asyncio.Event,
-                       caught: list) -> tuple[list, dict] | None:
-    "Run `ingest` with Ctrl-C/SIGTERM (noted in `caught`) wired to a graceful stop, then to cancellation."
-    loop, err = asyncio.get_running_loop(), progress.say
-    task = asyncio.ensure_future(_runs_then_answers(plan, factory, stop, progress, answering))
-    def on_signal(signame):
-        caught.append(signame)
-        if not stop.is_set():
-            stop.set()
-            err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
-        else:
-            err(f"{signame} again: cancelling now")
-            task.cancel()
-    for sig in (signal.SIGINT, signal.SIGTERM): loop.add_signal_handler(sig, on_signal, sig.name)
-    try: return await task
-    except asyncio.CancelledError: return None
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
-        if close: await close()
-
-# %% ../nbs/14_cli.ipynb #28884fda
-async def _with_server(plan: IngestPlan, factory) -> IngestPlan:
-    "`plan` once the server was asked: its context checked, its answers constrained as `plan.constrain` says."
-    client = factory(plan.queries[0])
-    if not isinstance(client, OpenAIClient): return plan
-    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
-                                 plan.context, plan.loop.template, plan.loop.chunk_tokens, lambda: prompt_sample(plan))
-    return replace(plan, loop=replace(plan.loop, budget=budget, context_said=bool(said.get('context'))), server=said)
-
-SAMPLE_CHARS = 20_000      # of a session's text, for the server to count as its tokenizer does (`server_ratio`)
-
-def prompt_sample(plan: IngestPlan) -> str:
-    "Text as the run's prompts carry it: the template and the start of the project's first small session."
-    try:
-        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
-        s = next((s for s in project.sessions if s.size < 4 << 20), None)      # a big one would delay the first call
-        text = RECORD_SEP.join(r.render() for r in project.session_records(s)[:400])[:SAMPLE_CHARS] if s else ''
-    except MemgateError: text = ''
-    return load_template(plan.loop.template) + text
-
-# %% ../nbs/14_cli.ipynb #331e3275
-async def _runs_then_answers(plan, factory, stop, progress, answering) -> tuple[list, dict]:
-    "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
-    plan = await _with_server(plan, factory)
-    results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
-    if answering is False or stop.is_set(): return results, {}
-    if isinstance(answering, OpenAIClient): answering.extra = {}     # the answer is free text: no gate grammar
-    done = [r.log for r in results if r.status in ('complete', 'exited')]
-    answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
-    return results, {str(p): e for p, e in answers if e}
-
 # %% ../nbs/14_cli.ipynb #3e088ebd
 def resume_command(argv: list[str]) -> str:
     "The command that goes on where an ingest run given `argv` stopped: the same with `--resume`, no secret shown."
@@ -386,7 +320,7 @@ def cmd_ingest(args) -> int:
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
                       constrain=args.constrain, context=args.context, speculate=args.speculate)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
-    got = asyncio.run(_ingest_main(plan, factory, close, progress, answering, stop, caught))
+    got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
     stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it
     again = f"go on where it stopped with: {resume_command(args.argv)}"
     if got is None:

@@ -16,13 +16,14 @@ if TYPE_CHECKING: import httpx     # imported where it is used: `memgate --help`
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
+from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url, query_secrets,
+                              split_credentials)
+from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'SSE', 'HOLD', 'UNKEYED',
-           'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ContextError', 'Interrupted',
-           'ScriptedClient', 'Retry', 'retry_after_seconds', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials',
-           'masked_url', 'query_secrets', 'chat_url', 'server_message', 'request_body', 'Slots', 'OpenAIClient',
-           'answer_cap', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'SSE', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ContextError',
+           'Interrupted', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message', 'request_body',
+           'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 CLOSED = 'closed'     # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -98,78 +99,7 @@ def retry_after_seconds(value: str | None) -> float | None:
     try: return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError, IndexError, OverflowError): return None
 
-# %% ../nbs/07_client.ipynb #9b5e8f56
-class ConfigError(MemgateError):
-    "memgate is not told where the model is, or how to reach it."
-
-NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
-               "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
-               "--model keyword-baseline")
-
-@dataclass(frozen=True)
-class Endpoint:
-    "Where a model is served and the key for it; neither the key nor a password in the URL shows in a repr."
-    base_url: str | None
-    model: str | None
-    api_key: str | None = field(default=None, repr=False)
-
-    def __repr__(self): return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
-
-def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
-    "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
-    return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
-                    model or env.get('MEMGATE_MODEL'), env.get('MEMGATE_API_KEY') or env.get('OPENAI_API_KEY'))
-
-# %% ../nbs/07_client.ipynb #a4826155
-def split_credentials(base_url: str) -> tuple[str, str | None]:
-    "(`base_url` without its `user:password@`, the password (or a lone user)); `ConfigError` if it is no URL."
-    import httpx
-    try: url = httpx.URL(base_url)
-    except (httpx.InvalidURL, TypeError) as e: raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
-    if url.scheme not in ('http', 'https') or not url.host:
-        raise ConfigError(f"base URL {masked_url(base_url)!r} is not an http(s) URL with a host")
-    if url.port is not None and not 0 < url.port < 65536:
-        raise ConfigError(f"base URL {masked_url(base_url)!r}: port {url.port} is out of range")
-    secret = url.password or url.username or None
-    return str(url.copy_with(username=None, password=None)), secret
-
-SHOWN_PARAMS = ('api-version',)     # query parameters shown as they are; any other value (a key, a sig) is masked
-
-def masked_url(url: str | None) -> str | None:
-    "`url` with any `user:password@` shown as `***@` and its query values, but an API version, as `***`."
-    if not url: return url
-    url = re.sub(r'(?<=://)[^/@?#]*@', '***@', url)
-    return re.sub(r'([?&])([^=&#]*)=([^&#]*)', lambda m: m[0] if m[2] in SHOWN_PARAMS else f"{m[1]}{m[2]}=***", url)
-
-def query_secrets(url: str) -> list[str]:
-    "The query values of `url` that `masked_url` hides, to mask wherever a server echoes them."
-    import httpx
-    return [v for k, v in httpx.URL(url).params.multi_items() if k not in SHOWN_PARAMS and v]
-
-def chat_url(base_url: str) -> str:
-    "The chat completions URL under `base_url`, its query string kept (Azure's `?api-version=…`)."
-    import httpx
-    u = httpx.URL(base_url)
-    return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
-
-# %% ../nbs/07_client.ipynb #c6b1c313
-ECHO = 8    # a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is masked
-
-def _mask(text: str, secrets) -> str:
-    "`text` with each of `secrets`, and any piece of `ECHO` or more of its characters, shown as `***`."
-    for secret in secrets:
-        if not secret: continue
-        text = text.replace(secret, '***')
-        if len(secret) < ECHO: continue
-        hits = sorted((m.start(), m.start() + ECHO) for i in range(len(secret) - ECHO + 1)
-                      for m in re.finditer(re.escape(secret[i:i + ECHO]), text))
-        spans = []
-        for a, b in hits:                      # overlapping pieces of one echo are one span
-            if spans and a <= spans[-1][1]: spans[-1][1] = max(spans[-1][1], b)
-            else: spans.append([a, b])
-        for a, b in reversed(spans): text = text[:a] + '***' + text[b:]
-    return text
-
+# %% ../nbs/07_client.ipynb #6148331d
 def server_message(r: httpx.Response) -> str:
     "What an error response says: the OpenAI-style `error.message` when there is one, else the start of the body."
     try: body = r.json()
@@ -183,37 +113,6 @@ def server_message(r: httpx.Response) -> str:
 def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
     "The JSON body of a chat completion request; sampling options set to None are left out."
     return dict(model=model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
-
-# %% ../nbs/07_client.ipynb #36fac821
-SLOWER = 1.6     # an answer this many times slower than the fastest one means requests wait in the server's queue
-
-class Slots:
-    "Requests in flight, at most `limit`, which adapts between 1 and `most` (AIMD) to the latency the server shows."
-    def __init__(self, limit: int, most: int | None = None, say: Callable[[str], None] | None = None):
-        self.limit, self.most, self.say = float(limit), most or limit, say
-        self.busy, self.fastest, self.said, self._free = 0, None, False, None
-
-    async def acquire(self):
-        "Wait for a free slot under the current limit."
-        if self._free is None: self._free = asyncio.Condition()
-        async with self._free:
-            await self._free.wait_for(lambda: self.busy < max(1, int(self.limit)))
-            self.busy += 1
-
-    async def release(self, latency_s: float | None, judged: bool = True):
-        "Free a slot; `latency_s` of the answer it got, None when it timed out; `judged` False: says nothing of speed."
-        slow = judged and (latency_s is None or (self.fastest is not None and latency_s > SLOWER * self.fastest))
-        if latency_s is not None: self.fastest = latency_s if self.fastest is None else min(self.fastest, latency_s)
-        if slow and self.limit > 1:
-            self.limit = max(1.0, self.limit / 2)
-            if self.say and not self.said:
-                why = 'no answer in time' if latency_s is None else f"{latency_s:.1f}s against {self.fastest:.1f}s"
-                self.say(f"the server is queueing requests: {int(self.limit)} in flight from now on ({why})")
-            self.said = True
-        elif judged and not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
-        async with self._free:
-            self.busy -= 1
-            self._free.notify_all()
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
 class OpenAIClient:
@@ -263,13 +162,7 @@ class OpenAIClient:
         await asyncio.gather(*self.drains, return_exceptions=True)
         await self.http.aclose()
 
-# %% ../nbs/07_client.ipynb #e77b578c
-ANSWER_BYTES_PER_TOKEN = 256   # JSON of one token, escapes and a reasoning copy included, with a wide margin
-
-def answer_cap(max_tokens: int | None) -> int:
-    "The most bytes read of one response: sized from the answer reserve, so a runaway server cannot fill memory."
-    return (1 << 16) + ANSWER_BYTES_PER_TOKEN * (max_tokens or 4096)
-
+# %% ../nbs/07_client.ipynb #a3149583
 # How servers say a prompt does not fit: vLLM, SGLang and llama-cpp-python in words; llama-cpp-python with a 500
 # (numpy's broadcast error) when the prompt fits but prompt and max_tokens do not.
 _CONTEXT_WORDS = re.compile(r'context[ _](length|window|size)|maximum context|too many tokens|exceeds? the context|'
@@ -441,7 +334,8 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
             not in (None, b'[DONE]'):
         began = began or time.monotonic()
         s.add(data)
-        if s.error: raise ClientError(f"{self.shown}: the server stopped the answer: {_mask(s.error, self._secrets)}")
+        if s.error:
+            raise ClientError(f"{self.shown}: the server stopped the answer: {mask_secrets(s.error, self._secrets)}")
         if until and s.text and '>' in s.text[-1] and until(''.join(s.text)):
             s.finish_reason = CLOSED                  # all that was wanted: the stream is closed, the server stops
             break
@@ -522,12 +416,12 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         except asyncio.TimeoutError as e:
             problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e, 'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
-            problem = f"{type(e).__name__}: {_mask(str(e), self._secrets) or 'no answer'}"
+            problem = f"{type(e).__name__}: {mask_secrets(str(e), self._secrets) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
         else:
             queued += waited
             if r.status == 200: return r, attempt, queued
-            said = _mask(server_message(r.as_response()), self._secrets)
+            said = mask_secrets(server_message(r.as_response()), self._secrets)
             if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):   # a 500 too: llama.cpp's own way
                 raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
                                            "(a smaller --chunk-tokens or --max-tokens makes it fit)"), attempt)
@@ -567,7 +461,7 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         reasoning = msg.get('reasoning_content') or msg.get('reasoning') or ''
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
-                          f"{_mask(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
+                          f"{mask_secrets(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
                       choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
 

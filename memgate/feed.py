@@ -11,7 +11,7 @@ from collections import defaultdict, deque
 from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError
-from .sources import Project
+from .projects import Project
 from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
 from .loop import ResumePoint, ResumeError
 

@@ -13,65 +13,24 @@ from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
-from .sources import Project, load_project
+from .projects import load_project, Project
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, head_said, log_head, no_symlink, read_log, stats, verify, Stats
 from .log import TURN_KINDS, UPDATE_RATE_LIMIT
-from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop
+from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop, unread
 from .prompt import template_tokens
 
 # %% auto #0
-__all__ = ['HOURS', 'PACE_S', 'log_path', 'resume_point', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress',
-           'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit', 'start_query', 'first_unread', 'run_query',
-           'ingest']
+__all__ = ['HOURS', 'PACE_S', 'log_path', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'resume_point',
+           'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit',
+           'start_query', 'run_query', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, each made a safe name."
     return Path(log_dir) / safe_name(project) / f'{safe_name(query_id)}.jsonl'
-
-_BEFORE = dict(selection={}, gate='on', secret_rules=None)   # what logs written before a setting was recorded did
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
-             'gate', 'secret_rules')
-
-def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None = None) -> ResumePoint:
-    "Where the log at `path` (its `events`, when already read) left off, after checking its question and settings."
-    events = read_log(path).events if events is None else events
-    starts = [e for e in events if e['kind'] == 'run_start']
-    if not starts: raise ResumeError(f"{path}: no run_start in this log; move it away to start over")
-    last = starts[-1]
-    if last['question'] != query.question:
-        raise ResumeError(f"{path}: the question of query {query.id!r} changed since this log was written; "
-                          "use another --log-dir to start a new log")
-    now = cfg.log_config()
-    for k in _SETTINGS:
-        was, it = last['config'].get(k, _BEFORE.get(k)), now.get(k, _BEFORE.get(k))
-        if was != it:
-            raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "
-                              "resuming would mix two runs")
-    rp = ResumePoint(stats=stats(events), limit=last.get('limit'))
-    for e in events:
-        if e['kind'] in TURN_KINDS:
-            rp.t = e['t']
-            rp.chunk_shas[e['t']] = e['chunk']
-            if 'read' in e: rp.read[e['t']] = e['read']
-        elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
-        elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
-    rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
-    rp.exited = rp.stats.status == 'exited'
-    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
-    return rp
-
-# %% ../nbs/10_ingest.ipynb #77712012
-def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
-    "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
-    n = count_tokens(memory)
-    if n > budget:
-        raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
-                          f"{budget}: the log was edited; memgate does not resume it")
-    return n
 
 # %% ../nbs/10_ingest.ipynb #9e2ca00c
 def project_folder(log_dir, project: Project) -> str:
@@ -245,6 +204,100 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
 
+# %% ../nbs/10_ingest.ipynb #19afd72c
+_BEFORE = dict(selection={}, gate='on', secret_rules=None)   # what logs written before a setting was recorded did
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
+             'gate', 'secret_rules')
+
+def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None = None) -> ResumePoint:
+    "Where the log at `path` (its `events`, when already read) left off, after checking its question and settings."
+    events = read_log(path).events if events is None else events
+    starts = [e for e in events if e['kind'] == 'run_start']
+    if not starts: raise ResumeError(f"{path}: no run_start in this log; move it away to start over")
+    last = starts[-1]
+    if last['question'] != query.question:
+        raise ResumeError(f"{path}: the question of query {query.id!r} changed since this log was written; "
+                          "use another --log-dir to start a new log")
+    now = cfg.log_config()
+    for k in _SETTINGS:
+        was, it = last['config'].get(k, _BEFORE.get(k)), now.get(k, _BEFORE.get(k))
+        if was != it:
+            raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "
+                              "resuming would mix two runs")
+    rp = ResumePoint(stats=stats(events), limit=last.get('limit'))
+    for e in events:
+        if e['kind'] in TURN_KINDS:
+            rp.t = e['t']
+            rp.chunk_shas[e['t']] = e['chunk']
+            if 'read' in e: rp.read[e['t']] = e['read']
+        elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
+        elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
+    rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
+    rp.exited = rp.stats.status == 'exited'
+    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
+    return rp
+
+# %% ../nbs/10_ingest.ipynb #77712012
+def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
+    "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
+    n = count_tokens(memory)
+    if n > budget:
+        raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
+                          f"{budget}: the log was edited; memgate does not resume it")
+    return n
+
+# %% ../nbs/10_ingest.ipynb #454b9d2f
+async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
+    "The first chunk `resume`'s log has not read (the chunks it read checked on the way, by `unread`), or None."
+    async for _, c in unread(reader, resume, gone=reader.feed._stopped): return c
+    return None
+
+async def _first_then_rest(first: Chunk, rest: Reader):
+    "`first`, then the rest of the reader."
+    yield first
+    async for c in rest: yield c
+
+# %% ../nbs/10_ingest.ipynb #cc6be932
+def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:
+    "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
+    path = writer.path
+    if not asked: return _turnless(writer, query, cfg, err, prefix)
+    v = verify(path, unfinished_ok=True, keep=True)      # read once: what follows goes on with its (slim) events
+    if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
+    events = v.log.events
+    if v.unfinished:
+        writer.truncate(v.unfinished.offset)
+        events = [e for e in events if e.offset < v.unfinished.offset]
+        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
+            "on); redoing it")
+    events = _drop_unparsed_run(writer, events, err, prefix)
+    return resume_point(path, query, cfg, events) if events else None     # None: nothing was left to resume
+
+def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
+    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
+    last = events[-1] if events else {}
+    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
+    start = [e for e in events if e['kind'] == 'run_start'][-1]
+    writer.truncate(start.offset)
+    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
+        "redo its turns")
+    return [e for e in events if e.offset < start.offset]
+
+# %% ../nbs/10_ingest.ipynb #88ab47a4
+def nothing_left(resume: ResumePoint | None, limit: int | None, stamp: str | None) -> bool:
+    "Whether a resumed run has nothing to read: its log complete, and exited, at its limit or its sessions unchanged."
+    return bool(resume and resume.complete and (resume.exited or (limit and resume.t >= limit)
+                                                or resume.sessions_sha == stamp))
+
+# %% ../nbs/10_ingest.ipynb #c920f410
+def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
+    "The summary of a complete log that has nothing left to read."
+    limit = run_limit(plan, resume)
+    more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
+    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
+    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete', resume.stats, 0.0,
+                      plan.model, plan.model == BASELINE_MODEL)
+
 # %% ../nbs/10_ingest.ipynb #7aea2bbc
 @dataclass
 class IngestPlan:
@@ -317,35 +370,8 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
-    if resume and resume.complete and (resume.exited or (limit and resume.t >= limit)
-                                       or resume.sessions_sha == feed.stamp):
-        return _nothing_to_do(plan, name, query, path, resume, err, prefix)
+    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
-
-def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
-    "The summary of a complete log that has nothing left to read."
-    limit = run_limit(plan, resume)
-    more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
-    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
-    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete', resume.stats, 0.0,
-                      plan.model, plan.model == BASELINE_MODEL)
-
-# %% ../nbs/10_ingest.ipynb #454b9d2f
-async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
-    "The first chunk `resume`'s log has not read (the chunks it read checked on the way), or None."
-    last = 0
-    async for c in reader:
-        if resume.fresh or c.index > resume.t: return c
-        resume.check(c.index, c)
-        last = c.index
-    if last < resume.t and not resume.fresh and not reader.feed._stopped():
-        raise ResumeError(f"the log has {resume.t} turns but the project now has only {last} chunks")
-    return None
-
-async def _then(first: Chunk, rest: Reader):
-    "`first`, then the rest of the reader."
-    yield first
-    async for c in rest: yield c
 
 # %% ../nbs/10_ingest.ipynb #02714e95
 async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print, prefix='',
@@ -358,11 +384,11 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
             resume.fresh = isinstance(s.reader.view, UnreadView)
             first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
             if first is None and resume.complete:
-                if not s.reader.exhausted or resume.sessions_sha == s.reader.feed.stamp:
+                if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
                 err(f"{prefix}{s.path}: complete at t={resume.t}; its sessions changed, but hold nothing new "
                     "(a run of no turns notes their new stamp, so the next resume need not read them)")
-            source, resume.fresh = (_then(first, s.reader) if first else []), True
+            source, resume.fresh = (_first_then_rest(first, s.reader) if first else []), True
             err(f"{prefix}{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), s.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
@@ -406,32 +432,6 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     if s.status != 'failed': run, elapsed_s = '-', 0.0         # the failure came before its run could start
     return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model, plan.model == BASELINE_MODEL,
                       str(e))
-
-# %% ../nbs/10_ingest.ipynb #cc6be932
-def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:
-    "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
-    path = writer.path
-    if not asked: return _turnless(writer, query, cfg, err, prefix)
-    v = verify(path, unfinished_ok=True, keep=True)      # read once: what follows goes on with its (slim) events
-    if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
-    events = v.log.events
-    if v.unfinished:
-        writer.truncate(v.unfinished.offset)
-        events = [e for e in events if e.offset < v.unfinished.offset]
-        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
-            "on); redoing it")
-    events = _drop_unparsed_run(writer, events, err, prefix)
-    return resume_point(path, query, cfg, events) if events else None     # None: nothing was left to resume
-
-def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
-    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
-    last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
-    start = [e for e in events if e['kind'] == 'run_start'][-1]
-    writer.truncate(start.offset)
-    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
-        "redo its turns")
-    return [e for e in events if e.offset < start.offset]
 
 # %% ../nbs/10_ingest.ipynb #b2ed1008
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:

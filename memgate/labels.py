@@ -10,7 +10,7 @@ import json, tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from .domain import MemgateError, safe_name, sha256_text
-from .sources import Selection, load_project
+from .projects import load_project, Selection
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import Event, log_files, read_log

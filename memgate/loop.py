@@ -13,7 +13,8 @@ from fastcore.basics import patch
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
 from .rules import active_rules
-from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS, Selection
+from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
+from .projects import Selection
 from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
@@ -24,7 +25,8 @@ from .log import Event, make_event, Stats
 # %% auto #0
 __all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'TIMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig',
            'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask',
-           'candidate_tokens', 'run_turn', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
+           'candidate_tokens', 'TurnEvents', 'resolve_turn', 'run_turn', 'unread', 'nothing_parsed', 'Ahead',
+           'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -211,6 +213,61 @@ def candidate_tokens(text: str, budget: int) -> tuple[int, bool]:
     return count_tokens(text[:room]), False
 
 # %% ../nbs/09_loop.ipynb #e8e98c2c
+@dataclass(frozen=True)
+class TurnEvents:
+    "The events of turn `t` of run `run` over `chunk`, at `level` (its evidence one level below)."
+    run: str
+    level: int
+    t: int
+    chunk: Chunk
+
+    def event(self, kind: str, level: int | None = None, **fields) -> dict:
+        "An event of this turn."
+        return make_event(kind, self.run, self.level if level is None else level, t=self.t, **fields)
+
+    def parse_failed(self, a: Asked, max_tokens: int | None) -> dict:
+        "No answer in the gate format after the retries: the last one's error and text."
+        cut = f"answer cut at max_tokens {max_tokens}: " if a.finish_reason == 'length' else ''
+        return self.event('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
+                          chunk=self.chunk.sha, read=self.chunk.sources, **a.cost())
+
+    def gate(self, a: Asked) -> dict:
+        "What the model said, verbatim, and what it cost (a `--fast-no` answer said no exit gate)."
+        g = a.gate
+        return self.event('gate', update=g.update_gate, exit=None if a.fast_no else g.exit_gate,
+                          chunk=self.chunk.sha, think=g.think, candidate=g.candidate, read=self.chunk.sources,
+                          raw=a.raw, **a.cost())
+
+    def applied(self, candidate: str, tokens: int, parent: str | None) -> tuple[dict, dict]:
+        "The chunk as evidence, and the new memory linked to it and to the memory it replaces."
+        memory = self.event('memory', sha=sha256_text(candidate), text=candidate, tokens=tokens,
+                            parents=[self.chunk.sha] + ([parent] if parent else []))
+        evidence = self.event('evidence', self.level - 1, sha=self.chunk.sha, text=self.chunk.text,
+                              source=self.chunk.sources)
+        return evidence, memory
+
+# %% ../nbs/09_loop.ipynb #e52048a4
+def resolve_turn(a: Asked,                 # what asking gave: the gate, or None after the retries
+                 ev: TurnEvents,           # the turn's run, level, t and chunk
+                 memory: str | None,       # M_{t-1}; None before the first update
+                 memory_sha: str | None,   # its sha, the new memory's parent
+                 memory_tokens: int,       # its tokens
+                 cfg: LoopConfig) -> Turn:
+    "What the rules make of answer `a`: a turn that failed to parse, retained, kept unchanged, refused or applied."
+    def ended(outcome: str, *events, new: str | None = memory, tokens: int = memory_tokens) -> Turn:
+        return Turn(ev.t, outcome, a.gate, new, memory, tokens, a.attempts, a.latency_s, events, a.usage, a.times)
+    if a.gate is None: return ended('parse_failed', ev.parse_failed(a, cfg.sampling.get('max_tokens')))
+    g, candidate = ev.gate(a), a.gate.candidate
+    if cfg.use_update_gate and not a.gate.update_gate: return ended('retained', g)
+    if memory is not None and candidate == memory:
+        return ended('unchanged', g, ev.event('unchanged', sha=memory_sha))
+    n, exact = candidate_tokens(candidate, cfg.budget.memory)
+    if n > cfg.budget.memory:
+        over = ev.event('budget_exceeded', tokens=n, budget=cfg.budget.memory, **({} if exact else {'at_least': True}))
+        return ended('budget_exceeded', g, over)
+    return ended('applied', g, *ev.applied(candidate, n, memory_sha), new=candidate, tokens=n)
+
+# %% ../nbs/09_loop.ipynb #c422aa51
 async def run_turn(t: int,                    # the turn, 1-based: the chunk's place in the stream
                    level: int,                # the level the run writes (evidence goes one below)
                    run: str,                  # the run id events carry
@@ -221,32 +278,12 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                    cfg: LoopConfig,           # budgets, retries, sampling
                    client: ModelClient,       # the model
                    memory_tokens: int | None = None) -> Turn:  # M_{t-1}'s count, when the caller has it
-    "Resolve turn `t` over `chunk` from memory `memory`; the events are returned, not written."
+    "Turn `t` over `chunk` from memory `memory`: its prompt built, the model asked (`ask`), the answer resolved."
     if memory_tokens is None: memory_tokens = count_tokens(memory) if memory is not None else 0
     prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template),
                           memory_tokens=memory_tokens, chunk_tokens=chunk.tokens)
     a = await ask(prompt, cfg, client)
-    gate, prev_tokens = a.gate, memory_tokens
-    ev = lambda kind, lvl=level, **kw: make_event(kind, run, lvl, t=t, **kw)
-    turn = lambda outcome, mem, n, *events: Turn(t, outcome, gate, mem, memory, n, a.attempts, a.latency_s, events,
-                                                 a.usage, a.times)
-    kept = lambda outcome, *events: turn(outcome, memory, prev_tokens, *events)
-    if gate is None:
-        cut = f"answer cut at max_tokens {cfg.sampling.get('max_tokens')}: " if a.finish_reason == 'length' else ''
-        return kept('parse_failed', ev('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
-                                       chunk=chunk.sha, read=chunk.sources, **a.cost()))
-    g = ev('gate', update=gate.update_gate, exit=None if a.fast_no else gate.exit_gate, chunk=chunk.sha,
-           think=gate.think, candidate=gate.candidate, read=chunk.sources, raw=a.raw, **a.cost())
-    if not (gate.update_gate or not cfg.use_update_gate): return kept('retained', g)
-    if memory is not None and gate.candidate == memory: return kept('unchanged', g, ev('unchanged', sha=memory_sha))
-    n, exact = candidate_tokens(gate.candidate, cfg.budget.memory)
-    if n > cfg.budget.memory:
-        return kept('budget_exceeded', g, ev('budget_exceeded', tokens=n, budget=cfg.budget.memory,
-                                             **({} if exact else {'at_least': True})))
-    mem = ev('memory', sha=sha256_text(gate.candidate), text=gate.candidate, tokens=n,
-             parents=[chunk.sha] + ([memory_sha] if memory_sha else []))
-    return turn('applied', gate.candidate, n, g, ev('evidence', level - 1, sha=chunk.sha, text=chunk.text,
-                                                   source=chunk.sources), mem)
+    return resolve_turn(a, TurnEvents(run, level, t, chunk), memory, memory_sha, memory_tokens, cfg)
 
 # %% ../nbs/09_loop.ipynb #5c8ae134
 async def _chunks(source):
@@ -256,20 +293,22 @@ async def _chunks(source):
     else:
         for c in source: yield c
 
+# %% ../nbs/09_loop.ipynb #e4a084e7
 def _written(sink, s: Stats, *events):
     "Write `events` to `sink` and count them into `s`."
     sink.write(*events)
     for e in events: s.add(e)
 
-async def _unread(source, resume: ResumePoint, limit: int | None):
-    "(t, chunk) of every chunk the run has yet to read: those the log already holds are checked, then skipped."
+# %% ../nbs/09_loop.ipynb #7a52742f
+async def unread(source, resume: ResumePoint, limit: int | None = None, gone: Callable[[], bool] = lambda: False):
+    "(t, chunk) of every chunk a run has yet to read: those its log holds are checked, then skipped."
     t = 0
     async for chunk in _chunks(source):
         t = chunk.index if resume.fresh else t + 1
         if t <= resume.t: resume.check(t, chunk)
         elif limit is not None and t > limit: return
         else: yield t, chunk
-    if t < resume.t and not resume.fresh:
+    if t < resume.t and not resume.fresh and not gone():     # `gone`: the source was stopped, not short
         raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
 
 # %% ../nbs/09_loop.ipynb #4a1b7679
@@ -324,7 +363,7 @@ def _discard(self: Ahead, a: _Asked):
     a.task.add_done_callback(lambda task: task.cancelled() or task.exception())   # no "never retrieved" warning
 
 @patch
-async def next(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
+async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
     "The next turn in order, asked with the committed memory `memory_sha`; None when the chunks are done."
     await self._fill(memory, memory_sha, memory_tokens)
     if not self.pending: return None
@@ -362,7 +401,7 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
     "Commit turns from `ahead` in order, until the chunks end, the exit gate says end or `stop` is set: the status."
     while True:
         if stop is not None and stop.is_set(): return 'interrupted'
-        if (turn := await ahead.next(m.memory, m.sha, m.tokens)) is None: break
+        if (turn := await ahead.next_turn(m.memory, m.sha, m.tokens)) is None: break
         _written(sink, s, *turn.events)
         if turn.outcome != 'parse_failed': m.parsed += 1
         else: m.unparsed, m.last_raw = m.unparsed + 1, turn.events[0]['raw']
@@ -414,7 +453,7 @@ async def run_loop(level: int,                  # the level the run writes: 1 ov
     status, error, failed = 'complete', None, 0
     _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
     ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
-    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, _unread(source, resume, limit))   # ungated: all apply
+    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))   # ungated: all apply
     try:
         status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
         if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)

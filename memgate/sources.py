@@ -6,12 +6,12 @@ Docs: https://memgate.github.io/memgate/sources.html.md"""
 
 # %% ../nbs/02_sources.ipynb #b3c11cea
 from __future__ import annotations
-import datetime, hashlib, json, os, re
+import json, os, re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
-from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle, safe_name
+from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle
 from .redact import redact, redact_seams
 
 # %% auto #0
@@ -19,10 +19,9 @@ __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION',
            'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION',
            'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD', 'GOLDEN', 'SourceError',
            'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
-           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size', 'Thread',
-           'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate', 'Project',
-           'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
-           'parse_when', 'Selection', 'load_project']
+           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size',
+           'group_sessions', 'Thread', 'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill',
+           'token_rate']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -336,7 +335,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Calla
         if t not in CLAUDE_BLOCKS: report.warn(f'unknown content block {t!r}', n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
-            out += _apart(Record(role, text, str(path), ref, ts, call), line)
+            out += _apart(Record(role, text, str(path), ref, ts, _str(call)), line)  # an id of another type: none
     return out
 
 _REMINDER = re.compile(r'<system-reminder>.*?(?:</system-reminder>|\Z)', re.S)
@@ -428,7 +427,7 @@ EVENT = '(event_msg)'                     # how the ref of a record read from on
 def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
-    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), call)
+    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), _str(call))
     if 'payload' not in obj:                  # a rollout of the older, flat format: items without their wrappers
         if kind in CODEX_ITEMS: kind, p = 'response_item', obj
         elif kind is None and 'record_type' in obj:
@@ -517,7 +516,7 @@ def file_size(f: Path) -> int:
     try: return f.stat().st_size
     except OSError: return 0
 
-def _sessions(files: list[Path], warnings: Warnings) -> list[Session]:
+def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
     info = {}
     for f in files:
@@ -800,210 +799,3 @@ def token_rate(s: Session,                    # the session
     full = fill[0] / fill[1] if chunk_tokens and fill[1] else 1.0
     if whole[1]: return whole[0] / whole[1], True, full
     return (kept / points * sum(rates) / len(rates) if rates else 0.0), False, full
-
-# %% ../nbs/02_sources.ipynb #06e8bc77
-@dataclass
-class Project:
-    "The session files of one project, ready to stream records from."
-    name: str
-    sessions: list[Session]
-    warnings: Warnings
-    tool_result_chars: int = TOOL_RESULT_CHARS
-    redact: bool = True
-    source: str = ''                 # what tells it from another project of the same name: its path, or its cwd
-    listed: bool = False             # named (`find_project`), so `source` is its cwd, not where its sessions are
-
-    def records(self) -> Iterator[Record]:
-        "Every record of the project, session by session."
-        for s in self.sessions: yield from self.session_records(s)
-
-    def session_records(self, s: Session) -> list[Record]:
-        "The records of session `s`, rendered with this project's settings."
-        return session_records(s, self.warnings, self.tool_result_chars, self.redact)
-
-    @property
-    def size(self) -> int:
-        "Bytes of every session file."
-        return sum(s.size for s in self.sessions)
-
-    def stamp(self) -> str:
-        "sha256 of every session file's path, size and modification time: as make and rsync tell a file unchanged."
-        h = hashlib.sha256()
-        for p in (p for s in self.sessions for p in s.files):
-            try: st = p.stat()
-            except OSError: h.update(f"{p}\0gone\n".encode())
-            else: h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        return h.hexdigest()
-
-def claude_root() -> Path:
-    "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
-    return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
-
-# %% ../nbs/02_sources.ipynb #c2580b72
-def codex_root() -> Path:
-    "Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`."
-    return Path(os.environ.get('CODEX_HOME') or Path.home() / '.codex')
-
-# %% ../nbs/02_sources.ipynb #28aa97d0
-def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
-    "The `*.jsonl` files below `folder`, symlinked folders followed once; unreadable folders and loops counted."
-    out, seen = [], set()
-    def skipped(err: OSError): warnings and warnings.report(Path(err.filename)).warnings.update(['unreadable folder'])
-    for root, dirs, names in os.walk(folder, onerror=skipped, followlinks=True):
-        here = os.stat(root)
-        if (here.st_dev, here.st_ino) in seen:            # a symlink back up the tree: do not walk it twice
-            if warnings: warnings.report(Path(root)).warnings['folder seen before (a symlink loop)'] += 1
-            dirs[:] = []
-            continue
-        seen.add((here.st_dev, here.st_ino))
-        dirs.sort()
-        out += [Path(root) / n for n in names if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
-    return sorted(out)
-
-
-# %% ../nbs/02_sources.ipynb #7d4450a9
-@dataclass
-class Listed:
-    "A project found under the Claude Code and Codex roots: its sessions and the names it answers to."
-    cwd: str                               # the working directory its sessions recorded (the most common one)
-    files: list[Path]
-    tools: set[str] = field(default_factory=set)
-    folder: str | None = None              # Claude Code's folder for it: the cwd it started in, encoded
-    first_ts: str | None = None
-    last_ts: str | None = None
-    key: str = ''                          # its name among the listed projects (set by `list_projects`)
-
-    @property
-    def name(self) -> str:
-        "What memgate calls the project: the last folder of its cwd, with the folders above it that tell it apart."
-        return self.key or cwd_tail(self.cwd, 1)
-
-    @property
-    def names(self) -> list[str]:
-        "Every name `--project` accepts for it: its name, the cwd, its last folder, the encoded folder and its tail."
-        tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
-        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'), cwd_tail(self.cwd, 1), self.folder,
-                                              tail) if n))
-
-def cwd_tail(cwd: str, n: int) -> str:
-    "The last `n` folders of `cwd`, joined by `-`: `cwd_tail('/a/codex/workspace', 2) == 'codex-workspace'`."
-    parts = [p for p in cwd.split('/') if p not in ('', '.', '..')]     # a cwd of `/../..` names no folder `..`
-    return '-'.join(parts[-n:]) or safe_name(cwd or 'no-cwd')
-
-def unique_names(projects: list[Listed]) -> list[Listed]:
-    "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
-    for x in projects:
-        n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
-        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
-        x.key = cwd_tail(x.cwd, n)
-    return projects
-
-# %% ../nbs/02_sources.ipynb #934ab242
-def list_projects() -> list[Listed]:
-    "Every project under the Claude Code root and the Codex root, by name."
-    groups: dict[str, Listed] = {}
-    claude, codex = claude_root() / 'projects', codex_root()
-    for folder in sorted(d for d in claude.iterdir() if d.is_dir()) if claude.is_dir() else []:
-        infos = [(f, sniff(f)) for f in _jsonl_under(folder)]
-        cwds = Counter(i[2] for _, i in infos if i[0] == 'claude' and i[2])
-        if not cwds: continue
-        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
-        for f, (fmt, ts, _, _) in infos:
-            if fmt == 'claude': _add(x, f, ts)
-    for f in [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
-        fmt, ts, cwd, _ = sniff(f)
-        if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
-    return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
-
-def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
-    "Count session file `f` into project `x`."
-    x.files.append(f)
-    if tool: x.tools.add(tool)
-    if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
-
-# %% ../nbs/02_sources.ipynb #72aeb777
-def find_project(name: str) -> Listed:
-    "The one listed project `name` names (its name; else exactly, as a prefix, or as a part of one of its names)."
-    projects = list_projects()
-    tests = (lambda x: x.name == name, lambda x: name in x.names, lambda x: any(n.startswith(name) for n in x.names),
-             lambda x: any(name in n for n in x.names))
-    for test in tests:
-        found = [x for x in projects if test(x)]
-        if len(found) == 1: return found[0]
-        if found: raise SourceError(f"project {name!r} could be any of: " +
-                                    ', '.join(f"{x.name} ({x.cwd})" for x in found) + "; name one of them")
-    known = ', '.join(x.name for x in projects[:12]) or 'none'
-    raise SourceError(f"project {name!r}: no such file or folder, and no project under {claude_root()} or "
-                      f"{codex_root()} is called that (projects: {known}; memgate projects lists them)")
-
-# %% ../nbs/02_sources.ipynb #7d2b83b4
-def parse_when(text: str, option: str = 'date') -> str:
-    "`text` as the ISO prefix session times are compared with: a date (`2025-09-03`, `20250903`) or a UTC time."
-    t = text.strip()
-    if re.fullmatch(r'\d{8}', t): t = f"{t[:4]}-{t[4:6]}-{t[6:]}"          # ccusage's YYYYMMDD
-    try:
-        if re.fullmatch(r'\d{4}-\d{2}-\d{2}', t): return datetime.date.fromisoformat(t).isoformat()
-        if not re.match(r'\d{4}-\d{2}-\d{2}[T ]\d{2}', t): raise ValueError
-        when = datetime.datetime.fromisoformat(t)
-    except ValueError:
-        raise SourceError(f"{option} {text!r} is not a date: give YYYY-MM-DD, YYYYMMDD or an ISO date and time "
-                          "(2025-09-03T14:00, times in UTC unless they say otherwise)") from None
-    if when.tzinfo: when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-    return when.isoformat(timespec='seconds' if when.second or when.microsecond else 'minutes')
-
-# %% ../nbs/02_sources.ipynb #724ecd8d
-@dataclass(frozen=True)
-class Selection:
-    "Which sessions of a project a run reads: started in a date range, and/or by session id (a part of it will do)."
-    since: str | None = None          # a date or time (`parse_when`): sessions that started before it are left out
-    until: str | None = None          # sessions that started after it (that day, or minute, included) are left out
-    sessions: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        for k in ('since', 'until'):
-            if getattr(self, k): object.__setattr__(self, k, parse_when(getattr(self, k), f'--{k}'))
-
-    def keeps(self, s: Session) -> bool:
-        "Whether session `s` is selected."
-        ts = (s.first_ts or '').replace(' ', 'T')
-        if self.since and ts[:len(self.since)] < self.since: return False
-        if self.until and ts[:len(self.until)] > self.until: return False
-        return not self.sessions or any(sid in s.path.stem for sid in self.sessions)
-
-    def as_dict(self) -> dict:
-        "The selection as a run records it; empty when everything is read."
-        return {k: v for k, v in dict(since=self.since, until=self.until, sessions=list(self.sessions)).items() if v}
-
-    def __str__(self):
-        said = [f"started on or after {self.since}" if self.since else '',
-                f"started on or before {self.until}" if self.until else '',
-                f"--session {' or '.join(self.sessions)}" if self.sessions else '']
-        return ', '.join(s for s in said if s) or 'every session'
-
-# %% ../nbs/02_sources.ipynb #c85dccae
-def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True,
-                 select: Selection = Selection()) -> Project:
-    "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
-    p, warnings = Path(spec).expanduser(), Warnings()
-    if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
-    else:
-        found = find_project(str(spec))
-        files, name, source = sorted(found.files), found.name, found.cwd
-    if p.exists() and not files: raise SourceError(f"{p}: no *.jsonl session files in this folder")
-    for f in files:
-        if not os.access(f, os.R_OK): raise SourceError(f"{f}: cannot read (permission denied)")
-    every = _sessions(files, warnings)
-    if not every: raise SourceError(_unreadable(spec, files, warnings))
-    sessions = [x for x in every if select.keeps(x)]
-    if not sessions:
-        raise SourceError(f"project {name}: none of its {len(every)} sessions (first {every[0].first_ts or '?'}, "
-                          f"last {every[-1].first_ts or '?'}) is selected: {select}")
-    return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
-
-def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
-    "What to say of a project none of whose files is a session."
-    why = Counter(w for f in files for w in warnings.report(f).warnings)
-    said = ', '.join(f"{n} {w}" for w, n in why.most_common())
-    if len(files) == 1: return f"{files[0]}: {said.removeprefix('1 ')}: nothing to read"
-    return f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session ({said}): nothing to read"

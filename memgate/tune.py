@@ -12,9 +12,10 @@ import ipywidgets as W
 from fastcore.basics import patch
 from .domain import Level, plural
 from .queries import Query, load_queries
-from .sources import load_project
+from .projects import load_project
 from .chunking import chunk_project
-from .client import NO_ENDPOINT, OpenAIClient, ConfigError, endpoint
+from .client import OpenAIClient
+from .endpoint import ConfigError, endpoint, NO_ENDPOINT
 from .labels import Label, Labels, labels_path, load_labels, save_labels
 from .loop import OUTCOMES, EventList, LoopConfig, Turn, run_loop
 

@@ -49,7 +49,7 @@ def cases(tmp: Path) -> dict[str, tuple]:
 def chunk_table(spec) -> list[list]:
     "[index, sha, tokens] of every chunk of one case."
     from memgate.chunking import chunk_project
-    from memgate.sources import load_project
+    from memgate.projects import load_project
     path, size, cap, redact = spec
     return [[c.index, c.sha, c.tokens] for c in chunk_project(load_project(path, cap, redact), size)]
 

@@ -3,7 +3,7 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import FIXTURES
 from memgate.chunking import chunk_project
-from memgate.sources import load_project
+from memgate.projects import load_project
 
 SESSIONS = sorted((FIXTURES / 'transcripts').rglob('*.jsonl'))
 HEADS = {f: f.read_text(encoding='utf-8').splitlines()[:60] for f in SESSIONS}     # enough of each for every kind

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 from chunk_cases import EXPECTED, cases, chunk_table
 from memgate.chunking import chunk_project, chunk_records
-from memgate.sources import load_project
+from memgate.projects import load_project
 from memgate.domain import Record, Role, count_joined, count_tokens
 
 RECORDED = json.loads(EXPECTED.read_text())

@@ -6,7 +6,7 @@ from memgate.domain import Record, Role, count_tokens, sha256_text
 from memgate.prompt import load_template
 from memgate.domain import templates_dir
 from memgate.queries import load_queries
-from memgate.sources import load_project
+from memgate.projects import load_project
 from helpers import memgate
 from hypothesis import given, settings, strategies as st
 

@@ -130,7 +130,7 @@ def _built(build, folder, progress=False) -> Path:
 def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread_turns(tmp_path):
     sys.path.insert(0, str(ROOT / 'bench'))
     from synth_project import build
-    from memgate.sources import load_project
+    from memgate.projects import load_project
     from memgate.chunking import chunk_project, estimate_chunks
     made = {}
     for name, folder in (('bundled', PROJECT), ('synth', _built(build, tmp_path / 'synth')),
@@ -212,7 +212,7 @@ def test_the_advice_of_each_refusal_works_when_followed(tmp_path):
 
 def test_the_chunk_estimate_holds_on_session_files_of_few_large_lines(tmp_path):
     "Claude Code 2.1 writes a tool's whole output as one line: sampled from their middles, they counted as nothing."
-    from memgate.sources import load_project
+    from memgate.projects import load_project
     from memgate.chunking import chunk_project, estimate_chunks
     rows = []
     at = lambda j: f'2026-01-01T10:{j // 60:02d}:{j % 60:02d}.000Z'

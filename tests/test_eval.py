@@ -5,7 +5,7 @@ from fake_server import FakeServer
 from helpers import memgate
 from memgate.chunking import chunk_project
 from memgate.labels import LabelError, check_labels, load_labels
-from memgate.sources import load_project
+from memgate.projects import load_project
 import pytest
 
 PROJECT = Path(__file__).parent.parent / 'fixtures' / 'transcripts'

@@ -13,7 +13,7 @@ from memgate.parser import gate_response
 from memgate.prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from memgate.domain import sha256_text
 from memgate.queries import load_queries
-from memgate.sources import load_project
+from memgate.projects import load_project
 from helpers import clean_env, memgate
 
 PROJECT = str(FIXTURES / 'transcripts')

@@ -1,5 +1,5 @@
 "The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long notebook line."
-import json, subprocess, sys
+import ast, json, re, subprocess, sys
 from conftest import ROOT
 
 def ruff(path):
@@ -27,3 +27,17 @@ def test_a_chained_statement_fails_the_lint(tmp_path):
 def test_a_130_character_line_fails_the_lint(tmp_path):
     r = ruff(with_cell(tmp_path, 'z = "' + 'a' * 124 + '"\n'))
     assert r.returncode == 1 and 'E501 Line too long (130 > 120)' in r.stdout
+
+def test_modules_import_only_from_modules_above_them():
+    "The house has no arrow back up: a module imports, at its top level, only modules of notebooks before its own."
+    order = []
+    for nb in sorted((ROOT / 'nbs').glob('[01][0-9]*.ipynb')):
+        cells = json.loads(nb.read_text())['cells']
+        order += [m for c in cells for m in re.findall(r'^#\|\s*default_exp\s+(\S+)', ''.join(c['source']), re.M)]
+    place = {m: i for i, m in enumerate(order)}
+    up = []
+    for m in order:
+        for node in ast.parse((ROOT / 'memgate' / f'{m}.py').read_text()).body:
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and place.get(node.module, -1) >= place[m]:
+                up.append(f"{m} -> {node.module}")
+    assert order[:4] == ['domain', 'rules', 'redact', 'sources'] and not up, up

@@ -105,7 +105,7 @@ def test_a_feed_that_ends_after_the_run_closed_its_loop_raises_nothing(tmp_path)
     "Ctrl-C tears the event loop down while the reading thread still runs: its last words must find no closed loop."
     import asyncio, threading
     from memgate.feed import ChunkFeed
-    from memgate.sources import load_project
+    from memgate.projects import load_project
     feed = ChunkFeed(load_project(PROJECT), 5000)
     feed.subscribe()
     feed.loop = asyncio.new_event_loop()

@@ -7,7 +7,7 @@ from memgate.domain import count_tokens
 from memgate.prompt import BudgetError, NO_PREVIOUS_MEMORY, build_prompt, load_template
 from memgate.domain import templates_dir
 from memgate.queries import load_queries
-from memgate.sources import load_project
+from memgate.projects import load_project
 
 def fill(tpl, prompt, memory, chunk):
     "An independent rendering: split the template at its three placeholders and join the parts."

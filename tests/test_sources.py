@@ -6,7 +6,8 @@ import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
 from memgate.domain import Role
 from memgate.domain import cut_middle
-from memgate.sources import SourceError, load_project
+from memgate.sources import SourceError
+from memgate.projects import load_project
 
 def roles_per_file(project):
     out = {}

@@ -14,7 +14,7 @@ import memgate.loop as loop_module
 from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.queries import load_queries
-from memgate.sources import load_project
+from memgate.projects import load_project
 from helpers import clean_env
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'infra-root-causes'

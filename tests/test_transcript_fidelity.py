@@ -2,7 +2,8 @@
 the format really is, read as what it is."""
 import json
 from synth import write_jsonl
-from memgate.sources import load_project, session_records
+from memgate.sources import session_records
+from memgate.projects import load_project
 
 LEGACY_META = {"id": "5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f", "timestamp": "2025-04-18T09:12:44.120Z",
                "instructions": None, "git": {"commit_hash": "a1b2c3d4e5f60718", "branch": "main"}}
@@ -227,3 +228,18 @@ def test_what_is_omitted_says_its_true_size(tmp_path):
                                                                encrypted_content='gAAAAABo' + 'x' * 35)),
     ])
     assert texts(tmp_path / 'p')[1:] == ['[Assistant] (reasoning) \n[encrypted reasoning omitted, 32 bytes]']
+
+def test_a_call_id_of_another_type_is_no_call_id_and_no_crash(tmp_path):
+    "A tool_use `id` or a `tool_use_id` that is a list (found by test_any_input in CI) ties nothing to anything."
+    base = dict(sessionId='s1', cwd='/w', version='1.0.98', timestamp='2025-09-03T00:52:31Z')
+    write_jsonl(tmp_path / 's1.jsonl', [
+        dict(base, type='user', uuid='u1', parentUuid=None, message=dict(role='user', content='run the tests')),
+        dict(base, type='assistant', uuid='a1', parentUuid='u1', message=dict(role='assistant', content=[
+            dict(type='tool_use', id=['toolu_1'], name='Bash', input=dict(command='pytest'))])),
+        dict(base, type='user', uuid='r1', parentUuid='a1', message=dict(role='user', content=[
+            dict(type='tool_result', tool_use_id=[], content='2 failed')]))])
+    project = load_project(tmp_path)
+    recs = session_records(project.sessions[0], project.warnings)
+    assert [(r.render(), r.call_id) for r in recs] == [('[User] run the tests', None),
+                                                      ('[Assistant] Tool: Bash\n  command: pytest', None),
+                                                      ('[ToolResult] 2 failed', None)], recs
