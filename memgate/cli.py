@@ -16,8 +16,7 @@ from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import head_said, log_files, log_head, read_log, stats, verify
 from .client import BASELINE_MODEL, OpenAIClient, Retry
-from .endpoint import ConfigError, NO_ENDPOINT
-from .endpoint import endpoint, masked_url
+from .endpoint import ConfigError, endpoint, masked_url
 from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .ingest import IngestPlan, Progress
