@@ -44,7 +44,7 @@ preview:
 	@if command -v quarto >/dev/null 2>&1; then nbdev-preview; \
 	else test -f _docs/index.html || $(MAKE) docs; python -m http.server $(PORT) --bind 127.0.0.1 --directory _docs; fi
 
-# Re-run the module notebooks (00-12) as nbdev-test does and keep their outputs, so the docs show values under the
+# Re-run the module notebooks (00-18: each has a module) as nbdev-test does and keep their outputs, so the docs show values under the
 # examples. nbdev-clean keeps outputs (it drops execution counts and metadata), so the sync check still holds.
 outputs:
 	nbdev-test --save --file-re '^[01][0-9][a-z]?_'

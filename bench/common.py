@@ -3,9 +3,8 @@ import os, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / 'bench'), str(ROOT / 'tests')]
-from synth_project import build  # noqa: E402
-from fake_server import FakeServer  # noqa: E402,F401
+from synth_project import build  # bench/ is where a bench script runs from
+from memgate.testing import FakeServer  # noqa: F401
 
 WORK = Path(os.environ.get('MEMGATE_BENCH_DIR', '/tmp/memgate-bench'))
 

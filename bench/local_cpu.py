@@ -9,13 +9,12 @@ without `--fast-no`. Prints per call: first-token time (the prompt read), decodi
 `--fast-no` saves on no-turns; and the seconds the server goes on working after memgate hangs up on a streamed
 request while it reads the prompt, and while it answers. Logs go to a temporary folder, removed at the end.
 """
-import argparse, shutil, sys, tempfile, time
+import argparse, shutil, tempfile, time
 from pathlib import Path
 import httpx
 from common import ROOT, memgate_cmd, run_child
-sys.path.insert(0, str(ROOT / 'tests'))
-from test_llama_server import LlamaServer, idle_after  # noqa: E402
-from memgate.log import read_log  # noqa: E402
+from memgate.log import read_log
+from memgate.testing import LlamaServer, idle_after
 
 Q = 'infra-root-causes'
 

@@ -68,9 +68,9 @@ async def answer_logs(paths, client: ModelClient | None, sampling: dict | None =
                       err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path, Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
-    async def one(p):
+    async def answer_one(p):
         try: return p, await answer_log(p, client, sampling, again=again, said=err)
         except MemgateError as e:
             err(f"{p}: not answered: {e}")
             return p, None
-    return list(await asyncio.gather(*(one(p) for p in logs)))
+    return list(await asyncio.gather(*(answer_one(p) for p in logs)))

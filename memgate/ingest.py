@@ -121,7 +121,7 @@ def line(self: RunSummary, why: bool = True) -> str:
     cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
     d = self.discarded
     cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
-    where = f"\n  log {self.log}{self.held()}: read it with `memgate show {self.log}`" if self.head else ''
+    where = f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`" if self.head else ''
     if self.status == 'failed' and not s.chunks_seen:      # it never reached a turn: what stopped it is the news
         return f"{self.query}: failed before any turn{why}{where}"
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
@@ -133,7 +133,7 @@ def line(self: RunSummary, why: bool = True) -> str:
 
 # %% ../nbs/10_ingest.ipynb #a176e68d
 @patch
-def held(self: RunSummary) -> str:
+def log_said(self: RunSummary) -> str:
     "The log's size and head, as the summary line shows them."
     return f" {head_said(self.lines, self.head)}" if self.head else ''
 
@@ -494,18 +494,18 @@ async def ingest(plan: IngestPlan,                              # the project, t
             "ahead: running with 1")
     feed = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err)
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
-    async def one(x: Started | RunSummary) -> RunSummary:
-        if isinstance(x, RunSummary): return _headed(x)
-        try: return _headed(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+    async def run_one(x: Started | RunSummary) -> RunSummary:
+        if isinstance(x, RunSummary): return _with_head(x)
+        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
                                             prefix=prefix(x.query), progress=progress))
-        except MemgateError as e: return _headed(_failed(plan, name, x.query, e))   # this query failed; others go on
+        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))   # this query failed; others go on
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
-        left = [_left(x, feed) for x in started]
+        left = [_turns_left(x, feed) for x in started]
         if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
         if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left), plan, progress)
         feed.start()
-        try: return list(await asyncio.gather(*(one(x) for x in started)))
+        try: return list(await asyncio.gather(*(run_one(x) for x in started)))
         finally:
             feed.close()
             feed.wait()                 # it stops between chunks
@@ -520,14 +520,14 @@ def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Calla
         if took >= PACE_S: progress.say(pace_line(name, took, calls, int(plan.server.get('slots') or 1)))
     return pace
 
-def _left(x: Started | RunSummary, feed: ChunkFeed) -> int:
+def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
     if isinstance(x, RunSummary): return 0
     total = min(feed.about(), x.limit) if x.limit else feed.about()     # the limit it runs under (`run_limit`)
     return max(0, total - (x.resume.t if x.resume else 0))
 
 # %% ../nbs/10_ingest.ipynb #f1a317ed
-def _headed(r: RunSummary) -> RunSummary:
+def _with_head(r: RunSummary) -> RunSummary:
     "`r` with its log's line count and head, once the run is over."
     if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
     return r

@@ -320,14 +320,14 @@ def nothing_parsed(turns: int, last_raw: str) -> str:
 
 # %% ../nbs/09_loop.ipynb #734cb946
 @dataclass
-class _Asked:
+class _AheadTurn:
     "A turn asked ahead: its chunk, the memory sha its prompt carried, and the task answering it."
     t: int
     chunk: Chunk
     memory_sha: str | None
     task: asyncio.Task
 
-def _fresh(a: _Asked, memory_sha: str | None) -> bool:
+def _fresh(a: _AheadTurn, memory_sha: str | None) -> bool:
     "Whether turn `a` was asked with the memory now committed: only then may it be committed."
     return a.memory_sha == memory_sha
 
@@ -337,10 +337,10 @@ class Ahead:
         self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
         self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)   # answered, cut short
 
-    def _asked(self, t, chunk, memory, memory_sha, memory_tokens) -> _Asked:
+    def _asked(self, t, chunk, memory, memory_sha, memory_tokens) -> _AheadTurn:
         "Turn `t` asked now, with `memory`."
         task = asyncio.ensure_future(self.ask(t, chunk, memory, memory_sha, memory_tokens))
-        return _Asked(t, chunk, memory_sha, task)
+        return _AheadTurn(t, chunk, memory_sha, task)
 
     async def _fill(self, memory, memory_sha, memory_tokens):
         "Ask turns until `k` are in flight or the chunks end."
@@ -351,7 +351,7 @@ class Ahead:
 
 # %% ../nbs/09_loop.ipynb #be9a69b9
 @patch
-def _discard(self: Ahead, a: _Asked):
+def _discard(self: Ahead, a: _AheadTurn):
     "Throw turn `a` away: its answer counted as calls made for nothing, or its request cancelled (closed)."
     if a.task.done() and not a.task.cancelled() and a.task.exception() is None:
         turn = a.task.result()

@@ -16,7 +16,7 @@ The logs are data: regenerate them only on purpose, then re-run the analysis not
 """
 import os, shutil, subprocess, sys, time, threading
 from pathlib import Path
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.parser import gate_response
 from memgate.prompt import prompt_parts
 from memgate.domain import count_tokens, sha256_text

@@ -1,6 +1,6 @@
 "What the planted-secret tests read back: every output a run over a project writes or prints, and a secret's pieces."
 import json
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from helpers import memgate
 
 def every_output(project, tmp_path) -> dict[str, str]:

@@ -1,7 +1,7 @@
 "The ungated ablation, `ingest --gate off`: every parsed turn replaces memory, whatever <check> said."
 import json
 from pathlib import Path
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from helpers import memgate
 from memgate.log import verify
 from memgate.parser import gate_response

@@ -3,7 +3,7 @@ import json, shutil, subprocess, sys
 from pathlib import Path
 from conftest import FIXTURES, ROOT
 from helpers import memgate
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log
 
@@ -147,7 +147,7 @@ def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread
 
 def test_ingest_answer_exits_1_when_an_answer_fails(tmp_path):
     runs, rec = tmp_path / 'runs', tmp_path / 'rec.jsonl'
-    from fake_server import FakeServer
+    from memgate.testing import FakeServer
     with FakeServer() as s:
         args = ('ingest', '--project', PROJECT, '--query', 'conventions', '--limit', '2', '--quiet', '--model',
                 'test-model')
@@ -250,7 +250,7 @@ def test_resume_of_a_complete_log_keeps_its_limit_and_a_new_limit_counts_all_tol
 
 def test_an_interrupted_or_failed_run_ends_with_the_command_that_resumes_it(tmp_path):
     runs = tmp_path / 'runs'
-    from fake_server import FakeServer
+    from memgate.testing import FakeServer
     args = ['ingest', '--project', str(PROJECT), '--query', 'conventions', '--log-dir', str(runs), '--limit', '4',
             '--retries', '0', '--quiet']
     with FakeServer(faults=['ok', 'unknown-field'], models=('test-model',)) as s:
@@ -262,7 +262,7 @@ def test_an_interrupted_or_failed_run_ends_with_the_command_that_resumes_it(tmp_
 
 def test_a_run_whose_answers_never_parsed_says_so_and_is_not_called_undiscriminating(tmp_path):
     "show said 'memory: none (the gate never opened)'; the cost line said 'a unknown server'."
-    from fake_server import FakeServer
+    from memgate.testing import FakeServer
     with FakeServer(gate=lambda prompt: 'I think yes, this one matters.') as s:
         r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', tmp_path, '--limit', '3',
                     '--base-url', s.url, '--model', 'test-model')

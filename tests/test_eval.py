@@ -1,7 +1,7 @@
 "`memgate eval`: gate scores against labels, recomputed here from the log's gate events and the labels file."
 import json
 from pathlib import Path
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from helpers import memgate
 from memgate.chunking import chunk_project
 from memgate.labels import LabelError, check_labels, load_labels

@@ -3,7 +3,7 @@ import json, os, shlex, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
 from conftest import run, FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.client import OpenAIClient, Retry
 from memgate.chunking import chunk_project
 from memgate.ingest import IngestPlan, ingest

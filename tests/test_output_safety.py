@@ -3,7 +3,7 @@ model or a server passes one rule at the output edge (`memgate.domain.visible`);
 escape mathtext."""
 import json, re
 from conftest import FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.parser import gate_response
 from helpers import memgate
 

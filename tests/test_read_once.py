@@ -4,7 +4,7 @@ once to sniff its first lines (format, start time, cwd) and once to read it, wit
 import json, shutil, subprocess, sys
 from collections import Counter
 from conftest import FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.log import verify
 from helpers import clean_env
 

@@ -3,7 +3,7 @@ import json, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from conftest import ROOT
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from helpers import clean_env
 from memgate.log import line_sha
 

@@ -3,7 +3,7 @@ reasoning fields, context limits, query-string URLs, runaway answers, grammars i
 import json, subprocess, sys
 import pytest
 from conftest import FIXTURES
-from fake_server import FakeServer, default_gate
+from memgate.testing import FakeServer, default_gate
 from memgate.log import read_log, stats, verify
 from memgate.parser import gate_format, gate_response, parse_gate_response
 from helpers import clean_env

@@ -2,7 +2,7 @@
 import json, os, subprocess, sys
 from memgate.redact import REDACTOR_VERSION
 from memgate.sources import RENDERER_VERSION
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log
 

@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 from conftest import FIXTURES
-from fake_server import ANSWER, FakeServer
+from memgate.testing import ANSWER, FakeServer
 from golden import EXPECTED, answer_text
 from memgate.log import line_sha, read_log, verify
 from memgate.show import lineage

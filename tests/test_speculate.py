@@ -4,7 +4,7 @@ id and the speculation's own cost; and a broken commit rule (a stale answer comm
 import asyncio, subprocess, sys
 import pytest
 from conftest import FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.chunking import chunk_project
 from memgate.client import OpenAIClient
 from memgate.domain import sha256_text

@@ -2,7 +2,7 @@
 work memgate gives up on waited out rather than queued behind, and `--fast-no` reading a no only to its `</check>`."""
 import asyncio, re, subprocess, sys
 from conftest import FIXTURES
-from fake_server import FakeServer
+from memgate.testing import FakeServer
 from memgate.client import ClientError, OpenAIClient, Retry
 from memgate.log import read_log
 from memgate.parser import gate_response
