@@ -29,24 +29,29 @@ class Runs:
     runs: pd.DataFrame
     logs: pd.DataFrame
 
-_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update', 'exit', 'outcome',
+_TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update',
+              'exit', 'outcome',
               'applied',
               'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
-def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool, unchanged: bool = False) -> str:
+def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
+             unchanged: bool = False) -> str:
     "The `OUTCOMES` key of a logged turn."
     if parse_failed: return 'parse_failed'
     if budget_exceeded: return 'budget_exceeded'
     if unchanged: return 'unchanged'
     return 'applied' if applied else 'retained'
 
+# %% ../nbs/15_analysis.ipynb #cd0c645e
 def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     "One row per turn, from the events frame."
     starts = ev[ev.kind == 'run_start'][['run', 'project', 'query', 'model']].copy()
     starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool)
-    starts['gate'] = [c.get('gate', 'on') for c in ev.loc[ev.kind == 'run_start', 'config']]   # 'off': the ablation
-    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s',
+    # 'off': the ablation
+    starts['gate'] = [c.get('gate', 'on') for c in ev.loc[ev.kind == 'run_start', 'config']]
+    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit',
+                                       'latency_s',
                                        'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
@@ -55,7 +60,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['applied'] = [p in applied for p in pairs]
     tn['budget_exceeded'] = [p in over for p in pairs]
     tn['unchanged'] = [p in same for p in pairs]
-    mem = ev[ev.kind == 'memory'][['log', 't', 'tokens']].rename(columns={'tokens': 'memory_tokens'})
+    mem = ev[ev.kind == 'memory'][['log', 't',
+                                   'tokens']].rename(columns={'tokens': 'memory_tokens'})
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
     tn = tn.merge(starts, on='run', how='left')
@@ -64,26 +70,31 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['update'] = tn['update'].astype('boolean')
     tn['exit'] = tn['exit'].astype('boolean')
     tn['attempts'] = tn['attempts'].fillna(1).astype(int)
-    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded, tn.applied, tn.unchanged)]
+    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded,
+                                                       tn.applied, tn.unchanged)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
 # %% ../nbs/15_analysis.ipynb #47012e2b
 def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     "One row per run."
     g = tn.groupby('run', sort=False)
-    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(), said_yes=g['update'].sum(),
+    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
+                            said_yes=g['update'].sum(),
                             parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
     start = ev[ev.kind == 'run_start'].set_index('run')
     end = ev[ev.kind == 'run_end'].set_index('run')
-    out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'], model=start['model'],
+    out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'],
+                            model=start['model'],
                             baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
                             level=start['level'].astype(int),
                             resumed_from=start.get('resumed_from',
-                                                   pd.Series(0, index=start.index)).fillna(0).astype(int),
+                                                   pd.Series(0,
+                                                             index=start.index)).fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
                             elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded', 'calls')
+    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
+              'calls')
     out = out.join(per).fillna(dict.fromkeys(counts, 0))
     for c in counts: out[c] = out[c].astype(int)
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
@@ -94,7 +105,8 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
 def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     "One row per log: the numbers `memgate stats` reports."
     g = tn.groupby('log', sort=True)
-    out = pd.DataFrame(dict(query=g['query'].last(), model=g['model'].last(), baseline=g['baseline'].last(),
+    out = pd.DataFrame(dict(query=g['query'].last(), model=g['model'].last(),
+                            baseline=g['baseline'].last(),
                             chunks_seen=g.size(),
                             chunks_used=g['applied'].sum(), parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(),
@@ -105,7 +117,8 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 # %% ../nbs/15_analysis.ipynb #4957740c
-_INT_FIELDS = {'line', 'level', 't', 'tokens', 'budget', 'attempts', 'chunks_seen', 'chunks_used', 'resumed_from'}
+_INT_FIELDS = {'line', 'level', 't', 'tokens', 'budget', 'attempts', 'chunks_seen', 'chunks_used',
+               'resumed_from'}
 
 def load_runs(paths) -> Runs:
     "Read logs into tidy frames: `events`, `turns`, `runs` and `logs`."
@@ -113,15 +126,18 @@ def load_runs(paths) -> Runs:
     for f in log_files(paths):
         for e in read_log(f).events: rows.append({'log': str(f), 'line': e.line, **e})
     ev = pd.DataFrame(rows)
-    for c in ('t', 'update', 'exit', 'latency_s', 'attempts', 'baseline', 'resumed_from', 'elapsed_s', 'status',
+    for c in ('t', 'update', 'exit', 'latency_s', 'attempts', 'baseline', 'resumed_from',
+              'elapsed_s', 'status',
               'tokens'):
         if c not in ev: ev[c] = None
-    for c in _INT_FIELDS & set(ev.columns): ev[c] = ev[c].astype('Int64')   # whole numbers, missing where not given
+    # whole numbers, missing where not given
+    for c in _INT_FIELDS & set(ev.columns): ev[c] = ev[c].astype('Int64')
     tn = _turns(ev)
     return Runs(ev, tn, _runs(ev, tn), _logs(tn, ev))
 
 # %% ../nbs/15_analysis.ipynb #7bd2b269
-RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')   # bars of a model's runs and of the keyword baseline's
+# bars of a model's runs and of the keyword baseline's
+RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')
 
 def _namer(frame: pd.DataFrame):
     "How plots name a run of `frame`: its query and model, and its project when the frame holds several."
@@ -130,14 +146,15 @@ def _namer(frame: pd.DataFrame):
     who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
     return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})")
 
+# %% ../nbs/15_analysis.ipynb #ce3b5bf4
 def _plain(label: str) -> str:
     "`label` shown as written by matplotlib: a `$` would start mathtext (`$\\foo{$` made `report` fail)."
     return visible(label).replace('$', r'\$')
 
+# %% ../nbs/15_analysis.ipynb #cec981b2
 def _legend_outside(ax):
     "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-
 
 # %% ../nbs/15_analysis.ipynb #c8ade174
 def plot_update_rates(runs: pd.DataFrame):
@@ -145,15 +162,19 @@ def plot_update_rates(runs: pd.DataFrame):
     runs = runs.sort_values(['project', 'query', 'baseline'], kind='stable').reset_index(drop=True)
     name, ys = _namer(runs), range(len(runs))
     fig, ax = plt.subplots(figsize=(11, 0.9 + 0.45 * len(runs)))
-    ax.barh(ys, runs['update_rate'] * 100, color=[RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']])
+    ax.barh(ys, runs['update_rate'] * 100,
+            color=[RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']])
     ax.scatter(runs['said_yes_rate'] * 100, ys, marker='|', s=200, color='black', zorder=3,
                label='said yes (before the budget rule)')
-    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%", va='center', fontsize=8)
+    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%",
+                                                      va='center', fontsize=8)
     for y in ys[1:]:
-        if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)   # a new project
+        # a new project
+        if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)
     ax.axvline(UPDATE_RATE_LIMIT * 100, color=OUTCOMES['parse_failed'].color, ls='--',
                label=f'{UPDATE_RATE_LIMIT:.0%}: above it the gate is not discriminating')
-    for who, color in RUN_COLORS.items(): ax.barh([0], [0], color=color, label=f'update-rate, {who}')
+    for who, color in RUN_COLORS.items(): ax.barh([0], [0], color=color,
+                                                  label=f'update-rate, {who}')
     ax.set_yticks(list(ys), [name(r) for _, r in runs.iterrows()])
     ax.invert_yaxis()
     ax.set_xlim(0, max(100 * runs[['update_rate', 'said_yes_rate']].max().max() + 12, 40))
@@ -175,7 +196,8 @@ def plot_gate_raster(turns: pd.DataFrame):
         labels.append(name(tr.iloc[0]))
         for kind, o in OUTCOMES.items():
             sel = tr[tr.outcome == kind]
-            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=o.color, label=o.label if y == 0 else None)
+            ax.scatter(sel.t, [y] * len(sel), marker='s', s=60, color=o.color,
+                       label=o.label if y == 0 else None)
         ex = tr[tr['exit'].fillna(False).astype(bool)]
         ax.scatter(ex.t, [y - 0.32] * len(ex), marker='v', s=18, color='black',
                    label='exit gate said end' if y == 0 else None)
@@ -230,7 +252,8 @@ def plot_events(turns: pd.DataFrame):
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
-    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=name(tr.iloc[0]))
+    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.',
+                                                             label=name(tr.iloc[0]))
     ax.set_xlabel('turn t (chunk)')
     ax.set_ylabel('latency (s)')
     ax.set_title('Model latency per turn')
@@ -246,7 +269,9 @@ def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFram
                  evidence_sha=u.evidence_sha[:12], files=', '.join(Path(s['file']).name for s in u.sources),
                  evidence=u.evidence[:excerpt] + ('…' if len(u.evidence) > excerpt else ''))
             for u in lineage(kinds.to_dict('records'))]
-    return pd.DataFrame(rows, columns=['t', 'memory_sha', 'tokens', 'added', 'think', 'evidence_sha', 'files',
+    return pd.DataFrame(rows,
+                        columns=['t', 'memory_sha', 'tokens', 'added', 'think', 'evidence_sha',
+                                 'files',
                                        'evidence'])
 
 # %% ../nbs/15_analysis.ipynb #c46faad7
@@ -264,7 +289,8 @@ def _plots(r: Runs) -> dict:
 # %% ../nbs/15_analysis.ipynb #2b173af3
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
-_RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used', 'update_rate',
+_RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used',
+             'update_rate',
              'said_yes_rate', 'budget_exceeded', 'parse_failures', 'calls', 'elapsed_s', 'run']
 
 def _learned_html(x: Learned) -> str:
@@ -283,7 +309,8 @@ def _learned_html(x: Learned) -> str:
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
-    table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'), said_yes_rate=pct('said_yes_rate'))
+    table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'),
+                                     said_yes_rate=pct('said_yes_rate'))
     imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
                      'style="max-width:100%"></a>' for n, t in figs)
     learned_ = '\n'.join(_learned_html(learned(p)) for p in r.logs['log'])
@@ -309,8 +336,10 @@ def report(paths, out) -> Path:
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)
-        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110,
+                                                                     bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
-    with whole_file(out / 'index.html') as f: f.write(visible(page))     # the rule every output passes: no ESC, no C1
+    # the rule every output passes: no ESC, no C1
+    with whole_file(out / 'index.html') as f: f.write(visible(page))
     return out / 'index.html'

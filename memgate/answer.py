@@ -25,8 +25,10 @@ ANSWER_PLACEHOLDERS = ('prompt', 'memory', 'updates')
 
 def answer_template(path=None) -> str:
     "memgate's answer template (the paper prints none), read verbatim."
-    return load_template(Path(path) if path else templates_dir() / 'answer.txt', ANSWER_PLACEHOLDERS)
+    return load_template(Path(path) if path else templates_dir() / 'answer.txt',
+                         ANSWER_PLACEHOLDERS)
 
+# %% ../nbs/12_answer.ipynb #ed6f9c2a
 def updates_text(updates: list[Update]) -> str:
     "The lines each update added, under the turn that added them."
     return '\n'.join(f"t={u.t}:\n{u.added}" for u in updates)
@@ -42,11 +44,15 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 
 # %% ../nbs/12_answer.ipynb #cf130735
 async def answer_log(path,                                   # the log to answer
-                     client: ModelClient | None,              # the model (None will do for a baseline log)
-                     sampling: dict | None = None,            # default: `memgate.loop.default_sampling()`
+                     # the model (None will do for a baseline log)
+                     client: ModelClient | None,
+                     # default: `memgate.loop.default_sampling()`
+                     sampling: dict | None = None,
                      template: str | None = None,             # default: templates/answer.txt
-                     again: bool = False,                     # ask anew though the memory was answered before
-                     said: Callable[[str], None] | None = None) -> Event:   # told when an earlier answer is reused
+                     # ask anew though the memory was answered before
+                     again: bool = False,
+                     # told when an earlier answer is reused
+                     said: Callable[[str], None] | None = None) -> Event:
     "Answer the log's question from its final memory and append the `answer` event (unless it was answered before)."
     x = learned(path)
     if x.memory is None: raise MemgateError(f"{path}: no memory to answer from ({why_no_memory(x)})")
@@ -58,14 +64,17 @@ async def answer_log(path,                                   # the log to answer
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
     else: c = await client.complete(answer_prompt(x, template=template).messages,
                                     **(sampling or default_sampling()))
-    e = make_event('answer', new_run_id(), Level.MEMORY, text=c.text, memory_sha=x.memory_sha, model=c.model,
+    e = make_event('answer', new_run_id(), Level.MEMORY, text=c.text, memory_sha=x.memory_sha,
+                   model=c.model,
                    latency_s=round(c.latency_s, 3), usage=c.usage, verbatim=verbatim, ts=utc_now())
     with LogWriter(path) as w: w.write(e)
     return e
 
 # %% ../nbs/12_answer.ipynb #f011c36e
-async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None, query: str | None = None,
-                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path, Event | None]]:
+async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None,
+                      query: str | None = None,
+                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path,
+                                                                                             Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
     async def answer_one(p):

@@ -20,7 +20,8 @@ __all__ = ['EXAMPLES', 'CONTEXT', 'RANDOM_BITS', 'looks_random', 'Audit', 'audit
 EXAMPLES = 3                       # examples shown per kind of secret
 CONTEXT = 40                       # characters shown on each side of a placeholder
 _PLACEHOLDER = re.compile(r'\[REDACTED:([A-Za-z0-9_.-]+)\]')
-_TOKEN = re.compile(r'(?<![A-Za-z0-9+_=-])[A-Za-z0-9+_=-]{20,}(?![A-Za-z0-9+_=-])')    # not `/`: paths
+# not `/`: paths
+_TOKEN = re.compile(r'(?<![A-Za-z0-9+_=-])[A-Za-z0-9+_=-]{20,}(?![A-Za-z0-9+_=-])')
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9+_=-]')
 RANDOM_BITS = 4.0                  # bits per character above which a long mixed token looks random
 
@@ -39,26 +40,31 @@ class Audit:
     records: int = 0
     redacted: Counter = field(default_factory=Counter)
     examples: dict = field(default_factory=dict)        # kind: up to EXAMPLES texts in context
-    left: int = 0                                       # random-looking strings no rule took (distinct)
+    # random-looking strings no rule took (distinct)
+    left: int = 0
     left_examples: list = field(default_factory=list)   # masked: `x8Tq…(40 chars) in FILE`
 
     def as_dict(self) -> dict:
         "The audit as `--format json` prints it."
         return dict(project=self.project, files=self.files, records=self.records,
-                    redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k, n in self.redacted.items()},
+                    redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k,
+                              n in self.redacted.items()},
                     unredacted_random=dict(count=self.left, examples=self.left_examples))
 
 # %% ../nbs/02b_audit.ipynb #21e41373
 def _masked(token: str) -> str: return f"{token[:4]}…({len(token)} chars)"
 
+# %% ../nbs/02b_audit.ipynb #e83d7977
 def _context(text: str, s: int, e: int) -> str:
     "The text around `text[s:e]` on one line, for an example, with what looks random in it masked too."
     a, b = max(0, s - CONTEXT), min(len(text), e + CONTEXT)
-    while a > 0 and _TOKEN_CHAR.match(text, a - 1): a -= 1          # a token at an edge is shown whole, to be masked
+    # a token at an edge is shown whole, to be masked
+    while a > 0 and _TOKEN_CHAR.match(text, a - 1): a -= 1
     while b < len(text) and _TOKEN_CHAR.match(text, b): b += 1
     near = _TOKEN.sub(lambda m: _masked(m[0]) if looks_random(m[0]) else m[0], text[a:b])
     return visible(('…' if a else '') + near.replace('\n', ' ⏎ ') + ('…' if b < len(text) else ''))
 
+# %% ../nbs/02b_audit.ipynb #73a7f316
 def audit(project: Project) -> Audit:
     "Read `project` as a run would (redacting) and say what was redacted and what random-looking text is left."
     out, seen_left = Audit(project.name), set()

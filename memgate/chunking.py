@@ -26,40 +26,49 @@ __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
 PART_MARK = '(part {i}/{n}) '
-_sep_tokens = cache(lambda: count_tokens(RECORD_SEP))   # counted on first use: importing stays cheap
+# counted on first use: importing stays cheap
+_sep_tokens = cache(lambda: count_tokens(RECORD_SEP))
 
 def tail(text: str) -> str:
     "`text` from its last sure tiktoken cut (`memgate.domain.last_cut`): only this part can merge with what follows."
     cut = last_cut(text)
     return text if cut is None else text[cut:]
 
+# %% ../nbs/03_chunking.ipynb #9536fab6
 def joined_extra(text: str) -> int:
     "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
     return _tail_extra(tail(text))
 
+# %% ../nbs/03_chunking.ipynb #ad1cdced
 @lru_cache(maxsize=8192)
 def _tail_extra(t: str) -> int:
     "What `RECORD_SEP` adds after tail `t`: most tails are a few characters seen again and again (`.`, `)`, `ok`)."
     return count_tokens(t + RECORD_SEP) - count_tokens(t)
 
+# %% ../nbs/03_chunking.ipynb #3cf05799
 def _cut(line: str, room: int) -> list[str]:
     "`line` in consecutive pieces of at most `room` tokens each, counted, so that no density of text can exceed it."
     out, i = [], 0
     while i < len(line):
-        step = min(len(line) - i, room * 4)           # a guess at room tokens' worth of characters, then checked
-        while (n := count_tokens(line[i:i + step])) > room: step = max(1, min(step - 1, step * room // n))
+        # a guess at room tokens' worth of characters, then checked
+        step = min(len(line) - i, room * 4)
+        while (n := count_tokens(line[i:i + step])) > room: step = max(1,
+                                                                       min(step - 1,
+                                                                           step * room // n))
         out.append(line[i:i + step])
         i += step
     return out
 
 # %% ../nbs/03_chunking.ipynb #0ba4a493
-_SEPS = '\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'                    # where `str.splitlines` splits
+# where `str.splitlines` splits
+_SEPS = '\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'
 _LINE = re.compile(f'[^{_SEPS}]*(?:\r\n|[{_SEPS}])|[^{_SEPS}]+')
 
 def _lines(text: str) -> Iterator[str]:
     "`text.splitlines(keepends=True)`, one line at a time: a 31 MB record's lines are not all held at once."
     return (m.group() for m in _LINE.finditer(text))
 
+# %% ../nbs/03_chunking.ipynb #539ff3cd
 def _pieces(text: str, room: int) -> list[str]:
     "Split `text` at line boundaries into pieces of at most `room` tokens (inside an over-long line, by tokens)."
     out, cur, cur_n = [], [], 0
@@ -84,33 +93,44 @@ def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
     "A record too large for one chunk, as parts that each fit, marked `(part i/n)`."
     room = max_tokens - count_tokens(r.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
     pieces = _pieces(r.text, room)
-    return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p, ref=f"{r.ref} part {i}/{len(pieces)}") for i,
+    return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p,
+                    ref=f"{r.ref} part {i}/{len(pieces)}") for i,
             p in enumerate(pieces, 1)]
 
 # %% ../nbs/03_chunking.ipynb #b2076078
-Counted = tuple[Record, int, int]      # a record (or a part of one), its tokens, and its `joined_extra`
+# a record (or a part of one), its tokens, and its `joined_extra`
+Counted = tuple[Record, int, int]
 
-HEAD_CHARS = 16     # a text longer than this many characters a token is over budget if its head alone is
+# a text longer than this many characters a token is over budget if its head alone is
+HEAD_CHARS = 16
 
 def _over(text: str, max_tokens: int) -> bool:
     "Whether `text` is sure to exceed `max_tokens`, told from its head: a 31 MB text is not tokenized whole for it."
     head = max_tokens * HEAD_CHARS
-    return len(text) > head and count_tokens(text[:head]) > max_tokens + 1    # (+1: a token cut at the end)
+    # (+1: a token cut at the end)
+    return len(text) > head and count_tokens(text[:head]) > max_tokens + 1
 
+# %% ../nbs/03_chunking.ipynb #94e72b2c
 def _counted(r: Record, max_tokens: int) -> list[Counted]:
     "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
     text = r.render()
-    if not _over(text, max_tokens) and (n := count_tokens(text)) <= max_tokens: return [(r, n, joined_extra(text))]
-    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
+    if not _over(text,
+                 max_tokens) and (n := count_tokens(text)) <= max_tokens: return [(r, n,
+                                                                                   joined_extra(text))]
+    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r,
+                                                                                      max_tokens)]
 
+# %% ../nbs/03_chunking.ipynb #9bb654b5
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
     "Every record counted (records over `max_tokens` as their parts): the tokenizing, done once for any packing."
     return [item for r in records for item in _counted(r, max_tokens)]
 
+# %% ../nbs/03_chunking.ipynb #4dbd731c
 def _is_result_of(item, call) -> bool:
     "Whether counted record `item` is the tool result of counted tool call `call`."
     return bool(call and call[0].call_id and item[0].call_id == call[0].call_id and item[0].role == Role.tool_result)
 
+# %% ../nbs/03_chunking.ipynb #6168f230
 def _units(items: Iterable[Counted]) -> Iterator[list[Counted]]:
     "Counted records in groups that should share a chunk: a tool call with its directly following result."
     pending = None
@@ -133,12 +153,15 @@ def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
     head = _emit(recs[:-1], index, max_tokens)
     return head + _emit(recs[-1:], head[-1].index + 1, max_tokens)
 
-def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
+# %% ../nbs/03_chunking.ipynb #76622d72
+def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS,
+         start: int = 1) -> Iterator[Chunk]:
     "Pack counted records (`count_records`) into chunks of at most `max_tokens` tokens, numbered from `start`."
     index, cur, cur_n, sep = start, [], 0, _sep_tokens()
     for unit in _units(items):
         unit_n = sum(n for _, n, _ in unit) + sep * (len(unit) - 1)
-        together = len(unit) > 1 and unit_n <= max_tokens      # a call and its result that fit in an empty chunk
+        # a call and its result that fit in an empty chunk
+        together = len(unit) > 1 and unit_n <= max_tokens
         for i, (r, n, extra) in enumerate(unit):
             need = unit_n if i == 0 and together else n
             if cur and cur_n + sep + need > max_tokens:
@@ -148,12 +171,15 @@ def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS, start: int = 
             cur.append((r, n, extra))
     if cur: yield from _emit(cur, index, max_tokens)
 
-def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS, start: int = 1) -> Iterator[Chunk]:
+# %% ../nbs/03_chunking.ipynb #8a74026c
+def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS,
+                  start: int = 1) -> Iterator[Chunk]:
     "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
     return pack(count_records(records, max_tokens), max_tokens, start)
 
 # %% ../nbs/03_chunking.ipynb #4534b266
-def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS, workers: int | None = None) -> Iterator[Chunk]:
+def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
+                  workers: int | None = None) -> Iterator[Chunk]:
     "Every chunk of `project`, numbered from 1 across sessions, one session at a time (`workers`: `counted_sessions`)."
     index = 1
     for _, items in counted_sessions(project, max_tokens, workers):
@@ -164,15 +190,18 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS, workers: int
 # %% ../nbs/03_chunking.ipynb #0b2f7998
 PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
 
-def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted], dict]:
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted],
+                                                                                    dict]:
     "One session's counted records and its files' reports: what a worker process returns."
     w = Warnings()
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
 
+# %% ../nbs/03_chunking.ipynb #97a8c4a6
 def _worker_start():
     "A worker leaves Ctrl-C to the process that started it."
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+# %% ../nbs/03_chunking.ipynb #3f794e50
 def workers_for(project: Project, size: int | None = None) -> int:
     "How many processes should read `project` (of `size` bytes, when known): one per core if it is large, else 1."
     size = project.size if size is None else size
@@ -187,7 +216,9 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
         return
     pool = ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
-    submit = lambda s: (s, pool.submit(_session_counted, s, project.tool_result_chars, project.redact, max_tokens))
+    submit = lambda s: (s,
+                        pool.submit(_session_counted, s, project.tool_result_chars, project.redact,
+                                    max_tokens))
     try:
         sessions = iter(project.sessions)
         pending = deque(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
@@ -207,8 +238,10 @@ def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:
     return nbytes * CHUNK_TOKENS // (BYTES_PER_CHUNK * max_tokens) + 1
 
 # %% ../nbs/03_chunking.ipynb #58298268
-SAMPLE_BYTES = 2 * 2**20      # of session files rendered and counted to estimate a project's chunks before a run
-FILL = 0.92                   # how full a chunk of small records is on average: records are not cut to fill one
+# of session files rendered and counted to estimate a project's chunks before a run
+SAMPLE_BYTES = 2 * 2**20
+# how full a chunk of small records is on average: records are not cut to fill one
+FILL = 0.92
 
 def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
     "About how many chunks `project` makes: each file's tokens per byte (of 64 files, for more) times its size."
@@ -216,12 +249,14 @@ def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
     each, own, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
-    for s, p in picked:                  # a file read whole has its own rate; sampled ones pool theirs by format
+    # a file read whole has its own rate; sampled ones pool theirs by format
+    for s, p in picked:
         r, exact, fill = token_rate(s, p, each, project.tool_result_chars, max_tokens)
         if exact: own[p] = r, fill
         seen.setdefault(s.format, []).append((r, fill))
     pooled = {f: tuple(sum(x) / len(x) for x in zip(*rs)) for f, rs in seen.items()}
-    def chunks(s, p):                    # records near a chunk's size fill chunks less than small ones
+    # records near a chunk's size fill chunks less than small ones
+    def chunks(s, p):
         r, fill = own.get(p) or pooled.get(s.format, (0.0, 1.0))
         return r * file_size(p) / (max_tokens * min(FILL, fill))
     def session_chunks(s):

@@ -46,10 +46,12 @@ def at_least(low: int, high: int | None = None):
         return v
     return parse
 
+# %% ../nbs/14_cli.ipynb #def26bf0
 def chunk_limit(text: str) -> int:
     "An argparse type for `--limit`: a whole number of chunks, at least 1, or `all` (0: no limit, on a resume too)."
     return 0 if text == 'all' else at_least(1)(text)
 
+# %% ../nbs/14_cli.ipynb #c721fea6
 def seconds(text: str) -> float:
     "An argparse type: a positive, finite number of seconds."
     try: v = float(text)
@@ -57,30 +59,39 @@ def seconds(text: str) -> float:
     if not 0 < v < float('inf'): raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
     return v
 
+# %% ../nbs/14_cli.ipynb #d5e3e09a
 def print_json(rows) -> int:
     "Print `rows` (dicts) as one JSON array, streamed: `--format json` is one document, for every command."
     n = 0
-    for n, row in enumerate(rows, 1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row, ensure_ascii=False),
+    for n, row in enumerate(rows,
+                            1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row,
+                                                                                  ensure_ascii=False),
                                             end='')
     print('\n]' if n else '[]')
     return n
 
+# %% ../nbs/14_cli.ipynb #103f6772
 class Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line: what is wrong, and where to look."
-    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message): self.exit(2,
+                                        f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 # %% ../nbs/14_cli.ipynb #37281068
 def logs_args(p):
     "The log files or folders a command reads."
     p.add_argument('logs', nargs='+', help='log files or folders of them')
 
+# %% ../nbs/14_cli.ipynb #ed095f51
 def verify_args(p):
     "Options of `memgate verify`."
     logs_args(p)
-    p.add_argument('--strict', action='store_true', help='fail on an incomplete last line instead of setting it aside')
-    p.add_argument('--head', metavar='SHA', help="fail unless the log ends at this line (the head an ingest summary "
+    p.add_argument('--strict', action='store_true',
+                   help='fail on an incomplete last line instead of setting it aside')
+    p.add_argument('--head', metavar='SHA',
+                   help="fail unless the log ends at this line (the head an ingest summary "
                    "printed; 12 or more hex digits): finds any change since, a recomputed chain or a cut included")
 
+# %% ../nbs/14_cli.ipynb #1c3c0744
 def cmd_verify(args) -> int:
     "Verify logs; exit 1 if any fails."
     bad, logs = 0, log_files(args.logs)
@@ -97,10 +108,12 @@ def stats_args(p):
     logs_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
+# %% ../nbs/14_cli.ipynb #2dbb8566
 def stats_row(path) -> dict:
     "The numbers `memgate stats` reports for one log, recomputed from its events."
     return dict(log=str(path), **stats(path).as_dict())
 
+# %% ../nbs/14_cli.ipynb #ee52426b
 def cmd_stats(args) -> int:
     "Print numbers recomputed from each log's events."
     if args.format == 'json':
@@ -129,19 +142,24 @@ def add_project_args(p, required: bool = True):
     p.add_argument('--secret-rules', metavar='FILE',
                    help=f'secret rules in gitleaks\' schema (a gitleaks.toml), added to memgate\'s or instead of '
                         f'them as its [extend] says (default: ${RULES_ENV}, if set)')
-    p.add_argument('--since', help='only sessions started on or after this date: YYYY-MM-DD, YYYYMMDD, or an ISO '
+    p.add_argument('--since',
+                   help='only sessions started on or after this date: YYYY-MM-DD, YYYYMMDD, or an ISO '
                                    'date and time (UTC unless it says otherwise)')
-    p.add_argument('--until', help='only sessions started on or before this date (that day included) or time')
+    p.add_argument('--until',
+                   help='only sessions started on or before this date (that day included) or time')
     p.add_argument('--session', action='append', default=[],
                    help='only this session (its id, or part of it; repeatable)')
 
+# %% ../nbs/14_cli.ipynb #58f5c71b
 def selection(args) -> Selection:
     "The sessions the options select."
     return Selection(args.since, args.until, tuple(args.session))
 
+# %% ../nbs/14_cli.ipynb #02560446
 def project_chunks(args):
     "The project named by `args` and a fresh iterator over its chunks."
-    project = load_project(args.project, args.tool_result_chars, not args.no_redact, selection(args))
+    project = load_project(args.project, args.tool_result_chars, not args.no_redact,
+                           selection(args))
     return project, chunk_project(project, args.chunk_tokens)
 
 # %% ../nbs/14_cli.ipynb #0a7b2d56
@@ -150,11 +168,13 @@ def chunks_args(p):
     add_project_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
+# %% ../nbs/14_cli.ipynb #da2eee9f
 def cmd_chunks(args) -> int:
     "List a project's chunks: one line each, or one JSON object each with the exact text."
     project, chunks = project_chunks(args)
     if args.format == 'json':
-        print_json(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records), first_ts=c.first_ts,
+        print_json(dict(index=c.index, sha=c.sha, tokens=c.tokens, records=len(c.records),
+                        first_ts=c.first_ts,
                         source=c.sources, text=c.text) for c in chunks)
     else:
         print(f"{'chunk':>5s}  {'tokens':>6s}  {'records':>7s}  {'first record at':24s}  sha")
@@ -169,6 +189,7 @@ def secrets_args(p):
     add_project_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
+# %% ../nbs/14_cli.ipynb #e972b41a
 def cmd_secrets(args) -> int:
     "Say what a run would redact in a project (by kind, with examples) and what random-looking text it would send."
     if args.no_redact: raise ConfigError("secrets audits the redaction: leave out --no-redact")
@@ -183,8 +204,10 @@ def prompt_args(p):
     add_project_args(p, required=False)
     p.add_argument('--query', help='query id (not needed with --log)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
-    p.add_argument('--chunk', type=at_least(1), required=True, help='chunk index, from 1: the turn t')
-    p.add_argument('--log', help="a log: turn t's prompt as it was (or would be) sent, with the memory then and the "
+    p.add_argument('--chunk', type=at_least(1), required=True,
+                   help='chunk index, from 1: the turn t')
+    p.add_argument('--log',
+                   help="a log: turn t's prompt as it was (or would be) sent, with the memory then and the "
                                  "log's question and chunk settings")
 
 # %% ../nbs/14_cli.ipynb #e4ff9e52
@@ -208,19 +231,22 @@ def _from_log(args) -> tuple[str, str | None]:
     args.tool_result_chars = cfg.get('tool_result_chars', args.tool_result_chars)
     args.no_redact = 'redactor' in cfg and cfg['redactor'] is None
     picked = cfg.get('selection', {})
-    if not (args.since or args.until or args.session):        # the chunks are numbered within what the run read
+    # the chunks are numbered within what the run read
+    if not (args.since or args.until or args.session):
         args.since, args.until, args.session = picked.get('since'), picked.get('until'), picked.get('sessions', [])
     args.project = args.project or recorded_project(args.log, start)
     before = [e['text'] for e in events if e['kind'] == 'memory' and e['t'] < args.chunk]
     return start['question'], before[-1] if before else None
 
+# %% ../nbs/14_cli.ipynb #f1a9c154
 def cmd_prompt(args) -> int:
     "Print the exact prompt the model sees for chunk N: at t=1, or with `--log` as turn N of that log."
     if args.log: question, memory = _from_log(args)
     elif not args.query: raise MemgateError("pass --query ID, or --log LOG to show a turn of that log")
     elif not args.project: raise MemgateError("pass --project P: the sessions to take chunk N from")
     else:
-        (query,) = select_queries(load_queries(args.queries), [args.query], args.queries or 'query set')
+        (query,) = select_queries(load_queries(args.queries), [args.query],
+                                  args.queries or 'query set')
         question, memory = query.question, None
         print(f"(the prompt of chunk {args.chunk} at t=1, with no memory; --log LOG shows turn {args.chunk} of a log)",
               file=sys.stderr)
@@ -235,19 +261,24 @@ def cmd_prompt(args) -> int:
 def ingest_args(p):
     "Options of `memgate ingest`."
     add_project_args(p)
-    p.add_argument('--query', action='append', help='query id (repeatable; default: every query in the set)')
+    p.add_argument('--query', action='append',
+                   help='query id (repeatable; default: every query in the set)')
     p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
     p.add_argument('--limit', type=chunk_limit, metavar='N',
                    help="read at most the first N chunks, all told (--resume keeps its log's limit unless given "
                         "another; `all`: no limit)")
-    p.add_argument('--resume', action='store_true', help='continue existing logs where they left off')
-    p.add_argument('--format', choices=('text', 'json'), default='text', help='summary format on stdout')
-    p.add_argument('--log-dir', default='runs', help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
+    p.add_argument('--resume', action='store_true',
+                   help='continue existing logs where they left off')
+    p.add_argument('--format', choices=('text', 'json'), default='text',
+                   help='summary format on stdout')
+    p.add_argument('--log-dir', default='runs',
+                   help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
     p.add_argument('--gate', choices=('on', 'off'), default='on',
                    help='off: the ungated ablation, every parsed turn replaces memory whatever <check> said')
-    p.add_argument('--answer', action='store_true', help='then answer each question from its final memory')
+    p.add_argument('--answer', action='store_true',
+                   help='then answer each question from its final memory')
     p.add_argument('--speculate', type=at_least(1), default=1, metavar='K',
                    help="ask up to K turns of a query at once, assuming memory is kept; the log is the sequential "
                         "one (default 1: a hosted API bills every call, discarded ones too)")
@@ -264,8 +295,10 @@ def ingest_args(p):
 def model_args(p):
     "The options that say which model answers and how."
     p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
-    p.add_argument('--model', help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
-    p.add_argument('--replay', help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
+    p.add_argument('--model',
+                   help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
+    p.add_argument('--replay',
+                   help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
     p.add_argument('--concurrency', type=at_least(1), default=4,
                    help='model requests in flight at once, across queries (default 4)')
     p.add_argument('--temperature', type=float, default=0.0)
@@ -304,6 +337,7 @@ def resume_command(argv: list[str]) -> str:
     said = shlex.join(['memgate', *shown, *([] if '--resume' in argv else ['--resume'])])
     return said + (" (with the URL's secrets, shown as ***, typed again)" if shown != argv else '')
 
+# %% ../nbs/14_cli.ipynb #abb847e5
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
@@ -315,29 +349,34 @@ def cmd_ingest(args) -> int:
                      chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
                      use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
                      select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
-                     sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
+                     sampling=default_sampling(args.temperature, args.top_p, args.seed,
+                                               args.max_tokens))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
                       constrain=args.constrain, context=args.context, speculate=args.speculate)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
-    stopped = 143 if caught[:1] == ['SIGTERM'] else 130          # the shell's code for the signal that stopped it
+    # the shell's code for the signal that stopped it
+    stopped = 143 if caught[:1] == ['SIGTERM'] else 130
     again = f"go on where it stopped with: {resume_command(args.argv)}"
     if got is None:
         err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
     results, answers = got
     if args.format == 'json':
-        print_json(dict(r.as_dict(), **({'answer': answers[r.log]['text']} if r.log in answers else {}))
+        print_json(dict(r.as_dict(),
+                        **({'answer': answers[r.log]['text']} if r.log in answers else {}))
                    for r in results)
     for r in results:
         a = answers.get(r.log)
         if args.format != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
-        if r.error: err(f"{r.query}: {r.status}: {r.error}")          # the summary says it failed, this says why
+        # the summary says it failed, this says why
+        if r.error: err(f"{r.query}: {r.status}: {r.error}")
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
     if statuses & {'interrupted', 'failed'}: err(again)
     if caught and (not results or 'interrupted' in statuses): return stopped
-    unanswered = args.answer and any(r.log not in answers for r in results        # a gate never opened: no question
+    # a gate never opened: no question
+    unanswered = args.answer and any(r.log not in answers for r in results
                                      if r.status in ('complete', 'exited') and r.stats.chunks_used)
     return 0 if statuses <= {'complete', 'exited'} and not unanswered else 1
 
@@ -347,6 +386,7 @@ def report_args(p):
     logs_args(p)
     p.add_argument('--out', required=True, help='folder to write into')
 
+# %% ../nbs/14_cli.ipynb #3102f78b
 def cmd_report(args) -> int:
     "Write the analysis plots (PNG) and an index.html for logs."
     import matplotlib
@@ -360,12 +400,16 @@ def show_args(p):
     "Options of `memgate show`."
     logs_args(p)
     p.add_argument('--query', help='only the logs of this query id')
-    p.add_argument('--format', choices=('text', 'md', 'json'), default='text', help='md pastes into an issue or a wiki')
-    p.add_argument('--evidence', action='store_true', help="add the start of each update's evidence")
+    p.add_argument('--format', choices=('text', 'md', 'json'), default='text',
+                   help='md pastes into an issue or a wiki')
+    p.add_argument('--evidence', action='store_true',
+                   help="add the start of each update's evidence")
 
+# %% ../nbs/14_cli.ipynb #0e112204
 def cmd_show(args) -> int:
     "Print what logs learned: the question, the answer, the final memory and the updates behind it."
-    out = show(args.logs, args.query, args.format, args.evidence)   # json: one document, a list of logs
+    # json: one document, a list of logs
+    out = show(args.logs, args.query, args.format, args.evidence)
     if not out: raise MemgateError(f"no log of query {args.query!r} in {', '.join(args.logs)}")
     print(out)
     return 0
@@ -379,6 +423,7 @@ def answer_args(p):
                    help='ask anew for a log answered before from the same memory (the log keeps every answer)')
     model_args(p)
 
+# %% ../nbs/14_cli.ipynb #3cd3c65e
 def cmd_answer(args) -> int:
     "Answer each log's question from its final memory, appending an `answer` event; exit 1 if one could not be."
     err = lambda m: print(m, file=sys.stderr, flush=True)
@@ -388,7 +433,8 @@ def cmd_answer(args) -> int:
     async def run():
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)
         try:
-            if isinstance(client, OpenAIClient): await sustained(client)    # as many in flight as ingest sends
+            # as many in flight as ingest sends
+            if isinstance(client, OpenAIClient): await sustained(client)
             return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
         finally:
             if close: await close()
@@ -404,6 +450,7 @@ def projects_args(p):
     "Options of `memgate projects`."
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
+# %% ../nbs/14_cli.ipynb #968f635b
 def cmd_projects(args) -> int:
     "List the projects under the Claude Code and Codex roots: the name to give `--project`, and what they hold."
     found = list_projects()
@@ -420,10 +467,12 @@ def cmd_projects(args) -> int:
                   f"~{r['chunks_about']} chunks  {x.cwd}{also}")
     return 0
 
+# %% ../nbs/14_cli.ipynb #cdd4a192
 def _project_row(x) -> dict:
     "What `memgate projects` says of listed project `x`."
     size = sum(map(file_size, x.files))
-    return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder, sessions=len(x.files),
+    return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder,
+                sessions=len(x.files),
                 first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
 
 # %% ../nbs/14_cli.ipynb #c8550854
@@ -434,6 +483,7 @@ def eval_args(p):
                    help='folder of <project>/<query>.toml (default: labels)')
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
+# %% ../nbs/14_cli.ipynb #79b3df4c
 def cmd_eval(args) -> int:
     "Score the gates of logs against labels."
     groups = evaluate(args.logs, args.labels)
@@ -445,30 +495,37 @@ def cmd_eval(args) -> int:
 def export_args(p):
     "Options of `memgate export`."
     logs_args(p)
-    p.add_argument('--project', help="the sessions the logs read, their chunks rebuilt from it and checked by sha "
+    p.add_argument('--project',
+                   help="the sessions the logs read, their chunks rebuilt from it and checked by sha "
                                      "(default: where each log's run read them)")
-    p.add_argument('--labels', metavar='DIR', help='folder of <project>/<query>.toml: adds the update and exit rewards')
+    p.add_argument('--labels', metavar='DIR',
+                   help='folder of <project>/<query>.toml: adds the update and exit rewards')
     p.add_argument('--format', choices=('records', 'chat'), default='records')
     p.add_argument('--out', required=True, help='the JSONL file to write')
 
+# %% ../nbs/14_cli.ipynb #d4e44378
 def cmd_export(args) -> int:
     "Write training records for the turns of logs: the whole file, or none of it."
     n, skipped, logs = 0, [], log_files(args.logs)
     with whole_file(args.out) as f:
         for log in logs:
             start = read_log(log).events[0]
-            where = labels_path(args.labels, start['project'], start['query']) if args.labels else None
-            if where and not where.exists():               # as eval does: an unlabelled query is skipped, and said
+            where = labels_path(args.labels, start['project'],
+                                start['query']) if args.labels else None
+            # as eval does: an unlabelled query is skipped, and said
+            if where and not where.exists():
                 skipped.append(f"{log} (no {where})")
                 continue
             labels = load_labels(where) if where else None
             for r in export_turns(log, args.project or recorded_project(log, start), labels):
-                f.write(json.dumps(chat_record(r) if args.format == 'chat' else r, ensure_ascii=False) + '\n')
+                f.write(json.dumps(chat_record(r) if args.format == 'chat' else r,
+                                   ensure_ascii=False) + '\n')
                 n += 1
         if skipped and len(skipped) == len(logs):
             raise MemgateError(f"no log has labels in {args.labels}: {skipped[0]}; pass --labels DIR, or none")
     for s in skipped: print(f"skipped, not labelled: {s}", file=sys.stderr)
-    print(f"wrote {plural(n, 'turn')} of {plural(len(logs) - len(skipped), 'log')} to {args.out}", file=sys.stderr)
+    print(f"wrote {plural(n, 'turn')} of {plural(len(logs) - len(skipped), 'log')} to {args.out}",
+          file=sys.stderr)
     return 0
 
 # %% ../nbs/14_cli.ipynb #6645858b
@@ -476,15 +533,19 @@ COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     secrets=('say what a run would redact in a project, and what random-looking text it would send', secrets_args,
              cmd_secrets),
-    prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
+    prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args,
+            cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
-    show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
+    show=('print what logs learned: answer, final memory, the evidence behind it', show_args,
+          cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
     stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),
     report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),
-    projects=('list the projects under ~/.claude and ~/.codex that --project can name', projects_args, cmd_projects),
-    eval=('score the gates of logs against labels: precision, recall, exit timing, format', eval_args, cmd_eval),
+    projects=('list the projects under ~/.claude and ~/.codex that --project can name',
+              projects_args, cmd_projects),
+    eval=('score the gates of logs against labels: precision, recall, exit timing, format',
+          eval_args, cmd_eval),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),
 )
@@ -510,6 +571,7 @@ def _say_skipped(rs) -> None:
     print(f"memgate: {rs.path}: {len(rs.skipped)} rule(s) match file paths only, not text: {names} (not used)",
           file=sys.stderr)
 
+# %% ../nbs/14_cli.ipynb #d70f1c8b
 def _project_values(argv: list[str]) -> list[str]:
     "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
     out = []
@@ -518,6 +580,7 @@ def _project_values(argv: list[str]) -> list[str]:
         else: out.append(arg)
     return out
 
+# %% ../nbs/14_cli.ipynb #4175e419
 def main(argv=None) -> int:
     "Entry point of the `memgate` command: whatever it prints passes `visible`, so no text can drive the terminal."
     raw = sys.stdout, sys.stderr
@@ -526,13 +589,15 @@ def main(argv=None) -> int:
         given = sys.argv[1:] if argv is None else [str(a) for a in argv]
         args = build_parser().parse_args(_project_values(given))
         args.argv = given                 # as typed: what resumes a run
-        if hasattr(args, 'secret_rules'): _say_skipped(use_rules(args.secret_rules))   # a command reading sessions
+        # a command reading sessions
+        if hasattr(args, 'secret_rules'): _say_skipped(use_rules(args.secret_rules))
         return args.func(args)
     except MemgateError as e:
         print(f"memgate {args.command}: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError: return 0
-    except KeyboardInterrupt:            # before the signal handlers are in place, or a command without them
+    # before the signal handlers are in place, or a command without them
+    except KeyboardInterrupt:
         print("memgate: interrupted", file=sys.stderr)
         return 130
     finally: sys.stdout, sys.stderr = raw

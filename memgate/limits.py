@@ -13,11 +13,13 @@ from typing import Callable
 __all__ = ['SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'Slots', 'answer_cap']
 
 # %% ../nbs/06b_limits.ipynb #36fac821
-SLOWER = 1.6     # an answer this many times slower than the fastest one means requests wait in the server's queue
+# an answer this many times slower than the fastest one means requests wait in the server's queue
+SLOWER = 1.6
 
 class Slots:
     "Requests in flight, at most `limit`, which adapts between 1 and `most` (AIMD) to the latency the server shows."
-    def __init__(self, limit: int, most: int | None = None, say: Callable[[str], None] | None = None):
+    def __init__(self, limit: int, most: int | None = None,
+                 say: Callable[[str], None] | None = None):
         self.limit, self.most, self.say = float(limit), most or limit, say
         self.busy, self.fastest, self.said, self._free = 0, None, False, None
 
@@ -44,7 +46,8 @@ class Slots:
             self._free.notify_all()
 
 # %% ../nbs/06b_limits.ipynb #e77b578c
-ANSWER_BYTES_PER_TOKEN = 256   # JSON of one token, escapes and a reasoning copy included, with a wide margin
+# JSON of one token, escapes and a reasoning copy included, with a wide margin
+ANSWER_BYTES_PER_TOKEN = 256
 
 def answer_cap(max_tokens: int | None) -> int:
     "The most bytes read of one response: sized from the answer reserve, so a runaway server cannot fill memory."

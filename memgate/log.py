@@ -25,11 +25,13 @@ _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
 _opt_str, _opt_bool = (str, type(None)), (bool, type(None))
 EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     'run_start': dict(project=_str, query=_str, question=_str, model=_str, config=(dict,)),
-    'gate': dict(t=_int, update=_bool, exit=_opt_bool, chunk=_str, think=_str, candidate=_str),  # exit None: not asked
+    # exit None: not asked
+    'gate': dict(t=_int, update=_bool, exit=_opt_bool, chunk=_str, think=_str, candidate=_str),
     'evidence': dict(t=_int, sha=_str, text=_str, source=(list,)),
     'memory': dict(t=_int, sha=_str, text=_str, tokens=_int, parents=(list,)),
     'budget_exceeded': dict(t=_int, tokens=_int, budget=_int),
-    'unchanged': dict(t=_int, sha=_str),        # a yes whose candidate is the memory it had: said yes, kept as is
+    # a yes whose candidate is the memory it had: said yes, kept as is
+    'unchanged': dict(t=_int, sha=_str),
     'parse_failed': dict(t=_int, attempts=_int, error=_str, raw=_str),
     'run_end': dict(status=_str, chunks_seen=_int, chunks_used=_int, final_memory_sha=_opt_str),
     'answer': dict(text=_str, memory_sha=_opt_str, model=_str, latency_s=_num, usage=(dict,)),
@@ -50,25 +52,30 @@ class Event(dict):
     offset: int = 0               # byte offset of that line
     digest: str | None = None     # `line_sha` of that line: what the next line names as `prev`
 
+# %% ../nbs/08_log.ipynb #153210d7
 def _type_ok(v, types) -> bool:
     if isinstance(v, bool) and bool not in types: return False
     return isinstance(v, types)
 
+# %% ../nbs/08_log.ipynb #be010ae3
 def check_event(d: dict) -> str | None:
     "What is wrong with event `d`, or None when it is well formed."
     kind = d.get('kind')
     if kind not in EVENT_FIELDS: return f"unknown event kind {kind!r}"
     for name in ('prev', 'seal'):
-        if name in d and not isinstance(d[name], str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if name in d and not isinstance(d[name],
+                                        str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
-        if not _type_ok(d[name], types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if not _type_ok(d[name],
+                        types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     if 't' in d and d['t'] < 1: return f"{kind} field `t` must be >= 1, not {d['t']}"
     if kind == 'run_end' and d['status'] not in RUN_STATUSES:
         return f"run_end status {d['status']!r} is not one of {RUN_STATUSES}"
     return None
 
+# %% ../nbs/08_log.ipynb #babd1c41
 def make_event(kind: str, run: str, level: int, **fields) -> Event:
     "Build an event with its fields in the canonical order, refusing a malformed one."
     e = Event(kind=kind, run=run, level=int(level), **fields)
@@ -80,6 +87,7 @@ def encode_event(e: dict) -> bytes:
     "One log line: compact JSON, UTF-8 text kept as is, and a newline."
     return (json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n').encode('utf-8')
 
+# %% ../nbs/08_log.ipynb #cd8267d6
 def drop_incomplete_tail(path) -> bytes:
     "Cut an incomplete last line (no final newline) off the file at `path`; returns what was cut."
     path = Path(path)
@@ -100,6 +108,7 @@ def line_sha(line: bytes) -> str:
     "The sha256 a following line names as its `prev`: of the line's bytes without its newline."
     return hashlib.sha256(line.rstrip(b'\n')).hexdigest()
 
+# %% ../nbs/08_log.ipynb #693e4c29
 def last_line_sha(path) -> str:
     "`line_sha` of the last complete line of the file at `path`, or GENESIS for an empty or missing file."
     path = Path(path)
@@ -107,7 +116,8 @@ def last_line_sha(path) -> str:
     with open(path, 'rb') as f:
         end = f.seek(0, os.SEEK_END)
         data, pos = b'', end
-        while pos > 0 and data.count(b'\n') < 2:          # read back until the last line's start is in view
+        # read back until the last line's start is in view
+        while pos > 0 and data.count(b'\n') < 2:
             step = min(pos, 1 << 16)
             pos -= step
             f.seek(pos)
@@ -119,17 +129,21 @@ def last_line_sha(path) -> str:
 class LogLocked(LogError):
     "A log that another process is writing."
 
+# %% ../nbs/08_log.ipynb #4833a997
 def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
 
+# %% ../nbs/08_log.ipynb #191eea1d
 def no_symlink(path: Path):
     "Refuse to write through a symbolic link: the log, its lock file or its folder."
     for p in (path, _lock_path(path), path.parent):
         if p.is_symlink(): raise LogError(f"{p} is a symbolic link: memgate writes no log through one (move it away)")
 
+# %% ../nbs/08_log.ipynb #6dfb5625
 def _lock(path: Path) -> int:
     "An exclusive lock for writing the log at `path`: the fd of its `.lock` file, which releases it when closed."
     while True:
-        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)   # a symlink here: ELOOP
+        # a symlink here: ELOOP
+        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 32).decode('ascii', 'replace').strip() or 'unknown'
@@ -138,7 +152,8 @@ def _lock(path: Path) -> int:
         try: current = os.stat(_lock_path(path)).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError: current = False
         if current: break
-        os.close(fd)          # the writer before us removed this lock file as it finished: lock the new one
+        # the writer before us removed this lock file as it finished: lock the new one
+        os.close(fd)
     os.ftruncate(fd, 0)
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
@@ -154,7 +169,8 @@ class LogWriter:
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW,
+                               0o644)
         except OSError as e:
             self.close()
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
@@ -177,7 +193,8 @@ def write(self: LogWriter, *events: dict):
     lines, prev = [], self.prev
     for i, e in enumerate(events, 1):
         e = dict(e, prev=prev)
-        if i == len(events): e['seal'] = line_sha(encode_event(e))     # the last line has no successor to vouch for it
+        # the last line has no successor to vouch for it
+        if i == len(events): e['seal'] = line_sha(encode_event(e))
         lines.append(encode_event(e))
         prev = line_sha(lines[-1])
     size = os.fstat(self._fd).st_size
@@ -191,6 +208,7 @@ def write(self: LogWriter, *events: dict):
                        "whole turn") from None
     self.prev = prev
 
+# %% ../nbs/08_log.ipynb #93de62a1
 @patch
 def truncate(self: LogWriter, size: int):
     "Cut the log back to its first `size` bytes (a whole number of lines), durably."
@@ -207,11 +225,14 @@ class LogContents:
     incomplete: bytes = b''
     incomplete_line: int | None = None
 
-LOG_LINE_BYTES = 64 << 20   # the longest line memgate reads in a log: a turn's chunk and three answers fit many times
+# %% ../nbs/08_log.ipynb #bcd2be28
+# the longest line memgate reads in a log: a turn's chunk and three answers fit many times
+LOG_LINE_BYTES = 64 << 20
 
 class LogLines:
     "The events of a log file, read and checked one line at a time; after the last, a cut-off line is set aside."
-    def __init__(self, path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
+    def __init__(self,
+                 path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
 
     def __iter__(self) -> Iterator[Event]:
         try: f = open(self.path, 'rb')
@@ -221,7 +242,8 @@ class LogLines:
             for i, raw, size in bounded_lines(f, LOG_LINE_BYTES):
                 if raw is None: raise LogError(f"{self.path}:{i}: a line of {size:,} bytes, over the "
                                                f"{LOG_LINE_BYTES >> 20} MB no writer writes", i)
-                if not raw.endswith(b'\n'):            # only the last line can lack one: a killed writer's
+                # only the last line can lack one: a killed writer's
+                if not raw.endswith(b'\n'):
                     self.incomplete, self.incomplete_line = raw, i
                     return
                 ev = _event(self.path, i, raw[:-1])
@@ -232,15 +254,18 @@ class LogLines:
 def _event(path: Path, i: int, raw: bytes) -> Event:
     "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
     try: d = json.loads(raw.decode('utf-8'))
-    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
+    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
+                                                   i) from None
     except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
+    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event",
+                                          i) from None
     if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
     if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
     ev = Event(d)
     ev.line, ev.digest = i, line_sha(raw)
     return ev
 
+# %% ../nbs/08_log.ipynb #81eeae84
 def read_log(path) -> LogContents:
     "Read and check every event of the log at `path`."
     lines = LogLines(path)
@@ -271,15 +296,18 @@ class Stats:
     fast_no: int = 0               # answers read only to their `<check>no</check>` (`--fast-no`)
     parse_failures: int = 0
     budget_exceeded: int = 0
-    unchanged: int = 0                     # yes with the memory returned as it was: neither used nor a no
-    cut: int = 0                           # answers the server cut at max_tokens (finish_reason length)
+    # yes with the memory returned as it was: neither used nor a no
+    unchanged: int = 0
+    # answers the server cut at max_tokens (finish_reason length)
+    cut: int = 0
     calls: int = 0
     memory_tokens: int = 0
     final_memory_sha: str | None = None
     runs: int = 0
     status: str | None = None
     last_t: int = 0
-    first_over_budget: int | None = None   # the turn of the first yes refused for the budget: memory was full
+    # the turn of the first yes refused for the budget: memory was full
+    first_over_budget: int | None = None
     prompt_tokens: int = 0                 # as the server counted them, over every call
     completion_tokens: int = 0
     answers: int = 0
@@ -306,7 +334,8 @@ def add(self: Stats, e: dict):
     if k in TURN_KINDS:
         self.chunks_seen += 1
         self.last_t = e['t']
-        self.calls += e.get('attempts', 1) + e.get('retries', 0)      # retried requests were calls too
+        # retried requests were calls too
+        self.calls += e.get('attempts', 1) + e.get('retries', 0)
         self.cut += (e.get('finish_reason') == 'length') + sum(x.get('finish_reason') == 'length'
                                                                 for x in e.get('earlier', ()))
     if k in TURN_KINDS or k == 'answer':
@@ -314,7 +343,8 @@ def add(self: Stats, e: dict):
         self.completion_tokens += (e.get('usage') or {}).get('completion_tokens', 0)
     if k == 'gate':
         self.update_gates += e['update']
-        self.exit_gates += bool(e['exit'])      # None: not asked (`--fast-no` stopped reading at a no)
+        # None: not asked (`--fast-no` stopped reading at a no)
+        self.exit_gates += bool(e['exit'])
         self.fast_no += bool(e.get('fast_no'))
     elif k == 'parse_failed': self.parse_failures += 1
     elif k == 'budget_exceeded':
@@ -333,9 +363,11 @@ def add(self: Stats, e: dict):
         self.calls += e.get('failed_calls', 0)      # the requests of a call that failed the run
     elif k == 'answer': self.answers += 1
 
+# %% ../nbs/08_log.ipynb #92d26aa5
 def stats(events) -> Stats:
     "Recompute a log's numbers from its events (a list of events, or a path)."
-    if isinstance(events, (str, Path)): events = LogLines(events)     # one line at a time: a long log is not held
+    # one line at a time: a long log is not held
+    if isinstance(events, (str, Path)): events = LogLines(events)
     s = Stats()
     for e in events: s.add(e)
     return s
@@ -350,9 +382,12 @@ class Verdict:
     line: int | None = None
     events: int = 0
     incomplete_line: int | None = None
-    unfinished: Event | None = None    # with `unfinished_ok`: the opening event of an unfinished last turn
-    log: LogContents | None = field(default=None, repr=False)   # what was read, for a caller that goes on with it
-    head: str | None = None            # the sha of its last line: keep it, and `verify --head` finds any change
+    # with `unfinished_ok`: the opening event of an unfinished last turn
+    unfinished: Event | None = None
+    # what was read, for a caller that goes on with it
+    log: LogContents | None = field(default=None, repr=False)
+    # the sha of its last line: keep it, and `verify --head` finds any change
+    head: str | None = None
 
     def __str__(self):
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
@@ -364,7 +399,8 @@ class _Checker:
     "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
     def __init__(self):
         self.runs, self.ended, self.shas, self.memories = {}, set(), set(), set()
-        self.turn = None    # the open turn's gate or parse_failed event, with what it has received so far
+        # the open turn's gate or parse_failed event, with what it has received so far
+        self.turn = None
         self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
     def pending(self) -> str | None:
@@ -406,7 +442,8 @@ def open_turn(self: _Checker, e: Event) -> str | None:
     if (p := self.pending()): return p
     if e['t'] <= self.s.last_t:
         return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
-    ungated = self.runs[e['run']]['config'].get('gate') == 'off'     # the ablation applies every parsed turn
+    # the ablation applies every parsed turn
+    ungated = self.runs[e['run']]['config'].get('gate') == 'off'
     self.turn = dict(e, evidence=None, memory=None, budget=False, unchanged=False, event=e,
                      applies=bool(e.get('update')) or ungated)
     return None
@@ -421,6 +458,7 @@ def in_turn(self: _Checker, e: Event) -> str | None:
     if tn['kind'] != 'gate' or not tn['applies']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
     return None
 
+# %% ../nbs/08_log.ipynb #5e0033cc
 @patch
 def budget_exceeded(self: _Checker, e: Event) -> str | None:
     "A yes over budget: the turn then has no evidence, and says so once."
@@ -429,6 +467,7 @@ def budget_exceeded(self: _Checker, e: Event) -> str | None:
     self.turn['budget'] = True
     return None
 
+# %% ../nbs/08_log.ipynb #6a86eeb0
 @patch
 def unchanged(self: _Checker, e: Event) -> str | None:
     "A yes whose candidate is the memory the turn started from, byte for byte: memory is kept, and said so once."
@@ -458,7 +497,8 @@ def memory(self: _Checker, e: Event) -> str | None:
     "The turn's new memory: after its evidence, with the right parents, token count and size."
     tn, t = self.turn, e['t']
     if sha256_text(e['text']) != e['sha']: return "memory sha does not match its text"
-    if not all(isinstance(p, str) for p in e['parents']): return "memory parents must be shas (strings)"
+    if not all(isinstance(p,
+                          str) for p in e['parents']): return "memory parents must be shas (strings)"
     if not tn['evidence'] or tn['memory']: return f"memory at t={t} without evidence first, or twice"
     prev = self.s.final_memory_sha
     want = [tn['evidence']] + ([prev] if prev else [])
@@ -466,7 +506,8 @@ def memory(self: _Checker, e: Event) -> str | None:
     if missing: return f"memory parent {missing[0][:12]} does not appear earlier in the log"
     short = lambda shas: [p[:12] for p in shas]
     if e['parents'] != want: return f"memory parents {short(e['parents'])} should be {short(want)}"
-    n = e['tokens'] if 'prev' in e else count_tokens(e['text'])   # chained: counted by the writer, sealed by the chain
+    # chained: counted by the writer, sealed by the chain
+    n = e['tokens'] if 'prev' in e else count_tokens(e['text'])
     if e['tokens'] != n: return f"memory tokens {e['tokens']} but its text has {n}"
     budget = self.runs[e['run']]['config'].get('memory_budget')
     if not isinstance(budget, (int, type(None))) or isinstance(budget, bool):
@@ -507,6 +548,7 @@ def _broken_seal(e: Event) -> str | None:
     unsealed = encode_event({k: v for k, v in e.items() if k != 'seal'})
     return None if line_sha(unsealed) == e['seal'] else "the line was edited after it was written (its seal breaks)"
 
+# %% ../nbs/08_log.ipynb #b225e3c6
 def _chain_break(e: Event, prev: str) -> str | None:
     "What is wrong with `e`'s `prev`, given the sha of the line before it."
     if e['prev'] == prev: return None
@@ -514,21 +556,23 @@ def _chain_break(e: Event, prev: str) -> str | None:
     return (f"the chain breaks here: prev {e['prev'][:12]} is not the sha of line {e.line - 1} ({prev[:12]}): "
             "a line was edited, deleted, inserted or moved")
 
-
 # %% ../nbs/08_log.ipynb #62214047
 def _tally(path: Path) -> tuple[int, int | None]:
     "(complete lines, the line number of a cut-off last line or None) of the file at `path`, counted, not parsed."
     newlines, last = 0, b'\n'
     try:
         with open(path, 'rb') as f:
-            for block in iter(lambda: f.read(1 << 20), b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
+            for block in iter(lambda: f.read(1 << 20),
+                              b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
     except OSError: pass                 # reading it line by line says what is wrong
     return newlines, (newlines + 1 if last != b'\n' else None)
 
+# %% ../nbs/08_log.ipynb #3686cb9c
 def log_head(path) -> tuple[int, str]:
     "(complete lines, the sha of the last one) of the log at `path`: kept, `verify --head` finds any later change."
     return _tally(Path(path))[0], last_line_sha(path)
 
+# %% ../nbs/08_log.ipynb #b7d27a0a
 _BULK = dict(evidence=('text',), gate=('think', 'candidate', 'raw'), parse_failed=('raw',))
 
 def _slim(e: Event) -> Event:
@@ -559,40 +603,51 @@ class _Kept:
         "What the verdict adds: the head's line, and what was appended after it, in words (`1 answer`, `3 turns`)."
         a = self.after
         if not a: return f"; ends at the head kept (line {self.line})"
-        what = [plural(n, w) for n, w in ((a['gate'] + a['parse_failed'], 'turn'), (a['answer'], 'answer'),
+        what = [plural(n, w) for n,
+                w in ((a['gate'] + a['parse_failed'], 'turn'), (a['answer'], 'answer'),
                                          (a['run_start'], 'run')) if n]
         return (f"; holds the head kept at line {self.line}, then {plural(a.total(), 'line')} appended"
                 + (f": {', '.join(what)}" if what else ''))
 
 # %% ../nbs/08_log.ipynb #727c1bda
 def verify(path,                        # the log
-           strict: bool = False,        # fail on an incomplete last line instead of setting it aside
-           unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
-           keep: bool = False,          # hand back the events checked (`Verdict.log`), without their bulk
-           head: str | None = None      # the sha of a line the log must still hold (or its first 12+ characters)
+           # fail on an incomplete last line instead of setting it aside
+           strict: bool = False,
+           # accept an unfinished last turn and report it (what --resume redoes)
+           unfinished_ok: bool = False,
+           # hand back the events checked (`Verdict.log`), without their bulk
+           keep: bool = False,
+           # the sha of a line the log must still hold (or its first 12+ characters)
+           head: str | None = None
            ) -> Verdict:
     "Check that the log at `path` can be trusted; the verdict names the first failing line."
     path = Path(path)
     if strict and (torn := _tally(path)[1]):
-        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn, torn - 1)
+        return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn,
+                       torn - 1)
     lines, kept, c, prev, chained = LogLines(path), [], _Checker(), GENESIS, False
     kept_head = _Kept(head)
     try:
         for e in lines:
-            chained = chained or 'prev' in e                  # once a line is chained, every later one must be
-            broken = ((_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained
+            # once a line is chained, every later one must be
+            chained = chained or 'prev' in e
+            broken = ((_chain_break(e,
+                                    prev) if 'prev' in e else "line without prev in a chained log") if chained
                       else None)
             try: problem = c.check(e) or broken or _broken_seal(e)
-            except (TypeError, ValueError, KeyError, AttributeError) as err:   # a field of a shape no writer writes
+            # a field of a shape no writer writes
+            except (TypeError, ValueError, KeyError, AttributeError) as err:
                 problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
             if problem: return Verdict(path, False, problem, e.line, *_tally(path))
             c.s.add(e)
             prev = e.digest
             kept_head.see(e)
             if keep: kept.append(_slim(e))
-    except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
+    except LogError as err: return Verdict(path, False,
+                                           str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     if head and kept_head.line is None:
-        return Verdict(path, False, f"the log does not hold the head kept ({head[:12]}): a line at or before it was "
+        return Verdict(path, False,
+                       f"the log does not hold the head kept ({head[:12]}): a line at or before it was "
                        f"cut off or rewritten (its last line {lines.count} has sha {prev[:12]})", lines.count,
                        lines.count)
     v = _ending(path, c, lines.count, lines.incomplete_line, chained, unfinished_ok)
@@ -602,10 +657,12 @@ def verify(path,                        # the log
     return v
 
 # %% ../nbs/08_log.ipynb #0f11d9d9
-def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool, unfinished_ok: bool) -> Verdict:
+def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
+            unfinished_ok: bool) -> Verdict:
     "The verdict on a log whose every line passed: is its last turn whole?"
     if (p := c.pending()) and not unfinished_ok:
-        return Verdict(path, False, f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
+        return Verdict(path, False,
+                       f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
                        c.turn['event'].line, n, torn)
     note = '' if chained else ', unchained (written before memgate chained its logs)'
     last = next(reversed(c.runs), None)

@@ -35,25 +35,34 @@ def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed:
     opts = dict(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed)
     return {k: v for k, v in opts.items() if v is not None}
 
-RETRY_TEMPERATURE = 0.7   # a retry at the run's temperature 0 would get the same unparseable answer again
+# a retry at the run's temperature 0 would get the same unparseable answer again
+RETRY_TEMPERATURE = 0.7
 
 # %% ../nbs/09_loop.ipynb #d79b996d
 @dataclass(frozen=True)
 class LoopConfig:
     "What a run is allowed to do; all of it is recorded in `run_start`."
     budget: Budget = Budget()
-    chunk_tokens: int = CHUNK_TOKENS            # what the chunker packed to; recorded so resume can tell it changed
-    tool_result_chars: int = TOOL_RESULT_CHARS  # how the sources cut long tool results; recorded for the same reason
+    # what the chunker packed to; recorded so resume can tell it changed
+    chunk_tokens: int = CHUNK_TOKENS
+    # how the sources cut long tool results; recorded for the same reason
+    tool_result_chars: int = TOOL_RESULT_CHARS
     use_exit_gate: bool = False
-    use_update_gate: bool = True                # False: the ungated ablation (MemAgent's overwrite, every parsed turn)
+    # False: the ungated ablation (MemAgent's overwrite, every parsed turn)
+    use_update_gate: bool = True
     parse_retries: int = 2
     sampling: dict = field(default_factory=default_sampling)
-    retry_temperature: float | None = RETRY_TEMPERATURE   # a parse retry's temperature (None: the run's), own seed
-    redact: bool = True                         # secrets in the sessions replaced before anything is sent
-    select: Selection = Selection()             # which sessions the run reads (dates, ids); recorded for resume
+    # a parse retry's temperature (None: the run's), own seed
+    retry_temperature: float | None = RETRY_TEMPERATURE
+    # secrets in the sessions replaced before anything is sent
+    redact: bool = True
+    # which sessions the run reads (dates, ids); recorded for resume
+    select: Selection = Selection()
     template: str | None = None       # template file; None is templates/gru-mem.txt
-    fast_no: bool = False             # stop reading an answer at `<check>no</check>`: its exit gate is not asked
-    context_said: bool = False        # the budget's context is the model's, as its server or --context said
+    # stop reading an answer at `<check>no</check>`: its exit gate is not asked
+    fast_no: bool = False
+    # the budget's context is the model's, as its server or --context said
+    context_said: bool = False
 
     def log_config(self) -> dict:
         "The `config` of `run_start`."
@@ -67,6 +76,7 @@ class LoopConfig:
                     gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact),
                     **({'fast_no': True} if self.fast_no else {}))
 
+# %% ../nbs/09_loop.ipynb #6262cedc
 def _rules_config(redact: bool) -> dict:
     "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
     rules = active_rules() if redact else None
@@ -84,10 +94,14 @@ class ResumePoint:
     stats: Stats = field(default_factory=Stats)
     complete: bool = False       # the log's last run ended complete or exited
     exited: bool = False         # ... and it was the exit gate that ended it
-    read: dict[int, list] = field(default_factory=dict)   # the sources (files and record refs) of each logged turn
-    fresh: bool = False          # the chunk source holds only what the log has not read, numbered on from `t`
-    sessions_sha: str | None = None   # the session files' stamp when the last run read them all (`Project.stamp`)
-    limit: int | None = None     # the --limit its last run read under (a resume keeps it unless given another)
+    # the sources (files and record refs) of each logged turn
+    read: dict[int, list] = field(default_factory=dict)
+    # the chunk source holds only what the log has not read, numbered on from `t`
+    fresh: bool = False
+    # the session files' stamp when the last run read them all (`Project.stamp`)
+    sessions_sha: str | None = None
+    # the --limit its last run read under (a resume keeps it unless given another)
+    limit: int | None = None
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."
@@ -96,6 +110,7 @@ class ResumePoint:
             raise ResumeError(f"chunk {t} has sha {chunk.sha[:12]} but the log recorded {str(logged)[:12]}: "
                               "the project's chunks changed since this log was written")
 
+# %% ../nbs/09_loop.ipynb #1d865904
 class ResumeError(MemgateError):
     "A log that cannot be continued with these chunks or settings; the message says what changed."
 
@@ -113,7 +128,8 @@ class Turn:
     latency_s: float
     events: tuple
     usage: dict = field(default_factory=dict)   # tokens the server counted for the turn's calls
-    times: dict = field(default_factory=dict)   # of latency_s: queue_s (waiting for a slot), first_token_s, decode_s
+    # of latency_s: queue_s (waiting for a slot), first_token_s, decode_s
+    times: dict = field(default_factory=dict)
 
 
 # %% ../nbs/09_loop.ipynb #a43a297b
@@ -141,7 +157,8 @@ class RunOutcome:
     elapsed_s: float
     resumed_from: int = 0
     error: str | None = None      # what made a failed run fail
-    discarded: dict = field(default_factory=dict)   # calls and tokens of speculative answers thrown away
+    # calls and tokens of speculative answers thrown away
+    discarded: dict = field(default_factory=dict)
 
 # %% ../nbs/09_loop.ipynb #e31e0182
 @dataclass
@@ -151,36 +168,48 @@ class Asked:
     error: ParseError | None = None
     attempts: int = 0
     latency_s: float = 0.0
-    usage: dict = field(default_factory=dict)   # the server's prompt_tokens and completion_tokens, over the attempts
-    raw: str = ''                               # the last response's text: the one that parsed, when one did
-    finish_reason: str | None = None            # what the server said of the last response ('length': cut)
-    earlier: list = field(default_factory=list) # each attempt before the last: its text, finish_reason and error
-    retries: int = 0                            # HTTP requests beyond one per attempt (passing failures retried)
-    reasoning: bool = False                     # the think text came from the server's reasoning field
+    # the server's prompt_tokens and completion_tokens, over the attempts
+    usage: dict = field(default_factory=dict)
+    # the last response's text: the one that parsed, when one did
+    raw: str = ''
+    # what the server said of the last response ('length': cut)
+    finish_reason: str | None = None
+    # each attempt before the last: its text, finish_reason and error
+    earlier: list = field(default_factory=list)
+    # HTTP requests beyond one per attempt (passing failures retried)
+    retries: int = 0
+    # the think text came from the server's reasoning field
+    reasoning: bool = False
     fast_no: bool = False                       # read only to its `<check>no</check>` (`--fast-no`)
     times: dict = field(default_factory=dict)   # queue_s, first_token_s, decode_s over the attempts
 
     def cost(self) -> dict:
         "The fields a turn event records about its calls."
-        extra = dict(usage=self.usage, finish_reason=self.finish_reason, earlier=self.earlier, retries=self.retries,
+        extra = dict(usage=self.usage, finish_reason=self.finish_reason, earlier=self.earlier,
+                     retries=self.retries,
                      think_from='reasoning' if self.reasoning else None, fast_no=self.fast_no,
                      **{k: round(v, 3) for k, v in self.times.items()})
-        return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3), **{k: v for k, v in extra.items() if v})
+        return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3),
+                    **{k: v for k, v in extra.items() if v})
 
 # %% ../nbs/09_loop.ipynb #528e3e39
 def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
     "Sampling for try `attempt` of a turn: the run's on the first; a retry gets its own seed and the retry temperature."
     if attempt == 1: return cfg.sampling
-    seed = (cfg.sampling.get('seed') or 0) + attempt - 1      # at temperature 0 a resent request is the same answer
+    # at temperature 0 a resent request is the same answer
+    seed = (cfg.sampling.get('seed') or 0) + attempt - 1
     return {**cfg.sampling, 'seed': seed, **({} if cfg.retry_temperature is None else
                                              {'temperature': cfg.retry_temperature})}
 
-TIMES = ('queue_s', 'first_token_s', 'decode_s')     # the parts of a turn's latency_s a streamed answer tells
+# %% ../nbs/09_loop.ipynb #a2ebaafd
+# the parts of a turn's latency_s a streamed answer tells
+TIMES = ('queue_s', 'first_token_s', 'decode_s')
 
 def _take(a: Asked, completion: Completion, fast_no: bool = False):
     "Fold one completion into `a`, and parse it (with `fast_no`, an answer that said no is read to there)."
     if a.attempts > 1:
-        a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason, error=f"<{a.error.tag}> {a.error.problem}"))
+        a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason,
+                              error=f"<{a.error.tag}> {a.error.problem}"))
     a.latency_s += completion.latency_s
     a.retries += completion.tries - 1
     for k in ('prompt_tokens', 'completion_tokens'):
@@ -192,15 +221,19 @@ def _take(a: Asked, completion: Completion, fast_no: bool = False):
     else:
         try: a.gate = parse_gate_response(completion.text)
         except ParseError as e: a.error = e
-    if a.gate is not None and not a.gate.think and completion.reasoning:   # a server that parsed the think text out
+    # a server that parsed the think text out
+    if a.gate is not None and not a.gate.think and completion.reasoning:
         a.gate, a.reasoning = replace(a.gate, think=completion.reasoning.strip()), True
 
+# %% ../nbs/09_loop.ipynb #bcedea4e
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
     a, until = Asked(), {'until': lambda text: said_no(text) is not None} if cfg.fast_no else {}
     while a.gate is None and a.attempts <= cfg.parse_retries:
         a.attempts += 1
-        _take(a, await client.complete(prompt.messages, **until, **attempt_sampling(cfg, a.attempts)), cfg.fast_no)
+        _take(a,
+              await client.complete(prompt.messages, **until,
+                                    **attempt_sampling(cfg, a.attempts)), cfg.fast_no)
     return a
 
 # %% ../nbs/09_loop.ipynb #3e14b4ab
@@ -223,12 +256,14 @@ class TurnEvents:
 
     def event(self, kind: str, level: int | None = None, **fields) -> dict:
         "An event of this turn."
-        return make_event(kind, self.run, self.level if level is None else level, t=self.t, **fields)
+        return make_event(kind, self.run, self.level if level is None else level, t=self.t,
+                          **fields)
 
     def parse_failed(self, a: Asked, max_tokens: int | None) -> dict:
         "No answer in the gate format after the retries: the last one's error and text."
         cut = f"answer cut at max_tokens {max_tokens}: " if a.finish_reason == 'length' else ''
-        return self.event('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}", raw=a.error.raw,
+        return self.event('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}",
+                          raw=a.error.raw,
                           chunk=self.chunk.sha, read=self.chunk.sources, **a.cost())
 
     def gate(self, a: Asked) -> dict:
@@ -255,15 +290,18 @@ def resolve_turn(a: Asked,                 # what asking gave: the gate, or None
                  cfg: LoopConfig) -> Turn:
     "What the rules make of answer `a`: a turn that failed to parse, retained, kept unchanged, refused or applied."
     def ended(outcome: str, *events, new: str | None = memory, tokens: int = memory_tokens) -> Turn:
-        return Turn(ev.t, outcome, a.gate, new, memory, tokens, a.attempts, a.latency_s, events, a.usage, a.times)
-    if a.gate is None: return ended('parse_failed', ev.parse_failed(a, cfg.sampling.get('max_tokens')))
+        return Turn(ev.t, outcome, a.gate, new, memory, tokens, a.attempts, a.latency_s, events,
+                    a.usage, a.times)
+    if a.gate is None: return ended('parse_failed',
+                                    ev.parse_failed(a, cfg.sampling.get('max_tokens')))
     g, candidate = ev.gate(a), a.gate.candidate
     if cfg.use_update_gate and not a.gate.update_gate: return ended('retained', g)
     if memory is not None and candidate == memory:
         return ended('unchanged', g, ev.event('unchanged', sha=memory_sha))
     n, exact = candidate_tokens(candidate, cfg.budget.memory)
     if n > cfg.budget.memory:
-        over = ev.event('budget_exceeded', tokens=n, budget=cfg.budget.memory, **({} if exact else {'at_least': True}))
+        over = ev.event('budget_exceeded', tokens=n, budget=cfg.budget.memory,
+                        **({} if exact else {'at_least': True}))
         return ended('budget_exceeded', g, over)
     return ended('applied', g, *ev.applied(candidate, n, memory_sha), new=candidate, tokens=n)
 
@@ -277,7 +315,8 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                    memory_sha: str | None,    # its sha, the new memory's parent
                    cfg: LoopConfig,           # budgets, retries, sampling
                    client: ModelClient,       # the model
-                   memory_tokens: int | None = None) -> Turn:  # M_{t-1}'s count, when the caller has it
+                   # M_{t-1}'s count, when the caller has it
+                   memory_tokens: int | None = None) -> Turn:
     "Turn `t` over `chunk` from memory `memory`: its prompt built, the model asked (`ask`), the answer resolved."
     if memory_tokens is None: memory_tokens = count_tokens(memory) if memory is not None else 0
     prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template),
@@ -300,7 +339,8 @@ def _written(sink, s: Stats, *events):
     for e in events: s.add(e)
 
 # %% ../nbs/09_loop.ipynb #7a52742f
-async def unread(source, resume: ResumePoint, limit: int | None = None, gone: Callable[[], bool] = lambda: False):
+async def unread(source, resume: ResumePoint, limit: int | None = None,
+                 gone: Callable[[], bool] = lambda: False):
     "(t, chunk) of every chunk a run has yet to read: those its log holds are checked, then skipped."
     t = 0
     async for chunk in _chunks(source):
@@ -308,7 +348,8 @@ async def unread(source, resume: ResumePoint, limit: int | None = None, gone: Ca
         if t <= resume.t: resume.check(t, chunk)
         elif limit is not None and t > limit: return
         else: yield t, chunk
-    if t < resume.t and not resume.fresh and not gone():     # `gone`: the source was stopped, not short
+    # `gone`: the source was stopped, not short
+    if t < resume.t and not resume.fresh and not gone():
         raise ResumeError(f"the log has {resume.t} turns but the project now has only {t} chunks")
 
 # %% ../nbs/09_loop.ipynb #4a1b7679
@@ -327,15 +368,18 @@ class _AheadTurn:
     memory_sha: str | None
     task: asyncio.Task
 
+# %% ../nbs/09_loop.ipynb #c5e09bdc
 def _fresh(a: _AheadTurn, memory_sha: str | None) -> bool:
     "Whether turn `a` was asked with the memory now committed: only then may it be committed."
     return a.memory_sha == memory_sha
 
+# %% ../nbs/09_loop.ipynb #4749d973
 class Ahead:
     "Turns of one run asked up to `k` at once, resolved in order; those asked with a stale memory asked again."
     def __init__(self, k: int, ask: Callable, chunks):
         self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
-        self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)   # answered, cut short
+        # answered, cut short
+        self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)
 
     def _asked(self, t, chunk, memory, memory_sha, memory_tokens) -> _AheadTurn:
         "Turn `t` asked now, with `memory`."
@@ -357,11 +401,14 @@ def _discard(self: Ahead, a: _AheadTurn):
         turn = a.task.result()
         self.discarded['calls'] += turn.attempts
         for k in ('prompt_tokens', 'completion_tokens'): self.discarded[k] += turn.usage.get(k, 0)
-    elif not a.task.done():                               # queued or in flight: closing it stops the server's work
+    # queued or in flight: closing it stops the server's work
+    elif not a.task.done():
         self.discarded['cancelled'] += 1
         a.task.cancel()
-    a.task.add_done_callback(lambda task: task.cancelled() or task.exception())   # no "never retrieved" warning
+    # no "never retrieved" warning
+    a.task.add_done_callback(lambda task: task.cancelled() or task.exception())
 
+# %% ../nbs/09_loop.ipynb #36daee74
 @patch
 async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
     "The next turn in order, asked with the committed memory `memory_sha`; None when the chunks are done."
@@ -369,17 +416,21 @@ async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | No
     if not self.pending: return None
     a = self.pending.pop(0)
     turn = await a.task
-    if not _fresh(a, memory_sha):                          # asked with another memory: its answer cannot be used
+    # asked with another memory: its answer cannot be used
+    if not _fresh(a, memory_sha):
         self._discard(a)
         turn = await self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens)
     return turn
 
+# %% ../nbs/09_loop.ipynb #31d88a1f
 @patch
 def restart(self: Ahead, memory, memory_sha, memory_tokens):
     "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
     for a in self.pending: self._discard(a)
-    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens) for a in self.pending]
+    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha,
+                                memory_tokens) for a in self.pending]
 
+# %% ../nbs/09_loop.ipynb #a7378b89
 @patch
 def close(self: Ahead):
     "Cancel what is still asked: the run ended (exit gate, Ctrl-C, a failure)."
@@ -397,6 +448,7 @@ class _Held:
     unparsed: int = 0                # and without one
     last_raw: str = ''
 
+# %% ../nbs/09_loop.ipynb #20f79789
 async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, stop, on_turn) -> str:
     "Commit turns from `ahead` in order, until the chunks end, the exit gate says end or `stop` is set: the status."
     while True:
@@ -411,53 +463,71 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
             ahead.restart(m.memory, m.sha, m.tokens)
         if on_turn: on_turn(turn)
         if cfg.use_exit_gate and turn.gate is not None and turn.gate.exit_gate: return 'exited'
-    return 'interrupted' if stop is not None and stop.is_set() else 'complete'     # a source that stopped
+    # a source that stopped
+    return 'interrupted' if stop is not None and stop.is_set() else 'complete'
 
 # %% ../nbs/09_loop.ipynb #82723c4b
-def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint, project: str, model: str,
+def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint,
+               project: str, model: str,
                run_info: dict | None) -> Event:
     "The run_start event: what the run reads, with what, from where."
-    return make_event('run_start', run, level, project=project, query=query.id, question=query.question, model=model,
+    return make_event('run_start', run, level, project=project, query=query.id,
+                      question=query.question, model=model,
                       config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
 
-def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None, failed: int,
+# %% ../nbs/09_loop.ipynb #29eeca78
+def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None,
+             failed: int,
              ahead: Ahead, end_info) -> Event:
     "The run_end event: how the run ended and why, its counts, and what speculation cost."
     extra = dict(error=error, failed_calls=failed,
                  speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
-    return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
-                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=utc_now(),
+    return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
+                      chunks_used=s.chunks_used,
+                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed,
+                                                                           3), ts=utc_now(),
                       **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
-async def run_loop(level: int,                  # the level the run writes: 1 over transcripts, 2 over memories
+# the level the run writes: 1 over transcripts, 2 over memories
+async def run_loop(level: int,
                    query: Query,                # the standing question
-                   source,                      # chunks: any iterable or async iterable, read in order
+                   # chunks: any iterable or async iterable, read in order
+                   source,
                    cfg: LoopConfig,             # budgets, retries, sampling, exit gate
                    client: ModelClient,         # the model
-                   sink,                        # where whole turns of events go: anything with write(*events)
+                   # where whole turns of events go: anything with write(*events)
+                   sink,
                    *,
                    project: str = '',           # recorded in run_start
                    model: str = '',             # recorded in run_start
                    resume: ResumePoint | None = None,   # continue a log after its last turn
                    limit: int | None = None,    # read at most the first `limit` chunks
                    stop: asyncio.Event | None = None,   # set it to end the run between turns
-                   on_turn: Callable[[Turn], None] | None = None,  # called after each turn is written
+                   # called after each turn is written
+                   on_turn: Callable[[Turn], None] | None = None,
                    run_info: dict | None = None,  # more fields for run_start
-                   end_info: Callable[[], dict] | None = None,  # more fields for run_end, at its end
-                   speculate: int = 1) -> RunOutcome:  # turns asked at once (`Ahead`); the log is the same for any
+                   # more fields for run_end, at its end
+                   end_info: Callable[[], dict] | None = None,
+                   # turns asked at once (`Ahead`); the log is the same for any
+                   speculate: int = 1) -> RunOutcome:
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    m = _Held(resume.memory, resume.memory_sha, resume.memory_tokens if resume.memory is not None else 0)
+    m = _Held(resume.memory, resume.memory_sha,
+              resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
     _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
-    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
-    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))   # ungated: all apply
+    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha,
+                                                 cfg, client, n)
+    # ungated: all apply
+    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))
     try:
         status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
-        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)
-    except Interrupted: status = 'interrupted'      # the client gave up a call because `stop` was set
+        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed,
+                                                                                 m.last_raw)
+    # the client gave up a call because `stop` was set
+    except Interrupted: status = 'interrupted'
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
         raise

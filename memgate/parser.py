@@ -26,6 +26,7 @@ class ParseError(MemgateError):
         self.tag, self.problem, self.raw = tag, problem, raw
         super().__init__(f"<{tag}> {problem}; response was: {cut_middle(raw, RAW_SHOWN, ' ')!r}")
 
+# %% ../nbs/06_parser.ipynb #8072ef1c
 @dataclass(frozen=True)
 class GateResponse:
     "A parsed gate answer; `candidate` is kept when `update_gate` is false too (the log shows what it would have been)."
@@ -41,12 +42,14 @@ def _split_think(raw: str) -> tuple[str, str]:
     if first_check < 0: raise ParseError('check', 'is missing', raw)
     end = raw.rfind('</think>', 0, first_check)
     if end < 0:
-        if '<think>' in raw[:first_check]: raise ParseError('think', 'is never closed before <check>', raw)
+        if '<think>' in raw[:first_check]: raise ParseError('think',
+                                                            'is never closed before <check>', raw)
         return '', raw
     start = raw.find('<think>', 0, end)
     think = raw[start + len('<think>'):end] if start >= 0 else raw[:end]
     return think.strip(), raw[end + len('</think>'):]
 
+# %% ../nbs/06_parser.ipynb #2c1a5430
 def _block(body: str, tag: str, raw: str) -> tuple[str, int, int]:
     "Content, start and end of the single `<tag>...</tag>` in `body`."
     opening, closing = f'<{tag}>', f'</{tag}>'
@@ -59,10 +62,12 @@ def _block(body: str, tag: str, raw: str) -> tuple[str, int, int]:
     if j < i: raise ParseError(tag, 'is closed before it is opened', raw)
     return body[i + len(opening):j], i, j + len(closing)
 
+# %% ../nbs/06_parser.ipynb #f1e5409b
 def _value(content: str, tag: str, allowed: tuple[str, str], raw: str) -> bool:
     "True for the first allowed value, False for the second; anything else is an error."
     v = content.strip()
-    if v not in allowed: raise ParseError(tag, f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
+    if v not in allowed: raise ParseError(tag,
+                                          f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
     return v == allowed[0]
 
 # %% ../nbs/06_parser.ipynb #7b271f7a
@@ -73,9 +78,11 @@ def parse_gate_response(raw: str) -> GateResponse:
     update, u0, u1 = _block(body, 'update', raw)
     nxt, n0, n1 = _block(body, 'next', raw)
     if not c1 <= u0:
-        raise ParseError('update', 'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
+        raise ParseError('update',
+                         'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
     if not u1 <= n0:
-        raise ParseError('next', 'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
+        raise ParseError('next',
+                         'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
     return GateResponse(think, _value(check, 'check', CHECK_VALUES, raw), update.strip(),
                         _value(nxt, 'next', NEXT_VALUES, raw))
 
@@ -94,7 +101,8 @@ def said_no(raw: str) -> GateResponse | None:
     try:
         think, body = _split_think(head)
         check, _, _ = _block(body, 'check', head)
-        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False, '', False)
+        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False,
+                                                                                    '', False)
     except ParseError: return None
 
 # %% ../nbs/06_parser.ipynb #69f224c5
@@ -103,8 +111,11 @@ TAGS = ('think', 'check', 'update', 'next')     # in the order an answer holds t
 # A grammar as a small tree, written out in either dialect: ('lit', s), ('not', chars), ('alt', xs), ('seq', xs),
 # ('star', x), ('most', x, n) (at most n of x), ('opt', x), ('rule', name, x) (a named rule in GBNF).
 def _lit(s): return ('lit', s)
+
+# %% ../nbs/06_parser.ipynb #18376531
 def _seq(*xs): return ('seq', [x for x in xs if x != ('lit', '')])
 
+# %% ../nbs/06_parser.ipynb #239869f7
 RESTARTS = 4   # a bounded text's `<` that meets another `<` at most this often in a row
 
 def _text(most: int | None = None) -> tuple:
@@ -114,17 +125,21 @@ def _text(most: int | None = None) -> tuple:
     for w in words:
         for i in range(len(w)): nexts.setdefault(w[:i], set()).add(w[i])
     go_on = ('alt', [_seq(_lit(p), _lit('<')) for p in nexts])
-    leave = ('alt', [_seq(_lit(p), ('not', ''.join(sorted(nxt)) + '<')) for p, nxt in nexts.items()])
+    leave = ('alt',
+             [_seq(_lit(p), ('not', ''.join(sorted(nxt)) + '<')) for p, nxt in nexts.items()])
     stop = ('alt', [_lit(p) for p in nexts if p])
-    go_on = ('star', go_on) if most is None else ('most', go_on, RESTARTS)   # bounded: no `</x</x</x…` loop
+    # bounded: no `</x</x</x…` loop
+    go_on = ('star', go_on) if most is None else ('most', go_on, RESTARTS)
     item = ('rule', 'piece', ('alt', [('not', '<'), _seq(_lit('<'), go_on, leave)]))
     return _seq(('star', item) if most is None else ('most', item, most),
                 ('opt', ('rule', 'tail', _seq(_lit('<'), go_on, ('opt', stop)))))
 
+# %% ../nbs/06_parser.ipynb #363fcb35
 def _answer(think, text) -> tuple:
     "The whole answer, as `gate_response` writes it, with `think` and `text` where think and memory go."
     values = lambda vs: ('alt', [_lit(v) for v in vs])
-    return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES), _lit('</check>\n<update>'),
+    return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES),
+                _lit('</check>\n<update>'),
                 text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
 
 # %% ../nbs/06_parser.ipynb #a7ba1a8d
@@ -133,17 +148,20 @@ def _gbnf(x, rules: dict) -> str:
     k, v = x[:2]
     g = lambda y: _gbnf(y, rules)
     if k == 'lit': return json.dumps(v)
-    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
+    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n',
+                                                                                              '\\n') + ']'
     if k == 'rule':
         rules[v] = g(x[2])
         return v
-    if k == 'most' and x[2] > GBNF_REPEATS:           # llama.cpp refuses more: split, keeping one parse
+    # llama.cpp refuses more: split, keeping one parse
+    if k == 'most' and x[2] > GBNF_REPEATS:
         return f"(({g(v)}){{{GBNF_REPEATS}}} {g(('most', v, x[2] - GBNF_REPEATS))} | ({g(v)}){{0,{GBNF_REPEATS - 1}}})"
     if k == 'most': return f"({g(v)}){{0,{x[2]}}}"
     if k == 'seq': return ' '.join(map(g, v))
     if k == 'alt': return '(' + ' | '.join(map(g, v)) + ')'
     return f"({g(v)}){'*' if k == 'star' else '?'}"
 
+# %% ../nbs/06_parser.ipynb #9a8ab1ed
 def _regex(x) -> str:
     "`x` as a regular expression (no look-around: constrained decoders compile regexes to automata)."
     k, v = x[:2]
@@ -155,14 +173,17 @@ def _regex(x) -> str:
     if k == 'alt': return '(?:' + '|'.join(map(_regex, v)) + ')'
     return f"(?:{_regex(v)}){'*' if k == 'star' else '?'}"
 
+# %% ../nbs/06_parser.ipynb #5b0712f8
 THINK_CHARS = 800     # a small model left free reasons until max_tokens cuts it
 GBNF_REPEATS = 1999   # llama.cpp's most repeats of one rule in `x{0,n}`
-CHARS_PER_TOKEN = 2   # what an answer's text takes at least (junk and code too), to bound it within max_tokens
+# what an answer's text takes at least (junk and code too), to bound it within max_tokens
+CHARS_PER_TOKEN = 2
 
 def think_chars(max_tokens: int) -> int:
     "The longest think, in characters, a grammar lets through."
     return min(THINK_CHARS, max_tokens)
 
+# %% ../nbs/06_parser.ipynb #701e54a7
 def memory_chars(max_tokens: int) -> int:
     "The longest memory, in characters, a grammar lets through: what max_tokens leaves after a full think."
     return max(200, CHARS_PER_TOKEN * max_tokens - think_chars(max_tokens) - 100)

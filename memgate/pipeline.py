@@ -29,7 +29,8 @@ def make_clients(args, err, stop: asyncio.Event | None = None):
         return (lambda q: client), None, client.model
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
     if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
-    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency, timeout_s=args.timeout,
+    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency,
+                          timeout_s=args.timeout,
                           max_answer_s=args.max_answer_time, stream=not args.no_stream,
                           retry=Retry(args.retries + 1, args.retry_wait), log=err, stop=stop,
                           record=os.environ.get('MEMGATE_RECORD') or None)
@@ -61,18 +62,24 @@ async def with_server(plan: IngestPlan, factory) -> IngestPlan:
     "`plan` once the server was asked: its context checked, its answers constrained as `plan.constrain` says."
     client = factory(plan.queries[0])
     if not isinstance(client, OpenAIClient): return plan
-    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
+    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries],
+                                 plan.constrain,
                                  plan.context, plan.loop.template, plan.loop.chunk_tokens, lambda: prompt_sample(plan))
-    return replace(plan, loop=replace(plan.loop, budget=budget, context_said=bool(said.get('context'))), server=said)
+    return replace(plan,
+                   loop=replace(plan.loop, budget=budget,
+                                context_said=bool(said.get('context'))), server=said)
 
 # %% ../nbs/12a_pipeline.ipynb #98c56360
-SAMPLE_CHARS = 20_000      # of a session's text, for the server to count as its tokenizer does (`server_ratio`)
+# of a session's text, for the server to count as its tokenizer does (`server_ratio`)
+SAMPLE_CHARS = 20_000
 
 def prompt_sample(plan: IngestPlan) -> str:
     "Text as the run's prompts carry it: the template and the start of the project's first small session."
     try:
-        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
-        s = next((s for s in project.sessions if s.size < 4 << 20), None)      # a big one would delay the first call
+        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact,
+                               plan.loop.select)
+        # a big one would delay the first call
+        s = next((s for s in project.sessions if s.size < 4 << 20), None)
         text = RECORD_SEP.join(r.render() for r in project.session_records(s)[:400])[:SAMPLE_CHARS] if s else ''
     except MemgateError: text = ''
     return load_template(plan.loop.template) + text
@@ -83,7 +90,9 @@ async def ingest_then_answer(plan, factory, stop, progress, answering) -> tuple[
     plan = await with_server(plan, factory)
     results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
     if answering is False or stop.is_set(): return results, {}
-    if isinstance(answering, OpenAIClient): answering.extra = {}     # the answer is free text: no gate grammar
+    # the answer is free text: no gate grammar
+    if isinstance(answering, OpenAIClient): answering.extra = {}
     done = [r.log for r in results if r.status in ('complete', 'exited')]
-    answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
+    answers = await answer_logs(done, answering, plan.loop.sampling,
+                                err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}

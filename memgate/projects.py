@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 from .domain import Record, safe_name
-from .sources import (TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions, session_records,
+from .sources import (TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions,
+                             session_records,
                              sniff)
 
 # %% auto #0
@@ -28,8 +29,10 @@ class Project:
     warnings: Warnings
     tool_result_chars: int = TOOL_RESULT_CHARS
     redact: bool = True
-    source: str = ''                 # what tells it from another project of the same name: its path, or its cwd
-    listed: bool = False             # named (`find_project`), so `source` is its cwd, not where its sessions are
+    # what tells it from another project of the same name: its path, or its cwd
+    source: str = ''
+    # named (`find_project`), so `source` is its cwd, not where its sessions are
+    listed: bool = False
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -53,6 +56,7 @@ class Project:
             else: h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
         return h.hexdigest()
 
+# %% ../nbs/02a_projects.ipynb #a0484085
 def claude_root() -> Path:
     "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
     return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
@@ -69,7 +73,8 @@ def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
     def skipped(err: OSError): warnings and warnings.report(Path(err.filename)).warnings.update(['unreadable folder'])
     for root, dirs, names in os.walk(folder, onerror=skipped, followlinks=True):
         here = os.stat(root)
-        if (here.st_dev, here.st_ino) in seen:            # a symlink back up the tree: do not walk it twice
+        # a symlink back up the tree: do not walk it twice
+        if (here.st_dev, here.st_ino) in seen:
             if warnings: warnings.report(Path(root)).warnings['folder seen before (a symlink loop)'] += 1
             dirs[:] = []
             continue
@@ -83,13 +88,16 @@ def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
 @dataclass
 class Listed:
     "A project found under the Claude Code and Codex roots: its sessions and the names it answers to."
-    cwd: str                               # the working directory its sessions recorded (the most common one)
+    # the working directory its sessions recorded (the most common one)
+    cwd: str
     files: list[Path]
     tools: set[str] = field(default_factory=set)
-    folder: str | None = None              # Claude Code's folder for it: the cwd it started in, encoded
+    # Claude Code's folder for it: the cwd it started in, encoded
+    folder: str | None = None
     first_ts: str | None = None
     last_ts: str | None = None
-    key: str = ''                          # its name among the listed projects (set by `list_projects`)
+    # its name among the listed projects (set by `list_projects`)
+    key: str = ''
 
     @property
     def name(self) -> str:
@@ -100,19 +108,24 @@ class Listed:
     def names(self) -> list[str]:
         "Every name `--project` accepts for it: its name, the cwd, its last folder, the encoded folder and its tail."
         tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
-        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'), cwd_tail(self.cwd, 1), self.folder,
+        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'),
+                                              cwd_tail(self.cwd, 1), self.folder,
                                               tail) if n))
 
+# %% ../nbs/02a_projects.ipynb #e7415924
 def cwd_tail(cwd: str, n: int) -> str:
     "The last `n` folders of `cwd`, joined by `-`: `cwd_tail('/a/codex/workspace', 2) == 'codex-workspace'`."
-    parts = [p for p in cwd.split('/') if p not in ('', '.', '..')]     # a cwd of `/../..` names no folder `..`
+    # a cwd of `/../..` names no folder `..`
+    parts = [p for p in cwd.split('/') if p not in ('', '.', '..')]
     return '-'.join(parts[-n:]) or safe_name(cwd or 'no-cwd')
 
+# %% ../nbs/02a_projects.ipynb #bc16cb9b
 def unique_names(projects: list[Listed]) -> list[Listed]:
     "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
     for x in projects:
         n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
-        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
+        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd,
+                                                               n) for y in projects if y is not x): n += 1
         x.key = cwd_tail(x.cwd, n)
     return projects
 
@@ -125,14 +138,17 @@ def list_projects() -> list[Listed]:
         infos = [(f, sniff(f)) for f in _jsonl_under(folder)]
         cwds = Counter(i[2] for _, i in infos if i[0] == 'claude' and i[2])
         if not cwds: continue
-        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
+        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'},
+                                                       folder.name)
         for f, (fmt, ts, _, _) in infos:
             if fmt == 'claude': _add(x, f, ts)
-    for f in [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
+    for f in [f for r in (codex / 'sessions',
+                          codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
         fmt, ts, cwd, _ = sniff(f)
         if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
     return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
 
+# %% ../nbs/02a_projects.ipynb #7b6b2bd8
 def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
     "Count session file `f` into project `x`."
     x.files.append(f)
@@ -143,7 +159,8 @@ def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
 def find_project(name: str) -> Listed:
     "The one listed project `name` names (its name; else exactly, as a prefix, or as a part of one of its names)."
     projects = list_projects()
-    tests = (lambda x: x.name == name, lambda x: name in x.names, lambda x: any(n.startswith(name) for n in x.names),
+    tests = (lambda x: x.name == name, lambda x: name in x.names,
+             lambda x: any(n.startswith(name) for n in x.names),
              lambda x: any(name in n for n in x.names))
     for test in tests:
         found = [x for x in projects if test(x)]
@@ -173,8 +190,10 @@ def parse_when(text: str, option: str = 'date') -> str:
 @dataclass(frozen=True)
 class Selection:
     "Which sessions of a project a run reads: started in a date range, and/or by session id (a part of it will do)."
-    since: str | None = None          # a date or time (`parse_when`): sessions that started before it are left out
-    until: str | None = None          # sessions that started after it (that day, or minute, included) are left out
+    # a date or time (`parse_when`): sessions that started before it are left out
+    since: str | None = None
+    # sessions that started after it (that day, or minute, included) are left out
+    until: str | None = None
     sessions: tuple[str, ...] = ()
 
     def __post_init__(self):
@@ -190,7 +209,9 @@ class Selection:
 
     def as_dict(self) -> dict:
         "The selection as a run records it; empty when everything is read."
-        return {k: v for k, v in dict(since=self.since, until=self.until, sessions=list(self.sessions)).items() if v}
+        return {k: v for k,
+                v in dict(since=self.since, until=self.until,
+                          sessions=list(self.sessions)).items() if v}
 
     def __str__(self):
         said = [f"started on or after {self.since}" if self.since else '',
@@ -204,7 +225,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
+    elif p.is_dir(): files, name, source = _jsonl_under(p,
+                                                        warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
         files, name, source = sorted(found.files), found.name, found.cwd
@@ -219,6 +241,7 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
                           f"last {every[-1].first_ts or '?'}) is selected: {select}")
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
 
+# %% ../nbs/02a_projects.ipynb #36204ad2
 def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
     "What to say of a project none of whose files is a session."
     why = Counter(w for f in files for w in warnings.report(f).warnings)

@@ -21,12 +21,16 @@ __all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template
 # %% ../nbs/05_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
 
-def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape, names)) + r')\}')
+def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape,
+                                                                           names)) + r')\}')
+
+# %% ../nbs/05_prompt.ipynb #d70f0140
 _PLACEHOLDER = _pattern(PLACEHOLDERS)
 
 class TemplateError(MemgateError):
     "A prompt template that lacks a placeholder or repeats one; the message names the file."
 
+# %% ../nbs/05_prompt.ipynb #9f0b3bc9
 @cache
 def load_template(path=None, names: tuple[str, ...] = PLACEHOLDERS) -> str:
     "A template's text, read verbatim (no newline or whitespace changes), with each of `names` once."
@@ -37,10 +41,12 @@ def load_template(path=None, names: tuple[str, ...] = PLACEHOLDERS) -> str:
         if n != 1: raise TemplateError(f"{path}: placeholder {{{name}}} appears {n} times, expected once")
     return text
 
+# %% ../nbs/05_prompt.ipynb #9e648797
 def template_tokens(path=None) -> int:
     "The tokens a template adds to every prompt: its text with the question, memory and chunk left empty."
     return count_tokens(fill(load_template(path), prompt='', memory='', chunk=''))
 
+# %% ../nbs/05_prompt.ipynb #a7c3f623
 def template_sha(path=None) -> str:
     "sha256 of the template, recorded in every run_start so a resumed run can tell the template changed."
     return sha256_text(load_template(path))
@@ -52,7 +58,9 @@ def fill(template: str, **values: str) -> str:
     "Put each value in place of its `{name}`, in one pass: a value that quotes `{name}` is left as it is."
     return _pattern(tuple(values)).sub(lambda m: values[m[1]], template)
 
-def render_prompt(question: str, memory: str | None, chunk_text: str, template: str | None = None) -> str:
+# %% ../nbs/05_prompt.ipynb #96ee1c6e
+def render_prompt(question: str, memory: str | None, chunk_text: str,
+                  template: str | None = None) -> str:
     "Fill the template. `memory=None` is turn 1 and renders the literal `No previous memory`."
     memory = NO_PREVIOUS_MEMORY if memory is None else memory
     return fill(template or load_template(), prompt=question, memory=memory, chunk=chunk_text)
@@ -71,11 +79,13 @@ def prompt_parts(prompt: str, template: str | None = None) -> tuple[str, str]:
 class Budget:
     "Token limits for one prompt."
     context: int = 32768
-    response_reserve: int = 2048       # also the `max_tokens` a model is asked for (`memgate.loop.default_sampling`)
+    # also the `max_tokens` a model is asked for (`memgate.loop.default_sampling`)
+    response_reserve: int = 2048
     memory: int = 1024
     section: int = CHUNK_TOKENS        # a chunk the chunker made always fits
     problem: int = 512
 
+# %% ../nbs/05_prompt.ipynb #dfcd925a
 def chunk_budget(chunk_tokens: int, **limits) -> Budget:
     "The budget of a run whose chunks hold up to `chunk_tokens`: the section share grows to fit one."
     return Budget(section=max(Budget.section, chunk_tokens), **limits)
@@ -87,6 +97,7 @@ class BudgetError(MemgateError):
         self.component, self.tokens, self.limit = component, tokens, limit
         super().__init__(f"<{component}> is over budget: {tokens} tokens > {limit}{detail}")
 
+# %% ../nbs/05_prompt.ipynb #a63eea59
 @dataclass(frozen=True)
 class Prompt:
     "An assembled prompt and its token count."
@@ -105,6 +116,7 @@ def check_part(component: str, text: str, limit: int, tokens: int | None = None)
     if n > limit: raise BudgetError(component, n, limit)
     return n
 
+# %% ../nbs/05_prompt.ipynb #200b711d
 def as_prompt(text: str, budget: Budget, tokens: int | None = None) -> Prompt:
     "`text` as a `Prompt`, once it is known to leave the response reserve free in the context."
     n, room = count_tokens(text) if tokens is None else tokens, budget.context - budget.response_reserve
@@ -126,8 +138,10 @@ def build_prompt(question: str,                  # Q
     "Render the prompt for one turn after checking every component against `budget`."
     values = dict(prompt=(question, check_part('problem', question, budget.problem)),
                   memory=(memory, check_part('memory', memory or '', budget.memory, memory_tokens)),
-                  chunk=(chunk_text, check_part('section', chunk_text, budget.section, chunk_tokens)))
+                  chunk=(chunk_text,
+                         check_part('section', chunk_text, budget.section, chunk_tokens)))
     if memory is None: values['memory'] = (NO_PREVIOUS_MEMORY, None)
-    pieces = _PLACEHOLDER.split(template or load_template())       # text, name, text, name, ..., text
+    # text, name, text, name, ..., text
+    pieces = _PLACEHOLDER.split(template or load_template())
     parts = [values[p] if i % 2 else (p, None) for i, p in enumerate(pieces)]
     return as_prompt(''.join(text for text, _ in parts), budget, count_joined(parts))

@@ -18,6 +18,7 @@ __all__ = ['QueryError', 'Query', 'load_queries', 'select_queries']
 class QueryError(MemgateError):
     "A query set that cannot be used; the message names the file and the query id."
 
+# %% ../nbs/04_queries.ipynb #a0373ff0
 @dataclass(frozen=True)
 class Query:
     "One standing question."
@@ -39,14 +40,17 @@ def _check_entry(path, qid, entry) -> Query:
         raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} "
                          "(allowed: question, exit_gate, keywords)")
     q = entry.get('question')
-    if not isinstance(q, str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
+    if not isinstance(q,
+                      str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
     eg = entry.get('exit_gate', False)
-    if not isinstance(eg, bool): raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
+    if not isinstance(eg,
+                      bool): raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
     kw = entry.get('keywords', [])
     if not isinstance(kw, list) or not all(isinstance(k, str) and k for k in kw):
         raise QueryError(f"{where}: `keywords` must be a list of non-empty strings")
     return Query(qid, q, eg, tuple(kw))
 
+# %% ../nbs/04_queries.ipynb #28b5c182
 def load_queries(path=None) -> dict[str, Query]:
     "Read a query set: `path`, else `./queries.toml`, else the shipped default. Keeps file order."
     if path is None:
@@ -54,7 +58,8 @@ def load_queries(path=None) -> dict[str, Query]:
     path = Path(path)
     try: data = tomllib.loads(path.read_text(encoding='utf-8'))
     except FileNotFoundError: raise QueryError(f"{path}: query file not found") from None
-    except (OSError, UnicodeDecodeError) as e: raise QueryError(f"{path}: cannot read query file ({e})") from None
+    except (OSError,
+            UnicodeDecodeError) as e: raise QueryError(f"{path}: cannot read query file ({e})") from None
     except tomllib.TOMLDecodeError as e: raise QueryError(f"{path}: not valid TOML ({e})") from None
     except RecursionError: raise QueryError(f"{path}: nested deeper than any query file") from None
     if not data: raise QueryError(f"{path}: no queries defined")

@@ -14,7 +14,8 @@ from .rules import apply_rules, findings, redaction_rules
 __all__ = ['REDACTOR_VERSION', 'SEAM_CHARS', 'redact', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
-REDACTOR_VERSION = 3   # part of the renderer version: a resumed log can tell its chunks were redacted differently
+# part of the renderer version: a resumed log can tell its chunks were redacted differently
+REDACTOR_VERSION = 3
 # 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
 # 3: rules in gitleaks' schema (templates/secret-rules.toml): structural rules, 200 services' token shapes.
 
@@ -24,7 +25,8 @@ def redact(text: str, counts: Counter | None = None) -> str:
     return apply_rules(redaction_rules(), text, counts)
 
 # %% ../nbs/01_redact.ipynb #c22e8c0e
-SEAM_CHARS = 256     # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
+# how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
+SEAM_CHARS = 256
 _ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.-]+)\]$')
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
@@ -38,6 +40,7 @@ def _across(a: str, b: str, counts: Counter | None) -> tuple[str, str]:
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
     return a, b
 
+# %% ../nbs/01_redact.ipynb #3f44f21e
 def redact_seams(texts: list[str], counts: Counter | None = None) -> list[str]:
     "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
     out = list(texts)
@@ -45,6 +48,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None) -> list[str]:
         a, b = out[i], out[i + 1]
         if not a or not b: continue
         if (end := _ENDS_REDACTED.search(a)) and (more := _MORE_TOKEN.match(b)):
-            out[i + 1] = f'[REDACTED:{end[1]}]' + b[more.end():]      # the rest of a token redacted before the seam
+            # the rest of a token redacted before the seam
+            out[i + 1] = f'[REDACTED:{end[1]}]' + b[more.end():]
         else: out[i], out[i + 1] = _across(a, b, counts)
     return out

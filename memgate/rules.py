@@ -33,9 +33,11 @@ def _re2_compile(pattern: str):
     "`pattern` compiled by RE2 (google-re2): gitleaks' regexes are Go RE2, and RE2 is linear in the text."
     import re2
     options = re2.Options()
-    options.log_errors = False          # a refused pattern is one line of ours, not RE2's log on stderr
+    # a refused pattern is one line of ours, not RE2's log on stderr
+    options.log_errors = False
     return re2.compile(pattern, options)
 
+# %% ../nbs/00a_rules.ipynb #68f6615d
 @dataclass
 class Allowlist:
     "What lets a finding through: `regexes` on its secret, match or line, `stopwords` in it, joined by `condition`."
@@ -43,9 +45,11 @@ class Allowlist:
     stopwords: tuple[str, ...] = ()
     target: str = 'secret'          # secret, match or line
     condition: str = 'OR'           # OR: either check allows it; AND: both must
-    rules: tuple[str, ...] = ()     # a top-level allowlist's `targetRules`: only these rules (none: every rule)
+    # a top-level allowlist's `targetRules`: only these rules (none: every rule)
+    rules: tuple[str, ...] = ()
 
-    def __post_init__(self):          # its regexes as one: a finding is checked in one pass, not one per regex
+    # its regexes as one: a finding is checked in one pass, not one per regex
+    def __post_init__(self):
         self._any = _re2_compile('|'.join(f'(?:{r.pattern})' for r in self.regexes)) if self.regexes else None
 
     def allows(self, secret: str, match: str, line: str) -> bool:
@@ -66,7 +70,8 @@ class Rule:
     keywords: tuple[str, ...] = ()      # lower case
     allowlists: list[Allowlist] = field(default_factory=list)
 
-    def __post_init__(self): self._groups = self.regex.groups      # asked of every match: RE2 counts them anew
+    # asked of every match: RE2 counts them anew
+    def __post_init__(self): self._groups = self.regex.groups
 
     def secret_span(self, m) -> tuple[int, int]:
         "Where the secret of match `m` is: `secretGroup`; with none, the first group that matched, else the match."
@@ -76,18 +81,23 @@ class Rule:
 # %% ../nbs/00a_rules.ipynb #2bb7c0f5
 def _compiled(path: Path, rule: str, pattern) -> object:
     "`pattern` compiled with RE2, or a `RulesError` naming the file and the rule."
-    if not isinstance(pattern, str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
+    if not isinstance(pattern,
+                      str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
     try: return _re2_compile(pattern)
     except Exception as e:
-        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0], bytes) else str(e)
+        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0],
+                                                                          bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
+# %% ../nbs/00a_rules.ipynb #bd74f2eb
 def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
     "An allowlist table of a rule file."
-    if not isinstance(a, dict): raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
+    if not isinstance(a,
+                      dict): raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
     cond = str(a.get('condition', '') or 'OR').upper().replace('&&', 'AND').replace('||', 'OR')
     target = a.get('regexTarget', '') or 'secret'
-    if cond not in ('OR', 'AND'): raise RulesError(f"{path}: rule {rule!r}: allowlist condition {cond!r} is not OR/AND")
+    if cond not in ('OR',
+                    'AND'): raise RulesError(f"{path}: rule {rule!r}: allowlist condition {cond!r} is not OR/AND")
     if target not in ('secret', 'match', 'line'):
         raise RulesError(f"{path}: rule {rule!r}: allowlist regexTarget {target!r} is not secret, match or line")
     return Allowlist([_compiled(path, rule, r) for r in a.get('regexes', [])],
@@ -102,14 +112,17 @@ def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> lis
     got = table.get(many) or ([table[one]] if table.get(one) else [])
     return [_allowlist(path, owner, a) for a in (got if isinstance(got, list) else [got])]
 
+# %% ../nbs/00a_rules.ipynb #af0cf98f
 def _rule(path: Path, r: dict) -> Rule | None:
     "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
-    if not isinstance(r, dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
+    if not isinstance(r,
+                      dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
     rid = str(r['id'])
     if not r.get('regex') and r.get('path'): return None
     if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
+                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
+                                                                                     [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
     if rule.secret_group > rule.regex.groups:
         raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
@@ -123,10 +136,13 @@ class RuleSet:
     path: Path
     rules: list[Rule]
     allowlists: list[Allowlist]
-    defaults: bool = False              # `[extend] useDefault = true`: memgate's default rules stay on
+    # `[extend] useDefault = true`: memgate's default rules stay on
+    defaults: bool = False
     disabled: frozenset[str] = frozenset()   # rule ids (memgate's own included) turned off
-    sha: str = ''                       # of the file's bytes (and of the files it extends): recorded in each log
-    skipped: tuple[str, ...] = ()       # rules of file paths only: a session's text has no file to match
+    # of the file's bytes (and of the files it extends): recorded in each log
+    sha: str = ''
+    # rules of file paths only: a session's text has no file to match
+    skipped: tuple[str, ...] = ()
 
     def __post_init__(self):
         import ahocorasick, re2
@@ -138,10 +154,14 @@ class RuleSet:
         self._always = [i for i, r in enumerate(self.rules) if not r.keywords]
         options = re2.Options()
         options.log_errors = False
-        self._keys, self._gate = re2.Set.SearchSet(options), re2.Set.SearchSet(options)   # one pass each:
-        for w in self._by_word: self._keys.Add('(?i)' + re2.escape(w))        # every keyword (case-blind),
-        for i in self._always: self._gate.Add(self.rules[i].regex.pattern)   # the rules without keywords
-        self._keys.Compile()                                    # (two sets: one of both runs at half the speed)
+        # one pass each:
+        self._keys, self._gate = re2.Set.SearchSet(options), re2.Set.SearchSet(options)
+        # every keyword (case-blind),
+        for w in self._by_word: self._keys.Add('(?i)' + re2.escape(w))
+        # the rules without keywords
+        for i in self._always: self._gate.Add(self.rules[i].regex.pattern)
+        # (two sets: one of both runs at half the speed)
+        self._keys.Compile()
         self._gate.Compile()
         self._word_list = list(self._by_word)
 
@@ -163,12 +183,14 @@ def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
         by_id[r.id] = r
     return list(by_id.values())
 
+# %% ../nbs/00a_rules.ipynb #468ed736
 def _read(path: Path, depth: int = 0) -> RuleSet:
     "The rule file at `path`, with what it extends."
     try: raw = path.read_bytes()
     except OSError as e: raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
     try: doc = tomllib.loads(raw.decode('utf-8'))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e: raise RulesError(f"{path}: not TOML: {e}") from None
+    except (UnicodeDecodeError,
+            tomllib.TOMLDecodeError) as e: raise RulesError(f"{path}: not TOML: {e}") from None
     ext = doc.get('extend', {}) if isinstance(doc.get('extend'), dict) else {}
     if ext.get('useDefault') and ext.get('path'): raise RulesError(f"{path}: [extend] gives both useDefault and path")
     read = [(r, _rule(path, r)) for r in doc.get('rules', [])]
@@ -187,6 +209,7 @@ def _read(path: Path, depth: int = 0) -> RuleSet:
 @lru_cache(maxsize=8)
 def _cached(path: str, stamp: tuple) -> RuleSet: return _read(Path(path))
 
+# %% ../nbs/00a_rules.ipynb #29b65bf4
 def load_rules(path) -> RuleSet:
     "The rule set of the gitleaks-format file at `path`, read once per process while the file is unchanged."
     p = Path(path).expanduser().resolve()
@@ -194,22 +217,27 @@ def load_rules(path) -> RuleSet:
     except OSError as e: raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
     return _cached(str(p), (st.st_mtime_ns, st.st_size))
 
-RULES_ENV = 'MEMGATE_SECRET_RULES'   # the rule file every reading of sessions uses; `--secret-rules FILE` sets it
+# %% ../nbs/00a_rules.ipynb #5a9053bb
+# the rule file every reading of sessions uses; `--secret-rules FILE` sets it
+RULES_ENV = 'MEMGATE_SECRET_RULES'
 
 def active_rules() -> RuleSet | None:
     "The rule set of the file `MEMGATE_SECRET_RULES` names (worker processes inherit it), or None."
     path = os.environ.get(RULES_ENV)
     return _active(path) if path else None
 
+# %% ../nbs/00a_rules.ipynb #10183698
 @lru_cache(maxsize=8)
 def _active(path: str) -> RuleSet: return load_rules(path)
 
+# %% ../nbs/00a_rules.ipynb #5e4f76d8
 def use_rules(path: str | None = None) -> RuleSet | None:
     "Make `path` (else `MEMGATE_SECRET_RULES`) the rules of every reading of sessions, checked now; None: none."
     path = path or os.environ.get(RULES_ENV)
     if not path: return None
     rs = load_rules(path)
-    os.environ[RULES_ENV] = str(rs.path)     # the worker processes that read a large project inherit it
+    # the worker processes that read a large project inherit it
+    os.environ[RULES_ENV] = str(rs.path)
     return rs
 
 # %% ../nbs/00a_rules.ipynb #70b61954
@@ -217,9 +245,11 @@ def default_rules_path() -> Path:
     "memgate's own secret rules: `secret-rules.toml` of the package's templates (a wheel's, or a checkout's)."
     import memgate
     here = Path(memgate.__file__).resolve().parent
-    found = [here / 'templates' / 'secret-rules.toml', here.parent / 'templates' / 'secret-rules.toml']
+    found = [here / 'templates' / 'secret-rules.toml',
+             here.parent / 'templates' / 'secret-rules.toml']
     return next((p for p in found if p.is_file()), found[0])
 
+# %% ../nbs/00a_rules.ipynb #c999ddee
 @lru_cache(maxsize=1)
 def default_rules() -> RuleSet:
     "The rule set of memgate's own secret rules, read once per process (every record's redaction asks for it)."
@@ -238,12 +268,14 @@ def redaction_rules() -> RuleSet:
         rules = [r for r in _merged(base.rules, user.rules) if r.id not in user.disabled]
         own = {r.id for r in user.rules}          # of two equal findings, the user's rule names it
         rules = [r for r in rules if r.id in own] + [r for r in rules if r.id not in own]
-        _JOINED[key] = RuleSet(user.path, rules, base.allowlists + user.allowlists, True, user.disabled, user.sha,
+        _JOINED[key] = RuleSet(user.path, rules, base.allowlists + user.allowlists, True,
+                               user.disabled, user.sha,
                                user.skipped)
     return _JOINED[key]
 
 # %% ../nbs/00a_rules.ipynb #d9d43f6a
-REACH = (256, 16_384)    # how far before and after a keyword a rule's match may begin and end (a PEM body fits)
+# how far before and after a keyword a rule's match may begin and end (a PEM body fits)
+REACH = (256, 16_384)
 
 def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
     "The keywords in `lower` and the stretches around them (merged) where a rule with keywords can match."
@@ -255,13 +287,17 @@ def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
         else: spans.append((a, b))
     return words, spans
 
+# %% ../nbs/00a_rules.ipynb #4b8c1d0d
 def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
-    subject = text.encode() if text.isascii() else text         # RE2 reads bytes without converting them again
+    # RE2 reads bytes without converting them again
+    subject = text.encode() if text.isascii() else text
     near = [(0, len(text))]
-    if len(text) > REACH[1]:                                    # a long text: only the stretches near a keyword
+    # a long text: only the stretches near a keyword
+    if len(text) > REACH[1]:
         lower = text.lower()
-        if len(lower) == len(text): near = _near(lower, rs)[1]   # (a letter that lengthens: all of it)
+        # (a letter that lengthens: all of it)
+        if len(lower) == len(text): near = _near(lower, rs)[1]
     found = []
     for order in rs._opened(subject):
         r = rs.rules[order]
@@ -271,13 +307,15 @@ def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
-                line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
+                line = text[text.rfind('\n', 0,
+                                       s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
                 lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
                 whole = text[m.start():m.end()]
                 if any(x.allows(secret, whole, line) for x in lists): continue
                 found.append((s, e, order, r.id))
     out, end = [], -1
-    for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):    # the leftmost, longest, first rule
+    # the leftmost, longest, first rule
+    for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):
         if s >= end: out.append((s, e, rid))
         end = max(end, e)
     return out

@@ -19,7 +19,8 @@ __all__ = ['OWNERS', 'CONSTRAIN', 'TOKENIZE', 'ServerInfo', 'NoServerError', 'pr
            'server_ratio', 'prepare', 'sustained']
 
 # %% ../nbs/07a_servers.ipynb #c438b07f
-OWNERS = dict(vllm='vllm', sglang='sglang', llamacpp='llama.cpp', me='llama-cpp-python', library='ollama',
+OWNERS = dict(vllm='vllm', sglang='sglang', llamacpp='llama.cpp', me='llama-cpp-python',
+              library='ollama',
               ollama='ollama')     # /v1/models' `owned_by`, as each server writes it
 
 @dataclass
@@ -36,6 +37,7 @@ class ServerInfo:
         slots = f", {self.slots} slot{'s' if self.slots != 1 else ''}" if self.slots else ''
         return f"{self.kind} server, {ctx}{slots}"
 
+# %% ../nbs/07a_servers.ipynb #275ba02f
 def _int(x) -> int | None:
     "`x` if it is a positive whole number."
     return x if isinstance(x, int) and not isinstance(x, bool) and x > 0 else None
@@ -44,6 +46,7 @@ def _int(x) -> int | None:
 class NoServerError(ClientError):
     "Nothing answers at the base URL: no connection could be made, so no run starts and no log is written."
 
+# %% ../nbs/07a_servers.ipynb #12539ce2
 async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
     "The JSON a describing endpoint answers, or None (the server is not one that has it); `NoServerError` if none is."
     import httpx
@@ -52,23 +55,27 @@ async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
         r = await (client.http.post(url, json=body, timeout=wait) if body is not None else
                    client.http.get(url, timeout=wait))
         return r.json() if r.status_code == 200 and len(r.content) < 1 << 22 else None
-    except (httpx.ConnectError, httpx.ConnectTimeout) as e:        # not a server without that endpoint: no server
+    # not a server without that endpoint: no server
+    except (httpx.ConnectError, httpx.ConnectTimeout) as e:
         why = mask_secrets(str(e), client._secrets) or type(e).__name__
         raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): start the model server, "
                             "or pass the --base-url it listens at") from None
     except (httpx.HTTPError, ValueError): return None
 
+# %% ../nbs/07a_servers.ipynb #cbfa9afe
 def _root(client: OpenAIClient) -> str:
     "The server's root: the base URL without its `/v1`."
     import httpx
     u = httpx.URL(client.base_url)
     return str(u.copy_with(path=u.path.rstrip('/').removesuffix('/v1') or '/', query=None))
 
+# %% ../nbs/07a_servers.ipynb #e7d1c009
 async def probe(client: OpenAIClient) -> ServerInfo:
     "Ask the server behind `client` what it is, its context and its slots."
     info, root = ServerInfo(), _root(client).rstrip('/')
     models = await _get_json(client, client.base_url.rstrip('/') + '/models')
-    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'), list) else []
+    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'),
+                                                                            list) else []
     entry = next((m for m in entries if isinstance(m, dict) and m.get('id') == client.model),
                  entries[0] if len(entries) == 1 and isinstance(entries[0], dict) else {})
     info.kind = OWNERS.get(str(entry.get('owned_by', '')).lower(), 'unknown')
@@ -81,7 +88,8 @@ async def probe(client: OpenAIClient) -> ServerInfo:
                 info.context, info.said['context'] = n, '/props n_ctx'
             info.slots = _int(props.get('total_slots'))
     if info.kind == 'ollama': await _ollama(client, root, info)
-    if info.kind == 'llama-cpp-python': info.slots = 1     # one model, one request at a time, by design
+    # one model, one request at a time, by design
+    if info.kind == 'llama-cpp-python': info.slots = 1
     return info
 
 # %% ../nbs/07a_servers.ipynb #8bc60b38
@@ -94,7 +102,8 @@ async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
         if key == 'num_ctx' and value.strip().isdigit():
             info.context, info.said['context'] = int(value), '/api/show num_ctx'
             return
-    trained = {k: v for k, v in (shown.get('model_info') or {}).items() if k.endswith('.context_length')}
+    trained = {k: v for k,
+               v in (shown.get('model_info') or {}).items() if k.endswith('.context_length')}
     if trained and (n := _int(next(iter(trained.values())))):
         info.context, info.said['context'] = n, '/api/show context_length'
 
@@ -104,13 +113,16 @@ _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
            ('llama-cpp-python', 'grammar'): lambda g: dict(grammar=g),
            ('vllm', 'grammar'): lambda g: dict(structured_outputs=dict(grammar=g)),
            ('vllm', 'regex'): lambda r: dict(structured_outputs=dict(regex=r)),
-           ('sglang', 'grammar'): lambda g: dict(ebnf=g), ('sglang', 'regex'): lambda r: dict(regex=r)}
+           ('sglang', 'grammar'): lambda g: dict(ebnf=g), ('sglang',
+                                                           'regex'): lambda r: dict(regex=r)}
 
 def _a_server(kind: str) -> str: return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
 
+# %% ../nbs/07a_servers.ipynb #3d861305
 def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
                mode: str = 'auto',                        # auto, off, grammar or regex
-               max_tokens: int = Budget.response_reserve  # the answer reserve, which bounds the grammar's texts
+               # the answer reserve, which bounds the grammar's texts
+               max_tokens: int = Budget.response_reserve
                ) -> tuple[dict, str]:
     "(body fields, a note for the cost line) that hold an answer to the gate format on a `kind` server, per `mode`."
     if mode not in CONSTRAIN: raise ConfigError(f"--constrain {mode!r}: choose one of {', '.join(CONSTRAIN)}")
@@ -118,7 +130,9 @@ def constraint(kind: str,                                 # the server's kind (`
     if kind == 'ollama' and mode != 'off':
         return {}, "unconstrained: Ollama's OpenAI endpoint constrains to JSON schemas only"
     how = 'grammar' if mode == 'auto' else mode
-    make = _FIELDS.get((kind, how)) or (_FIELDS[('llama.cpp', how)] if kind == 'unknown' and mode == how == 'grammar'
+    make = _FIELDS.get((kind,
+                        how)) or (_FIELDS[('llama.cpp',
+                                           how)] if kind == 'unknown' and mode == how == 'grammar'
                                          else None)
     if make is None and mode == 'auto': return {}, f"unconstrained: memgate knows no grammar field of {_a_server(kind)}"
     if make is None:
@@ -129,14 +143,18 @@ def constraint(kind: str,                                 # the server's kind (`
     return fields, f"constrained: the gate format as a {shape} in `{next(iter(fields))}`"
 
 # %% ../nbs/07a_servers.ipynb #d1208946
-def check_context(budget: Budget, question: str, context: int, where: str, template: str | None = None,
-                  chunk_tokens: int | None = None, ratio: tuple[float, str] | None = None) -> Budget:
+def check_context(budget: Budget, question: str, context: int, where: str,
+                  template: str | None = None,
+                  chunk_tokens: int | None = None, ratio: tuple[float,
+                                                                str] | None = None) -> Budget:
     "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
     fixed = template_tokens(template)
     q = count_tokens(question)
-    chunk = min(budget.section, chunk_tokens or budget.section)     # the chunker packs to chunk_tokens
+    # the chunker packs to chunk_tokens
+    chunk = min(budget.section, chunk_tokens or budget.section)
     most = fixed + q + budget.memory + chunk
-    theirs = -(-most * ratio[0] // 1) if ratio and ratio[0] > 1 else most      # in the server's tokens, where said
+    # in the server's tokens, where said
+    theirs = -(-most * ratio[0] // 1) if ratio and ratio[0] > 1 else most
     if theirs + budget.response_reserve > context:
         counted = (f"; the server's tokenizer counts {ratio[0]:.2f}x as many ({ratio[1]}): {theirs:.0f}"
                    if theirs != most else '')
@@ -149,32 +167,40 @@ def check_context(budget: Budget, question: str, context: int, where: str, templ
 
 # %% ../nbs/07a_servers.ipynb #a8d14866
 TOKENIZE = {'llama.cpp': ('/tokenize', lambda model, text: dict(content=text)),
-            'llama-cpp-python': ('/extras/tokenize', lambda model, text: dict(input=text, model=model)),
-            'vllm': ('/tokenize', lambda model, text: dict(model=model, prompt=text))}   # at the server's root
+            'llama-cpp-python': ('/extras/tokenize', lambda model,
+                                 text: dict(input=text, model=model)),
+            # at the server's root
+            'vllm': ('/tokenize', lambda model, text: dict(model=model, prompt=text))}
 
 async def server_ratio(client: OpenAIClient, kind: str, sample: str) -> tuple[float, str] | None:
     "(the server's tokens per memgate token over `sample`, the endpoint that said it), or None where none says."
     if kind not in TOKENIZE or not sample.strip(): return None
     path, body = TOKENIZE[kind]
     got = await _get_json(client, _root(client).rstrip('/') + path, body(client.model, sample))
-    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'), list) else None)) \
+    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'),
+                                                                     list) else None)) \
         if isinstance(got, dict) else None
     return (n / count_tokens(sample), path) if n else None
 
 # %% ../nbs/07a_servers.ipynb #4d1d46b2
 async def prepare(client: OpenAIClient,       # the run's client
-                  budget: Budget,             # the run's budget (its answer reserve is --max-tokens)
+                  # the run's budget (its answer reserve is --max-tokens)
+                  budget: Budget,
                   questions: list[str],       # every question the run asks
                   constrain: str = 'auto',    # auto, off, grammar or regex
-                  context: int | None = None, # --context: the model's context when the server does not say it
+                  # --context: the model's context when the server does not say it
+                  context: int | None = None,
                   template: str | None = None,
                   chunk_tokens: int | None = None,  # what the run's chunks hold at most
-                  sample: Callable[[], str] = str) -> tuple[Budget, dict]:  # prompts' text, for the server to count
+                  # prompts' text, for the server to count
+                  sample: Callable[[], str] = str) -> tuple[Budget, dict]:
     "(the budget with the model's context, what to record of the server) for a run on `client`; sets its fields."
     info = await sustained(client)
     client.extra, note = constraint(info.kind, constrain, budget.response_reserve)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
-    ratio = await server_ratio(client, info.kind, sample()) if ctx and info.kind in TOKENIZE else None   # read then
+    # read then
+    ratio = await server_ratio(client, info.kind,
+                               sample()) if ctx and info.kind in TOKENIZE else None
     if ctx:
         longest = max(questions, key=count_tokens)
         budget = check_context(budget, longest, ctx, where, template, chunk_tokens, ratio)

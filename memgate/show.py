@@ -26,7 +26,8 @@ class Update:
     added: str               # the lines this update added to the memory before it
     think: str               # what the model thought at this turn (its gate event's think text)
     evidence_sha: str
-    sources: list[dict]      # files of the evidence, each with its record refs and, when known, first_ts and last_ts
+    # files of the evidence, each with its record refs and, when known, first_ts and last_ts
+    sources: list[dict]
     evidence: str            # the evidence chunk's text
 
 # %% ../nbs/11_show.ipynb #6482198c
@@ -34,12 +35,14 @@ def _where_line(e: dict) -> str:
     "Where event `e` sits, for an error: its line when it was read from a file, else its run and turn."
     return f"line {e.line}" if getattr(e, 'line', None) else f"run {e.get('run')} t={e.get('t')}"
 
+# %% ../nbs/11_show.ipynb #44d157d8
 def lineage(events: list[dict]) -> list[Update]:
     "The updates behind the last memory among `events` (one log's), oldest first, each found by its run and turn."
     thinks = {(e['run'], e['t']): e['think'] for e in events if e['kind'] == 'gate'}
     evidence = {(e['run'], e['t']): e for e in events if e['kind'] == 'evidence'}
     out, prev = [], None
-    for m in (e for e in events if e['kind'] == 'memory'):     # in log order: each memory follows the one before
+    # in log order: each memory follows the one before
+    for m in (e for e in events if e['kind'] == 'memory'):
         parents, turn = m['parents'], (m['run'], m['t'])
         if parents[1:] != ([prev['sha']] if prev else []):
             raise LogError(f"memory at {_where_line(m)} names parent {str(parents[1:])[:40]}, not the memory before it")
@@ -47,7 +50,8 @@ def lineage(events: list[dict]) -> list[Update]:
         before = set(prev['text'].splitlines()) if prev else set()
         added = '\n'.join(line for line in m['text'].splitlines() if line not in before)
         ev = evidence[turn]
-        out.append(Update(m['t'], m['sha'], m['tokens'], added, thinks.get(turn, ''), ev['sha'], ev['source'],
+        out.append(Update(m['t'], m['sha'], m['tokens'], added, thinks.get(turn, ''), ev['sha'],
+                          ev['source'],
                           ev['text']))
         prev = m
     return out
@@ -62,7 +66,8 @@ class Learned:
     question: str
     model: str
     baseline: bool
-    memory: str | None                     # the final memory, verbatim; None when the gate never opened
+    # the final memory, verbatim; None when the gate never opened
+    memory: str | None
     memory_sha: str | None
     stats: Stats
     answer: dict | None = None             # the latest `answer` event
@@ -70,6 +75,7 @@ class Learned:
     failed: str | None = None              # why the log's last run failed, as its run_end says
     answers: int = 0                       # `answer` events in the log (every one is kept)
 
+# %% ../nbs/11_show.ipynb #d2b2cc2e
 def learned(path) -> Learned:
     "What the log at `path` learned."
     events = read_log(path).events
@@ -81,6 +87,7 @@ def learned(path) -> Learned:
                    stats(events), dict(answers[-1]) if answers else None, lineage(events), _failure(events),
                    len(answers))
 
+# %% ../nbs/11_show.ipynb #7c9fffc3
 def _failure(events: list) -> str | None:
     "Why the last run failed, if its run_end says it did."
     ends = [e for e in events if e['kind'] in ('run_start', 'run_end')]
@@ -95,12 +102,14 @@ def _where(u: Update) -> str:
     span = lambda s: f" {s['first_ts']} .. {s['last_ts']}" if s.get('first_ts') else ''
     return '; '.join(f"{Path(s['file']).name}{span(s)}" for s in u.sources) or '-'
 
+# %% ../nbs/11_show.ipynb #d21a0520
 def _rates(s: Stats) -> str:
     "The run's numbers in a sentence."
     return (f"{s.chunks_seen} chunks read, {s.chunks_used} used: update-rate {100 * s.update_rate:.1f}%, "
             f"said-yes {100 * s.said_yes_rate:.1f}%, {s.budget_exceeded} over budget"
             + (f", {s.unchanged} yes with memory returned unchanged" if s.unchanged else ''))
 
+# %% ../nbs/11_show.ipynb #3dcf4241
 def why_no_memory(x: Learned) -> str:
     "Why a log has no memory: its run failed before the gate opened, it read nothing, or the gate stayed shut."
     if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
@@ -111,10 +120,12 @@ def why_no_memory(x: Learned) -> str:
                 f"({x.stats.budget_exceeded} over the memory budget, {x.stats.unchanged} unchanged)")
     return 'no chunk was read' if not x.stats.chunks_seen else 'the gate never opened'
 
+# %% ../nbs/11_show.ipynb #bfe30397
 def _earlier(x: Learned) -> str:
     "How many answers before the one shown the log keeps."
     return f"; the latest of {x.answers}" if x.answers > 1 else ''
 
+# %% ../nbs/11_show.ipynb #fc288c13
 def _answered(a: dict) -> str:
     "Who answered and from which memory."
     by = 'the memory itself (keyword baseline: no model to answer)' if a.get('verbatim') else f"model {a['model']}"
@@ -131,8 +142,11 @@ def as_text(x: Learned, evidence: bool = False) -> str:
     out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, {len(x.updates)} updates):", x.memory,
             '', 'updates:']
     for u in x.updates:
-        out += [f"  t={u.t}  chunk {u.t}  +{len(u.added.splitlines())} lines  {_where(u)}", f"    think: {u.think}"]
-        if evidence: out.append('    evidence: ' + cut_middle(u.evidence, EXCERPT_CHARS).replace('\n', '\n    '))
+        out += [f"  t={u.t}  chunk {u.t}  +{len(u.added.splitlines())} lines  {_where(u)}",
+                f"    think: {u.think}"]
+        if evidence: out.append('    evidence: ' + cut_middle(u.evidence,
+                                                              EXCERPT_CHARS).replace('\n',
+                                                                                     '\n    '))
     return '\n'.join(out + [''])
 
 # %% ../nbs/11_show.ipynb #d34df616
@@ -144,29 +158,35 @@ def _fence(text: str) -> str:
         longest = max(longest, run)
     return '`' * max(3, longest + 1)
 
+# %% ../nbs/11_show.ipynb #4c2ec452
 _MD_SPECIAL = re.compile(r'([\\`*_\[\]|~])')      # emphasis, code, links, tables, strikethrough
 
 def _md(text: str) -> str:
     "`text` as Markdown that shows it as written: HTML escaped (no tag or entity is live), Markdown's marks escaped."
     return _MD_SPECIAL.sub(r'\\\1', html.escape(text, quote=False))
 
+# %% ../nbs/11_show.ipynb #6f79eb10
 def as_markdown(x: Learned, evidence: bool = False) -> str:
     "`x` as Markdown, for an issue or a wiki page."
-    e = _md                     # every text from a session, a model or a server: no markup gets through
+    # every text from a session, a model or a server: no markup gets through
+    e = _md
     who = 'keyword baseline' if x.baseline else e(x.model)
     out = [f"## {e(x.query)} ({e(x.project)}, {who})", '', f"> {e(x.question)}", '',
            f"{_rates(x.stats)}. Log: {e(x.log)}", '']
     if x.failed: out += [f"**The last run failed:** {e(x.failed)}", '']
-    if x.answer: out += [f"**Answer** ({e(_answered(x.answer) + _earlier(x))}):", '', e(x.answer['text']), '']
+    if x.answer: out += [f"**Answer** ({e(_answered(x.answer) + _earlier(x))}):", '',
+                         e(x.answer['text']), '']
     if x.memory is None: return '\n'.join(out + [f"No memory: {why_no_memory(x)}.", ''])
     f = _fence(x.memory)
-    out += [f"**Memory** ({x.stats.memory_tokens} tokens, {len(x.updates)} updates):", '', f, x.memory, f, '',
+    out += [f"**Memory** ({x.stats.memory_tokens} tokens, {len(x.updates)} updates):", '', f,
+            x.memory, f, '',
             '| turn | added | from | the model thought |', '|---|---|---|---|']
     cell = lambda s: e(s).replace('\n', '<br>')
     out += [f"| {u.t} | {cell(u.added)} | {cell(_where(u))} | {cell(u.think)} |" for u in x.updates]
     for u in x.updates if evidence else []:
         excerpt = cut_middle(u.evidence, EXCERPT_CHARS)
-        out += ['', f"<details><summary>evidence of t={u.t}</summary>", '', _fence(excerpt), excerpt, _fence(excerpt),
+        out += ['', f"<details><summary>evidence of t={u.t}</summary>", '', _fence(excerpt),
+                excerpt, _fence(excerpt),
                 '</details>']
     return '\n'.join(out + [''])
 
@@ -187,5 +207,6 @@ def show(paths, query: str | None = None, format: str = 'text', evidence: bool =
     got = [learned(p) for p in log_files(paths)]
     got = [x for x in got if query is None or x.query == query]
     if not got: return ''
-    if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False, indent=1)
+    if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False,
+                                           indent=1)
     return '\n'.join(FORMATS[format](x, evidence) for x in got)

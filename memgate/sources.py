@@ -27,6 +27,7 @@ __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION',
 class SourceError(MemgateError):
     "A session file or project that cannot be read; the message names the file."
 
+# %% ../nbs/02_sources.ipynb #f1c93192
 @dataclass
 class FileReport:
     "What reading one file found besides records."
@@ -36,7 +37,8 @@ class FileReport:
     warnings: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
     redacted: Counter = field(default_factory=Counter)     # secrets replaced, by kind
-    first_line: dict = field(default_factory=dict)         # warning: the line it was first seen on, where known
+    # warning: the line it was first seen on, where known
+    first_line: dict = field(default_factory=dict)
 
     def warn(self, what: str, line: int):
         "Count warning `what`, remembering the first line it was seen on."
@@ -44,7 +46,8 @@ class FileReport:
         self.first_line.setdefault(what, line)
 
 # %% ../nbs/02_sources.ipynb #e5d0c514
-SHOWN_FILES = 3     # files named per kind of warning; the rest are counted (100,000 empty files: 100,000 lines)
+# files named per kind of warning; the rest are counted (100,000 empty files: 100,000 lines)
+SHOWN_FILES = 3
 
 @dataclass
 class Warnings:
@@ -69,9 +72,12 @@ class Warnings:
     def summary(self) -> str:
         "A line per file with a problem (3 of a kind, then a count), a total; bookkeeping skips are summed on the last."
         at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
-        counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what   # a file's own: once
-        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what, n in sorted(r.warnings.items()))
-        kinds = {}                       # files by the warnings they have: the first few named, the rest counted
+        # a file's own: once
+        counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
+        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what,
+                                     n in sorted(r.warnings.items()))
+        # files by the warnings they have: the first few named, the rest counted
+        kinds = {}
         for r in self.files.values():
             if r.warnings: kinds.setdefault(tuple(sorted(r.warnings)), []).append(r)
         lines = []
@@ -81,7 +87,8 @@ class Warnings:
             if more > 0: lines.append(f"warning: {more} more files with {', '.join(kind)}")
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
-        skips = "; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''
+        skips = "; skipped " + ', '.join(f"{n} {k}" for k,
+                                         n in sorted(skipped.items())) if skipped else ''
         hidden = self.redacted
         secrets = f"; redacted {sum(hidden.values())} secrets ({', '.join(sorted(hidden))})" if hidden else ''
         lines.append(f"{len(self.files)} files, {records} records, {self.total} warnings{skips}{secrets}")
@@ -98,9 +105,11 @@ def bookkeeping(raw: bytes, skip: frozenset[str]) -> str | None:
     return kind if kind in skip and raw.lstrip().startswith(b'{') else None
 
 # %% ../nbs/02_sources.ipynb #26fcd8a1
-LINE_BYTES = 32 << 20     # a session line longer than this is skipped with a warning (Claude Code's are far shorter)
+# a session line longer than this is skipped with a warning (Claude Code's are far shorter)
+LINE_BYTES = 32 << 20
 
-def json_lines(path: Path, report: FileReport, skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
+def json_lines(path: Path, report: FileReport,
+               skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
     "The JSON objects of a JSON Lines file, counting what is wrong in `report`; lines of a type in `skip` only counted."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
@@ -110,11 +119,13 @@ def json_lines(path: Path, report: FileReport, skip: frozenset[str] = frozenset(
             if raw is None:
                 report.warn(f'line over {LINE_BYTES >> 20} MB skipped', n)
                 continue
-            if n == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')       # a UTF-8 BOM, as some editors write
+            # a UTF-8 BOM, as some editors write
+            if n == 1: raw = raw.removeprefix(b'\xef\xbb\xbf')
             if prev is not None: yield from _decode(*prev, report, False, skip)
             prev = (n, raw)
         if prev is not None: yield from _decode(*prev, report, True, skip)
 
+# %% ../nbs/02_sources.ipynb #12e01aec
 def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[str]):
     if not raw.strip(): return
     if skip and (kind := bookkeeping(raw, skip)):
@@ -126,7 +137,8 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
         report.warn('invalid UTF-8 (replaced)', n)
     try: obj = json.loads(text)
     except json.JSONDecodeError:
-        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line', n)
+        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line',
+                    n)
         return
     except RecursionError:                          # [[[[… nested deeper than Python's parser goes
         report.warn('JSON nested too deeply', n)
@@ -149,7 +161,8 @@ RENDERER_VERSION = 6   # how records become text; a log records it, so resume ca
 def omitted(what: str, data) -> str:
     "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
     if not isinstance(data, str) or not data: return f"[{what} omitted]"
-    n = len(data.rpartition('base64,')[2].strip().rstrip('=')) * 3 // 4        # base64 (or a data: URL) → bytes
+    # base64 (or a data: URL) → bytes
+    n = len(data.rpartition('base64,')[2].strip().rstrip('=')) * 3 // 4
     size = f"{n} bytes" if n < 1024 else f"{round(n / 1024)} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
     return f"[{what} omitted, {size}]"
 
@@ -161,6 +174,7 @@ def _last_state(line: str) -> str:
     "What is left of a line redrawn with carriage returns: its last non-empty state."
     return ([seg for seg in line.split('\r') if seg] or [''])[-1]
 
+# %% ../nbs/02_sources.ipynb #70ab2a65
 def terminal_text(text: str) -> str:
     "`text` as a terminal would have left it: escape sequences and control characters out, `\\r` redraws resolved."
     if '\x1b' not in text and '\r' not in text and not _CONTROLS.search(text): return text
@@ -175,18 +189,24 @@ def tool_call(name, args) -> str:
         try: parsed = json.loads(args)
         except (ValueError, RecursionError): parsed = None
         if isinstance(parsed, dict): args = parsed
-    if isinstance(args, str) and '\n' in args.strip():       # a body (an apply_patch patch): a block under the name
-        return '\n'.join([f"Tool: {name}", *(f"  {line}" if line else '' for line in args.strip('\n').split('\n'))])
-    if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
+    # a body (an apply_patch patch): a block under the name
+    if isinstance(args, str) and '\n' in args.strip():
+        return '\n'.join([f"Tool: {name}",
+                          *(f"  {line}" if line else '' for line in args.strip('\n').split('\n'))])
+    if not isinstance(args,
+                      dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
     return '\n'.join([f"Tool: {name}", *_fields(args, '  ')])
 
+# %% ../nbs/02_sources.ipynb #11610512
 def _flat(v) -> bool:
     "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
     if isinstance(v, str): return '\n' not in v
-    if isinstance(v, (dict, list)): return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list)
+    if isinstance(v, (dict, list)): return not v or isinstance(v,
+                                                               list) and all(_flat(x) and not isinstance(x, list)
                                                                                  for x in v)
     return True
 
+# %% ../nbs/02_sources.ipynb #45a3f284
 def _fields(d: dict, pad: str, depth: int = 0) -> list[str]:
     "The lines of the fields of `d`, each indented by `pad`: a nested value goes under its key, a list as `- ` items."
     lines = []
@@ -195,23 +215,29 @@ def _fields(d: dict, pad: str, depth: int = 0) -> list[str]:
         else: lines += [f"{pad}{k}:", *_value(v, pad + '  ', depth + 1)]
     return lines
 
+# %% ../nbs/02_sources.ipynb #e22accef
 def _value(v, pad: str, depth: int) -> list[str]:
     "The lines of a value that does not fit on its key's line."
     if isinstance(v, str): return [f"{pad}{line}" for line in v.split('\n')]
     if isinstance(v, dict): return _fields(v, pad, depth)
     lines = []
     for x in v:
-        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
+        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x,
+                                                                              dict) else [f"{pad}  {_one(x)}"]
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
 
+# %% ../nbs/02_sources.ipynb #4ef9768a
 def _one(v) -> str: return v if isinstance(v, str) else _json(v)
+
+# %% ../nbs/02_sources.ipynb #f3964018
 def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 
 # %% ../nbs/02_sources.ipynb #ea931d79
 CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'attachment', 'ai-title',
                'custom-title', 'last-prompt', 'mode', 'permission-mode'}
-CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}     # timing and hook bookkeeping, no content
+# timing and hook bookkeeping, no content
+CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}
 _HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>'
                       r'|<local-command-stderr>|<system-reminder>|<user-prompt-submit-hook>'
                       r'|Caveat: The messages below were generated)')
@@ -220,6 +246,7 @@ def shortener(cap: int, clean: Callable[[str], str] = lambda text: text) -> Call
     "How a tool result is shortened: `clean`ed whole (secrets redacted, none half-cut), then cut to `cap` characters."
     return lambda text: cut_middle(clean(text), cap)
 
+# %% ../nbs/02_sources.ipynb #1d9cdb9f
 @dataclass(frozen=True)
 class ClaudeLine:
     "What the content blocks of one Claude Code line need to know about it."
@@ -238,10 +265,12 @@ def _image_data(b: dict):
     src = b.get('source')
     return src.get('data') if isinstance(src, dict) else None
 
+# %% ../nbs/02_sources.ipynb #9980b7c8
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
-    if not isinstance(content, list): return '' if content is None else json.dumps(content, ensure_ascii=False)
+    if not isinstance(content, list): return '' if content is None else json.dumps(content,
+                                                                                   ensure_ascii=False)
     parts = []
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
@@ -253,26 +282,34 @@ def _block_text(content) -> str:
 # %% ../nbs/02_sources.ipynb #e16a9bec
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
+                                                                                 ensure_ascii=False)
     return line.speaker(text), text, None
 
-def _thinking_block(b: dict, line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
+# %% ../nbs/02_sources.ipynb #a331afe9
+def _thinking_block(b: dict,
+                    line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
 
+# %% ../nbs/02_sources.ipynb #f90d571c
 def _redacted_thinking_block(b: dict, line: ClaudeLine):
     return Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}", None
 
+# %% ../nbs/02_sources.ipynb #36a604cb
 def _tool_use_block(b: dict, line: ClaudeLine):
     return Role.assistant, tool_call(b.get('name', '?'), b.get('input', {})), b.get('id')
 
+# %% ../nbs/02_sources.ipynb #06725089
 def _tool_result_block(b: dict, line: ClaudeLine):
     text = line.cut(_block_text(b.get('content')))
     return Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')
 
+# %% ../nbs/02_sources.ipynb #76f939a5
 def _image_block(b: dict, line: ClaudeLine):
     role = Role.user if line.kind == 'user' else Role.assistant
     return role, omitted('image', _image_data(b)), None
 
-CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block, redacted_thinking=_redacted_thinking_block,
+CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block,
+                     redacted_thinking=_redacted_thinking_block,
                      tool_use=_tool_use_block, tool_result=_tool_result_block, image=_image_block)
 
 # %% ../nbs/02_sources.ipynb #eeadab6f
@@ -286,6 +323,7 @@ def _claude_system(obj: dict, report: FileReport) -> str | None:
     if sub == 'compact_boundary' and not body: body = 'conversation compacted'
     return f"({sub}) {body}" if body else f"({sub})"
 
+# %% ../nbs/02_sources.ipynb #9d79e66b
 def _claude_content(obj: dict, n: int, report: FileReport):
     "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
     msg = obj.get('message')
@@ -304,18 +342,23 @@ def _queued(obj: dict) -> str | None:
     "The words of a `queue-operation` that queued a message (`enqueue` with content); None for the rest."
     if obj.get('operation') != 'enqueue': return None
     c = obj.get('content')
-    text = c if isinstance(c, str) else '\n'.join(_str(b.get('text')) or '' for b in c if isinstance(b, dict)) \
+    text = c if isinstance(c,
+                           str) else '\n'.join(_str(b.get('text')) or '' for b in c if isinstance(b, dict)) \
         if isinstance(c, list) else None
     return text.strip() or None if text else None
 
-def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
+# %% ../nbs/02_sources.ipynb #28ca471f
+def claude_records(obj: dict, n: int, path: Path, report: FileReport,
+                   cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
     kind = _str(obj.get('type'))
     ts, ref = obj.get('timestamp'), _str(obj.get('uuid')) or f'line {n}'
-    if kind in CLAUDE_SKIP:                      # progress (agent_progress copies sub-agent turns) included
+    # progress (agent_progress copies sub-agent turns) included
+    if kind in CLAUDE_SKIP:
         report.skipped[kind] += 1
         return []
-    if kind == 'queue-operation':              # words the person typed while the agent worked, queued for it
+    # words the person typed while the agent worked, queued for it
+    if kind == 'queue-operation':
         text = _queued(obj)
         if not text: report.skipped[kind] += 1
         return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)] if text else []
@@ -328,24 +371,30 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport, cut: Calla
     content = _claude_content(obj, n, report)
     if content is None: return []
     line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cut)
-    if isinstance(content, str): return _apart(Record(line.speaker(content), content, str(path), ref, ts), line)
+    if isinstance(content,
+                  str): return _apart(Record(line.speaker(content), content, str(path), ref, ts),
+                                      line)
     out = []
     for b in content:
         t = b.get('type') if isinstance(b, dict) else None
         if t not in CLAUDE_BLOCKS: report.warn(f'unknown content block {t!r}', n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
-            out += _apart(Record(role, text, str(path), ref, ts, _str(call)), line)  # an id of another type: none
+            # an id of another type: none
+            out += _apart(Record(role, text, str(path), ref, ts, _str(call)), line)
     return out
 
+# %% ../nbs/02_sources.ipynb #d45f8385
 _REMINDER = re.compile(r'<system-reminder>.*?(?:</system-reminder>|\Z)', re.S)
 
 def _apart(r: Record, line: ClaudeLine) -> list[Record]:
     "`r`, or, when the harness put `<system-reminder>` blocks in the person's text, the person's words and them apart."
-    if line.kind != 'user' or r.role not in (Role.user, Role.system) or '<system-reminder>' not in r.text: return [r]
+    if line.kind != 'user' or r.role not in (Role.user,
+                                             Role.system) or '<system-reminder>' not in r.text: return [r]
     out, at = [], 0
     for m in _REMINDER.finditer(r.text):
-        out += [(line.speaker(r.text[at:m.start()]), r.text[at:m.start()]), (Role.system, m.group())]
+        out += [(line.speaker(r.text[at:m.start()]), r.text[at:m.start()]),
+                (Role.system, m.group())]
         at = m.end()
     out.append((line.speaker(r.text[at:]), r.text[at:]))
     return [replace(r, role=role, text=text.strip('\n')) for role, text in out if text.strip()]
@@ -372,14 +421,16 @@ def _message_item(p: dict):
     if role == 'assistant': return Role.assistant, text, None
     return (Role.user if role == 'user' and not _CODEX_SETUP.match(text) else Role.system), text, None
 
+# %% ../nbs/02_sources.ipynb #17c63395
 def _reasoning_item(p: dict):
-    enc = omitted('encrypted reasoning', p.get('encrypted_content')) if p.get('encrypted_content') else ''
+    enc = omitted('encrypted reasoning',
+                  p.get('encrypted_content')) if p.get('encrypted_content') else ''
     return Role.assistant, f"(reasoning) {_parts(p.get('summary'))}" + (f"\n{enc}" if enc else ''), None
 
+# %% ../nbs/02_sources.ipynb #8a4dd22e
 def _tool_call_item(p: dict):
     args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
     return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
-
 
 # %% ../nbs/02_sources.ipynb #c2874a87
 def codex_output(out) -> str:
@@ -389,19 +440,23 @@ def codex_output(out) -> str:
         try: env = json.loads(out)
         except (ValueError, RecursionError): return out
     if isinstance(env, list) and env and all(isinstance(p, dict) and 'type' in p for p in env):
-        return _parts(env)                    # content parts ([{"type": "output_text", "text": …}]): their text
+        # content parts ([{"type": "output_text", "text": …}]): their text
+        return _parts(env)
     if not (isinstance(env, dict) and isinstance(env.get('output'), str)):
         return out if isinstance(out, str) else _json(out)
     meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}
     return env['output'] if meta.get('exit_code') is None else f"(exit {meta['exit_code']})\n{env['output']}"
 
+# %% ../nbs/02_sources.ipynb #4d149fac
 def _tool_output_item(p: dict): return Role.tool_result, codex_output(p.get('output')), p.get('call_id')
 
+# %% ../nbs/02_sources.ipynb #75254aaa
 def _local_shell_item(p: dict):
     action = p.get('action')
     command = action.get('command') if isinstance(action, dict) else action
     return Role.assistant, f"Tool: local_shell {_json(command)}", p.get('call_id')
 
+# %% ../nbs/02_sources.ipynb #8548aed2
 def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {_json(p.get('action') or {})}", None
 
 CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_call=_tool_call_item,
@@ -413,7 +468,8 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
     known = isinstance(git, dict) and git
-    said_git = ' '.join(s for s in (_str(git.get('branch')), str(git.get('commit_hash') or '')[:12]) if s) \
+    said_git = ' '.join(s for s in (_str(git.get('branch')),
+                                    str(git.get('commit_hash') or '')[:12]) if s) \
         if known else ''
     where = f", git {said_git}" if said_git else ''
     said = ', '.join(s for s in (f"cwd {p['cwd']}" if p.get('cwd') else '',
@@ -421,14 +477,19 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
-EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)   # the event_msg kinds that are words
+# %% ../nbs/02_sources.ipynb #d9abcdc0
+# the event_msg kinds that are words
+EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)
 EVENT = '(event_msg)'                     # how the ref of a record read from one says so
 
-def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callable[[str], str]) -> list[Record]:
+def codex_records(obj: dict, n: int, path: Path, report: FileReport,
+                  cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
-    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), _str(call))
-    if 'payload' not in obj:                  # a rollout of the older, flat format: items without their wrappers
+    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}',
+                                               obj.get('timestamp'), _str(call))
+    # a rollout of the older, flat format: items without their wrappers
+    if 'payload' not in obj:
         if kind in CODEX_ITEMS: kind, p = 'response_item', obj
         elif kind is None and 'record_type' in obj:
             report.skipped[str(obj['record_type'])] += 1
@@ -440,12 +501,14 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport, cut: Callab
     if not isinstance(p, dict):
         report.warn('missing field payload', n)
         return []
-    if kind == 'event_msg':                   # what was said, when no response_item holds it (`_once` decides)
+    # what was said, when no response_item holds it (`_once` decides)
+    if kind == 'event_msg':
         said = p.get('message') if p.get('type') in EVENT_ROLES else None
         if not isinstance(said, str) or not said.strip():
             report.skipped[kind] += 1
             return []
-        return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}', obj.get('timestamp'))]
+        return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}',
+                       obj.get('timestamp'))]
     if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
@@ -463,14 +526,18 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     fmt = ts = cwd = sid = None
     for n, obj in json_lines(path, FileReport(path)):
         kind = _str(obj.get('type'))
-        if fmt is None and kind is None and _legacy_meta(obj):     # an older rollout's first line: its id and time
+        # an older rollout's first line: its id and time
+        if fmt is None and kind is None and _legacy_meta(obj):
             ts, sid = _str(obj.get('timestamp')), _str(obj.get('id'))
             continue
         if fmt is None:
-            if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'):
+            if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg',
+                                             'turn_context', 'compacted'):
                 fmt = 'codex'
-            elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'      # the older flat format
-            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
+            # the older flat format
+            elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'
+            elif kind in CLAUDE_SKIP | {'user', 'assistant',
+                                        'system'} or 'sessionId' in obj: fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return '', None, None, None
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
@@ -480,10 +547,13 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
         if ts and cwd: break
     return fmt or '', ts, cwd, sid
 
+# %% ../nbs/02_sources.ipynb #7696c0e3
 def _legacy_meta(obj: dict) -> bool:
     "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
-    return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
+    return 'type' not in obj and isinstance(obj.get('id'),
+                                            str) and isinstance(obj.get('timestamp'), str)
 
+# %% ../nbs/02_sources.ipynb #6a1ab236
 def _str(v) -> str | None:
     "`v` if it is a string, else None: a field of another type is treated as missing."
     return v if isinstance(v, str) else None
@@ -516,6 +586,7 @@ def file_size(f: Path) -> int:
     try: return f.stat().st_size
     except OSError: return 0
 
+# %% ../nbs/02_sources.ipynb #28a175c0
 def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
     info = {}
@@ -530,17 +601,21 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     sessions, owned = {}, set()
     for f in filter(is_agent, info):
         session_dir = f.parent.parent               # 2.1.x: <session-id>/subagents/agent-<id>.jsonl
-        nested = by_stem.get((session_dir.parent, session_dir.name)) if f.parent.name == 'subagents' else None
-        parent = by_stem.get((f.parent, info[f][3])) or nested     # 2.0.x: agent-<id>.jsonl beside its session
+        nested = by_stem.get((session_dir.parent,
+                              session_dir.name)) if f.parent.name == 'subagents' else None
+        # 2.0.x: agent-<id>.jsonl beside its session
+        parent = by_stem.get((f.parent, info[f][3])) or nested
         if parent:
             sessions.setdefault(parent, []).append(f)
             owned.add(f)
-    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f, (fmt, ts, cwd, _) in info.items()
+    out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f,
+           (fmt, ts, cwd, _) in info.items()
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
 # %% ../nbs/02_sources.ipynb #9a1b568c
-SUBAGENT_CALLS = {'Task', 'Agent'}    # the tools that start a sub-agent (Claude Code's Task; Agent in later versions)
+# the tools that start a sub-agent (Claude Code's Task; Agent in later versions)
+SUBAGENT_CALLS = {'Task', 'Agent'}
 
 @dataclass(frozen=True)
 class Thread:
@@ -549,10 +624,14 @@ class Thread:
     parent: str | None = None
     session: str | None = None
     sidechain: bool = False                   # a sub-agent's line
-    agent: str | None = None                  # the agentId of a sub-agent's line (2.x writes it on each)
-    spawned: str | None = None                # the agentId a sub-agent call's result reports (`toolUseResult`)
-    calls: tuple = ()                         # (tool_use id, agent type, prompt) of the sub-agent calls it makes
+    # the agentId of a sub-agent's line (2.x writes it on each)
+    agent: str | None = None
+    # the agentId a sub-agent call's result reports (`toolUseResult`)
+    spawned: str | None = None
+    # (tool_use id, agent type, prompt) of the sub-agent calls it makes
+    calls: tuple = ()
 
+# %% ../nbs/02_sources.ipynb #fc4ffff1
 def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thread:
     "The links of Claude Code line `obj` (a prompt `clean`ed as its record's text is); fields of another type: missing."
     msg, result = obj.get('message'), obj.get('toolUseResult')
@@ -560,15 +639,18 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
     calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
                   for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
+                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'),
+                                                                     dict)) \
         if isinstance(content, list) else ()
     return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),
                   obj.get('isSidechain') is True, _str(obj.get('agentId')),
                   _str(result.get('agentId')) if isinstance(result, dict) else None, calls)
 
 # %% ../nbs/02_sources.ipynb #d8074e6b
-TASK_ABOVE = '(the prompt of the call above)'           # a sub-agent's task that its call holds verbatim
-REPORT_ABOVE = "(agent {}'s last message, above)"        # a call's result that repeats the agent's last message
+# a sub-agent's task that its call holds verbatim
+TASK_ABOVE = '(the prompt of the call above)'
+# a call's result that repeats the agent's last message
+REPORT_ABOVE = "(agent {}'s last message, above)"
 REWOUND = '(rewound: from here to the next note, an attempt the person went back on and left)'
 REWIND = '(the person rewound the conversation to before the attempt noted above, and went on from here)'
 NO_THREAD = Thread()
@@ -577,10 +659,12 @@ def claude_order(recs: list[Record], threads: dict[tuple[str, str], Thread]) -> 
     "A Claude Code session's records as it went: its sessions apart, sub-agents after their calls, rewinds marked."
     t = lambda r: threads.get((r.source, r.ref), NO_THREAD)
     groups: dict = {}
-    for r in recs: groups.setdefault(t(r).session, []).append(r)     # the file's own session comes first
+    # the file's own session comes first
+    for r in recs: groups.setdefault(t(r).session, []).append(r)
     out = []
     for i, (sid, group) in enumerate(groups.items()):
-        if i: out.append(Record(Role.system, f"(another session in the same file: {sid or 'no sessionId'})",
+        if i: out.append(Record(Role.system,
+                                f"(another session in the same file: {sid or 'no sessionId'})",
                                 group[0].source, f"{group[0].ref} session", group[0].ts))
         out += _conversation(group, t)
     return out
@@ -597,6 +681,7 @@ def _runs(recs: list[Record], t) -> dict[str, list[Record]]:
         runs.setdefault(key, []).append(r)
     return runs
 
+# %% ../nbs/02_sources.ipynb #30c492b0
 def _rewound(main: list[Record], t) -> list[Record]:
     "`main` with a note where each branch the person rewound and left begins, and one where the conversation went on."
     roles, first = {}, {}
@@ -604,24 +689,29 @@ def _rewound(main: list[Record], t) -> list[Record]:
         if u := t(r).uuid:
             roles.setdefault(u, set()).add(r.role)
             first.setdefault(u, i)
-    prompts = {}                     # parent → the lines that hold the person's words under it: two are a rewind
+    # parent → the lines that hold the person's words under it: two are a rewind
+    prompts = {}
     for u, i in first.items():
         if t(main[i]).parent and Role.user in roles[u] and Role.tool_result not in roles[u]:
             prompts.setdefault(t(main[i]).parent, []).append(i)
-    left, retries = set(), set()          # the prompts that began an attempt left, and those that went on
+    # the prompts that began an attempt left, and those that went on
+    left, retries = set(), set()
     for starts in (s for s in prompts.values() if len(s) > 1):
         left.update(starts[:-1])
         retries.add(starts[-1])
-    out = []                              # notes, not marks on the records: a resume finds what it read unchanged
+    # notes, not marks on the records: a resume finds what it read unchanged
+    out = []
     for i, r in enumerate(main):
         if i in left: out.append(Record(Role.system, REWOUND, r.source, f"{r.ref} rewound", r.ts))
         if i in retries: out.append(Record(Role.system, REWIND, r.source, f"{r.ref} rewind", r.ts))
         out.append(r)
     return out
 
+# %% ../nbs/02_sources.ipynb #7147dd1d
 def _by_time(seq: list[Record], runs: list[list[Record]]) -> list[Record]:
     "`seq` with each of `runs` (records no link places) before the first record of it later than the run began."
-    runs = sorted(runs, key=lambda run: run[0].ts or '\uffff')      # a run without a time: at the end
+    # a run without a time: at the end
+    runs = sorted(runs, key=lambda run: run[0].ts or '\uffff')
     out, k = [], 0
     for r in seq:
         while k < len(runs) and runs[k][0].ts and (r.ts or '') > runs[k][0].ts:
@@ -639,6 +729,7 @@ def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
         out[task] = replace(out[task], text=TASK_ABOVE)
     return out
 
+# %% ../nbs/02_sources.ipynb #f8f82bac
 def _once_reported(r: Record, run: list[Record], name: str) -> Record:
     "A call's result `r` with the agent's last message, which it repeats verbatim, said once (in the run)."
     last = next((x.text.strip() for x in reversed(run) if x.role == Role.assistant and not x.call_id), '')
@@ -648,6 +739,7 @@ def _once_reported(r: Record, run: list[Record], name: str) -> Record:
         return replace(r, text=text.replace(last, REPORT_ABOVE.format(name), 1))
     return r
 
+# %% ../nbs/02_sources.ipynb #5c5b4f80
 def _conversation(recs: list[Record], t) -> list[Record]:
     "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
     main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
@@ -655,7 +747,8 @@ def _conversation(recs: list[Record], t) -> list[Record]:
     spawned = {t(r).spawned: r.call_id for r in recs if t(r).spawned and r.role == Role.tool_result}
     placed, loose, names = {}, [], {}
     for key, run in runs.items():
-        call = calls.get(spawned.get(key))                    # 2.x: the call's result names the agent
+        # 2.x: the call's result names the agent
+        call = calls.get(spawned.get(key))
         prompt = next((r.text.strip() for r in run if r.role == Role.user), None)
         if call is None or call[0] in placed:                 # 1.x: the prompt the call gave it
             call = next((c for c in calls.values() if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
@@ -669,9 +762,11 @@ def _conversation(recs: list[Record], t) -> list[Record]:
         if r.role == Role.tool_result and r.call_id in names:
             r = _once_reported(r, started[r.call_id], names[r.call_id])
         out.append(r)
-        for x in placed.pop(r.call_id, []) if r.role == Role.assistant and r.call_id else []: emit(x)
+        for x in placed.pop(r.call_id,
+                            []) if r.role == Role.assistant and r.call_id else []: emit(x)
     for r in main: emit(r)
-    return _by_time(out, [*placed.values(), *loose])       # runs no emitted call started: where they began
+    # runs no emitted call started: where they began
+    return _by_time(out, [*placed.values(), *loose])
 
 # %% ../nbs/02_sources.ipynb #0047c082
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
@@ -684,11 +779,14 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
         r = replace(r, ts=None)
     return r
 
+# %% ../nbs/02_sources.ipynb #425af784
 def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
-    event = lambda r: isinstance(r.ref, str) and r.ref.endswith(EVENT)    # (a ref is a uuid of any type)
+    # (a ref is a uuid of any type)
+    event = lambda r: isinstance(r.ref, str) and r.ref.endswith(EVENT)
     copy = lambda r: (r.role == Role.user and r.text.startswith(QUEUED)) or event(r)
-    said = {}                                   # a message may hold more than its copy: the image beside the words
+    # a message may hold more than its copy: the image beside the words
+    said = {}
     for r in recs:
         if not copy(r): said.setdefault(r.role, []).append(r.text)
     words = lambda r: (r.text[len(QUEUED):] if r.text.startswith(QUEUED) else r.text).strip()
@@ -700,6 +798,7 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
         else: out.append(r)
     return out
 
+# %% ../nbs/02_sources.ipynb #607f0b4f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
     "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
@@ -708,27 +807,35 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in s.files:
         rep = warnings.report(path, s.format)
-        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
-        quiet = (lambda t: redact(terminal_text(t), Counter())) if secrets else terminal_text   # counted once: above
-        cut = shortener(cap, clean)          # a tool result is redacted whole, then cut: no secret is half-cut
+        clean = (lambda t,
+                 rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
+        # counted once: above
+        quiet = (lambda t: redact(terminal_text(t), Counter())) if secrets else terminal_text
+        # a tool result is redacted whole, then cut: no secret is half-cut
+        cut = shortener(cap, clean)
         first = len(recs)
         for n, obj in json_lines(path, rep, skip):
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
-            except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:    # a shape no adapter knows
+            # a shape no adapter knows
+            except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
                 rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
                 continue
-            got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]  # those: by `cut`
-            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
+            # those: by `cut`
+            got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
+            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj,
+                                                                                          quiet)
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
         if secrets:                          # a secret split between two records of this file
             texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
-            recs[first:] = [r if t is r.text else replace(r, text=t) for r, t in zip(recs[first:], texts)]
+            recs[first:] = [r if t is r.text else replace(r, text=t) for r,
+                            t in zip(recs[first:], texts)]
     return claude_order(recs, threads) if s.format == 'claude' else recs
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
-GOLDEN = 0.6180339887498949     # points k * GOLDEN mod 1 spread over a file however early the sampling stops
+# points k * GOLDEN mod 1 spread over a file however early the sampling stops
+GOLDEN = 0.6180339887498949
 
 def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
     "(whole file?, line) for about `nbytes` of the file at `path`: all of it, or the lines that points in it fall in."
@@ -747,9 +854,11 @@ def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
             got += len(line) or 1
             if line.strip(): yield False, line.rstrip(b'\n')
 
+# %% ../nbs/02_sources.ipynb #0ea45c2a
 def _line_start(f, at: int, block: int = 1 << 16) -> int:
     "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
-    while at > 0:                # a line longer than a block read from its middle decodes as nothing
+    # a line longer than a block read from its middle decodes as nothing
+    while at > 0:
         lo = max(0, at - block)
         f.seek(lo)
         i = f.read(at - lo).rfind(b'\n')
@@ -762,24 +871,29 @@ def record_fill(n: int, chunk_tokens: int) -> float:
     "How full the chunks are that records of `n` tokens fill: 3 of 1,500 in a chunk of 5,000 fill it to 0.9."
     if n <= 0: return 1.0
     if n <= chunk_tokens: return chunk_tokens // n * n / chunk_tokens
-    return n / (-(-n // chunk_tokens) * chunk_tokens)          # cut over ceil(n / chunk_tokens) chunks
+    # cut over ceil(n / chunk_tokens) chunks
+    return n / (-(-n // chunk_tokens) * chunk_tokens)
 
 # %% ../nbs/02_sources.ipynb #9f7d4c55
 def token_rate(s: Session,                    # the session
                path: Path,                    # one of its files
                nbytes: int,                   # about how many bytes of it to render
                cap: int = TOOL_RESULT_CHARS,  # the run's --tool-result-chars
-               chunk_tokens: int | None = None  # the run's chunk size: the fill of its chunks is measured too
+               # the run's chunk size: the fill of its chunks is measured too
+               chunk_tokens: int | None = None
                ) -> tuple[float, bool, float]:
     "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
-    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
-    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path,
+                                                                                      s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap,
+                                                                                          terminal_text)
     def tokens(n, raw) -> list[int]:
         try: return [count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
                      for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]
         except (TypeError, AttributeError, ValueError, KeyError, IndexError): return []
     whole, points, kept, rates, rendered, fill = [0, 0], 0, 0, [], 0, [0.0, 0.0]
-    def filled(ks: list[int], weight: float):         # a line's records, token-weighted (a sample's: per byte)
+    # a line's records, token-weighted (a sample's: per byte)
+    def filled(ks: list[int], weight: float):
         fill[0] += weight * sum(k * record_fill(k, chunk_tokens) for k in ks) if chunk_tokens else 0
         fill[1] += weight * sum(ks)
     for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes), 1):
@@ -789,11 +903,14 @@ def token_rate(s: Session,                    # the session
                 whole[0], whole[1] = whole[0] + sum(ks), whole[1] + len(raw) + 1
             rendered += len(raw) + 1
             continue
-        points += 1                                 # a line found by a byte: its rate averages to the file's
+        # a line found by a byte: its rate averages to the file's
+        points += 1
         if bookkeeping(raw, skip): continue
         kept += 1
-        if rendered < nbytes:                       # rendering is the cost: a smaller sample of the kept lines
-            filled(ks := tokens(n, raw), 1 / (len(raw) + 1))     # found by a byte: undo the pull of long lines
+        # rendering is the cost: a smaller sample of the kept lines
+        if rendered < nbytes:
+            # found by a byte: undo the pull of long lines
+            filled(ks := tokens(n, raw), 1 / (len(raw) + 1))
             rates.append(sum(ks) / (len(raw) + 1))
             rendered += len(raw) + 1
     full = fill[0] / fill[1] if chunk_tokens and fill[1] else 1.0

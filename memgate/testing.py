@@ -18,8 +18,10 @@ from .domain import sha256_text
 __all__ = ['STATUS_FAULTS', 'ANSWER', 'default_gate', 'FakeServer', 'serve', 'smollm2_gguf', 'LlamaServer', 'cpu_s', 'idle_after']
 
 # %% ../nbs/18_testing.ipynb #a89344ef
-STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb', 'context', 'broadcast',
-                 'unknown-field', 'echo-key', 'hostile')     # answered as before, streamed request or not
+STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb',
+                 'context', 'broadcast',
+                 # answered as before, streamed request or not
+                 'unknown-field', 'echo-key', 'hostile')
 ANSWER = 'Failures were seen in the chunks the memory names. <evidence>t=1</evidence>'
 
 def default_gate(prompt: str) -> str:
@@ -34,7 +36,8 @@ def default_gate(prompt: str) -> str:
 # %% ../nbs/18_testing.ipynb #9aa866d7
 class FakeServer:
     "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
-    def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',), api_key=None, port=0,
+    def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',),
+                 api_key=None, port=0,
                  stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None,
                  prompt_s=0.0, token_s=0.0, piece=16, tokenize=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
@@ -47,8 +50,10 @@ class FakeServer:
         self.busy = self.most_busy = 0          # requests being decoded now, and the most at once
         self.paths = []                         # path and query string of each POST
         self.prompt_s, self.token_s, self.piece = prompt_s, token_s, piece
-        self.tokenize = tokenize                # text -> its token count, for the tokenize endpoints (None: 404)
-        self.work = []                          # per request: n, start, began (its first token), end, status
+        # text -> its token count, for the tokenize endpoints (None: 404)
+        self.tokenize = tokenize
+        # per request: n, start, began (its first token), end, status
+        self.work = []
 
     @property
     def url(self): return f'http://127.0.0.1:{self.port}/v1'
@@ -59,8 +64,10 @@ class FakeServer:
     def start(self):
         server = self
         class Handler(BaseHTTPRequestHandler):
-            protocol_version = 'HTTP/1.1'          # keep-alive, as model servers do: one connection, many requests
-            disable_nagle_algorithm = True         # headers and body are two writes: no 40 ms delayed-ACK stall
+            # keep-alive, as model servers do: one connection, many requests
+            protocol_version = 'HTTP/1.1'
+            # headers and body are two writes: no 40 ms delayed-ACK stall
+            disable_nagle_algorithm = True
             def log_message(self, *a): pass
             def setup(self):
                 super().setup()
@@ -110,23 +117,31 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.flush()
                 event = lambda obj: b'data: ' + json.dumps(obj).encode() + b'\n\n'
-                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}', object='chat.completion.chunk', model=model,
-                                                      choices=[dict(index=0, delta=delta, finish_reason=fin)])
-                if fault in ('silent', 'ping'):      # the events never come (until the client hangs up)
+                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}',
+                                                      object='chat.completion.chunk', model=model,
+                                                      choices=[dict(index=0, delta=delta,
+                                                                    finish_reason=fin)])
+                # the events never come (until the client hangs up)
+                if fault in ('silent', 'ping'):
                     end = time.monotonic() + 120
                     while time.monotonic() < end and not self.gone():
                         if fault == 'ping' and not self.chunk(b': ping\n\n'): return False
                         time.sleep(0.2)
                     return False
                 text, extra = said.pop('content', ''), said
-                pieces = [text[i:i + server.piece] for i in range(0, len(text), server.piece)] or ['']
+                pieces = [text[i:i + server.piece] for i in range(0, len(text),
+                                                                  server.piece)] or ['']
                 for i, p in enumerate(pieces):
-                    if self.gone(): return False      # a hang-up is noticed when the next token is due
+                    # a hang-up is noticed when the next token is due
+                    if self.gone(): return False
                     if i == 0: self.began = time.monotonic()
-                    if not self.chunk(event(choice(dict(content=p, **(extra if i == 0 else {}))))): return False
+                    if not self.chunk(event(choice(dict(content=p,
+                                                        **(extra if i == 0 else {}))))): return False
                     if server.token_s: time.sleep(server.token_s)
-                usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)     # as when not streamed
-                return self.chunk(event({**choice({}, finish), 'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
+                # as when not streamed
+                usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
+                return self.chunk(event({**choice({}, finish),
+                                         'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
                     and self.chunk(b'')
             def do_GET(self):
                 path = self.path.split('?')[0]
@@ -139,12 +154,14 @@ class FakeServer:
                 self.reply(404, dict(detail='Not Found'))
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
-                if self.path.split('?')[0].endswith('tokenize'):      # llama.cpp, llama-cpp-python and vLLM
+                # llama.cpp, llama-cpp-python and vLLM
+                if self.path.split('?')[0].endswith('tokenize'):
                     if server.tokenize is None: return self.reply(404, dict(detail='Not Found'))
                     text = body.get('input') or body.get('content') or body.get('prompt') or ''
                     return self.reply(200, dict(tokens=list(range(server.tokenize(text)))))
                 server.paths.append(self.path)
-                if server.closed:                      # stopped: hang up, as a server that went away does
+                # stopped: hang up, as a server that went away does
+                if server.closed:
                     self.close_connection = True
                     return
                 with server.lock:
@@ -153,21 +170,25 @@ class FakeServer:
                     server.headers.append(dict(self.headers))
                     fault = server.faults.popleft() if server.faults else None
                     n = len(server.requests)
-                if server.slots: server.slots.acquire()       # queued until a slot is free, as one-worker servers do
+                # queued until a slot is free, as one-worker servers do
+                if server.slots: server.slots.acquire()
                 start, stayed, self.began = time.monotonic(), False, None
                 try:
                     with server.lock:
                         server.busy += 1
                         server.most_busy = max(server.most_busy, server.busy)
-                    if server.latency and not self.decoding(server.latency): return   # the client hung up
+                    # the client hung up
+                    if server.latency and not self.decoding(server.latency): return
                     key_ok = not server.api_key or self.headers.get('Authorization') == f'Bearer {server.api_key}'
                     if body.get('stream') and fault not in STATUS_FAULTS and body.get('model') in server.models \
                             and key_ok:
-                        time.sleep(server.prompt_s(n) if callable(server.prompt_s) else server.prompt_s)   # reading the
+                        # reading the
+                        time.sleep(server.prompt_s(n) if callable(server.prompt_s) else server.prompt_s)
                         #                                       prompt: a hang-up goes unnoticed
                         said = server.gate(body['messages'][-1]['content']) if fault not in ('silent', 'ping') else ''
                         said = dict(said) if isinstance(said, dict) else dict(content=said)
-                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault, body['model'])
+                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault,
+                                             body['model'])
                         if server.stop_after and n >= server.stop_after:
                             server.closed = True
                             threading.Thread(target=server.stop).start()
@@ -176,10 +197,12 @@ class FakeServer:
                 finally:
                     with server.lock:
                         server.busy -= 1
-                        server.work.append(dict(n=n, start=start, began=self.began, end=time.monotonic(),
+                        server.work.append(dict(n=n, start=start, began=self.began,
+                                                end=time.monotonic(),
                                                 status='answered' if stayed else 'hung up'))
                     if server.slots: server.slots.release()
-                if fault == 'trickle':                 # headers, then one byte a second, for ever (until closed)
+                # headers, then one byte a second, for ever (until closed)
+                if fault == 'trickle':
                     self.send_response(200)
                     self.send_header('Content-Length', '1000000')
                     self.end_headers()
@@ -194,43 +217,55 @@ class FakeServer:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
-                if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == '500': return self.reply(500,
+                                                     dict(error=dict(message='upstream model crashed')))
                 if fault == 'hostile':                 # an error body that would drive a terminal
-                    return self.reply(500, dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
+                    return self.reply(500,
+                                      dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
                 if fault == 'unknown-field':
-                    return self.reply(400, dict(error=dict(message='Unrecognized request argument supplied: grammar')))
-                if fault == 'broadcast':                # llama-cpp-python when prompt + max_tokens exceed n_ctx
+                    return self.reply(400,
+                                      dict(error=dict(message='Unrecognized request argument supplied: grammar')))
+                # llama-cpp-python when prompt + max_tokens exceed n_ctx
+                if fault == 'broadcast':
                     return self.reply(500, dict(error=dict(message=(
                         'could not broadcast input array from shape (2048,) into shape (1901,)'))))
                 if fault == 'context':
                     return self.reply(400, dict(error=dict(code='context_length_exceeded', message=(
                         "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "
                         "(5608 in the messages, 2048 in the completion)."))))
-                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
+                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')),
+                                                     [('Retry-After', '1')])
                 if fault == 'http404' or body.get('model') not in server.models:
-                    return self.reply(404, dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
-                if fault == 'echo-key':                  # OpenAI's 401: the key sent, all but its last two characters
+                    return self.reply(404,
+                                      dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
+                # OpenAI's 401: the key sent, all but its last two characters
+                if fault == 'echo-key':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
+                    return self.reply(401,
+                                      dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
                 if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
+                    return self.reply(401,
+                                      dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 prompt = body['messages'][-1]['content']
                 said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
-                if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
+                if fault in ('huge',
+                             'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
                 said = said if isinstance(said, dict) else dict(content=said)
                 finish = said.pop('finish_reason', 'stop')
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
                                      choices=[dict(index=0, message=dict(role='assistant', **said),
                                                    finish_reason=finish)],
-                                     usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)),
+                                     usage=dict(prompt_tokens=1, completion_tokens=1,
+                                                total_tokens=2)),
                            gzipped=fault == 'gzip-bomb')
                 if server.stop_after and n >= server.stop_after:
                     server.closed = True                # no request after this one is answered
                     threading.Thread(target=server.stop).start()
         class Server(ThreadingHTTPServer):
             def handle_error(self, request,
-                             client_address):     # a client that hung up (cancelled, killed) is expected here
+                             # a client that hung up (cancelled, killed) is expected here
+                             client_address):
                 import sys
                 if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
                     super().handle_error(request, client_address)
@@ -286,7 +321,8 @@ class LlamaServer:
 
     def start(self):
         "Start the server (again), and wait until it listens."
-        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(smollm2_gguf()), '--host', '127.0.0.1',
+        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(smollm2_gguf()), '--host',
+               '127.0.0.1',
                '--port', str(self.port), '--n_ctx', str(self.n_ctx), '--model_alias', 'smollm2']
         self.p = subprocess.Popen(cmd, stdout=open(self.log, 'ab'), stderr=subprocess.STDOUT)
         for _ in range(240):

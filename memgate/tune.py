@@ -27,6 +27,7 @@ def toml_str(s: str) -> str:
     "A TOML basic string holding `s` exactly."
     return json.dumps(s, ensure_ascii=False).replace('\x7f', '\\u007f')
 
+# %% ../nbs/16_tune.ipynb #87f9a0f6
 def dump_queries(queries) -> str:
     "A query set as TOML text, in the order given."
     out = []
@@ -37,6 +38,7 @@ def dump_queries(queries) -> str:
         out.append('')
     return '\n'.join(out)
 
+# %% ../nbs/16_tune.ipynb #93641b13
 def save_query(query: Query, path='queries.toml') -> Path:
     "Add or replace `query` in the query file at `path` (created if missing)."
     path = Path(path)
@@ -56,6 +58,7 @@ def memory_diff(before: str | None, after: str | None) -> str:
         elif tag == '  ': rows.append(f'<div>&nbsp; {text}</div>')
     return ''.join(rows) or '<div><i>(empty)</i></div>'
 
+# %% ../nbs/16_tune.ipynb #6eca7882
 def turn_html(turn: Turn) -> str:
     "One turn as HTML: decision, exit gate, think, memory diff."
     color, what = OUTCOMES[turn.outcome].color, OUTCOMES[turn.outcome].label
@@ -76,15 +79,18 @@ def env_client(query: Query) -> OpenAIClient:
 # %% ../nbs/16_tune.ipynb #d16eb65c
 class Tuner:
     "Widgets for tuning a standing question against the first chunks of a project."
-    def __init__(self, project, make_client=env_client, queries=None, queries_path='queries.toml', chunks: int = 8,
+    def __init__(self, project, make_client=env_client, queries=None, queries_path='queries.toml',
+                 chunks: int = 8,
                  cfg: LoopConfig | None = None, labels_dir='labels', speculate: int = 1):
         self.project, self.make_client, self.queries_path = str(project), make_client, queries_path
-        self.speculate = speculate     # turns asked at once (`memgate.loop.Ahead`): the first chunks come back sooner
+        # turns asked at once (`memgate.loop.Ahead`): the first chunks come back sooner
+        self.speculate = speculate
         self.labels_dir, self.labelling = labels_dir, W.VBox()
         self.queries, self.cfg = queries or load_queries(), cfg or LoopConfig()
         first = next(iter(self.queries.values()))
         self.query = W.Dropdown(options=list(self.queries), value=first.id, description='query')
-        self.question = W.Textarea(value=first.question, layout=W.Layout(width='100%', height='80px'),
+        self.question = W.Textarea(value=first.question,
+                                   layout=W.Layout(width='100%', height='80px'),
                                    description='question')
         self.chunks = W.BoundedIntText(value=chunks, min=1, max=10_000, description='chunks')
         self.run_button = W.Button(description='Run', button_style='primary')
@@ -93,18 +99,22 @@ class Tuner:
         self.status, self.turns_view = W.HTML(), W.HTML()
         self.turns: list[Turn] = []
         self._stop, self._task = asyncio.Event(), None
-        self.query.observe(lambda ch: setattr(self.question, 'value', self.queries[ch['new']].question), names='value')
+        self.query.observe(lambda ch: setattr(self.question, 'value',
+                                              self.queries[ch['new']].question), names='value')
         self.run_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self._stop.set())
         self.save_button.on_click(lambda _: self.save())
         self.ui = W.VBox([W.HBox([self.query, self.chunks]), self.question,
-                          W.HBox([self.run_button, self.stop_button, self.save_button, self.progress]),
+                          W.HBox([self.run_button, self.stop_button, self.save_button,
+                                  self.progress]),
                           self.status, self.turns_view, self.labelling])
 
     def _ipython_display_(self):
         from IPython.display import display
-        bundle = self.ui._repr_mimebundle_()         # the widgets; off a front end, a line that says what they are
-        display({**bundle, 'text/plain': f"Tuner of {self.current.id!r} (widgets: open this notebook in Jupyter)"},
+        # the widgets; off a front end, a line that says what they are
+        bundle = self.ui._repr_mimebundle_()
+        display({**bundle,
+                 'text/plain': f"Tuner of {self.current.id!r} (widgets: open this notebook in Jupyter)"},
                 raw=True)
 
 # %% ../nbs/16_tune.ipynb #46d43d8d
@@ -120,6 +130,7 @@ def start(self: Tuner):
     "What the Run button does: run in the background of the notebook's event loop."
     if self._task is None or self._task.done(): self._task = asyncio.ensure_future(self.run())
 
+# %% ../nbs/16_tune.ipynb #b9040ff6
 @patch
 def _show(self: Tuner, turn: Turn):
     "Add `turn` to the progress bar and the list of turns."
@@ -172,9 +183,11 @@ LABEL_CHOICES = ('unlabelled', 'relevant', 'not relevant')
 def label(self: Tuner, t: int, sha: str, choice: str) -> Path:
     "Record `choice` (one of `LABEL_CHOICES`) for chunk `t` of the current query in its labels file."
     path = labels_path(self.labels_dir, self.project_name, self.current.id)
-    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id, 'unlabelled')
+    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id,
+                                                            'unlabelled')
     if choice == 'unlabelled': labels.chunks.pop(t, None)
-    else: labels.chunks[t] = Label(t, sha, choice == 'relevant', labels.chunks.get(t, Label(t, sha, True)).note)
+    else: labels.chunks[t] = Label(t, sha, choice == 'relevant',
+                                   labels.chunks.get(t, Label(t, sha, True)).note)
     return save_labels(labels, path)
 
 # %% ../nbs/16_tune.ipynb #35dcb57d
