@@ -11,32 +11,12 @@ from dataclasses import dataclass, field
 from .domain import MemgateError
 
 # %% auto #0
-__all__ = ['NO_ENDPOINT', 'SHOWN_PARAMS', 'ECHO', 'ConfigError', 'Endpoint', 'endpoint', 'split_credentials', 'masked_url',
-           'query_secrets', 'chat_url', 'mask_secrets']
+__all__ = ['SHOWN_PARAMS', 'NO_ENDPOINT', 'ECHO', 'ConfigError', 'split_credentials', 'masked_url', 'query_secrets', 'chat_url',
+           'Endpoint', 'endpoint', 'mask_secrets']
 
 # %% ../nbs/06a_endpoint.ipynb #9b5e8f56
 class ConfigError(MemgateError):
     "memgate is not told where the model is, or how to reach it."
-
-# %% ../nbs/06a_endpoint.ipynb #063dace4
-NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
-               "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
-               "--model keyword-baseline")
-
-@dataclass(frozen=True)
-class Endpoint:
-    "Where a model is served and the key for it; neither the key nor a password in the URL shows in a repr."
-    base_url: str | None
-    model: str | None
-    api_key: str | None = field(default=None, repr=False)
-
-    def __repr__(self): return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
-
-# %% ../nbs/06a_endpoint.ipynb #9e834dcd
-def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
-    "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
-    return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
-                    model or env.get('MEMGATE_MODEL'), env.get('MEMGATE_API_KEY') or env.get('OPENAI_API_KEY'))
 
 # %% ../nbs/06a_endpoint.ipynb #a4826155
 def split_credentials(base_url: str) -> tuple[str, str | None]:
@@ -75,6 +55,26 @@ def chat_url(base_url: str) -> str:
     import httpx
     u = httpx.URL(base_url)
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
+
+# %% ../nbs/06a_endpoint.ipynb #063dace4
+NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
+               "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
+               "--model keyword-baseline")
+
+@dataclass(frozen=True)
+class Endpoint:
+    "Where a model is served and the key for it; neither the key nor a password in the URL shows in a repr."
+    base_url: str | None
+    model: str | None
+    api_key: str | None = field(default=None, repr=False)
+
+    def __repr__(self): return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
+
+# %% ../nbs/06a_endpoint.ipynb #9e834dcd
+def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
+    "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
+    return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
+                    model or env.get('MEMGATE_MODEL'), env.get('MEMGATE_API_KEY') or env.get('OPENAI_API_KEY'))
 
 # %% ../nbs/06a_endpoint.ipynb #c6b1c313
 # a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is

@@ -2,6 +2,9 @@
 import ast, json, re, subprocess, sys
 from conftest import ROOT
 
+# Examples and markdown cells per exported cell may only grow (issue 29's aim: nbdev's 2.07 and 1.93).
+EXAMPLES_PER, MARKDOWN_PER = 0.65, 0.50
+
 def ruff(path):
     return subprocess.run([sys.executable, '-m', 'ruff', 'check', '--config', str(ROOT / 'pyproject.toml'),
                            '--output-format', 'concise', str(path)], capture_output=True, text=True)
@@ -41,3 +44,14 @@ def test_modules_import_only_from_modules_above_them():
             if isinstance(node, ast.ImportFrom) and node.level == 1 and place.get(node.module, -1) >= place[m]:
                 up.append(f"{m} -> {node.module}")
     assert order[:4] == ['domain', 'rules', 'redact', 'sources'] and not up, up
+
+def test_module_notebooks_keep_the_manual_shape():
+    """One definition per exported cell (15% may hold a helper too), code lines within 100 characters (10% may
+    not), examples and prose no thinner than now, no stored `show_doc` output documenting another object and no
+    empty stored result (issue 29; `python tools/style.py` shows the table)."""
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import style
+    s = style.shape(style.module_nbs())
+    assert s['multi_share'] <= 0.15 and s['wide_share'] <= 0.10, style.line('module notebooks', s)
+    assert s['examples_per'] >= EXAMPLES_PER and s['markdown_per'] >= MARKDOWN_PER, style.line('module notebooks', s)
+    assert not style.show_doc_mismatches(style.module_nbs()) and not style.empty_outputs(style.module_nbs())
