@@ -117,6 +117,9 @@ def as_dict(self: RunSummary) -> dict:
                 **({'discarded': self.discarded} if self.discarded else {}),
                 **({'error': self.error} if self.error else {}))
 
+# %% ../nbs/10_ingest.ipynb #8f7a7abd
+def _pct(x: float) -> str: return f"{100 * x:.1f}%"
+
 # %% ../nbs/10_ingest.ipynb #a0f44e7c
 @patch
 def line(self: RunSummary, why: bool = True) -> str:
@@ -147,9 +150,6 @@ def line(self: RunSummary, why: bool = True) -> str:
 def log_said(self: RunSummary) -> str:
     "The log's size and head, as the summary line shows them."
     return f" {head_said(self.lines, self.head)}" if self.head else ''
-
-# %% ../nbs/10_ingest.ipynb #8f7a7abd
-def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
 # %% ../nbs/10_ingest.ipynb #45aa9b92
 @patch
@@ -220,6 +220,15 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
 
+# %% ../nbs/10_ingest.ipynb #77712012
+def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
+    "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
+    n = count_tokens(memory)
+    if n > budget:
+        raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
+                          f"{budget}: the log was edited; memgate does not resume it")
+    return n
+
 # %% ../nbs/10_ingest.ipynb #19afd72c
 # what logs written before a setting was recorded did
 _BEFORE = dict(selection={}, gate='on', secret_rules=None)
@@ -254,18 +263,8 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
     # stats' status is the last run's, None until its run_end
     rp.complete = rp.stats.status in ('complete', 'exited')
     rp.exited = rp.stats.status == 'exited'
-    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens,
-                                                            cfg.budget.memory)
+    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
     return rp
-
-# %% ../nbs/10_ingest.ipynb #77712012
-def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
-    "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
-    n = count_tokens(memory)
-    if n > budget:
-        raise ResumeError(f"{path}: its last memory has {n} tokens (the log says {said}), over the memory budget "
-                          f"{budget}: the log was edited; memgate does not resume it")
-    return n
 
 # %% ../nbs/10_ingest.ipynb #454b9d2f
 async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
@@ -400,16 +399,14 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
                 prefix: str = '') -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id)
-    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
-                                                              'use_exit_gate': True})
+    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     resume = _continued(writer, query, cfg, plan.resume, err,
                         prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path,
-                                                                      resume, err, prefix)
+    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
@@ -422,8 +419,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader,
-                                                                                    resume)
+            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
@@ -439,8 +435,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'limit': s.limit} if s.limit else {}),
                                            **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total,
-                                                                                  prefix))
+                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
                       plan.model, baseline,
@@ -564,8 +559,7 @@ async def ingest(plan: IngestPlan,
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
         if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
-        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left),
-                                                                                  plan, progress)
+        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left), plan, progress)
         feed.start()
         try: return list(await asyncio.gather(*(run_one(x) for x in started)))
         finally:
@@ -579,8 +573,7 @@ def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Calla
     said = []
     def pace(turn: Turn):
         if said: return
-        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1,
-                                                                                    turn.attempts))
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
         if took >= PACE_S: progress.say(pace_line(name, took, calls,
                                                   int(plan.server.get('slots') or 1)))
     return pace
