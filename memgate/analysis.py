@@ -89,7 +89,8 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
                             baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
                             level=start['level'].astype(int),
                             resumed_from=start.get('resumed_from',
-                                                   pd.Series(0, index=start.index)).fillna(0).astype(int),
+                                                   pd.Series(0,
+                                                             index=start.index)).fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
                             elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
     counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
@@ -251,7 +252,8 @@ def plot_events(turns: pd.DataFrame):
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
-    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=name(tr.iloc[0]))
+    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.',
+                                                             label=name(tr.iloc[0]))
     ax.set_xlabel('turn t (chunk)')
     ax.set_ylabel('latency (s)')
     ax.set_title('Model latency per turn')
@@ -334,7 +336,8 @@ def report(paths, out) -> Path:
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)
-        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110,
+                                                                     bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
     # the rule every output passes: no ESC, no C1

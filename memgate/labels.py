@@ -236,7 +236,8 @@ def score_run(log, labels: Labels, only: set[int] | None = None,
                      confusion(said),
                      confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
-                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
+                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels,
+                                                                                      turns),
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
                      sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
 

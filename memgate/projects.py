@@ -124,7 +124,8 @@ def unique_names(projects: list[Listed]) -> list[Listed]:
     "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
     for x in projects:
         n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
-        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
+        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd,
+                                                               n) for y in projects if y is not x): n += 1
         x.key = cwd_tail(x.cwd, n)
     return projects
 
@@ -224,7 +225,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
+    elif p.is_dir(): files, name, source = _jsonl_under(p,
+                                                        warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
         files, name, source = sorted(found.files), found.name, found.cwd

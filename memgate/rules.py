@@ -85,7 +85,8 @@ def _compiled(path: Path, rule: str, pattern) -> object:
                       str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
     try: return _re2_compile(pattern)
     except Exception as e:
-        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0], bytes) else str(e)
+        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0],
+                                                                          bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
 # %% ../nbs/00a_rules.ipynb #bd74f2eb
@@ -120,7 +121,8 @@ def _rule(path: Path, r: dict) -> Rule | None:
     if not r.get('regex') and r.get('path'): return None
     if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
+                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
+                                                                                     [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
     if rule.secret_group > rule.regex.groups:
         raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "

@@ -201,7 +201,8 @@ def tool_call(name, args) -> str:
 def _flat(v) -> bool:
     "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
     if isinstance(v, str): return '\n' not in v
-    if isinstance(v, (dict, list)): return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list)
+    if isinstance(v, (dict, list)): return not v or isinstance(v,
+                                                               list) and all(_flat(x) and not isinstance(x, list)
                                                                                  for x in v)
     return True
 
@@ -221,7 +222,8 @@ def _value(v, pad: str, depth: int) -> list[str]:
     if isinstance(v, dict): return _fields(v, pad, depth)
     lines = []
     for x in v:
-        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
+        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x,
+                                                                              dict) else [f"{pad}  {_one(x)}"]
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
 
@@ -267,7 +269,8 @@ def _image_data(b: dict):
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
-    if not isinstance(content, list): return '' if content is None else json.dumps(content, ensure_ascii=False)
+    if not isinstance(content, list): return '' if content is None else json.dumps(content,
+                                                                                   ensure_ascii=False)
     parts = []
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
@@ -279,7 +282,8 @@ def _block_text(content) -> str:
 # %% ../nbs/02_sources.ipynb #e16a9bec
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
+                                                                                 ensure_ascii=False)
     return line.speaker(text), text, None
 
 # %% ../nbs/02_sources.ipynb #a331afe9
@@ -635,7 +639,8 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
     calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
                   for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
+                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'),
+                                                                     dict)) \
         if isinstance(content, list) else ()
     return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),
                   obj.get('isSidechain') is True, _str(obj.get('agentId')),
@@ -817,7 +822,8 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
                 continue
             # those: by `cut`
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
-            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
+            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj,
+                                                                                          quiet)
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
@@ -877,8 +883,10 @@ def token_rate(s: Session,                    # the session
                chunk_tokens: int | None = None
                ) -> tuple[float, bool, float]:
     "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
-    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
-    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path,
+                                                                                      s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap,
+                                                                                          terminal_text)
     def tokens(n, raw) -> list[int]:
         try: return [count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
                      for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]

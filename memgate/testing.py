@@ -119,7 +119,8 @@ class FakeServer:
                 event = lambda obj: b'data: ' + json.dumps(obj).encode() + b'\n\n'
                 choice = lambda delta, fin=None: dict(id=f'cmpl-{n}',
                                                       object='chat.completion.chunk', model=model,
-                                                      choices=[dict(index=0, delta=delta, finish_reason=fin)])
+                                                      choices=[dict(index=0, delta=delta,
+                                                                    finish_reason=fin)])
                 # the events never come (until the client hangs up)
                 if fault in ('silent', 'ping'):
                     end = time.monotonic() + 120
@@ -128,12 +129,14 @@ class FakeServer:
                         time.sleep(0.2)
                     return False
                 text, extra = said.pop('content', ''), said
-                pieces = [text[i:i + server.piece] for i in range(0, len(text), server.piece)] or ['']
+                pieces = [text[i:i + server.piece] for i in range(0, len(text),
+                                                                  server.piece)] or ['']
                 for i, p in enumerate(pieces):
                     # a hang-up is noticed when the next token is due
                     if self.gone(): return False
                     if i == 0: self.began = time.monotonic()
-                    if not self.chunk(event(choice(dict(content=p, **(extra if i == 0 else {}))))): return False
+                    if not self.chunk(event(choice(dict(content=p,
+                                                        **(extra if i == 0 else {}))))): return False
                     if server.token_s: time.sleep(server.token_s)
                 # as when not streamed
                 usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
