@@ -50,7 +50,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool)
     # 'off': the ablation
     starts['gate'] = [c.get('gate', 'on') for c in ev.loc[ev.kind == 'run_start', 'config']]
-    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit', 'latency_s',
+    tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit',
+                                       'latency_s',
                                        'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
@@ -59,7 +60,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['applied'] = [p in applied for p in pairs]
     tn['budget_exceeded'] = [p in over for p in pairs]
     tn['unchanged'] = [p in same for p in pairs]
-    mem = ev[ev.kind == 'memory'][['log', 't', 'tokens']].rename(columns={'tokens': 'memory_tokens'})
+    mem = ev[ev.kind == 'memory'][['log', 't',
+                                   'tokens']].rename(columns={'tokens': 'memory_tokens'})
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
     tn = tn.merge(starts, on='run', how='left')
@@ -68,7 +70,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['update'] = tn['update'].astype('boolean')
     tn['exit'] = tn['exit'].astype('boolean')
     tn['attempts'] = tn['attempts'].fillna(1).astype(int)
-    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded, tn.applied, tn.unchanged)]
+    tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded,
+                                                       tn.applied, tn.unchanged)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
 # %% ../nbs/15_analysis.ipynb #47012e2b
@@ -86,7 +89,8 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
                             baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
                             level=start['level'].astype(int),
                             resumed_from=start.get('resumed_from',
-                                                   pd.Series(0, index=start.index)).fillna(0).astype(int),
+                                                   pd.Series(0,
+                                                             index=start.index)).fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
                             elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
     counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
@@ -162,13 +166,15 @@ def plot_update_rates(runs: pd.DataFrame):
             color=[RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']])
     ax.scatter(runs['said_yes_rate'] * 100, ys, marker='|', s=200, color='black', zorder=3,
                label='said yes (before the budget rule)')
-    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%", va='center', fontsize=8)
+    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%",
+                                                      va='center', fontsize=8)
     for y in ys[1:]:
         # a new project
         if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)
     ax.axvline(UPDATE_RATE_LIMIT * 100, color=OUTCOMES['parse_failed'].color, ls='--',
                label=f'{UPDATE_RATE_LIMIT:.0%}: above it the gate is not discriminating')
-    for who, color in RUN_COLORS.items(): ax.barh([0], [0], color=color, label=f'update-rate, {who}')
+    for who, color in RUN_COLORS.items(): ax.barh([0], [0], color=color,
+                                                  label=f'update-rate, {who}')
     ax.set_yticks(list(ys), [name(r) for _, r in runs.iterrows()])
     ax.invert_yaxis()
     ax.set_xlim(0, max(100 * runs[['update_rate', 'said_yes_rate']].max().max() + 12, 40))
@@ -246,7 +252,8 @@ def plot_events(turns: pd.DataFrame):
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
-    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.', label=name(tr.iloc[0]))
+    for run, tr in turns.groupby('run', sort=False): ax.plot(tr.t, tr.latency_s, marker='.',
+                                                             label=name(tr.iloc[0]))
     ax.set_xlabel('turn t (chunk)')
     ax.set_ylabel('latency (s)')
     ax.set_title('Model latency per turn')
@@ -302,7 +309,8 @@ def _learned_html(x: Learned) -> str:
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
-    table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'), said_yes_rate=pct('said_yes_rate'))
+    table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'),
+                                     said_yes_rate=pct('said_yes_rate'))
     imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
                      'style="max-width:100%"></a>' for n, t in figs)
     learned_ = '\n'.join(_learned_html(learned(p)) for p in r.logs['log'])
@@ -328,7 +336,8 @@ def report(paths, out) -> Path:
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)
-        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110,
+                                                                     bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
     # the rule every output passes: no ESC, no C1

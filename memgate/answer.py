@@ -73,7 +73,8 @@ async def answer_log(path,                                   # the log to answer
 # %% ../nbs/12_answer.ipynb #f011c36e
 async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None,
                       query: str | None = None,
-                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path, Event | None]]:
+                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path,
+                                                                                             Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = [p for p in log_files(paths) if query is None or learned(p).query == query]
     async def answer_one(p):

@@ -47,7 +47,8 @@ class Audit:
     def as_dict(self) -> dict:
         "The audit as `--format json` prints it."
         return dict(project=self.project, files=self.files, records=self.records,
-                    redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k, n in self.redacted.items()},
+                    redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k,
+                              n in self.redacted.items()},
                     unredacted_random=dict(count=self.left, examples=self.left_examples))
 
 # %% ../nbs/02b_audit.ipynb #21e41373

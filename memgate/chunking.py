@@ -117,7 +117,8 @@ def _counted(r: Record, max_tokens: int) -> list[Counted]:
     if not _over(text,
                  max_tokens) and (n := count_tokens(text)) <= max_tokens: return [(r, n,
                                                                                    joined_extra(text))]
-    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
+    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r,
+                                                                                      max_tokens)]
 
 # %% ../nbs/03_chunking.ipynb #9bb654b5
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
@@ -189,7 +190,8 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
 # %% ../nbs/03_chunking.ipynb #0b2f7998
 PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
 
-def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted], dict]:
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted],
+                                                                                    dict]:
     "One session's counted records and its files' reports: what a worker process returns."
     w = Warnings()
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files

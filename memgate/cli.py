@@ -73,7 +73,8 @@ def print_json(rows) -> int:
 # %% ../nbs/14_cli.ipynb #103f6772
 class Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line: what is wrong, and where to look."
-    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message): self.exit(2,
+                                        f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 # %% ../nbs/14_cli.ipynb #37281068
 def logs_args(p):
@@ -244,7 +245,8 @@ def cmd_prompt(args) -> int:
     elif not args.query: raise MemgateError("pass --query ID, or --log LOG to show a turn of that log")
     elif not args.project: raise MemgateError("pass --project P: the sessions to take chunk N from")
     else:
-        (query,) = select_queries(load_queries(args.queries), [args.query], args.queries or 'query set')
+        (query,) = select_queries(load_queries(args.queries), [args.query],
+                                  args.queries or 'query set')
         question, memory = query.question, None
         print(f"(the prompt of chunk {args.chunk} at t=1, with no memory; --log LOG shows turn {args.chunk} of a log)",
               file=sys.stderr)
@@ -347,7 +349,8 @@ def cmd_ingest(args) -> int:
                      chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
                      use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
                      select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
-                     sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
+                     sampling=default_sampling(args.temperature, args.top_p, args.seed,
+                                               args.max_tokens))
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
                       constrain=args.constrain, context=args.context, speculate=args.speculate)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
@@ -507,14 +510,16 @@ def cmd_export(args) -> int:
     with whole_file(args.out) as f:
         for log in logs:
             start = read_log(log).events[0]
-            where = labels_path(args.labels, start['project'], start['query']) if args.labels else None
+            where = labels_path(args.labels, start['project'],
+                                start['query']) if args.labels else None
             # as eval does: an unlabelled query is skipped, and said
             if where and not where.exists():
                 skipped.append(f"{log} (no {where})")
                 continue
             labels = load_labels(where) if where else None
             for r in export_turns(log, args.project or recorded_project(log, start), labels):
-                f.write(json.dumps(chat_record(r) if args.format == 'chat' else r, ensure_ascii=False) + '\n')
+                f.write(json.dumps(chat_record(r) if args.format == 'chat' else r,
+                                   ensure_ascii=False) + '\n')
                 n += 1
         if skipped and len(skipped) == len(logs):
             raise MemgateError(f"no log has labels in {args.labels}: {skipped[0]}; pass --labels DIR, or none")

@@ -17,7 +17,8 @@ if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
-from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url, query_secrets,
+from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url,
+                              query_secrets,
                               split_credentials)
 from .limits import Slots, answer_cap
 
@@ -86,7 +87,8 @@ class ScriptedClient:
         if callable(item) and not isinstance(item, BaseException): item = item(messages)
         if isinstance(item, BaseException): raise item
         cut = until and next((i for i in range(len(item)) if item[i] == '>' and until(item[:i + 1])), None)
-        if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model, finish_reason=CLOSED)
+        if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model,
+                                              finish_reason=CLOSED)
         return Completion(item, self.latency_s, model=self.model)
 
 # %% ../nbs/07_client.ipynb #9274e351
@@ -117,7 +119,8 @@ def server_message(r: httpx.Response) -> str:
     except ValueError: body = None
     if isinstance(body, dict):
         err = body.get('error')
-        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err, str) else body.get('detail')
+        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err,
+                                                                                 str) else body.get('detail')
         if msg: return str(msg)
     return r.text[:300] or r.reason_phrase
 
@@ -174,7 +177,8 @@ class OpenAIClient:
         # no read timeout: silence is timed per answer (`_read`)
         import httpx
         self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
-                                      timeout=httpx.Timeout(None, connect=10.0), transport=transport,
+                                      timeout=httpx.Timeout(None,
+                                                            connect=10.0), transport=transport,
                                       limits=httpx.Limits(max_connections=concurrency,
                                                           max_keepalive_connections=concurrency))
         self.slots = Slots(concurrency, say=log)
@@ -254,7 +258,8 @@ class _Events:
         "The response, once its headers came."
         if self.r is None:
             self.r = await self._wait(self.sending, within)
-            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16, self.shown).__aiter__()
+            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
+                                self.shown).__aiter__()
         return self.r
 
     async def block(self, within: float | None) -> bytes | None:
@@ -309,13 +314,16 @@ class _Streamed:
         try: e = json.loads(data)
         except ValueError: return
         if not isinstance(e, dict): return
-        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'], dict) else e['error'])
+        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'],
+                                                                                    dict) else e['error'])
         if isinstance(e.get('model'), str): self.model = e['model']
         if isinstance(e.get('usage'), dict): self.usage = e['usage']
         for c in e.get('choices') if isinstance(e.get('choices'), list) else []:
             d = c.get('delta') or c.get('message') if isinstance(c, dict) else None
-            if isinstance(d, dict) and isinstance(d.get('content'), str): self.text.append(d['content'])
-            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d, dict) else None
+            if isinstance(d, dict) and isinstance(d.get('content'),
+                                                  str): self.text.append(d['content'])
+            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d,
+                                                                                    dict) else None
             if isinstance(said, str): self.reasoning.append(said)
             if isinstance(c,
                           dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
@@ -365,14 +373,16 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
         # a body not streamed: whole within the timeout
         parts, whole = [], time.monotonic() + self.timeout_s
         left = lambda: max(0.0, whole - time.monotonic())
-        while (block := await waited(ev.block, left(), f"no whole answer within {self.timeout_s:g}s")) is not None:
+        while (block := await waited(ev.block, left(),
+                                     f"no whole answer within {self.timeout_s:g}s")) is not None:
             parts.append(block)
             # an error body: its start says enough
             if r.status_code != 200 and ev.n > 1 << 16: break
         return _Reply(r.status_code, dict(r.headers), b''.join(parts))
     s, began = _Streamed(), None
     mid = f"no token for {self.timeout_s:g}s mid-answer"
-    while (data := await waited(ev.next, self.timeout_s if began else first, mid if began else silent)) \
+    while (data := await waited(ev.next, self.timeout_s if began else first,
+                                mid if began else silent)) \
             not in (None, b'[DONE]'):
         began = began or time.monotonic()
         s.add(data)
@@ -398,7 +408,8 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     await self.slots.acquire()
     sent, ev, outcome = time.monotonic(), None, 'failed'
     try:
-        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url, json=body),
+        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url,
+                                                                               json=body),
                                                        stream=True))
         ev = _Events(sending, cap, self.shown,
                      f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
@@ -416,10 +427,12 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     finally:
         # held, above
         if outcome == 'slow' and ev is not None and not ev.began and self.stream: pass
-        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev, body, outcome, sent)
+        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev,
+                                                                                               body, outcome, sent)
         # shielded: a second cancel must not keep the slot taken
         else:
-            await asyncio.shield(self._free(ev, time.monotonic() - sent if outcome == 'done' else None,
+            await asyncio.shield(self._free(ev,
+                                            time.monotonic() - sent if outcome == 'done' else None,
                                             outcome != 'failed'))
 
 # %% ../nbs/07_client.ipynb #293a15a1
@@ -469,7 +482,8 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         after, held = None, None
         try: r, waited = await self._try(body, cap, until)
         except asyncio.TimeoutError as e:
-            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e, 'drain', None)
+            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e,
+                                                                                                'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {mask_secrets(str(e), self._secrets) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
@@ -522,7 +536,8 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
                           f"{mask_secrets(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
-                      choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
+                      choice.get('finish_reason'), reasoning if isinstance(reasoning,
+                                                                           str) else '', tries)
 
 # %% ../nbs/07_client.ipynb #b3cdff01
 @patch
@@ -544,7 +559,8 @@ UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf', 'stream')
 
 def request_key(body: dict) -> str:
     "What identifies a request in a recording: everything but the model name and the server's dialect fields."
-    return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED}, sort_keys=True,
+    return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED},
+                                  sort_keys=True,
                                   ensure_ascii=False))
 
 # %% ../nbs/07_client.ipynb #7abd24ae
@@ -570,7 +586,8 @@ class ReplayClient:
             except (ValueError, KeyError, TypeError):
                 raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
-        self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
+        self.model = model or next((json.loads(l)['request'].get('model',
+                                                                 'replay') for l in lines), 'replay')
 
     async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
         "The recorded answer to this request (whole: `until` is for streams)."
@@ -613,9 +630,11 @@ class KeywordBaseline:
                 seen.add(f'- {line}')
             if len(hits) == self.max_lines: break
         if not hits:
-            return Completion(gate_response(False, memory, think='keyword baseline: no keyword in this chunk'),
+            return Completion(gate_response(False, memory,
+                                            think='keyword baseline: no keyword in this chunk'),
                               model=self.model)
         words = sorted({k for found, _ in hits for k in found})
         new = '\n'.join(([memory] if memory else []) + [h for _, h in hits])
-        return Completion(gate_response(True, new, think=f"keyword baseline: matched {', '.join(words)}"),
+        return Completion(gate_response(True, new,
+                                        think=f"keyword baseline: matched {', '.join(words)}"),
                           model=self.model)

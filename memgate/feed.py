@@ -99,7 +99,8 @@ def _read(self: ChunkFeed):
             if (got := next(sessions, None)) is None: break
             s, items = got
             self.bytes_read += s.size
-            for view, readers in list(self.views): self._send(view, readers, lambda v=view: v.take(items))
+            for view, readers in list(self.views): self._send(view, readers,
+                                                              lambda v=view: v.take(items))
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)
         self.read_all = not self._stopped()

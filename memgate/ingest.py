@@ -45,7 +45,8 @@ def _folder_names(project: Project) -> list[str]:
     "The names `project`'s log folder may take, in order: its name, with the folders above it, with a hash."
     above = [p for p in Path(project.source).parent.parts if p not in ('/', '')]
     wider = ['-'.join([*above[-k:], project.name]) for k in range(1, min(len(above), 3) + 1)]
-    return list(dict.fromkeys([project.name, *wider, f"{project.name}-{sha256_text(project.source)[:8]}"]))
+    return list(dict.fromkeys([project.name, *wider,
+                               f"{project.name}-{sha256_text(project.source)[:8]}"]))
 
 # %% ../nbs/10_ingest.ipynb #97e8a13a
 def _sources_in(folder: Path) -> set[str]:
@@ -262,7 +263,8 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
     # stats' status is the last run's, None until its run_end
     rp.complete = rp.stats.status in ('complete', 'exited')
     rp.exited = rp.stats.status == 'exited'
-    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens, cfg.budget.memory)
+    if rp.memory is not None: rp.memory_tokens = _recounted(path, rp.memory, rp.memory_tokens,
+                                                            cfg.budget.memory)
     return rp
 
 # %% ../nbs/10_ingest.ipynb #454b9d2f
@@ -300,7 +302,8 @@ def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, er
 def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
     "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
+    if last.get('kind') != 'run_end' or not last.get('error',
+                                                     '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
     err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
@@ -397,14 +400,16 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
                 prefix: str = '') -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id)
-    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop), 'use_exit_gate': True})
+    cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
+                                                              'use_exit_gate': True})
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
     resume = _continued(writer, query, cfg, plan.resume, err,
                         prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, err, prefix)
+    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path,
+                                                                      resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
@@ -417,7 +422,8 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
+            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader,
+                                                                                    resume)
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
@@ -433,7 +439,8 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'limit': s.limit} if s.limit else {}),
                                            **({'server': plan.server} if plan.server else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
+                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total,
+                                                                                  prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
                       plan.model, baseline,
@@ -536,7 +543,8 @@ async def ingest(plan: IngestPlan,
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     progress = progress or Progress('lines', err)
     cfg = plan.loop
-    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact, cfg.select)
+    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars,
+                                      cfg.redact, cfg.select)
     name = project_folder(plan.log_dir, project)
     _check_fresh(plan, name)
     _room_for_logs(len(plan.queries))
@@ -547,7 +555,8 @@ async def ingest(plan: IngestPlan,
     prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
     async def run_one(x: Started | RunSummary) -> RunSummary:
         if isinstance(x, RunSummary): return _with_head(x)
-        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
+                                               err=err,
                                             prefix=prefix(x.query), progress=progress))
         # this query failed; others go on
         except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))
@@ -555,7 +564,8 @@ async def ingest(plan: IngestPlan,
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
         if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
-        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left), plan, progress)
+        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left),
+                                                                                  plan, progress)
         feed.start()
         try: return list(await asyncio.gather(*(run_one(x) for x in started)))
         finally:
@@ -569,8 +579,10 @@ def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Calla
     said = []
     def pace(turn: Turn):
         if said: return
-        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
-        if took >= PACE_S: progress.say(pace_line(name, took, calls, int(plan.server.get('slots') or 1)))
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1,
+                                                                                    turn.attempts))
+        if took >= PACE_S: progress.say(pace_line(name, took, calls,
+                                                  int(plan.server.get('slots') or 1)))
     return pace
 
 # %% ../nbs/10_ingest.ipynb #eb0a4eab

@@ -63,7 +63,8 @@ def check_event(d: dict) -> str | None:
     kind = d.get('kind')
     if kind not in EVENT_FIELDS: return f"unknown event kind {kind!r}"
     for name in ('prev', 'seal'):
-        if name in d and not isinstance(d[name], str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if name in d and not isinstance(d[name],
+                                        str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
@@ -168,7 +169,8 @@ class LogWriter:
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW,
+                               0o644)
         except OSError as e:
             self.close()
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
@@ -252,9 +254,11 @@ class LogLines:
 def _event(path: Path, i: int, raw: bytes) -> Event:
     "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
     try: d = json.loads(raw.decode('utf-8'))
-    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
+    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
+                                                   i) from None
     except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
+    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event",
+                                          i) from None
     if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
     if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
     ev = Event(d)
@@ -558,7 +562,8 @@ def _tally(path: Path) -> tuple[int, int | None]:
     newlines, last = 0, b'\n'
     try:
         with open(path, 'rb') as f:
-            for block in iter(lambda: f.read(1 << 20), b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
+            for block in iter(lambda: f.read(1 << 20),
+                              b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
     except OSError: pass                 # reading it line by line says what is wrong
     return newlines, (newlines + 1 if last != b'\n' else None)
 
@@ -626,7 +631,8 @@ def verify(path,                        # the log
         for e in lines:
             # once a line is chained, every later one must be
             chained = chained or 'prev' in e
-            broken = ((_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained
+            broken = ((_chain_break(e,
+                                    prev) if 'prev' in e else "line without prev in a chained log") if chained
                       else None)
             try: problem = c.check(e) or broken or _broken_seal(e)
             # a field of a shape no writer writes
@@ -637,7 +643,8 @@ def verify(path,                        # the log
             prev = e.digest
             kept_head.see(e)
             if keep: kept.append(_slim(e))
-    except LogError as err: return Verdict(path, False, str(err).removeprefix(f"{path}:{err.line}: "), err.line)
+    except LogError as err: return Verdict(path, False,
+                                           str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     if head and kept_head.line is None:
         return Verdict(path, False,
                        f"the log does not hold the head kept ({head[:12]}): a line at or before it was "

@@ -208,7 +208,8 @@ TIMES = ('queue_s', 'first_token_s', 'decode_s')
 def _take(a: Asked, completion: Completion, fast_no: bool = False):
     "Fold one completion into `a`, and parse it (with `fast_no`, an answer that said no is read to there)."
     if a.attempts > 1:
-        a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason, error=f"<{a.error.tag}> {a.error.problem}"))
+        a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason,
+                              error=f"<{a.error.tag}> {a.error.problem}"))
     a.latency_s += completion.latency_s
     a.retries += completion.tries - 1
     for k in ('prompt_tokens', 'completion_tokens'):
@@ -291,7 +292,8 @@ def resolve_turn(a: Asked,                 # what asking gave: the gate, or None
     def ended(outcome: str, *events, new: str | None = memory, tokens: int = memory_tokens) -> Turn:
         return Turn(ev.t, outcome, a.gate, new, memory, tokens, a.attempts, a.latency_s, events,
                     a.usage, a.times)
-    if a.gate is None: return ended('parse_failed', ev.parse_failed(a, cfg.sampling.get('max_tokens')))
+    if a.gate is None: return ended('parse_failed',
+                                    ev.parse_failed(a, cfg.sampling.get('max_tokens')))
     g, candidate = ev.gate(a), a.gate.candidate
     if cfg.use_update_gate and not a.gate.update_gate: return ended('retained', g)
     if memory is not None and candidate == memory:
@@ -425,7 +427,8 @@ async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | No
 def restart(self: Ahead, memory, memory_sha, memory_tokens):
     "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
     for a in self.pending: self._discard(a)
-    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens) for a in self.pending]
+    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha,
+                                memory_tokens) for a in self.pending]
 
 # %% ../nbs/09_loop.ipynb #a7378b89
 @patch
@@ -481,7 +484,8 @@ def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error:
                  speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
     return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                       chunks_used=s.chunks_used,
-                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=utc_now(),
+                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed,
+                                                                           3), ts=utc_now(),
                       **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
@@ -514,12 +518,14 @@ async def run_loop(level: int,
               resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
     _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
-    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
+    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha,
+                                                 cfg, client, n)
     # ungated: all apply
     ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))
     try:
         status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
-        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)
+        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed,
+                                                                                 m.last_raw)
     # the client gave up a call because `stop` was set
     except Interrupted: status = 'interrupted'
     except (asyncio.CancelledError, KeyboardInterrupt):

@@ -42,7 +42,8 @@ def _split_think(raw: str) -> tuple[str, str]:
     if first_check < 0: raise ParseError('check', 'is missing', raw)
     end = raw.rfind('</think>', 0, first_check)
     if end < 0:
-        if '<think>' in raw[:first_check]: raise ParseError('think', 'is never closed before <check>', raw)
+        if '<think>' in raw[:first_check]: raise ParseError('think',
+                                                            'is never closed before <check>', raw)
         return '', raw
     start = raw.find('<think>', 0, end)
     think = raw[start + len('<think>'):end] if start >= 0 else raw[:end]
@@ -65,7 +66,8 @@ def _block(body: str, tag: str, raw: str) -> tuple[str, int, int]:
 def _value(content: str, tag: str, allowed: tuple[str, str], raw: str) -> bool:
     "True for the first allowed value, False for the second; anything else is an error."
     v = content.strip()
-    if v not in allowed: raise ParseError(tag, f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
+    if v not in allowed: raise ParseError(tag,
+                                          f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
     return v == allowed[0]
 
 # %% ../nbs/06_parser.ipynb #7b271f7a
@@ -99,7 +101,8 @@ def said_no(raw: str) -> GateResponse | None:
     try:
         think, body = _split_think(head)
         check, _, _ = _block(body, 'check', head)
-        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False, '', False)
+        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False,
+                                                                                    '', False)
     except ParseError: return None
 
 # %% ../nbs/06_parser.ipynb #69f224c5
@@ -145,7 +148,8 @@ def _gbnf(x, rules: dict) -> str:
     k, v = x[:2]
     g = lambda y: _gbnf(y, rules)
     if k == 'lit': return json.dumps(v)
-    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
+    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n',
+                                                                                              '\\n') + ']'
     if k == 'rule':
         rules[v] = g(x[2])
         return v

@@ -62,7 +62,8 @@ async def with_server(plan: IngestPlan, factory) -> IngestPlan:
     "`plan` once the server was asked: its context checked, its answers constrained as `plan.constrain` says."
     client = factory(plan.queries[0])
     if not isinstance(client, OpenAIClient): return plan
-    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries], plan.constrain,
+    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries],
+                                 plan.constrain,
                                  plan.context, plan.loop.template, plan.loop.chunk_tokens, lambda: prompt_sample(plan))
     return replace(plan,
                    loop=replace(plan.loop, budget=budget,
@@ -75,7 +76,8 @@ SAMPLE_CHARS = 20_000
 def prompt_sample(plan: IngestPlan) -> str:
     "Text as the run's prompts carry it: the template and the start of the project's first small session."
     try:
-        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact, plan.loop.select)
+        project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact,
+                               plan.loop.select)
         # a big one would delay the first call
         s = next((s for s in project.sessions if s.size < 4 << 20), None)
         text = RECORD_SEP.join(r.render() for r in project.session_records(s)[:400])[:SAMPLE_CHARS] if s else ''
@@ -91,5 +93,6 @@ async def ingest_then_answer(plan, factory, stop, progress, answering) -> tuple[
     # the answer is free text: no gate grammar
     if isinstance(answering, OpenAIClient): answering.extra = {}
     done = [r.log for r in results if r.status in ('complete', 'exited')]
-    answers = await answer_logs(done, answering, plan.loop.sampling, err=progress.say) if done else []
+    answers = await answer_logs(done, answering, plan.loop.sampling,
+                                err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}

@@ -108,7 +108,8 @@ class Listed:
     def names(self) -> list[str]:
         "Every name `--project` accepts for it: its name, the cwd, its last folder, the encoded folder and its tail."
         tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
-        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'), cwd_tail(self.cwd, 1), self.folder,
+        return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'),
+                                              cwd_tail(self.cwd, 1), self.folder,
                                               tail) if n))
 
 # %% ../nbs/02a_projects.ipynb #e7415924
@@ -123,7 +124,8 @@ def unique_names(projects: list[Listed]) -> list[Listed]:
     "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
     for x in projects:
         n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
-        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n) for y in projects if y is not x): n += 1
+        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd,
+                                                               n) for y in projects if y is not x): n += 1
         x.key = cwd_tail(x.cwd, n)
     return projects
 
@@ -136,7 +138,8 @@ def list_projects() -> list[Listed]:
         infos = [(f, sniff(f)) for f in _jsonl_under(folder)]
         cwds = Counter(i[2] for _, i in infos if i[0] == 'claude' and i[2])
         if not cwds: continue
-        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
+        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'},
+                                                       folder.name)
         for f, (fmt, ts, _, _) in infos:
             if fmt == 'claude': _add(x, f, ts)
     for f in [f for r in (codex / 'sessions',
@@ -222,7 +225,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
+    elif p.is_dir(): files, name, source = _jsonl_under(p,
+                                                        warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
         files, name, source = sorted(found.files), found.name, found.cwd

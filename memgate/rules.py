@@ -85,7 +85,8 @@ def _compiled(path: Path, rule: str, pattern) -> object:
                       str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
     try: return _re2_compile(pattern)
     except Exception as e:
-        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0], bytes) else str(e)
+        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0],
+                                                                          bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
 # %% ../nbs/00a_rules.ipynb #bd74f2eb
@@ -120,7 +121,8 @@ def _rule(path: Path, r: dict) -> Rule | None:
     if not r.get('regex') and r.get('path'): return None
     if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
+                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
+                                                                                     [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
     if rule.secret_group > rule.regex.groups:
         raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
@@ -266,7 +268,8 @@ def redaction_rules() -> RuleSet:
         rules = [r for r in _merged(base.rules, user.rules) if r.id not in user.disabled]
         own = {r.id for r in user.rules}          # of two equal findings, the user's rule names it
         rules = [r for r in rules if r.id in own] + [r for r in rules if r.id not in own]
-        _JOINED[key] = RuleSet(user.path, rules, base.allowlists + user.allowlists, True, user.disabled, user.sha,
+        _JOINED[key] = RuleSet(user.path, rules, base.allowlists + user.allowlists, True,
+                               user.disabled, user.sha,
                                user.skipped)
     return _JOINED[key]
 
@@ -304,7 +307,8 @@ def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
-                line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
+                line = text[text.rfind('\n', 0,
+                                       s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
                 lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
                 whole = text[m.start():m.end()]
                 if any(x.allows(secret, whole, line) for x in lists): continue

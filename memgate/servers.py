@@ -74,7 +74,8 @@ async def probe(client: OpenAIClient) -> ServerInfo:
     "Ask the server behind `client` what it is, its context and its slots."
     info, root = ServerInfo(), _root(client).rstrip('/')
     models = await _get_json(client, client.base_url.rstrip('/') + '/models')
-    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'), list) else []
+    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'),
+                                                                            list) else []
     entry = next((m for m in entries if isinstance(m, dict) and m.get('id') == client.model),
                  entries[0] if len(entries) == 1 and isinstance(entries[0], dict) else {})
     info.kind = OWNERS.get(str(entry.get('owned_by', '')).lower(), 'unknown')
@@ -144,7 +145,8 @@ def constraint(kind: str,                                 # the server's kind (`
 # %% ../nbs/07a_servers.ipynb #d1208946
 def check_context(budget: Budget, question: str, context: int, where: str,
                   template: str | None = None,
-                  chunk_tokens: int | None = None, ratio: tuple[float, str] | None = None) -> Budget:
+                  chunk_tokens: int | None = None, ratio: tuple[float,
+                                                                str] | None = None) -> Budget:
     "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
     fixed = template_tokens(template)
     q = count_tokens(question)
@@ -165,7 +167,8 @@ def check_context(budget: Budget, question: str, context: int, where: str,
 
 # %% ../nbs/07a_servers.ipynb #a8d14866
 TOKENIZE = {'llama.cpp': ('/tokenize', lambda model, text: dict(content=text)),
-            'llama-cpp-python': ('/extras/tokenize', lambda model, text: dict(input=text, model=model)),
+            'llama-cpp-python': ('/extras/tokenize', lambda model,
+                                 text: dict(input=text, model=model)),
             # at the server's root
             'vllm': ('/tokenize', lambda model, text: dict(model=model, prompt=text))}
 
@@ -174,7 +177,8 @@ async def server_ratio(client: OpenAIClient, kind: str, sample: str) -> tuple[fl
     if kind not in TOKENIZE or not sample.strip(): return None
     path, body = TOKENIZE[kind]
     got = await _get_json(client, _root(client).rstrip('/') + path, body(client.model, sample))
-    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'), list) else None)) \
+    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'),
+                                                                     list) else None)) \
         if isinstance(got, dict) else None
     return (n / count_tokens(sample), path) if n else None
 

@@ -207,5 +207,6 @@ def show(paths, query: str | None = None, format: str = 'text', evidence: bool =
     got = [learned(p) for p in log_files(paths)]
     got = [x for x in got if query is None or x.query == query]
     if not got: return ''
-    if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False, indent=1)
+    if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False,
+                                           indent=1)
     return '\n'.join(FORMATS[format](x, evidence) for x in got)

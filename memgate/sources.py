@@ -74,7 +74,8 @@ class Warnings:
         at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
         # a file's own: once
         counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
-        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what, n in sorted(r.warnings.items()))
+        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what,
+                                     n in sorted(r.warnings.items()))
         # files by the warnings they have: the first few named, the rest counted
         kinds = {}
         for r in self.files.values():
@@ -86,7 +87,8 @@ class Warnings:
             if more > 0: lines.append(f"warning: {more} more files with {', '.join(kind)}")
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
-        skips = "; skipped " + ', '.join(f"{n} {k}" for k, n in sorted(skipped.items())) if skipped else ''
+        skips = "; skipped " + ', '.join(f"{n} {k}" for k,
+                                         n in sorted(skipped.items())) if skipped else ''
         hidden = self.redacted
         secrets = f"; redacted {sum(hidden.values())} secrets ({', '.join(sorted(hidden))})" if hidden else ''
         lines.append(f"{len(self.files)} files, {records} records, {self.total} warnings{skips}{secrets}")
@@ -199,7 +201,8 @@ def tool_call(name, args) -> str:
 def _flat(v) -> bool:
     "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
     if isinstance(v, str): return '\n' not in v
-    if isinstance(v, (dict, list)): return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list)
+    if isinstance(v, (dict, list)): return not v or isinstance(v,
+                                                               list) and all(_flat(x) and not isinstance(x, list)
                                                                                  for x in v)
     return True
 
@@ -219,7 +222,8 @@ def _value(v, pad: str, depth: int) -> list[str]:
     if isinstance(v, dict): return _fields(v, pad, depth)
     lines = []
     for x in v:
-        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
+        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x,
+                                                                              dict) else [f"{pad}  {_one(x)}"]
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
 
@@ -265,7 +269,8 @@ def _image_data(b: dict):
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
-    if not isinstance(content, list): return '' if content is None else json.dumps(content, ensure_ascii=False)
+    if not isinstance(content, list): return '' if content is None else json.dumps(content,
+                                                                                   ensure_ascii=False)
     parts = []
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
@@ -277,7 +282,8 @@ def _block_text(content) -> str:
 # %% ../nbs/02_sources.ipynb #e16a9bec
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
+                                                                                 ensure_ascii=False)
     return line.speaker(text), text, None
 
 # %% ../nbs/02_sources.ipynb #a331afe9
@@ -383,7 +389,8 @@ _REMINDER = re.compile(r'<system-reminder>.*?(?:</system-reminder>|\Z)', re.S)
 
 def _apart(r: Record, line: ClaudeLine) -> list[Record]:
     "`r`, or, when the harness put `<system-reminder>` blocks in the person's text, the person's words and them apart."
-    if line.kind != 'user' or r.role not in (Role.user, Role.system) or '<system-reminder>' not in r.text: return [r]
+    if line.kind != 'user' or r.role not in (Role.user,
+                                             Role.system) or '<system-reminder>' not in r.text: return [r]
     out, at = [], 0
     for m in _REMINDER.finditer(r.text):
         out += [(line.speaker(r.text[at:m.start()]), r.text[at:m.start()]),
@@ -461,7 +468,8 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
     known = isinstance(git, dict) and git
-    said_git = ' '.join(s for s in (_str(git.get('branch')), str(git.get('commit_hash') or '')[:12]) if s) \
+    said_git = ' '.join(s for s in (_str(git.get('branch')),
+                                    str(git.get('commit_hash') or '')[:12]) if s) \
         if known else ''
     where = f", git {said_git}" if said_git else ''
     said = ', '.join(s for s in (f"cwd {p['cwd']}" if p.get('cwd') else '',
@@ -478,7 +486,8 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
                   cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
     kind, p = obj.get('type'), obj.get('payload')
-    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}', obj.get('timestamp'), _str(call))
+    rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}',
+                                               obj.get('timestamp'), _str(call))
     # a rollout of the older, flat format: items without their wrappers
     if 'payload' not in obj:
         if kind in CODEX_ITEMS: kind, p = 'response_item', obj
@@ -522,11 +531,13 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
             ts, sid = _str(obj.get('timestamp')), _str(obj.get('id'))
             continue
         if fmt is None:
-            if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'):
+            if 'payload' in obj and kind in ('session_meta', 'response_item', 'event_msg',
+                                             'turn_context', 'compacted'):
                 fmt = 'codex'
             # the older flat format
             elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'
-            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
+            elif kind in CLAUDE_SKIP | {'user', 'assistant',
+                                        'system'} or 'sessionId' in obj: fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return '', None, None, None
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
@@ -539,7 +550,8 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
 # %% ../nbs/02_sources.ipynb #7696c0e3
 def _legacy_meta(obj: dict) -> bool:
     "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
-    return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
+    return 'type' not in obj and isinstance(obj.get('id'),
+                                            str) and isinstance(obj.get('timestamp'), str)
 
 # %% ../nbs/02_sources.ipynb #6a1ab236
 def _str(v) -> str | None:
@@ -589,7 +601,8 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     sessions, owned = {}, set()
     for f in filter(is_agent, info):
         session_dir = f.parent.parent               # 2.1.x: <session-id>/subagents/agent-<id>.jsonl
-        nested = by_stem.get((session_dir.parent, session_dir.name)) if f.parent.name == 'subagents' else None
+        nested = by_stem.get((session_dir.parent,
+                              session_dir.name)) if f.parent.name == 'subagents' else None
         # 2.0.x: agent-<id>.jsonl beside its session
         parent = by_stem.get((f.parent, info[f][3])) or nested
         if parent:
@@ -626,7 +639,8 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
     calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
                   for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
+                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'),
+                                                                     dict)) \
         if isinstance(content, list) else ()
     return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),
                   obj.get('isSidechain') is True, _str(obj.get('agentId')),
@@ -649,7 +663,8 @@ def claude_order(recs: list[Record], threads: dict[tuple[str, str], Thread]) -> 
     for r in recs: groups.setdefault(t(r).session, []).append(r)
     out = []
     for i, (sid, group) in enumerate(groups.items()):
-        if i: out.append(Record(Role.system, f"(another session in the same file: {sid or 'no sessionId'})",
+        if i: out.append(Record(Role.system,
+                                f"(another session in the same file: {sid or 'no sessionId'})",
                                 group[0].source, f"{group[0].ref} session", group[0].ts))
         out += _conversation(group, t)
     return out
@@ -807,7 +822,8 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
                 continue
             # those: by `cut`
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
-            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
+            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj,
+                                                                                          quiet)
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
@@ -867,8 +883,10 @@ def token_rate(s: Session,                    # the session
                chunk_tokens: int | None = None
                ) -> tuple[float, bool, float]:
     "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
-    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
-    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path,
+                                                                                      s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap,
+                                                                                          terminal_text)
     def tokens(n, raw) -> list[int]:
         try: return [count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
                      for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]

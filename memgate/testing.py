@@ -117,8 +117,10 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.flush()
                 event = lambda obj: b'data: ' + json.dumps(obj).encode() + b'\n\n'
-                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}', object='chat.completion.chunk', model=model,
-                                                      choices=[dict(index=0, delta=delta, finish_reason=fin)])
+                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}',
+                                                      object='chat.completion.chunk', model=model,
+                                                      choices=[dict(index=0, delta=delta,
+                                                                    finish_reason=fin)])
                 # the events never come (until the client hangs up)
                 if fault in ('silent', 'ping'):
                     end = time.monotonic() + 120
@@ -127,16 +129,19 @@ class FakeServer:
                         time.sleep(0.2)
                     return False
                 text, extra = said.pop('content', ''), said
-                pieces = [text[i:i + server.piece] for i in range(0, len(text), server.piece)] or ['']
+                pieces = [text[i:i + server.piece] for i in range(0, len(text),
+                                                                  server.piece)] or ['']
                 for i, p in enumerate(pieces):
                     # a hang-up is noticed when the next token is due
                     if self.gone(): return False
                     if i == 0: self.began = time.monotonic()
-                    if not self.chunk(event(choice(dict(content=p, **(extra if i == 0 else {}))))): return False
+                    if not self.chunk(event(choice(dict(content=p,
+                                                        **(extra if i == 0 else {}))))): return False
                     if server.token_s: time.sleep(server.token_s)
                 # as when not streamed
                 usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
-                return self.chunk(event({**choice({}, finish), 'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
+                return self.chunk(event({**choice({}, finish),
+                                         'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
                     and self.chunk(b'')
             def do_GET(self):
                 path = self.path.split('?')[0]
@@ -182,7 +187,8 @@ class FakeServer:
                         #                                       prompt: a hang-up goes unnoticed
                         said = server.gate(body['messages'][-1]['content']) if fault not in ('silent', 'ping') else ''
                         said = dict(said) if isinstance(said, dict) else dict(content=said)
-                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault, body['model'])
+                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault,
+                                             body['model'])
                         if server.stop_after and n >= server.stop_after:
                             server.closed = True
                             threading.Thread(target=server.stop).start()
@@ -191,7 +197,8 @@ class FakeServer:
                 finally:
                     with server.lock:
                         server.busy -= 1
-                        server.work.append(dict(n=n, start=start, began=self.began, end=time.monotonic(),
+                        server.work.append(dict(n=n, start=start, began=self.began,
+                                                end=time.monotonic(),
                                                 status='answered' if stayed else 'hung up'))
                     if server.slots: server.slots.release()
                 # headers, then one byte a second, for ever (until closed)
@@ -210,11 +217,14 @@ class FakeServer:
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
-                if fault == '500': return self.reply(500, dict(error=dict(message='upstream model crashed')))
+                if fault == '500': return self.reply(500,
+                                                     dict(error=dict(message='upstream model crashed')))
                 if fault == 'hostile':                 # an error body that would drive a terminal
-                    return self.reply(500, dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
+                    return self.reply(500,
+                                      dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
                 if fault == 'unknown-field':
-                    return self.reply(400, dict(error=dict(message='Unrecognized request argument supplied: grammar')))
+                    return self.reply(400,
+                                      dict(error=dict(message='Unrecognized request argument supplied: grammar')))
                 # llama-cpp-python when prompt + max_tokens exceed n_ctx
                 if fault == 'broadcast':
                     return self.reply(500, dict(error=dict(message=(
@@ -223,16 +233,20 @@ class FakeServer:
                     return self.reply(400, dict(error=dict(code='context_length_exceeded', message=(
                         "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "
                         "(5608 in the messages, 2048 in the completion)."))))
-                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')), [('Retry-After', '1')])
+                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')),
+                                                     [('Retry-After', '1')])
                 if fault == 'http404' or body.get('model') not in server.models:
-                    return self.reply(404, dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
+                    return self.reply(404,
+                                      dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
                 # OpenAI's 401: the key sent, all but its last two characters
                 if fault == 'echo-key':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
+                    return self.reply(401,
+                                      dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
                 if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
                     got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401, dict(error=dict(message=f'Incorrect API key provided: {got}')))
+                    return self.reply(401,
+                                      dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 prompt = body['messages'][-1]['content']
                 said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
                 if fault in ('huge',
@@ -242,7 +256,8 @@ class FakeServer:
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
                                      choices=[dict(index=0, message=dict(role='assistant', **said),
                                                    finish_reason=finish)],
-                                     usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)),
+                                     usage=dict(prompt_tokens=1, completion_tokens=1,
+                                                total_tokens=2)),
                            gzipped=fault == 'gzip-bomb')
                 if server.stop_after and n >= server.stop_after:
                     server.closed = True                # no request after this one is answered

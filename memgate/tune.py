@@ -89,7 +89,8 @@ class Tuner:
         self.queries, self.cfg = queries or load_queries(), cfg or LoopConfig()
         first = next(iter(self.queries.values()))
         self.query = W.Dropdown(options=list(self.queries), value=first.id, description='query')
-        self.question = W.Textarea(value=first.question, layout=W.Layout(width='100%', height='80px'),
+        self.question = W.Textarea(value=first.question,
+                                   layout=W.Layout(width='100%', height='80px'),
                                    description='question')
         self.chunks = W.BoundedIntText(value=chunks, min=1, max=10_000, description='chunks')
         self.run_button = W.Button(description='Run', button_style='primary')
@@ -98,12 +99,14 @@ class Tuner:
         self.status, self.turns_view = W.HTML(), W.HTML()
         self.turns: list[Turn] = []
         self._stop, self._task = asyncio.Event(), None
-        self.query.observe(lambda ch: setattr(self.question, 'value', self.queries[ch['new']].question), names='value')
+        self.query.observe(lambda ch: setattr(self.question, 'value',
+                                              self.queries[ch['new']].question), names='value')
         self.run_button.on_click(lambda _: self.start())
         self.stop_button.on_click(lambda _: self._stop.set())
         self.save_button.on_click(lambda _: self.save())
         self.ui = W.VBox([W.HBox([self.query, self.chunks]), self.question,
-                          W.HBox([self.run_button, self.stop_button, self.save_button, self.progress]),
+                          W.HBox([self.run_button, self.stop_button, self.save_button,
+                                  self.progress]),
                           self.status, self.turns_view, self.labelling])
 
     def _ipython_display_(self):
@@ -180,9 +183,11 @@ LABEL_CHOICES = ('unlabelled', 'relevant', 'not relevant')
 def label(self: Tuner, t: int, sha: str, choice: str) -> Path:
     "Record `choice` (one of `LABEL_CHOICES`) for chunk `t` of the current query in its labels file."
     path = labels_path(self.labels_dir, self.project_name, self.current.id)
-    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id, 'unlabelled')
+    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id,
+                                                            'unlabelled')
     if choice == 'unlabelled': labels.chunks.pop(t, None)
-    else: labels.chunks[t] = Label(t, sha, choice == 'relevant', labels.chunks.get(t, Label(t, sha, True)).note)
+    else: labels.chunks[t] = Label(t, sha, choice == 'relevant',
+                                   labels.chunks.get(t, Label(t, sha, True)).note)
     return save_labels(labels, path)
 
 # %% ../nbs/16_tune.ipynb #35dcb57d
