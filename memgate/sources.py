@@ -376,8 +376,9 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
                                       line)
     out = []
     for b in content:
-        t = b.get('type') if isinstance(b, dict) else None
-        if t not in CLAUDE_BLOCKS: report.warn(f'unknown content block {t!r}', n)
+        t = _str(b.get('type')) if isinstance(b, dict) else None     # a type of another type: unknown
+        if t not in CLAUDE_BLOCKS:
+            report.warn(f"unknown content block {b.get('type') if isinstance(b, dict) else None!r}", n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
             # an id of another type: none
@@ -485,7 +486,7 @@ EVENT = '(event_msg)'                     # how the ref of a record read from on
 def codex_records(obj: dict, n: int, path: Path, report: FileReport,
                   cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
-    kind, p = obj.get('type'), obj.get('payload')
+    kind, p = _str(obj.get('type')), obj.get('payload')
     rec = lambda role, text, call=None: Record(role, text, str(path), f'line {n}',
                                                obj.get('timestamp'), _str(call))
     # a rollout of the older, flat format: items without their wrappers
@@ -503,7 +504,7 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
         return []
     # what was said, when no response_item holds it (`_once` decides)
     if kind == 'event_msg':
-        said = p.get('message') if p.get('type') in EVENT_ROLES else None
+        said = p.get('message') if _str(p.get('type')) in EVENT_ROLES else None
         if not isinstance(said, str) or not said.strip():
             report.skipped[kind] += 1
             return []
@@ -512,9 +513,9 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
-        report.warn(f'unknown record type {kind!r}', n)
+        report.warn(f"unknown record type {obj.get('type')!r}", n)
         return []
-    if p.get('type') not in CODEX_ITEMS:
+    if _str(p.get('type')) not in CODEX_ITEMS:
         report.warn(f"unknown response_item type {p.get('type')!r}", n)
         return []
     role, text, call = CODEX_ITEMS[p['type']](p)
@@ -639,7 +640,7 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
     calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
                   for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and b.get('name') in SUBAGENT_CALLS and isinstance(args := b.get('input'),
+                  and _str(b.get('name')) in SUBAGENT_CALLS and isinstance(args := b.get('input'),
                                                                      dict)) \
         if isinstance(content, list) else ()
     return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),

@@ -243,3 +243,22 @@ def test_a_call_id_of_another_type_is_no_call_id_and_no_crash(tmp_path):
     assert [(r.render(), r.call_id) for r in recs] == [('[User] run the tests', None),
                                                       ('[Assistant] Tool: Bash\n  command: pytest', None),
                                                       ('[ToolResult] 2 failed', None)], recs
+
+def test_a_name_or_type_that_is_a_list_is_unknown_not_a_crash(tmp_path):
+    "A tool_use `name`, a content block `type`, a Codex line's or item's `type` that is a list (test_any_input)."
+    base = dict(sessionId='s1', cwd='/w', version='2.0.27', timestamp='2025-09-03T00:52:31Z')
+    write_jsonl(tmp_path / 'c' / 's1.jsonl', [
+        dict(base, type='user', uuid='u1', parentUuid=None, message=dict(role='user', content='go')),
+        dict(base, type='assistant', uuid='a1', parentUuid='u1', message=dict(role='assistant', content=[
+            dict(type='tool_use', id='t1', name=[], input=dict(pattern='*.ts')), dict(type=['text'], text='x')]))])
+    meta = dict(timestamp='2025-09-25T02:12:23Z', type='session_meta', payload=dict(id='r1', cwd='/w'))
+    write_jsonl(tmp_path / 'x' / 'rollout-2025-09-25T02-12-23-r1.jsonl', [
+        meta, dict(timestamp='2025-09-25T02:12:24Z', type=['response_item'], payload={}),
+        dict(timestamp='2025-09-25T02:12:25Z', type='response_item', payload=dict(type=['message'])),
+        dict(timestamp='2025-09-25T02:12:26Z', type='event_msg', payload=dict(type=[], message='hi'))])
+    claude, codex = texts(tmp_path / 'c'), texts(tmp_path / 'x')
+    assert claude == ['[User] go', '[Assistant] Tool: []\n  pattern: *.ts'], claude
+    assert codex == ['[System] (session) cwd /w'], codex
+    project = load_project(tmp_path / 'c')
+    for s in project.sessions: session_records(s, project.warnings)
+    assert "unknown content block ['text']" in project.warnings.summary(), project.warnings.summary()
