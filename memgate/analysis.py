@@ -43,7 +43,34 @@ def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
     if unchanged: return 'unchanged'
     return 'applied' if applied else 'retained'
 
-# %% ../nbs/15_analysis.ipynb #cd0c645e
+# %% ../nbs/15_analysis.ipynb #47012e2b
+def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
+    "One row per run."
+    g = tn.groupby('run', sort=False)
+    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
+                            said_yes=g['update'].sum(),
+                            parse_failures=g['parse_failed'].sum(),
+                            budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
+    start = ev[ev.kind == 'run_start'].set_index('run')
+    end = ev[ev.kind == 'run_end'].set_index('run')
+    out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'],
+                            model=start['model'],
+                            baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
+                            level=start['level'].astype(int),
+                            resumed_from=start.get('resumed_from',
+                                                   pd.Series(0,
+                                                             index=start.index)).fillna(0).astype(int),
+                            status=end['status'].reindex(start.index),
+                            elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
+    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
+              'calls')
+    out = out.join(per).fillna(dict.fromkeys(counts, 0))
+    for c in counts: out[c] = out[c].astype(int)
+    out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
+    out['said_yes_rate'] = (out.said_yes / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
+    return out.reset_index()
+
+# %% ../nbs/15_analysis.ipynb #4957740c
 def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     "One row per turn, from the events frame."
     starts = ev[ev.kind == 'run_start'][['run', 'project', 'query', 'model']].copy()
@@ -74,34 +101,6 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
                                                        tn.applied, tn.unchanged)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
-# %% ../nbs/15_analysis.ipynb #47012e2b
-def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
-    "One row per run."
-    g = tn.groupby('run', sort=False)
-    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
-                            said_yes=g['update'].sum(),
-                            parse_failures=g['parse_failed'].sum(),
-                            budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
-    start = ev[ev.kind == 'run_start'].set_index('run')
-    end = ev[ev.kind == 'run_end'].set_index('run')
-    out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'],
-                            model=start['model'],
-                            baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
-                            level=start['level'].astype(int),
-                            resumed_from=start.get('resumed_from',
-                                                   pd.Series(0,
-                                                             index=start.index)).fillna(0).astype(int),
-                            status=end['status'].reindex(start.index),
-                            elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
-              'calls')
-    out = out.join(per).fillna(dict.fromkeys(counts, 0))
-    for c in counts: out[c] = out[c].astype(int)
-    out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
-    out['said_yes_rate'] = (out.said_yes / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
-    return out.reset_index()
-
-# %% ../nbs/15_analysis.ipynb #39f8e624
 def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     "One row per log: the numbers `memgate stats` reports."
     g = tn.groupby('log', sort=True)
@@ -116,7 +115,6 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     out['status'] = ends.reindex(out.index)
     return out.reset_index()
 
-# %% ../nbs/15_analysis.ipynb #4957740c
 _INT_FIELDS = {'line', 'level', 't', 'tokens', 'budget', 'attempts', 'chunks_seen', 'chunks_used',
                'resumed_from'}
 
@@ -136,6 +134,10 @@ def load_runs(paths) -> Runs:
     return Runs(ev, tn, _runs(ev, tn), _logs(tn, ev))
 
 # %% ../nbs/15_analysis.ipynb #7bd2b269
+def _plain(label: str) -> str:
+    "`label` shown as written by matplotlib: a `$` would start mathtext (`$\\foo{$` made `report` fail)."
+    return visible(label).replace('$', r'\$')
+
 # bars of a model's runs and of the keyword baseline's
 RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')
 
@@ -145,11 +147,6 @@ def _namer(frame: pd.DataFrame):
     mode = lambda r: ', ungated' if r.get('gate') == 'off' else ''
     who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
     return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})")
-
-# %% ../nbs/15_analysis.ipynb #ce3b5bf4
-def _plain(label: str) -> str:
-    "`label` shown as written by matplotlib: a `$` would start mathtext (`$\\foo{$` made `report` fail)."
-    return visible(label).replace('$', r'\$')
 
 # %% ../nbs/15_analysis.ipynb #cec981b2
 def _legend_outside(ax):
@@ -274,18 +271,6 @@ def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFram
                                  'files',
                                        'evidence'])
 
-# %% ../nbs/15_analysis.ipynb #c46faad7
-PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),
-             gate_raster=('Gate decisions per turn', lambda r: plot_gate_raster(r.turns)),
-             memory=('Memory size over the run', lambda r: plot_memory(r.turns)),
-             events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
-             latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
-
-def _plots(r: Runs) -> dict:
-    "The plots worth drawing for `r`: latency only when some run waited for a model."
-    timed = (r.turns['latency_s'].fillna(0) > 0).any()
-    return {n: p for n, p in PLOTS.items() if n != 'latency' or timed}
-
 # %% ../nbs/15_analysis.ipynb #2b173af3
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
@@ -305,7 +290,18 @@ def _learned_html(x: Learned) -> str:
             f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, {len(x.updates)} updates):</p>{memory}")
 
 
-# %% ../nbs/15_analysis.ipynb #81a7dc92
+# %% ../nbs/15_analysis.ipynb #6bdcdadb
+PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),
+             gate_raster=('Gate decisions per turn', lambda r: plot_gate_raster(r.turns)),
+             memory=('Memory size over the run', lambda r: plot_memory(r.turns)),
+             events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
+             latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
+
+def _plots(r: Runs) -> dict:
+    "The plots worth drawing for `r`: latency only when some run waited for a model."
+    timed = (r.turns['latency_s'].fillna(0) > 0).any()
+    return {n: p for n, p in PLOTS.items() if n != 'latency' or timed}
+
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
@@ -328,7 +324,6 @@ discriminating. Plots: {' · '.join(f'<a href="{n}.png">{html.escape(t)}</a>' fo
 </body></html>
 """
 
-# %% ../nbs/15_analysis.ipynb #6bdcdadb
 def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
     r, out = load_runs(paths), Path(out)

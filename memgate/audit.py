@@ -54,7 +54,7 @@ class Audit:
 # %% ../nbs/02b_audit.ipynb #21e41373
 def _masked(token: str) -> str: return f"{token[:4]}…({len(token)} chars)"
 
-# %% ../nbs/02b_audit.ipynb #e83d7977
+# %% ../nbs/02b_audit.ipynb #73a7f316
 def _context(text: str, s: int, e: int) -> str:
     "The text around `text[s:e]` on one line, for an example, with what looks random in it masked too."
     a, b = max(0, s - CONTEXT), min(len(text), e + CONTEXT)
@@ -64,7 +64,6 @@ def _context(text: str, s: int, e: int) -> str:
     near = _TOKEN.sub(lambda m: _masked(m[0]) if looks_random(m[0]) else m[0], text[a:b])
     return visible(('…' if a else '') + near.replace('\n', ' ⏎ ') + ('…' if b < len(text) else ''))
 
-# %% ../nbs/02b_audit.ipynb #73a7f316
 def audit(project: Project) -> Audit:
     "Read `project` as a run would (redacting) and say what was redacted and what random-looking text is left."
     out, seen_left = Audit(project.name), set()

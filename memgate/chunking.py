@@ -35,15 +35,14 @@ def tail(text: str) -> str:
     return text if cut is None else text[cut:]
 
 # %% ../nbs/03_chunking.ipynb #9536fab6
-def joined_extra(text: str) -> int:
-    "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
-    return _tail_extra(tail(text))
-
-# %% ../nbs/03_chunking.ipynb #ad1cdced
 @lru_cache(maxsize=8192)
 def _tail_extra(t: str) -> int:
     "What `RECORD_SEP` adds after tail `t`: most tails are a few characters seen again and again (`.`, `)`, `ok`)."
     return count_tokens(t + RECORD_SEP) - count_tokens(t)
+
+def joined_extra(text: str) -> int:
+    "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
+    return _tail_extra(tail(text))
 
 # %% ../nbs/03_chunking.ipynb #3cf05799
 def _cut(line: str, room: int) -> list[str]:
@@ -110,7 +109,7 @@ def _over(text: str, max_tokens: int) -> bool:
     # (+1: a token cut at the end)
     return len(text) > head and count_tokens(text[:head]) > max_tokens + 1
 
-# %% ../nbs/03_chunking.ipynb #94e72b2c
+# %% ../nbs/03_chunking.ipynb #9bb654b5
 def _counted(r: Record, max_tokens: int) -> list[Counted]:
     "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
     text = r.render()
@@ -120,7 +119,6 @@ def _counted(r: Record, max_tokens: int) -> list[Counted]:
     return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r,
                                                                                       max_tokens)]
 
-# %% ../nbs/03_chunking.ipynb #9bb654b5
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
     "Every record counted (records over `max_tokens` as their parts): the tokenizing, done once for any packing."
     return [item for r in records for item in _counted(r, max_tokens)]
@@ -144,7 +142,7 @@ def _units(items: Iterable[Counted]) -> Iterator[list[Counted]]:
         if pending is None: yield [item]
     if pending: yield [pending]
 
-# %% ../nbs/03_chunking.ipynb #152f56ef
+# %% ../nbs/03_chunking.ipynb #76622d72
 def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
     "Counted `recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
     tokens = sum(n for _, n, _ in recs) + sum(extra for *_, extra in recs[:-1])
@@ -153,7 +151,6 @@ def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
     head = _emit(recs[:-1], index, max_tokens)
     return head + _emit(recs[-1:], head[-1].index + 1, max_tokens)
 
-# %% ../nbs/03_chunking.ipynb #76622d72
 def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS,
          start: int = 1) -> Iterator[Chunk]:
     "Pack counted records (`count_records`) into chunks of at most `max_tokens` tokens, numbered from `start`."
@@ -196,11 +193,6 @@ def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tu
     w = Warnings()
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
 
-# %% ../nbs/03_chunking.ipynb #97a8c4a6
-def _worker_start():
-    "A worker leaves Ctrl-C to the process that started it."
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
 # %% ../nbs/03_chunking.ipynb #3f794e50
 def workers_for(project: Project, size: int | None = None) -> int:
     "How many processes should read `project` (of `size` bytes, when known): one per core if it is large, else 1."
@@ -208,6 +200,10 @@ def workers_for(project: Project, size: int | None = None) -> int:
     return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9
+def _worker_start():
+    "A worker leaves Ctrl-C to the process that started it."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
                      workers: int | None = None) -> Iterator[tuple[Session, list[Counted]]]:
     "Each session of `project` with its counted records, in order; `workers` processes (default: `workers_for`)."

@@ -221,7 +221,7 @@ def recorded_project(log, start: dict) -> str:
                                                       "there now: pass --project")
     return source
 
-# %% ../nbs/14_cli.ipynb #b473db86
+# %% ../nbs/14_cli.ipynb #f1a9c154
 def _from_log(args) -> tuple[str, str | None]:
     "(question, memory before turn `args.chunk`) from the log `args.log`, whose chunk settings `args` takes on."
     events = read_log(args.log).events
@@ -238,7 +238,6 @@ def _from_log(args) -> tuple[str, str | None]:
     before = [e['text'] for e in events if e['kind'] == 'memory' and e['t'] < args.chunk]
     return start['question'], before[-1] if before else None
 
-# %% ../nbs/14_cli.ipynb #f1a9c154
 def cmd_prompt(args) -> int:
     "Print the exact prompt the model sees for chunk N: at t=1, or with `--log` as turn N of that log."
     if args.log: question, memory = _from_log(args)
@@ -451,6 +450,13 @@ def projects_args(p):
     p.add_argument('--format', choices=('text', 'json'), default='text')
 
 # %% ../nbs/14_cli.ipynb #968f635b
+def _project_row(x) -> dict:
+    "What `memgate projects` says of listed project `x`."
+    size = sum(map(file_size, x.files))
+    return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder,
+                sessions=len(x.files),
+                first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
+
 def cmd_projects(args) -> int:
     "List the projects under the Claude Code and Codex roots: the name to give `--project`, and what they hold."
     found = list_projects()
@@ -466,14 +472,6 @@ def cmd_projects(args) -> int:
                   f"{(x.first_ts or '-')[:10]} .. {(x.last_ts or '-')[:10]}  {r['bytes'] / 2**20:7.1f} MB  "
                   f"~{r['chunks_about']} chunks  {x.cwd}{also}")
     return 0
-
-# %% ../nbs/14_cli.ipynb #cdd4a192
-def _project_row(x) -> dict:
-    "What `memgate projects` says of listed project `x`."
-    size = sum(map(file_size, x.files))
-    return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder,
-                sessions=len(x.files),
-                first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
 
 # %% ../nbs/14_cli.ipynb #c8550854
 def eval_args(p):
@@ -563,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=run)
     return ap
 
-# %% ../nbs/14_cli.ipynb #ab2a1d8d
+# %% ../nbs/14_cli.ipynb #4175e419
 def _say_skipped(rs) -> None:
     "One line naming the rules of a `--secret-rules` file that match file paths only (a session has no files)."
     if rs is None or not rs.skipped: return
@@ -571,7 +569,6 @@ def _say_skipped(rs) -> None:
     print(f"memgate: {rs.path}: {len(rs.skipped)} rule(s) match file paths only, not text: {names} (not used)",
           file=sys.stderr)
 
-# %% ../nbs/14_cli.ipynb #d70f1c8b
 def _project_values(argv: list[str]) -> list[str]:
     "`argv` with `--project VALUE` as `--project=VALUE`: Claude Code's folder names start with `-`."
     out = []
@@ -580,7 +577,6 @@ def _project_values(argv: list[str]) -> list[str]:
         else: out.append(arg)
     return out
 
-# %% ../nbs/14_cli.ipynb #4175e419
 def main(argv=None) -> int:
     "Entry point of the `memgate` command: whatever it prints passes `visible`, so no text can drive the terminal."
     raw = sys.stdout, sys.stderr

@@ -470,6 +470,12 @@ def _failed(e: ClientError, tries: int) -> ClientError:
     return e
 
 # %% ../nbs/07_client.ipynb #0228597f
+async def _pause(seconds: float, stop: asyncio.Event | None):
+    "Wait `seconds`, or less if `stop` is set meanwhile."
+    if stop is None: return await asyncio.sleep(seconds)
+    try: await asyncio.wait_for(stop.wait(), seconds)
+    except asyncio.TimeoutError: pass
+
 @patch
 async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, int, float]:
     "POST `body` until a 200, retrying passing failures: (the answer, tries, slot wait); `ClientError` for a final one."
@@ -510,13 +516,6 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         wait = min(self.retry.wait(attempt, after), self.timeout_s)
         if self.log: self.log(f"retrying in {wait:.1f}s after {problem}")
         await _pause(wait, self.stop)
-
-# %% ../nbs/07_client.ipynb #c2c143e3
-async def _pause(seconds: float, stop: asyncio.Event | None):
-    "Wait `seconds`, or less if `stop` is set meanwhile."
-    if stop is None: return await asyncio.sleep(seconds)
-    try: await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError: pass
 
 # %% ../nbs/07_client.ipynb #31f15e20
 @patch

@@ -217,7 +217,7 @@ def safe_name(name: str) -> str:
     if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
     return f"{part[:NAME_CHARS]}-{sha256_text(name)[:10]}".lstrip('-')
 
-# %% ../nbs/00_domain.ipynb #501f33c9
+# %% ../nbs/00_domain.ipynb #0e7cc57f
 _UNSHOWN = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]')
 
 def _shown(m: re.Match) -> str:
@@ -226,7 +226,6 @@ def _shown(m: re.Match) -> str:
     if c <= '\x1f': return chr(0x2400 + ord(c))
     return '\u2421' if c == '\x7f' else f"⟨U+{ord(c):04X}⟩"
 
-# %% ../nbs/00_domain.ipynb #0e7cc57f
 def visible(text: str) -> str:
     "`text` safe for a terminal: control, C1 and bidi or other format characters shown visibly, newlines and tabs kept."
     return _UNSHOWN.sub(_shown, text) if _UNSHOWN.search(text) else text

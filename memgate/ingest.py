@@ -33,14 +33,6 @@ def log_path(log_dir, project: str, query_id: str) -> Path:
     return Path(log_dir) / safe_name(project) / f'{safe_name(query_id)}.jsonl'
 
 # %% ../nbs/10_ingest.ipynb #9e2ca00c
-def project_folder(log_dir, project: Project) -> str:
-    "The folder of `project`'s logs under `log_dir`: its name, unless another project's logs are there (see below)."
-    names = _folder_names(project)
-    held = {n: _sources_in(Path(log_dir) / safe_name(n)) for n in names}
-    return (next((n for n in names if project.source in held[n]), None)
-            or next(n for n in names if not held[n] - {''}))
-
-# %% ../nbs/10_ingest.ipynb #2f424546
 def _folder_names(project: Project) -> list[str]:
     "The names `project`'s log folder may take, in order: its name, with the folders above it, with a hash."
     above = [p for p in Path(project.source).parent.parts if p not in ('/', '')]
@@ -48,7 +40,6 @@ def _folder_names(project: Project) -> list[str]:
     return list(dict.fromkeys([project.name, *wider,
                                f"{project.name}-{sha256_text(project.source)[:8]}"]))
 
-# %% ../nbs/10_ingest.ipynb #97e8a13a
 def _sources_in(folder: Path) -> set[str]:
     "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
     out = set()
@@ -58,6 +49,13 @@ def _sources_in(folder: Path) -> set[str]:
         except (OSError, ValueError): first = {}
         out.add(first.get('source', '') if isinstance(first, dict) else '')
     return out
+
+def project_folder(log_dir, project: Project) -> str:
+    "The folder of `project`'s logs under `log_dir`: its name, unless another project's logs are there (see below)."
+    names = _folder_names(project)
+    held = {n: _sources_in(Path(log_dir) / safe_name(n)) for n in names}
+    return (next((n for n in names if project.source in held[n]), None)
+            or next(n for n in names if not held[n] - {''}))
 
 # %% ../nbs/10_ingest.ipynb #b1a407f4
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
@@ -174,12 +172,11 @@ def warnings(self: RunSummary) -> list[str]:
                    "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
     return out
 
-# %% ../nbs/10_ingest.ipynb #377060a5
+# %% ../nbs/10_ingest.ipynb #b8c8adc0
 def _drawn():
     "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
     return getattr(sys.stderr, 'raw', sys.stderr)
 
-# %% ../nbs/10_ingest.ipynb #b8c8adc0
 class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
@@ -220,7 +217,7 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
 
-# %% ../nbs/10_ingest.ipynb #77712012
+# %% ../nbs/10_ingest.ipynb #19afd72c
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
     "The tokens of the memory a resume goes on from, counted (not taken from the log); over the budget, refused."
     n = count_tokens(memory)
@@ -229,7 +226,6 @@ def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
                           f"{budget}: the log was edited; memgate does not resume it")
     return n
 
-# %% ../nbs/10_ingest.ipynb #19afd72c
 # what logs written before a setting was recorded did
 _BEFORE = dict(selection={}, gate='on', secret_rules=None)
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer',
@@ -272,43 +268,6 @@ async def first_unread(reader: Reader, resume: ResumePoint) -> Chunk | None:
     "The first chunk `resume`'s log has not read (the chunks it read checked on the way, by `unread`), or None."
     async for _, c in unread(reader, resume, gone=reader.feed._stopped): return c
     return None
-
-# %% ../nbs/10_ingest.ipynb #9305a784
-async def _first_then_rest(first: Chunk, rest: Reader):
-    "`first`, then the rest of the reader."
-    yield first
-    async for c in rest: yield c
-
-# %% ../nbs/10_ingest.ipynb #cc6be932
-def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
-               prefix: str) -> ResumePoint | None:
-    "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
-    path = writer.path
-    if not asked: return _turnless(writer, query, cfg, err, prefix)
-    # read once: what follows goes on with its (slim) events
-    v = verify(path, unfinished_ok=True, keep=True)
-    if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
-    events = v.log.events
-    if v.unfinished:
-        writer.truncate(v.unfinished.offset)
-        events = [e for e in events if e.offset < v.unfinished.offset]
-        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
-            "on); redoing it")
-    events = _drop_unparsed_run(writer, events, err, prefix)
-    # None: nothing was left to resume
-    return resume_point(path, query, cfg, events) if events else None
-
-# %% ../nbs/10_ingest.ipynb #14397a3b
-def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
-    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
-    last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error',
-                                                     '').startswith(NOTHING_PARSED): return events
-    start = [e for e in events if e['kind'] == 'run_start'][-1]
-    writer.truncate(start.offset)
-    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
-        "redo its turns")
-    return [e for e in events if e.offset < start.offset]
 
 # %% ../nbs/10_ingest.ipynb #88ab47a4
 def nothing_left(resume: ResumePoint | None, limit: int | None, stamp: str | None) -> bool:
@@ -395,6 +354,51 @@ def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
     return plan.limit or None
 
 # %% ../nbs/10_ingest.ipynb #a2626b42
+def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
+               prefix: str) -> ResumePoint | None:
+    "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
+    path = writer.path
+    if not asked: return _turnless(writer, query, cfg, err, prefix)
+    # read once: what follows goes on with its (slim) events
+    v = verify(path, unfinished_ok=True, keep=True)
+    if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
+    events = v.log.events
+    if v.unfinished:
+        writer.truncate(v.unfinished.offset)
+        events = [e for e in events if e.offset < v.unfinished.offset]
+        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
+            "on); redoing it")
+    events = _drop_unparsed_run(writer, events, err, prefix)
+    # None: nothing was left to resume
+    return resume_point(path, query, cfg, events) if events else None
+
+def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
+    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
+    last = events[-1] if events else {}
+    if last.get('kind') != 'run_end' or not last.get('error',
+                                                     '').startswith(NOTHING_PARSED): return events
+    start = [e for e in events if e['kind'] == 'run_start'][-1]
+    writer.truncate(start.offset)
+    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
+        "redo its turns")
+    return [e for e in events if e.offset < start.offset]
+
+def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
+              prefix: str) -> ResumePoint | None:
+    "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
+    # read once for both questions
+    path, events = writer.path, read_log(writer.path).events
+    if stats(events).chunks_seen: raise MemgateError(_exists(path))
+    try: rp = resume_point(path, query, cfg, events)
+    except ResumeError as e:
+        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
+        shutil.copyfile(path, aside)
+        writer.truncate(0)
+        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
+        return None
+    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
+    return rp
+
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
                 err=print,
                 prefix: str = '') -> Started | RunSummary:
@@ -413,6 +417,27 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
+async def _first_then_rest(first: Chunk, rest: Reader):
+    "`first`, then the rest of the reader."
+    yield first
+    async for c in rest: yield c
+
+def _where_from(project: Project) -> dict:
+    "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
+    return dict(source=project.source, **({'listed': True} if project.listed else {}))
+
+def _read_info(reader: Reader) -> dict:
+    "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
+    feed = reader.feed
+    return dict(redacted=dict(feed.project.warnings.redacted),
+                **({'sessions_sha': feed.stamp} if reader.exhausted
+                                                                  else {}))
+
+def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
+    "A reader's total under `--limit`: exact once the limit is known to bind."
+    n, exact = total
+    return (limit, True) if limit and n >= limit else (n, exact)
+
 async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print,
                     prefix='',
                     progress: Progress | None = None) -> RunSummary:
@@ -447,25 +472,6 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                       out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
                       discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {})
 
-# %% ../nbs/10_ingest.ipynb #c8e75551
-def _where_from(project: Project) -> dict:
-    "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
-    return dict(source=project.source, **({'listed': True} if project.listed else {}))
-
-# %% ../nbs/10_ingest.ipynb #0dfe2e44
-def _read_info(reader: Reader) -> dict:
-    "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
-    feed = reader.feed
-    return dict(redacted=dict(feed.project.warnings.redacted),
-                **({'sessions_sha': feed.stamp} if reader.exhausted
-                                                                  else {}))
-
-# %% ../nbs/10_ingest.ipynb #9fe403b2
-def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
-    "A reader's total under `--limit`: exact once the limit is known to bind."
-    n, exact = total
-    return (limit, True) if limit and n >= limit else (n, exact)
-
 # %% ../nbs/10_ingest.ipynb #098f056b
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
@@ -481,23 +487,6 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
                       plan.model == BASELINE_MODEL,
                       str(e))
-
-# %% ../nbs/10_ingest.ipynb #b2ed1008
-def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
-              prefix: str) -> ResumePoint | None:
-    "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
-    # read once for both questions
-    path, events = writer.path, read_log(writer.path).events
-    if stats(events).chunks_seen: raise MemgateError(_exists(path))
-    try: rp = resume_point(path, query, cfg, events)
-    except ResumeError as e:
-        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
-        shutil.copyfile(path, aside)
-        writer.truncate(0)
-        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
-        return None
-    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
-    return rp
 
 # %% ../nbs/10_ingest.ipynb #f957898b
 def _exists(path: Path) -> str:
@@ -529,6 +518,24 @@ def _check_fresh(plan: IngestPlan, name: str):
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
 
 # %% ../nbs/10_ingest.ipynb #0ef6b585
+def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
+    "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
+    if isinstance(x, RunSummary): return 0
+    # the limit it runs under (`run_limit`)
+    total = min(feed.about(), x.limit) if x.limit else feed.about()
+    return max(0, total - (x.resume.t if x.resume else 0))
+
+def _with_head(r: RunSummary) -> RunSummary:
+    "`r` with its log's line count and head, once the run is over."
+    if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
+    return r
+
+def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err,
+                   prefix: str):
+    "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
+    try: return start_query(plan, q, feed, name, logs, err, prefix)
+    except MemgateError as e: return _failed(plan, name, q, e)
+
 # the project, the queries, where logs go
 async def ingest(plan: IngestPlan,
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
@@ -584,24 +591,3 @@ def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Calla
         if took >= PACE_S: progress.say(pace_line(name, took, calls,
                                                   int(plan.server.get('slots') or 1)))
     return pace
-
-# %% ../nbs/10_ingest.ipynb #eb0a4eab
-def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
-    "About how many turns query `x` has left: none if it is done or failed, else the chunks its log has not read."
-    if isinstance(x, RunSummary): return 0
-    # the limit it runs under (`run_limit`)
-    total = min(feed.about(), x.limit) if x.limit else feed.about()
-    return max(0, total - (x.resume.t if x.resume else 0))
-
-# %% ../nbs/10_ingest.ipynb #f1a317ed
-def _with_head(r: RunSummary) -> RunSummary:
-    "`r` with its log's line count and head, once the run is over."
-    if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
-    return r
-
-# %% ../nbs/10_ingest.ipynb #25f9425e
-def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err,
-                   prefix: str):
-    "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
-    try: return start_query(plan, q, feed, name, logs, err, prefix)
-    except MemgateError as e: return _failed(plan, name, q, e)

@@ -64,7 +64,7 @@ def _field(d: dict, name: str, types, where: str, default=None):
         raise LabelError(f"{where}: `{name}` must be {getattr(types, '__name__', types)}, not {d[name]!r}")
     return d[name]
 
-# %% ../nbs/13_labels.ipynb #80f75fed
+# %% ../nbs/13_labels.ipynb #71c6e1ac
 def _label(d, where: str) -> Label:
     "One `[[chunk]]` entry."
     if not isinstance(d, dict): raise LabelError(f"{where}: must be a table")
@@ -74,7 +74,6 @@ def _label(d, where: str) -> Label:
     if lab.index < 1: raise LabelError(f"{where}: `index` counts chunks from 1, not {lab.index}")
     return lab
 
-# %% ../nbs/13_labels.ipynb #71c6e1ac
 def load_labels(path) -> Labels:
     "Read and check the labels file at `path`."
     path = Path(path)
@@ -265,10 +264,9 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
         out[project, query] = [score_run(p, labels, common, events[p]) for p in logs_]
     return out
 
-# %% ../nbs/13_labels.ipynb #fc420e41
+# %% ../nbs/13_labels.ipynb #89a36be5
 def _f(x) -> str: return '-' if x is None else f"{x:.2f}"
 
-# %% ../nbs/13_labels.ipynb #89a36be5
 def score_line(s: GateScore) -> str:
     "One run's scores on one line."
     said, app, ex = s.said, s.applied, s.exit
@@ -280,12 +278,11 @@ def score_line(s: GateScore) -> str:
             f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  first-try={_f(s.first_attempt)} "
             f"parse-failed={s.parse_failures}" + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
 
-# %% ../nbs/13_labels.ipynb #7c95fb58
+# %% ../nbs/13_labels.ipynb #e9791640
 def _span(ts: list[int]) -> str:
     "Chunk indexes for a person: `4, 7` or `32-40`."
     return f"{ts[0]}-{ts[-1]}" if len(ts) > 2 and ts[-1] - ts[0] == len(ts) - 1 else ', '.join(map(str, ts))
 
-# %% ../nbs/13_labels.ipynb #e9791640
 def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
     out = []
@@ -330,7 +327,7 @@ def rewards(e: Event, truth_: bool | None, last_relevant: int | None) -> dict:
                 update=None if truth_ is None or not parsed else e['update'] == truth_,
                 exit=None if last_relevant is None or not parsed else e['exit'] == (e['t'] >= last_relevant))
 
-# %% ../nbs/13_labels.ipynb #6523d8af
+# %% ../nbs/13_labels.ipynb #6a0c252a
 def _outcomes(events) -> dict[int, str]:
     "The outcome of each turn, from the events after its gate."
     out = {}
@@ -342,7 +339,6 @@ def _outcomes(events) -> dict[int, str]:
                    'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
-# %% ../nbs/13_labels.ipynb #88af2c5e
 def _run_of(log) -> tuple[Event, list[Event], str]:
     "The run_start of `log`, the events of its level, and the template it used (checked by sha)."
     events = read_log(log).events
@@ -351,7 +347,6 @@ def _run_of(log) -> tuple[Event, list[Event], str]:
     if sha256_text(template) != want: raise LabelError(f"{log}: the run used another template (sha {want[:12]})")
     return start, [e for e in events if e.get('level') == start['level']], template
 
-# %% ../nbs/13_labels.ipynb #6a0c252a
 def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
     "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
     start, events, template = _run_of(log)

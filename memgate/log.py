@@ -52,12 +52,11 @@ class Event(dict):
     offset: int = 0               # byte offset of that line
     digest: str | None = None     # `line_sha` of that line: what the next line names as `prev`
 
-# %% ../nbs/08_log.ipynb #153210d7
+# %% ../nbs/08_log.ipynb #be010ae3
 def _type_ok(v, types) -> bool:
     if isinstance(v, bool) and bool not in types: return False
     return isinstance(v, types)
 
-# %% ../nbs/08_log.ipynb #be010ae3
 def check_event(d: dict) -> str | None:
     "What is wrong with event `d`, or None when it is well formed."
     kind = d.get('kind')
@@ -138,7 +137,7 @@ def no_symlink(path: Path):
     for p in (path, _lock_path(path), path.parent):
         if p.is_symlink(): raise LogError(f"{p} is a symbolic link: memgate writes no log through one (move it away)")
 
-# %% ../nbs/08_log.ipynb #6dfb5625
+# %% ../nbs/08_log.ipynb #ae21745d
 def _lock(path: Path) -> int:
     "An exclusive lock for writing the log at `path`: the fd of its `.lock` file, which releases it when closed."
     while True:
@@ -158,7 +157,6 @@ def _lock(path: Path) -> int:
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
 
-# %% ../nbs/08_log.ipynb #ae21745d
 class LogWriter:
     "Appends whole turns of events to one log file, chained and durably. Exactly one writer per file."
     def __init__(self, path):
@@ -226,6 +224,20 @@ class LogContents:
     incomplete_line: int | None = None
 
 # %% ../nbs/08_log.ipynb #bcd2be28
+def _event(path: Path, i: int, raw: bytes) -> Event:
+    "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
+    try: d = json.loads(raw.decode('utf-8'))
+    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
+                                                   i) from None
+    except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
+    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event",
+                                          i) from None
+    if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
+    if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
+    ev = Event(d)
+    ev.line, ev.digest = i, line_sha(raw)
+    return ev
+
 # the longest line memgate reads in a log: a turn's chunk and three answers fit many times
 LOG_LINE_BYTES = 64 << 20
 
@@ -249,21 +261,6 @@ class LogLines:
                 ev = _event(self.path, i, raw[:-1])
                 ev.offset, offset, self.count = offset, offset + len(raw), i
                 yield ev
-
-# %% ../nbs/08_log.ipynb #9a7c2345
-def _event(path: Path, i: int, raw: bytes) -> Event:
-    "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
-    try: d = json.loads(raw.decode('utf-8'))
-    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
-                                                   i) from None
-    except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event",
-                                          i) from None
-    if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
-    if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
-    ev = Event(d)
-    ev.line, ev.digest = i, line_sha(raw)
-    return ev
 
 # %% ../nbs/08_log.ipynb #81eeae84
 def read_log(path) -> LogContents:
@@ -610,6 +607,20 @@ class _Kept:
                 + (f": {', '.join(what)}" if what else ''))
 
 # %% ../nbs/08_log.ipynb #727c1bda
+def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
+            unfinished_ok: bool) -> Verdict:
+    "The verdict on a log whose every line passed: is its last turn whole?"
+    if (p := c.pending()) and not unfinished_ok:
+        return Verdict(path, False,
+                       f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
+                       c.turn['event'].line, n, torn)
+    note = '' if chained else ', unchained (written before memgate chained its logs)'
+    last = next(reversed(c.runs), None)
+    if last is not None and last not in c.ended:
+        note += f"; its last run {last} is unfinished (no run_end: it was killed, or is still being written)"
+    return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
+                   c.turn['event'] if p else None)
+
 def verify(path,                        # the log
            # fail on an incomplete last line instead of setting it aside
            strict: bool = False,
@@ -655,18 +666,3 @@ def verify(path,                        # the log
     v.head = prev
     if keep: v.log = LogContents(path, kept, lines.incomplete, lines.incomplete_line)
     return v
-
-# %% ../nbs/08_log.ipynb #0f11d9d9
-def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
-            unfinished_ok: bool) -> Verdict:
-    "The verdict on a log whose every line passed: is its last turn whole?"
-    if (p := c.pending()) and not unfinished_ok:
-        return Verdict(path, False,
-                       f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
-                       c.turn['event'].line, n, torn)
-    note = '' if chained else ', unchained (written before memgate chained its logs)'
-    last = next(reversed(c.runs), None)
-    if last is not None and last not in c.ended:
-        note += f"; its last run {last} is unfinished (no run_end: it was killed, or is still being written)"
-    return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
-                   c.turn['event'] if p else None)

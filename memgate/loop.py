@@ -39,6 +39,11 @@ def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed:
 RETRY_TEMPERATURE = 0.7
 
 # %% ../nbs/09_loop.ipynb #d79b996d
+def _rules_config(redact: bool) -> dict:
+    "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
+    rules = active_rules() if redact else None
+    return {'secret_rules': rules.sha} if rules is not None else {}
+
 @dataclass(frozen=True)
 class LoopConfig:
     "What a run is allowed to do; all of it is recorded in `run_start`."
@@ -75,12 +80,6 @@ class LoopConfig:
                     redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
                     gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact),
                     **({'fast_no': True} if self.fast_no else {}))
-
-# %% ../nbs/09_loop.ipynb #6262cedc
-def _rules_config(redact: bool) -> dict:
-    "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
-    rules = active_rules() if redact else None
-    return {'secret_rules': rules.sha} if rules is not None else {}
 
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass
@@ -201,7 +200,7 @@ def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
     return {**cfg.sampling, 'seed': seed, **({} if cfg.retry_temperature is None else
                                              {'temperature': cfg.retry_temperature})}
 
-# %% ../nbs/09_loop.ipynb #a2ebaafd
+# %% ../nbs/09_loop.ipynb #bcedea4e
 # the parts of a turn's latency_s a streamed answer tells
 TIMES = ('queue_s', 'first_token_s', 'decode_s')
 
@@ -225,7 +224,6 @@ def _take(a: Asked, completion: Completion, fast_no: bool = False):
     if a.gate is not None and not a.gate.think and completion.reasoning:
         a.gate, a.reasoning = replace(a.gate, think=completion.reasoning.strip()), True
 
-# %% ../nbs/09_loop.ipynb #bcedea4e
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
     "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
     a, until = Asked(), {'until': lambda text: said_no(text) is not None} if cfg.fast_no else {}
@@ -466,15 +464,6 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
     # a source that stopped
     return 'interrupted' if stop is not None and stop.is_set() else 'complete'
 
-# %% ../nbs/09_loop.ipynb #82723c4b
-def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint,
-               project: str, model: str,
-               run_info: dict | None) -> Event:
-    "The run_start event: what the run reads, with what, from where."
-    return make_event('run_start', run, level, project=project, query=query.id,
-                      question=query.question, model=model,
-                      config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
-
 # %% ../nbs/09_loop.ipynb #29eeca78
 def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None,
              failed: int,
@@ -489,6 +478,14 @@ def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error:
                       **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
+def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint,
+               project: str, model: str,
+               run_info: dict | None) -> Event:
+    "The run_start event: what the run reads, with what, from where."
+    return make_event('run_start', run, level, project=project, query=query.id,
+                      question=query.question, model=model,
+                      config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
+
 # the level the run writes: 1 over transcripts, 2 over memories
 async def run_loop(level: int,
                    query: Query,                # the standing question

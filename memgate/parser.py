@@ -134,14 +134,6 @@ def _text(most: int | None = None) -> tuple:
     return _seq(('star', item) if most is None else ('most', item, most),
                 ('opt', ('rule', 'tail', _seq(_lit('<'), go_on, ('opt', stop)))))
 
-# %% ../nbs/06_parser.ipynb #363fcb35
-def _answer(think, text) -> tuple:
-    "The whole answer, as `gate_response` writes it, with `think` and `text` where think and memory go."
-    values = lambda vs: ('alt', [_lit(v) for v in vs])
-    return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES),
-                _lit('</check>\n<update>'),
-                text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
-
 # %% ../nbs/06_parser.ipynb #a7ba1a8d
 def _gbnf(x, rules: dict) -> str:
     "`x` in llama.cpp's GBNF, its named rules collected in `rules`."
@@ -189,6 +181,13 @@ def memory_chars(max_tokens: int) -> int:
     return max(200, CHARS_PER_TOKEN * max_tokens - think_chars(max_tokens) - 100)
 
 # %% ../nbs/06_parser.ipynb #aee44b47
+def _answer(think, text) -> tuple:
+    "The whole answer, as `gate_response` writes it, with `think` and `text` where think and memory go."
+    values = lambda vs: ('alt', [_lit(v) for v in vs])
+    return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES),
+                _lit('</check>\n<update>'),
+                text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
+
 def gate_format(dialect: str = 'gbnf', max_tokens: int = 2048) -> str:
     "The gate answer's shape in GBNF (`gbnf`) or as a regex, from `TAGS`: a short think without `<`, a free memory."
     think, memory = ('most', ('not', '<'), think_chars(max_tokens)), _text(memory_chars(max_tokens))

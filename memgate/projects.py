@@ -130,6 +130,12 @@ def unique_names(projects: list[Listed]) -> list[Listed]:
     return projects
 
 # %% ../nbs/02a_projects.ipynb #934ab242
+def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
+    "Count session file `f` into project `x`."
+    x.files.append(f)
+    if tool: x.tools.add(tool)
+    if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
+
 def list_projects() -> list[Listed]:
     "Every project under the Claude Code root and the Codex root, by name."
     groups: dict[str, Listed] = {}
@@ -147,13 +153,6 @@ def list_projects() -> list[Listed]:
         fmt, ts, cwd, _ = sniff(f)
         if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
     return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
-
-# %% ../nbs/02a_projects.ipynb #7b6b2bd8
-def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
-    "Count session file `f` into project `x`."
-    x.files.append(f)
-    if tool: x.tools.add(tool)
-    if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
 
 # %% ../nbs/02a_projects.ipynb #72aeb777
 def find_project(name: str) -> Listed:
@@ -220,6 +219,13 @@ class Selection:
         return ', '.join(s for s in said if s) or 'every session'
 
 # %% ../nbs/02a_projects.ipynb #c85dccae
+def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
+    "What to say of a project none of whose files is a session."
+    why = Counter(w for f in files for w in warnings.report(f).warnings)
+    said = ', '.join(f"{n} {w}" for w, n in why.most_common())
+    if len(files) == 1: return f"{files[0]}: {said.removeprefix('1 ')}: nothing to read"
+    return f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session ({said}): nothing to read"
+
 def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True,
                  select: Selection = Selection()) -> Project:
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
@@ -240,11 +246,3 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
         raise SourceError(f"project {name}: none of its {len(every)} sessions (first {every[0].first_ts or '?'}, "
                           f"last {every[-1].first_ts or '?'}) is selected: {select}")
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
-
-# %% ../nbs/02a_projects.ipynb #36204ad2
-def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
-    "What to say of a project none of whose files is a session."
-    why = Counter(w for f in files for w in warnings.report(f).warnings)
-    said = ', '.join(f"{n} {w}" for w, n in why.most_common())
-    if len(files) == 1: return f"{files[0]}: {said.removeprefix('1 ')}: nothing to read"
-    return f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session ({said}): nothing to read"

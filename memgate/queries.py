@@ -30,7 +30,7 @@ class Query:
 _ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*$')
 _KEYS = {'question', 'exit_gate', 'keywords'}
 
-# %% ../nbs/04_queries.ipynb #25cbd8d7
+# %% ../nbs/04_queries.ipynb #28b5c182
 def _check_entry(path, qid, entry) -> Query:
     where = f"{path}: query [{qid}]"
     if not _ID.match(qid): raise QueryError(f"{where}: id may hold only letters, digits, '.', '_' and '-'")
@@ -50,7 +50,6 @@ def _check_entry(path, qid, entry) -> Query:
         raise QueryError(f"{where}: `keywords` must be a list of non-empty strings")
     return Query(qid, q, eg, tuple(kw))
 
-# %% ../nbs/04_queries.ipynb #28b5c182
 def load_queries(path=None) -> dict[str, Query]:
     "Read a query set: `path`, else `./queries.toml`, else the shipped default. Keeps file order."
     if path is None:

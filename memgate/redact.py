@@ -24,7 +24,7 @@ def redact(text: str, counts: Counter | None = None) -> str:
     "`text` with every secret the rules know replaced by `[REDACTED:rule-id]`, counted by rule into `counts`."
     return apply_rules(redaction_rules(), text, counts)
 
-# %% ../nbs/01_redact.ipynb #c22e8c0e
+# %% ../nbs/01_redact.ipynb #3f44f21e
 # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
 SEAM_CHARS = 256
 _ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.-]+)\]$')
@@ -40,7 +40,6 @@ def _across(a: str, b: str, counts: Counter | None) -> tuple[str, str]:
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
     return a, b
 
-# %% ../nbs/01_redact.ipynb #3f44f21e
 def redact_seams(texts: list[str], counts: Counter | None = None) -> list[str]:
     "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
     out = list(texts)

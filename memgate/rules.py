@@ -89,7 +89,7 @@ def _compiled(path: Path, rule: str, pattern) -> object:
                                                                           bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
-# %% ../nbs/00a_rules.ipynb #bd74f2eb
+# %% ../nbs/00a_rules.ipynb #0223a517
 def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
     "An allowlist table of a rule file."
     if not isinstance(a,
@@ -104,30 +104,12 @@ def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
                      tuple(str(w).lower() for w in a.get('stopwords', [])), target, cond,
                      tuple(a.get('targetRules', [])))
 
-# %% ../nbs/00a_rules.ipynb #0223a517
 def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> list[Allowlist]:
     "The allowlists of `table`: its `[[many]]`, or the older single `[one]`, not both (as gitleaks says)."
     if table.get(many) and table.get(one):
         raise RulesError(f"{path}: {owner}: [{one}] is the older form of [[{many}]]; give one of them")
     got = table.get(many) or ([table[one]] if table.get(one) else [])
     return [_allowlist(path, owner, a) for a in (got if isinstance(got, list) else [got])]
-
-# %% ../nbs/00a_rules.ipynb #af0cf98f
-def _rule(path: Path, r: dict) -> Rule | None:
-    "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
-    if not isinstance(r,
-                      dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
-    rid = str(r['id'])
-    if not r.get('regex') and r.get('path'): return None
-    if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
-    rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
-                                                                                     [])),
-                _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
-    if rule.secret_group > rule.regex.groups:
-        raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
-                         f"{rule.regex.groups} groups")
-    return rule
 
 # %% ../nbs/00a_rules.ipynb #3969a67e
 @dataclass
@@ -184,6 +166,22 @@ def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
     return list(by_id.values())
 
 # %% ../nbs/00a_rules.ipynb #468ed736
+def _rule(path: Path, r: dict) -> Rule | None:
+    "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
+    if not isinstance(r,
+                      dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
+    rid = str(r['id'])
+    if not r.get('regex') and r.get('path'): return None
+    if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
+    rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
+                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
+                                                                                     [])),
+                _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
+    if rule.secret_group > rule.regex.groups:
+        raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
+                         f"{rule.regex.groups} groups")
+    return rule
+
 def _read(path: Path, depth: int = 0) -> RuleSet:
     "The rule file at `path`, with what it extends."
     try: raw = path.read_bytes()
@@ -205,11 +203,10 @@ def _read(path: Path, depth: int = 0) -> RuleSet:
     off = frozenset(map(str, ext.get('disabledRules', [])))
     return RuleSet(path, [r for r in rules if r.id not in off], lists, defaults, off, sha, skipped)
 
-# %% ../nbs/00a_rules.ipynb #e6916830
+# %% ../nbs/00a_rules.ipynb #29b65bf4
 @lru_cache(maxsize=8)
 def _cached(path: str, stamp: tuple) -> RuleSet: return _read(Path(path))
 
-# %% ../nbs/00a_rules.ipynb #29b65bf4
 def load_rules(path) -> RuleSet:
     "The rule set of the gitleaks-format file at `path`, read once per process while the file is unchanged."
     p = Path(path).expanduser().resolve()
@@ -218,6 +215,9 @@ def load_rules(path) -> RuleSet:
     return _cached(str(p), (st.st_mtime_ns, st.st_size))
 
 # %% ../nbs/00a_rules.ipynb #5a9053bb
+@lru_cache(maxsize=8)
+def _active(path: str) -> RuleSet: return load_rules(path)
+
 # the rule file every reading of sessions uses; `--secret-rules FILE` sets it
 RULES_ENV = 'MEMGATE_SECRET_RULES'
 
@@ -225,10 +225,6 @@ def active_rules() -> RuleSet | None:
     "The rule set of the file `MEMGATE_SECRET_RULES` names (worker processes inherit it), or None."
     path = os.environ.get(RULES_ENV)
     return _active(path) if path else None
-
-# %% ../nbs/00a_rules.ipynb #10183698
-@lru_cache(maxsize=8)
-def _active(path: str) -> RuleSet: return load_rules(path)
 
 # %% ../nbs/00a_rules.ipynb #5e4f76d8
 def use_rules(path: str | None = None) -> RuleSet | None:
@@ -273,7 +269,7 @@ def redaction_rules() -> RuleSet:
                                user.skipped)
     return _JOINED[key]
 
-# %% ../nbs/00a_rules.ipynb #d9d43f6a
+# %% ../nbs/00a_rules.ipynb #4b8c1d0d
 # how far before and after a keyword a rule's match may begin and end (a PEM body fits)
 REACH = (256, 16_384)
 
@@ -287,7 +283,6 @@ def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
         else: spans.append((a, b))
     return words, spans
 
-# %% ../nbs/00a_rules.ipynb #4b8c1d0d
 def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
     # RE2 reads bytes without converting them again

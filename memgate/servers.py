@@ -70,6 +70,20 @@ def _root(client: OpenAIClient) -> str:
     return str(u.copy_with(path=u.path.rstrip('/').removesuffix('/v1') or '/', query=None))
 
 # %% ../nbs/07a_servers.ipynb #e7d1c009
+async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
+    "Ollama's context: the model's `num_ctx` parameter, else its trained context length."
+    shown = await _get_json(client, root + '/api/show', dict(model=client.model))
+    if not isinstance(shown, dict): return
+    for line in str(shown.get('parameters') or '').splitlines():
+        key, _, value = line.partition(' ')
+        if key == 'num_ctx' and value.strip().isdigit():
+            info.context, info.said['context'] = int(value), '/api/show num_ctx'
+            return
+    trained = {k: v for k,
+               v in (shown.get('model_info') or {}).items() if k.endswith('.context_length')}
+    if trained and (n := _int(next(iter(trained.values())))):
+        info.context, info.said['context'] = n, '/api/show context_length'
+
 async def probe(client: OpenAIClient) -> ServerInfo:
     "Ask the server behind `client` what it is, its context and its slots."
     info, root = ServerInfo(), _root(client).rstrip('/')
@@ -92,22 +106,7 @@ async def probe(client: OpenAIClient) -> ServerInfo:
     if info.kind == 'llama-cpp-python': info.slots = 1
     return info
 
-# %% ../nbs/07a_servers.ipynb #8bc60b38
-async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
-    "Ollama's context: the model's `num_ctx` parameter, else its trained context length."
-    shown = await _get_json(client, root + '/api/show', dict(model=client.model))
-    if not isinstance(shown, dict): return
-    for line in str(shown.get('parameters') or '').splitlines():
-        key, _, value = line.partition(' ')
-        if key == 'num_ctx' and value.strip().isdigit():
-            info.context, info.said['context'] = int(value), '/api/show num_ctx'
-            return
-    trained = {k: v for k,
-               v in (shown.get('model_info') or {}).items() if k.endswith('.context_length')}
-    if trained and (n := _int(next(iter(trained.values())))):
-        info.context, info.said['context'] = n, '/api/show context_length'
-
-# %% ../nbs/07a_servers.ipynb #b5b165fa
+# %% ../nbs/07a_servers.ipynb #3d861305
 CONSTRAIN = ('auto', 'off', 'grammar', 'regex')
 _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
            ('llama-cpp-python', 'grammar'): lambda g: dict(grammar=g),
@@ -118,7 +117,6 @@ _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
 
 def _a_server(kind: str) -> str: return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
 
-# %% ../nbs/07a_servers.ipynb #3d861305
 def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
                mode: str = 'auto',                        # auto, off, grammar or regex
                # the answer reserve, which bounds the grammar's texts

@@ -30,12 +30,11 @@ class Update:
     sources: list[dict]
     evidence: str            # the evidence chunk's text
 
-# %% ../nbs/11_show.ipynb #6482198c
+# %% ../nbs/11_show.ipynb #44d157d8
 def _where_line(e: dict) -> str:
     "Where event `e` sits, for an error: its line when it was read from a file, else its run and turn."
     return f"line {e.line}" if getattr(e, 'line', None) else f"run {e.get('run')} t={e.get('t')}"
 
-# %% ../nbs/11_show.ipynb #44d157d8
 def lineage(events: list[dict]) -> list[Update]:
     "The updates behind the last memory among `events` (one log's), oldest first, each found by its run and turn."
     thinks = {(e['run'], e['t']): e['think'] for e in events if e['kind'] == 'gate'}
@@ -76,6 +75,12 @@ class Learned:
     answers: int = 0                       # `answer` events in the log (every one is kept)
 
 # %% ../nbs/11_show.ipynb #d2b2cc2e
+def _failure(events: list) -> str | None:
+    "Why the last run failed, if its run_end says it did."
+    ends = [e for e in events if e['kind'] in ('run_start', 'run_end')]
+    last = ends[-1] if ends else {}
+    return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
+
 def learned(path) -> Learned:
     "What the log at `path` learned."
     events = read_log(path).events
@@ -86,13 +91,6 @@ def learned(path) -> Learned:
                    bool(start.get('baseline')), mems[-1]['text'] if mems else None, mems[-1]['sha'] if mems else None,
                    stats(events), dict(answers[-1]) if answers else None, lineage(events), _failure(events),
                    len(answers))
-
-# %% ../nbs/11_show.ipynb #7c9fffc3
-def _failure(events: list) -> str | None:
-    "Why the last run failed, if its run_end says it did."
-    ends = [e for e in events if e['kind'] in ('run_start', 'run_end')]
-    last = ends[-1] if ends else {}
-    return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
 
 # %% ../nbs/11_show.ipynb #84ec82a5
 EXCERPT_CHARS = 600   # how much of an update's evidence `--evidence` shows
@@ -149,7 +147,7 @@ def as_text(x: Learned, evidence: bool = False) -> str:
                                                                                      '\n    '))
     return '\n'.join(out + [''])
 
-# %% ../nbs/11_show.ipynb #d34df616
+# %% ../nbs/11_show.ipynb #6f79eb10
 def _fence(text: str) -> str:
     "A backtick fence longer than any run of backticks in `text` (at least three)."
     longest = run = 0
@@ -158,14 +156,12 @@ def _fence(text: str) -> str:
         longest = max(longest, run)
     return '`' * max(3, longest + 1)
 
-# %% ../nbs/11_show.ipynb #4c2ec452
 _MD_SPECIAL = re.compile(r'([\\`*_\[\]|~])')      # emphasis, code, links, tables, strikethrough
 
 def _md(text: str) -> str:
     "`text` as Markdown that shows it as written: HTML escaped (no tag or entity is live), Markdown's marks escaped."
     return _MD_SPECIAL.sub(r'\\\1', html.escape(text, quote=False))
 
-# %% ../nbs/11_show.ipynb #6f79eb10
 def as_markdown(x: Learned, evidence: bool = False) -> str:
     "`x` as Markdown, for an issue or a wiki page."
     # every text from a session, a model or a server: no markup gets through

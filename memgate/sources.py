@@ -166,7 +166,7 @@ def omitted(what: str, data) -> str:
     size = f"{n} bytes" if n < 1024 else f"{round(n / 1024)} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
     return f"[{what} omitted, {size}]"
 
-# %% ../nbs/02_sources.ipynb #4afeec8a
+# %% ../nbs/02_sources.ipynb #70ab2a65
 _ESCAPES = re.compile(r'\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]')
 _CONTROLS = re.compile(r'[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]')
 
@@ -174,7 +174,6 @@ def _last_state(line: str) -> str:
     "What is left of a line redrawn with carriage returns: its last non-empty state."
     return ([seg for seg in line.split('\r') if seg] or [''])[-1]
 
-# %% ../nbs/02_sources.ipynb #70ab2a65
 def terminal_text(text: str) -> str:
     "`text` as a terminal would have left it: escape sequences and control characters out, `\\r` redraws resolved."
     if '\x1b' not in text and '\r' not in text and not _CONTROLS.search(text): return text
@@ -216,6 +215,8 @@ def _fields(d: dict, pad: str, depth: int = 0) -> list[str]:
     return lines
 
 # %% ../nbs/02_sources.ipynb #e22accef
+def _one(v) -> str: return v if isinstance(v, str) else _json(v)
+
 def _value(v, pad: str, depth: int) -> list[str]:
     "The lines of a value that does not fit on its key's line."
     if isinstance(v, str): return [f"{pad}{line}" for line in v.split('\n')]
@@ -226,9 +227,6 @@ def _value(v, pad: str, depth: int) -> list[str]:
                                                                               dict) else [f"{pad}  {_one(x)}"]
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
-
-# %% ../nbs/02_sources.ipynb #4ef9768a
-def _one(v) -> str: return v if isinstance(v, str) else _json(v)
 
 # %% ../nbs/02_sources.ipynb #f3964018
 def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
@@ -279,13 +277,6 @@ def _block_text(content) -> str:
         else: parts.append(json.dumps(b, ensure_ascii=False))
     return '\n'.join(parts)
 
-# %% ../nbs/02_sources.ipynb #e16a9bec
-def _text_block(b: dict, line: ClaudeLine):
-    text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
-                                                                                 ensure_ascii=False)
-    return line.speaker(text), text, None
-
 # %% ../nbs/02_sources.ipynb #a331afe9
 def _thinking_block(b: dict,
                     line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
@@ -294,16 +285,20 @@ def _thinking_block(b: dict,
 def _redacted_thinking_block(b: dict, line: ClaudeLine):
     return Role.assistant, f"(thinking) {omitted('redacted thinking', b.get('data'))}", None
 
-# %% ../nbs/02_sources.ipynb #36a604cb
+# %% ../nbs/02_sources.ipynb #76f939a5
+def _text_block(b: dict, line: ClaudeLine):
+    text = b.get('text')
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
+                                                                                 ensure_ascii=False)
+    return line.speaker(text), text, None
+
 def _tool_use_block(b: dict, line: ClaudeLine):
     return Role.assistant, tool_call(b.get('name', '?'), b.get('input', {})), b.get('id')
 
-# %% ../nbs/02_sources.ipynb #06725089
 def _tool_result_block(b: dict, line: ClaudeLine):
     text = line.cut(_block_text(b.get('content')))
     return Role.tool_result, f"(error) {text}" if b.get('is_error') else text, b.get('tool_use_id')
 
-# %% ../nbs/02_sources.ipynb #76f939a5
 def _image_block(b: dict, line: ClaudeLine):
     role = Role.user if line.kind == 'user' else Role.assistant
     return role, omitted('image', _image_data(b)), None
@@ -311,29 +306,6 @@ def _image_block(b: dict, line: ClaudeLine):
 CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block,
                      redacted_thinking=_redacted_thinking_block,
                      tool_use=_tool_use_block, tool_result=_tool_result_block, image=_image_block)
-
-# %% ../nbs/02_sources.ipynb #eeadab6f
-def _claude_system(obj: dict, report: FileReport) -> str | None:
-    "The text of a `system` line, or None when it is timing or hook bookkeeping (counted as skipped)."
-    sub = _str(obj.get('subtype')) or 'system'
-    if sub in CLAUDE_SYSTEM_SKIP:
-        report.skipped[f'system/{sub}'] += 1
-        return None
-    body = obj.get('content')
-    if sub == 'compact_boundary' and not body: body = 'conversation compacted'
-    return f"({sub}) {body}" if body else f"({sub})"
-
-# %% ../nbs/02_sources.ipynb #9d79e66b
-def _claude_content(obj: dict, n: int, report: FileReport):
-    "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
-    msg = obj.get('message')
-    if not isinstance(msg, dict) or 'content' not in msg:
-        report.warn('missing field message.content', n)
-        return None
-    if not isinstance(msg['content'], (str, list)):
-        report.warn('message.content neither text nor a list', n)
-        return None
-    return msg['content']
 
 # %% ../nbs/02_sources.ipynb #a15bc133
 QUEUED = '(typed while the agent worked)'     # what a queued message of the person's says it is
@@ -348,6 +320,27 @@ def _queued(obj: dict) -> str | None:
     return text.strip() or None if text else None
 
 # %% ../nbs/02_sources.ipynb #28ca471f
+def _claude_system(obj: dict, report: FileReport) -> str | None:
+    "The text of a `system` line, or None when it is timing or hook bookkeeping (counted as skipped)."
+    sub = _str(obj.get('subtype')) or 'system'
+    if sub in CLAUDE_SYSTEM_SKIP:
+        report.skipped[f'system/{sub}'] += 1
+        return None
+    body = obj.get('content')
+    if sub == 'compact_boundary' and not body: body = 'conversation compacted'
+    return f"({sub}) {body}" if body else f"({sub})"
+
+def _claude_content(obj: dict, n: int, report: FileReport):
+    "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
+    msg = obj.get('message')
+    if not isinstance(msg, dict) or 'content' not in msg:
+        report.warn('missing field message.content', n)
+        return None
+    if not isinstance(msg['content'], (str, list)):
+        report.warn('message.content neither text nor a list', n)
+        return None
+    return msg['content']
+
 def claude_records(obj: dict, n: int, path: Path, report: FileReport,
                    cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
@@ -428,11 +421,6 @@ def _reasoning_item(p: dict):
                   p.get('encrypted_content')) if p.get('encrypted_content') else ''
     return Role.assistant, f"(reasoning) {_parts(p.get('summary'))}" + (f"\n{enc}" if enc else ''), None
 
-# %% ../nbs/02_sources.ipynb #8a4dd22e
-def _tool_call_item(p: dict):
-    args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
-    return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
-
 # %% ../nbs/02_sources.ipynb #c2874a87
 def codex_output(out) -> str:
     "A Codex tool output as text: the JSON envelope of Codex 0.40 (`output`, `metadata.exit_code`) opened."
@@ -448,16 +436,18 @@ def codex_output(out) -> str:
     meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}
     return env['output'] if meta.get('exit_code') is None else f"(exit {meta['exit_code']})\n{env['output']}"
 
-# %% ../nbs/02_sources.ipynb #4d149fac
+# %% ../nbs/02_sources.ipynb #8548aed2
+def _tool_call_item(p: dict):
+    args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
+    return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
+
 def _tool_output_item(p: dict): return Role.tool_result, codex_output(p.get('output')), p.get('call_id')
 
-# %% ../nbs/02_sources.ipynb #75254aaa
 def _local_shell_item(p: dict):
     action = p.get('action')
     command = action.get('command') if isinstance(action, dict) else action
     return Role.assistant, f"Tool: local_shell {_json(command)}", p.get('call_id')
 
-# %% ../nbs/02_sources.ipynb #8548aed2
 def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {_json(p.get('action') or {})}", None
 
 CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_call=_tool_call_item,
@@ -465,7 +455,7 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
                    custom_tool_call_output=_tool_output_item, local_shell_call=_local_shell_item,
                    web_search_call=_web_search_item)
 
-# %% ../nbs/02_sources.ipynb #3a8197b6
+# %% ../nbs/02_sources.ipynb #d9abcdc0
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
     known = isinstance(git, dict) and git
@@ -478,7 +468,6 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
-# %% ../nbs/02_sources.ipynb #d9abcdc0
 # the event_msg kinds that are words
 EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)
 EVENT = '(event_msg)'                     # how the ref of a record read from one says so
@@ -648,6 +637,42 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
                   _str(result.get('agentId')) if isinstance(result, dict) else None, calls)
 
 # %% ../nbs/02_sources.ipynb #d8074e6b
+def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
+    "A sub-agent's run tagged as `name`'s; its task a pointer when its call (just above) holds it verbatim."
+    out = [replace(r, agent=name) for r in run]
+    task = next((i for i, r in enumerate(out) if r.role == Role.user), None)
+    if task is not None and prompt and out[task].text.strip() == prompt.strip():
+        out[task] = replace(out[task], text=TASK_ABOVE)
+    return out
+
+def _conversation(recs: list[Record], t) -> list[Record]:
+    "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
+    main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
+    calls = {c[0]: c for r in recs for c in t(r).calls if c[0]}
+    spawned = {t(r).spawned: r.call_id for r in recs if t(r).spawned and r.role == Role.tool_result}
+    placed, loose, names = {}, [], {}
+    for key, run in runs.items():
+        # 2.x: the call's result names the agent
+        call = calls.get(spawned.get(key))
+        prompt = next((r.text.strip() for r in run if r.role == Role.user), None)
+        if call is None or call[0] in placed:                 # 1.x: the prompt the call gave it
+            call = next((c for c in calls.values() if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
+        if call is None:
+            loose.append(_tagged(run, 'sub-agent', None))
+            continue
+        placed[call[0]], names[call[0]] = _tagged(run, call[1], call[2]), call[1]
+    out, started = [], dict(placed)
+    def emit(r: Record):
+        "`r`, then the run of the sub-agent it started, if it did (a run's own calls may start others)."
+        if r.role == Role.tool_result and r.call_id in names:
+            r = _once_reported(r, started[r.call_id], names[r.call_id])
+        out.append(r)
+        for x in placed.pop(r.call_id,
+                            []) if r.role == Role.assistant and r.call_id else []: emit(x)
+    for r in main: emit(r)
+    # runs no emitted call started: where they began
+    return _by_time(out, [*placed.values(), *loose])
+
 # a sub-agent's task that its call holds verbatim
 TASK_ABOVE = '(the prompt of the call above)'
 # a call's result that repeats the agent's last message
@@ -721,15 +746,6 @@ def _by_time(seq: list[Record], runs: list[list[Record]]) -> list[Record]:
         out.append(r)
     return out + [r for run in runs[k:] for r in run]
 
-# %% ../nbs/02_sources.ipynb #55a543f2
-def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
-    "A sub-agent's run tagged as `name`'s; its task a pointer when its call (just above) holds it verbatim."
-    out = [replace(r, agent=name) for r in run]
-    task = next((i for i, r in enumerate(out) if r.role == Role.user), None)
-    if task is not None and prompt and out[task].text.strip() == prompt.strip():
-        out[task] = replace(out[task], text=TASK_ABOVE)
-    return out
-
 # %% ../nbs/02_sources.ipynb #f8f82bac
 def _once_reported(r: Record, run: list[Record], name: str) -> Record:
     "A call's result `r` with the agent's last message, which it repeats verbatim, said once (in the run)."
@@ -740,36 +756,7 @@ def _once_reported(r: Record, run: list[Record], name: str) -> Record:
         return replace(r, text=text.replace(last, REPORT_ABOVE.format(name), 1))
     return r
 
-# %% ../nbs/02_sources.ipynb #5c5b4f80
-def _conversation(recs: list[Record], t) -> list[Record]:
-    "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
-    main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
-    calls = {c[0]: c for r in recs for c in t(r).calls if c[0]}
-    spawned = {t(r).spawned: r.call_id for r in recs if t(r).spawned and r.role == Role.tool_result}
-    placed, loose, names = {}, [], {}
-    for key, run in runs.items():
-        # 2.x: the call's result names the agent
-        call = calls.get(spawned.get(key))
-        prompt = next((r.text.strip() for r in run if r.role == Role.user), None)
-        if call is None or call[0] in placed:                 # 1.x: the prompt the call gave it
-            call = next((c for c in calls.values() if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
-        if call is None:
-            loose.append(_tagged(run, 'sub-agent', None))
-            continue
-        placed[call[0]], names[call[0]] = _tagged(run, call[1], call[2]), call[1]
-    out, started = [], dict(placed)
-    def emit(r: Record):
-        "`r`, then the run of the sub-agent it started, if it did (a run's own calls may start others)."
-        if r.role == Role.tool_result and r.call_id in names:
-            r = _once_reported(r, started[r.call_id], names[r.call_id])
-        out.append(r)
-        for x in placed.pop(r.call_id,
-                            []) if r.role == Role.assistant and r.call_id else []: emit(x)
-    for r in main: emit(r)
-    # runs no emitted call started: where they began
-    return _by_time(out, [*placed.values(), *loose])
-
-# %% ../nbs/02_sources.ipynb #0047c082
+# %% ../nbs/02_sources.ipynb #607f0b4f
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
     "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
     if not isinstance(r.text, str):
@@ -780,7 +767,6 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
         r = replace(r, ts=None)
     return r
 
-# %% ../nbs/02_sources.ipynb #425af784
 def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
     # (a ref is a uuid of any type)
@@ -799,7 +785,6 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
         else: out.append(r)
     return out
 
-# %% ../nbs/02_sources.ipynb #607f0b4f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
     "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
@@ -835,6 +820,17 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     return claude_order(recs, threads) if s.format == 'claude' else recs
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
+def _line_start(f, at: int, block: int = 1 << 16) -> int:
+    "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
+    # a line longer than a block read from its middle decodes as nothing
+    while at > 0:
+        lo = max(0, at - block)
+        f.seek(lo)
+        i = f.read(at - lo).rfind(b'\n')
+        if i >= 0: return lo + i + 1
+        at = lo
+    return 0
+
 # points k * GOLDEN mod 1 spread over a file however early the sampling stops
 GOLDEN = 0.6180339887498949
 
@@ -854,18 +850,6 @@ def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
             line = f.readline(LINE_BYTES)
             got += len(line) or 1
             if line.strip(): yield False, line.rstrip(b'\n')
-
-# %% ../nbs/02_sources.ipynb #0ea45c2a
-def _line_start(f, at: int, block: int = 1 << 16) -> int:
-    "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
-    # a line longer than a block read from its middle decodes as nothing
-    while at > 0:
-        lo = max(0, at - block)
-        f.seek(lo)
-        i = f.read(at - lo).rfind(b'\n')
-        if i >= 0: return lo + i + 1
-        at = lo
-    return 0
 
 # %% ../nbs/02_sources.ipynb #84d19a04
 def record_fill(n: int, chunk_tokens: int) -> float:
