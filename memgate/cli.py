@@ -33,7 +33,7 @@ __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Pars
            'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
            'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
            'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
-           'cmd_export', 'build_parser', 'main']
+           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -526,6 +526,41 @@ def cmd_export(args) -> int:
           file=sys.stderr)
     return 0
 
+# %% ../nbs/14_cli.ipynb #6a859e6d
+def mcp_args(p):
+    "Options of `memgate mcp`."
+    p.add_argument('--log-dir', action='append', metavar='DIR',
+                   help='a folder of logs to serve (repeatable; default runs)')
+
+# %% ../nbs/14_cli.ipynb #2fae430c
+def cmd_mcp(args) -> int:
+    "Serve the memories of the logs under `--log-dir` over stdio until the client closes the connection."
+    from memgate.mcpserver import serve
+    serve(args.log_dir or ['runs'])
+    return 0
+
+# %% ../nbs/14_cli.ipynb #569fe09b
+def sync_args(p):
+    "Options of `memgate sync`."
+    p.add_argument('--log-dir', action='append', metavar='DIR',
+                   help='a folder of logs (repeatable; default runs)')
+    p.add_argument('--agents-md', metavar='PATH', help='the AGENTS.md to keep the section of')
+    p.add_argument('--claude-md', metavar='PATH', help='the CLAUDE.md to keep the section of')
+    p.add_argument('--check', action='store_true', help='write nothing; exit 1 if a section is stale')
+
+# %% ../nbs/14_cli.ipynb #0a51f20e
+def cmd_sync(args) -> int:
+    "Write (or with `--check`, check) the managed section of each file named; exit 1 when `--check` finds one stale."
+    from memgate.sync import sync
+    targets = [t for t in (args.agents_md, args.claude_md) if t]
+    if not targets: raise MemgateError('memgate sync: name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
+    stale = []
+    for t in targets:
+        changed = sync(t, args.log_dir or ['runs'], check=args.check)
+        print(f"{t}: {'stale' if args.check and changed else 'updated' if changed else 'up to date'}")
+        if changed: stale.append(t)
+    return 1 if args.check and stale else 0
+
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
@@ -544,6 +579,8 @@ COMMANDS = dict(
               projects_args, cmd_projects),
     eval=('score the gates of logs against labels: precision, recall, exit timing, format',
           eval_args, cmd_eval),
+    mcp=("serve the logs' memories to an agent over the Model Context Protocol (stdio)", mcp_args, cmd_mcp),
+    sync=("write the memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),
 )

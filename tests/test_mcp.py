@@ -1,0 +1,90 @@
+"`memgate mcp` as a subprocess, driven by the MCP SDK's own stdio client: its tools, its resource, its errors."
+import json, os, subprocess, sys
+import pytest
+from conftest import FIXTURES, ROOT, run
+
+mcp = pytest.importorskip('mcp', reason="the mcp extra is not installed (pip install -e '.[mcp]')")
+from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
+
+LOGS = FIXTURES / 'runs' / 'scripted'
+
+def session_of(*argv, call):
+    "Start `memgate mcp ARGV` and run `call(session)` in an initialized client session; its result."
+    params = StdioServerParameters(command=sys.executable, args=['-m', 'memgate.cli', 'mcp', *argv],
+                                   cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    async def go():
+        async with stdio_client(params, errlog=open(os.devnull, 'w')) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                return await call(s)
+    return run(go())
+
+def text(result) -> str: return result.content[0].text
+
+def shown_json(query: str) -> dict:
+    "`memgate show --format json`'s entry for `query` over the scripted logs."
+    out = subprocess.run([sys.executable, '-m', 'memgate.cli', 'show', str(LOGS), '--query', query, '--format', 'json'],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    return json.loads(out)[0]
+
+def test_the_server_lists_its_five_tools_and_the_memory_resource():
+    async def call(s):
+        return [t.name for t in (await s.list_tools()).tools], \
+               [t.uri_template for t in (await s.list_resource_templates()).resource_templates]
+    tools, templates = session_of('--log-dir', str(LOGS), call=call)
+    assert tools == ['memories', 'memory', 'evidence', 'answer', 'search']
+    assert templates == ['memgate://{project}/{query}/memory']
+
+def test_each_tool_answers_and_the_memory_is_the_one_show_prints():
+    async def call(s):
+        return (json.loads(text(await s.call_tool('memories', {}))),
+                json.loads(text(await s.call_tool('memory', {'query': 'infra-root-causes'}))),
+                json.loads(text(await s.call_tool('evidence', {'query': 'infra-root-causes', 't': 1}))),
+                json.loads(text(await s.call_tool('search', {'text': 'error handling'}))),
+                await s.call_tool('answer', {'query': 'conventions'}),
+                await s.read_resource('memgate://transcripts/design-decisions/memory'))
+    every, mem, ev, found, answer, res = session_of('--log-dir', str(LOGS), call=call)
+    show = shown_json('infra-root-causes')
+    assert [(e['project'], e['query']) for e in every] == [('transcripts', q) for q in
+        ('build-and-test-failures', 'conventions', 'design-decisions', 'infra-root-causes')]
+    assert mem['memory'] == show['memory'] and mem['memory']
+    assert [u['t'] for u in mem['lineage']] == [u['t'] for u in show['updates']]
+    assert next(e for e in every if e['query'] == 'infra-root-causes')['memory'] == show['memory']
+    # the evidence is the chunk exactly as the log holds it (redacted as it was sent)
+    events = [json.loads(line) for line in (LOGS / 'transcripts' / 'infra-root-causes.jsonl').read_text().splitlines()]
+    assert ev['text'] == next(e['text'] for e in events if e['kind'] == 'evidence' and e['t'] == 1)
+    assert found['count'] == 87 and all('error handling' in m['line'].lower() for m in found['matches'])
+    # no answer stored: a tool error that says how to make one
+    assert answer.is_error and 'has no stored answer: memgate answer' in text(answer)
+    assert res.contents[0].text == shown_json('design-decisions')['memory']
+
+def test_bad_arguments_are_tool_errors_in_one_line_not_tracebacks():
+    async def call(s):
+        return [await s.call_tool('memory', {'query': 'nope'}),
+                await s.call_tool('evidence', {'query': 'infra-root-causes', 't': 3}),
+                await s.call_tool('search', {'text': '  '}),
+                await s.call_tool('evidence', {'query': 'infra-root-causes'})]
+    got = session_of('--log-dir', str(LOGS), call=call)
+    assert all(r.is_error for r in got)
+    said = [text(r) for r in got]
+    assert "no log of query 'nope'" in said[0] and 'has no update at t=3' in said[1]
+    assert 'give some text to look for' in said[2]
+    assert all('Traceback' not in s and '\n' not in s.strip() for s in said[:3])
+
+def test_a_log_that_does_not_verify_is_refused_and_a_linked_log_is_not_served(tmp_path):
+    (tmp_path / 'p').mkdir()
+    lines = (LOGS / 'transcripts' / 'conventions.jsonl').read_text().splitlines(True)
+    (tmp_path / 'p' / 'conventions.jsonl').write_text(''.join(lines[:3]) + lines[3].replace('"t":', '"t": ', 1)
+                                                      + ''.join(lines[4:]))
+    (tmp_path / 'p' / 'infra.jsonl').symlink_to(LOGS / 'transcripts' / 'infra-root-causes.jsonl')
+    async def call(s):
+        return (await s.call_tool('memory', {'query': 'conventions'}),
+                await s.call_tool('memory', {'query': 'infra-root-causes'}))
+    edited, linked = session_of('--log-dir', str(tmp_path), call=call)
+    assert edited.is_error and 'does not verify' in text(edited)
+    assert linked.is_error and "no log of query 'infra-root-causes'" in text(linked)
+
+def test_a_log_folder_that_is_not_there_is_one_line_and_exit_2():
+    r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'mcp', '--log-dir', 'runs/nowhere'], capture_output=True,
+                       text=True, cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert (r.returncode, r.stderr) == (2, 'memgate mcp: error: runs/nowhere: no such log folder\n')
