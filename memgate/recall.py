@@ -6,14 +6,15 @@ Docs: https://memgate.github.io/memgate/recall.html.md"""
 
 # %% ../nbs/13a_recall.ipynb #82499e16
 from __future__ import annotations
+import json
 from pathlib import Path
 from .domain import MemgateError, visible
 from .log import LogError, log_files, log_head, read_log, verify
 from .show import as_json, learned
 
 # %% auto #0
-__all__ = ['SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'checked', 'entry', 'memories', 'find_log', 'memory',
-           'evidence', 'stored_answer', 'search']
+__all__ = ['FIRST_LINE_BYTES', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'checked', 'entry', 'memories',
+           'first_event', 'find_log', 'memory', 'evidence', 'stored_answer', 'search']
 
 # %% ../nbs/13a_recall.ipynb #2cbd5116
 class RecallError(MemgateError):
@@ -53,7 +54,8 @@ def checked(path) -> Path:
 # %% ../nbs/13a_recall.ipynb #6b5952aa
 def entry(path) -> dict:
     "What `memories` says of the log at `path` (verified)."
-    x, events = learned(checked(path)), read_log(path).events
+    events = read_log(checked(path)).events
+    x = learned(path, events)
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     ends = [e for e in events if e['kind'] == 'run_end']
     last = x.updates[-1].sources if x.updates else []
@@ -68,10 +70,22 @@ def memories(dirs) -> list[dict]:
     "Every log's entry under `dirs`, by project and query."
     return sorted((entry(p) for p in served_logs(dirs)), key=lambda e: (e['project'], e['query']))
 
+# %% ../nbs/13a_recall.ipynb #365ba52d
+FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log
+
+def first_event(path) -> dict:
+    "A log's first event (its `run_start`), from its first line alone: finding a log reads no more of it."
+    with open(path, 'rb') as f: line = f.readline(FIRST_LINE_BYTES)
+    try: e = json.loads(line)
+    except ValueError: e = None
+    if not isinstance(e, dict) or e.get('kind') != 'run_start':
+        raise RecallError(f"{path}:1: not a memgate log (no run_start first): memgate verify {path}")
+    return e
+
 # %% ../nbs/13a_recall.ipynb #5a832583
 def find_log(dirs, query: str, project: str | None = None) -> Path:
     "The one log of `query` (of `project`, if given) under `dirs`; `RecallError` naming what there is otherwise."
-    logs = [(p, read_log(p).events[0]) for p in served_logs(dirs)]
+    logs = [(p, first_event(p)) for p in served_logs(dirs)]
     hits = [p for p, s in logs if s['query'] == query and project in (None, s['project'])]
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']

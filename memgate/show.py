@@ -81,9 +81,9 @@ def _failure(events: list) -> str | None:
     last = ends[-1] if ends else {}
     return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
 
-def learned(path) -> Learned:
-    "What the log at `path` learned."
-    events = read_log(path).events
+def learned(path, events: list | None = None) -> Learned:
+    "What the log at `path` learned (from its `events`, when the caller read them already)."
+    events = read_log(path).events if events is None else events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     mems = [e for e in events if e['kind'] == 'memory']
     answers = [e for e in events if e['kind'] == 'answer']

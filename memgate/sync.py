@@ -6,9 +6,8 @@ Docs: https://memgate.github.io/memgate/sync.html.md"""
 
 # %% ../nbs/13c_sync.ipynb #265e832f
 from __future__ import annotations
-import os, tempfile
 from pathlib import Path
-from .domain import MemgateError, visible
+from .domain import MemgateError, visible, whole_file
 from . import recall
 from .show import _fence
 
@@ -64,7 +63,5 @@ def sync(path, log_dirs, check: bool = False) -> bool:
     new = with_section(old, section(recall.memories(log_dirs)))
     if new == old or check: return new != old
     # atomic: a reader sees the old file or the new, never half
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f'.{p.name}.', suffix='.tmp')
-    with os.fdopen(fd, 'w', encoding='utf-8', newline='') as f: f.write(new)
-    os.replace(tmp, p)
+    with whole_file(p, 'wb') as f: f.write(new.encode('utf-8'))
     return True
