@@ -67,8 +67,16 @@ def entry(path) -> dict:
 
 # %% ../nbs/13a_recall.ipynb #afd91829
 def memories(dirs) -> list[dict]:
-    "Every log's entry under `dirs`, by project and query."
-    return sorted((entry(p) for p in served_logs(dirs)), key=lambda e: (e['project'], e['query']))
+    "Every log's entry under `dirs`, by project and query; a log that cannot be served is listed with its `error`."
+    out = []
+    for p in served_logs(dirs):
+        try: out.append(entry(p))
+        # one broken log must not hide the others: it is listed, with the one line that says why
+        except MemgateError as e:
+            try: who = {k: first_event(p)[k] for k in ('project', 'query')}
+            except RecallError: who = dict(project=None, query=None)
+            out.append(shown(dict(who, memory=None, log=str(p), error=str(e))))
+    return sorted(out, key=lambda e: (e['project'] or '', e['query'] or '', e['log']))
 
 # %% ../nbs/13a_recall.ipynb #365ba52d
 FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log

@@ -60,7 +60,10 @@ def sync(path, log_dirs, check: bool = False) -> bool:
     if p.is_symlink(): raise MemgateError(f"{p} is a symbolic link: memgate writes no file through one")
     if p.parent.is_symlink(): raise MemgateError(f"{p.parent} is a symbolic link: memgate writes no file through one")
     old = p.read_bytes().decode('utf-8') if p.exists() else ''
-    new = with_section(old, section(recall.memories(log_dirs)))
+    entries = recall.memories(log_dirs)
+    # a memory that cannot be verified is not written, and not silently left out either
+    if (bad := next((e for e in entries if 'error' in e), None)): raise MemgateError(bad['error'])
+    new = with_section(old, section(entries))
     if new == old or check: return new != old
     # atomic: a reader sees the old file or the new, never half
     with whole_file(p, 'wb') as f: f.write(new.encode('utf-8'))

@@ -77,12 +77,18 @@ def test_a_log_that_does_not_verify_is_refused_and_a_linked_log_is_not_served(tm
     (tmp_path / 'p' / 'conventions.jsonl').write_text(''.join(lines[:3]) + lines[3].replace('"t":', '"t": ', 1)
                                                       + ''.join(lines[4:]))
     (tmp_path / 'p' / 'infra.jsonl').symlink_to(LOGS / 'transcripts' / 'infra-root-causes.jsonl')
+    (tmp_path / 'p' / 'design.jsonl').write_bytes((LOGS / 'transcripts' / 'design-decisions.jsonl').read_bytes())
     async def call(s):
         return (await s.call_tool('memory', {'query': 'conventions'}),
-                await s.call_tool('memory', {'query': 'infra-root-causes'}))
-    edited, linked = session_of('--log-dir', str(tmp_path), call=call)
+                await s.call_tool('memory', {'query': 'infra-root-causes'}),
+                json.loads(text(await s.call_tool('memories', {}))))
+    edited, linked, every = session_of('--log-dir', str(tmp_path), call=call)
     assert edited.is_error and 'does not verify' in text(edited)
     assert linked.is_error and "no log of query 'infra-root-causes'" in text(linked)
+    # the broken log is listed with its reason; the good one is served as ever; the linked one is not there
+    assert [(e['query'], e['memory'] is None, 'does not verify' in e.get('error', '')) for e in every] == \
+        [('conventions', True, True), ('design-decisions', False, False)]
+    assert every[1]['memory'] == shown_json('design-decisions')['memory']
 
 def test_a_log_folder_that_is_not_there_is_one_line_and_exit_2():
     r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'mcp', '--log-dir', 'runs/nowhere'], capture_output=True,

@@ -60,3 +60,15 @@ def test_a_marker_inside_a_memory_cannot_end_the_section(tmp_path):
     e = dict(recall.memories(LOGS)[0], memory='- see ``` and ' + END + ' here')
     s = section([e])
     assert s.count(END) == 1 and s.endswith(END + '\n')
+
+def test_a_log_that_does_not_verify_stops_the_sync_in_one_line_and_the_file_is_untouched(tmp_path):
+    logs = tmp_path / 'runs'
+    (logs / 'p').mkdir(parents=True)
+    lines = (LOGS / 'transcripts' / 'conventions.jsonl').read_text().splitlines(True)
+    (logs / 'p' / 'conventions.jsonl').write_text(''.join(lines[:3]) + lines[3].replace('"t":', '"t": ', 1)
+                                                 + ''.join(lines[4:]))
+    f = tmp_path / 'AGENTS.md'
+    f.write_text('mine\n')
+    code, out, err = memgate('sync', '--log-dir', str(logs), '--agents-md', str(f))
+    assert code == 2 and err.startswith('memgate sync: error: ') and 'the log does not verify' in err
+    assert err.count('\n') == 1 and f.read_text() == 'mine\n'
