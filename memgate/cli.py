@@ -551,12 +551,14 @@ def sync_args(p):
 # %% ../nbs/14_cli.ipynb #0a51f20e
 def cmd_sync(args) -> int:
     "Write (or with `--check`, check) the managed section of each file named; exit 1 when `--check` finds one stale."
+    from memgate.recall import memories
     from memgate.sync import sync
     targets = [t for t in (args.agents_md, args.claude_md) if t]
-    if not targets: raise MemgateError('memgate sync: name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
-    stale = []
+    if not targets: raise MemgateError('name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
+    dirs, stale = args.log_dir or ['runs'], []
+    entries = memories(dirs)                 # every log read once, for both files
     for t in targets:
-        changed = sync(t, args.log_dir or ['runs'], check=args.check)
+        changed = sync(t, dirs, check=args.check, entries=entries)
         print(f"{t}: {'stale' if args.check and changed else 'updated' if changed else 'up to date'}")
         if changed: stale.append(t)
     return 1 if args.check and stale else 0

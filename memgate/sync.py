@@ -54,13 +54,13 @@ def with_section(text: str, sec: str) -> str:
     return text + ('\n' if text and not text.endswith('\n') else '') + ('\n' if text else '') + sec
 
 # %% ../nbs/13c_sync.ipynb #072ac383
-def sync(path, log_dirs, check: bool = False) -> bool:
-    "Write the section of the logs under `log_dirs` into `path`; True when it changed (with `check`: would)."
+def sync(path, log_dirs, check: bool = False, entries: list[dict] | None = None) -> bool:
+    "Write the section of the logs under `log_dirs` (their `entries`, if read already) into `path`; True if it changed."
     p = Path(path)
     if p.is_symlink(): raise MemgateError(f"{p} is a symbolic link: memgate writes no file through one")
     if p.parent.is_symlink(): raise MemgateError(f"{p.parent} is a symbolic link: memgate writes no file through one")
     old = p.read_bytes().decode('utf-8') if p.exists() else ''
-    entries = recall.memories(log_dirs)
+    entries = recall.memories(log_dirs) if entries is None else entries
     # a memory that cannot be verified is not written, and not silently left out either
     if (bad := next((e for e in entries if 'error' in e), None)): raise MemgateError(bad['error'])
     new = with_section(old, section(entries))

@@ -72,3 +72,7 @@ def test_a_log_that_does_not_verify_stops_the_sync_in_one_line_and_the_file_is_u
     code, out, err = memgate('sync', '--log-dir', str(logs), '--agents-md', str(f))
     assert code == 2 and err.startswith('memgate sync: error: ') and 'the log does not verify' in err
     assert err.count('\n') == 1 and f.read_text() == 'mine\n'
+
+def test_naming_no_file_is_one_line_that_says_what_to_name():
+    assert memgate('sync', '--log-dir', str(LOGS)) == \
+        (2, '', 'memgate sync: error: name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md\n')
