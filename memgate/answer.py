@@ -12,7 +12,7 @@ from typing import Callable
 from .domain import Level, MemgateError, new_run_id, templates_dir, utc_now
 from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
 from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
-from .endpoint import ConfigError, NO_ENDPOINT
+from .endpoint import ConfigError
 from .log import Event, LogWriter, log_files, make_event
 from .loop import default_sampling
 from .show import Learned, Update, learned, why_no_memory
@@ -60,7 +60,10 @@ async def answer_log(path,                                   # the log to answer
         if said: said(f"{path}: answered before from this memory, not asked again (--again asks anew)")
         return x.answer
     verbatim = x.baseline or isinstance(client, KeywordBaseline)
-    if not verbatim and client is None: raise ConfigError(f"{path}: a model log needs a model to answer; {NO_ENDPOINT}")
+    if not verbatim and client is None: raise ConfigError(
+        f"{path}: a model's log is answered by a model: pass --base-url URL and --model NAME (or set "
+        f"MEMGATE_BASE_URL and MEMGATE_MODEL); the keyword baseline answers its own logs only, and "
+        f"`memgate show {path}` prints the memory")
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
     else: c = await client.complete(answer_prompt(x, template=template).messages,
                                     **(sampling or default_sampling()))
@@ -80,6 +83,7 @@ async def answer_logs(paths, client: ModelClient | None, sampling: dict | None =
     async def answer_one(p):
         try: return p, await answer_log(p, client, sampling, again=again, said=err)
         except MemgateError as e:
-            err(f"{p}: not answered: {e}")
+            # the message names the log already
+            err(f"{p}: not answered: {str(e).removeprefix(f'{p}: ')}")
             return p, None
     return list(await asyncio.gather(*(answer_one(p) for p in logs)))

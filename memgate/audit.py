@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from .domain import visible
+from .domain import plural, visible
 from .rules import entropy
 from .projects import Project
 
@@ -85,12 +85,14 @@ def audit(project: Project) -> Audit:
 def audit_text(a: Audit) -> str:
     "The audit as `memgate secrets` prints it."
     n = sum(a.redacted.values())
-    lines = [f"{a.project}: {a.files} files, {a.records} records: {n} secrets would be redacted"
-             + (f", of {len(a.redacted)} kinds" if a.redacted else '')]
+    lines = [f"{a.project}: {plural(a.files, 'file')}, {plural(a.records, 'record')}: "
+             f"{plural(n, 'secret')} would be redacted"
+             + (f", of {plural(len(a.redacted), 'kind')}" if a.redacted else '')]
     for kind, count in a.redacted.most_common():
         lines.append(f"  {kind}  {count}")
         lines += [f"      {x}" for x in a.examples.get(kind, [])]
-    lines.append(f"review: {a.left} random-looking strings no rule took (sent as they are; a rule of --secret-rules "
-                 "takes one that is a secret)" if a.left else "review: no random-looking string is left unredacted")
+    lines.append(f"review: {plural(a.left, 'random-looking string')} no rule took (sent as they are; a rule "
+                 "of --secret-rules takes one that is a secret)" if a.left
+                 else "review: no random-looking string is left unredacted")
     lines += [f"      {x}" for x in a.left_examples]
     return '\n'.join(lines)

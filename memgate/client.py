@@ -17,7 +17,7 @@ if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
-from .endpoint import (NO_ENDPOINT, ConfigError, chat_url, mask_secrets, masked_url,
+from .endpoint import (NO_ENDPOINT, ConfigError, api_root, chat_url, mask_secrets, masked_url,
                               query_secrets,
                               split_credentials)
 from .limits import Slots, answer_cap
@@ -160,7 +160,7 @@ class OpenAIClient:
         if not base_url: raise ConfigError(NO_ENDPOINT)
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
-        self.base_url, self.url = base_url, chat_url(base_url)
+        self.base_url, self.url = api_root(base_url), chat_url(base_url)
         # what messages name: no key from the query string
         self.shown = masked_url(self.url)
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from .domain import MemgateError
 
 # %% auto #0
-__all__ = ['SHOWN_PARAMS', 'NO_ENDPOINT', 'ECHO', 'ConfigError', 'split_credentials', 'masked_url', 'query_secrets', 'chat_url',
-           'Endpoint', 'endpoint', 'mask_secrets']
+__all__ = ['SHOWN_PARAMS', 'NO_ENDPOINT', 'ECHO', 'ConfigError', 'split_credentials', 'masked_url', 'query_secrets', 'api_root',
+           'chat_url', 'Endpoint', 'endpoint', 'mask_secrets']
 
 # %% ../nbs/06a_endpoint.ipynb #9b5e8f56
 class ConfigError(MemgateError):
@@ -49,11 +49,20 @@ def query_secrets(url: str) -> list[str]:
     import httpx
     return [v for k, v in httpx.URL(url).params.multi_items() if k not in SHOWN_PARAMS and v]
 
-# %% ../nbs/06a_endpoint.ipynb #5985378c
-def chat_url(base_url: str) -> str:
-    "The chat completions URL under `base_url`, its query string kept (Azure's `?api-version=…`)."
+# %% ../nbs/06a_endpoint.ipynb #47ac3d47
+def api_root(base_url: str) -> str:
+    "`base_url` as the API's root: a trailing `/chat/completions` (the URL some docs give) taken off, the query kept."
     import httpx
     u = httpx.URL(base_url)
+    path = u.path.rstrip('/')
+    return str(u.copy_with(path=path.removesuffix('/chat/completions') or '/')) if path.endswith(
+        '/chat/completions') else base_url
+
+# %% ../nbs/06a_endpoint.ipynb #5985378c
+def chat_url(base_url: str) -> str:
+    "The chat completions URL under `base_url` (`api_root`), its query string kept (Azure's `?api-version=…`)."
+    import httpx
+    u = httpx.URL(api_root(base_url))
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
 
 # %% ../nbs/06a_endpoint.ipynb #063dace4

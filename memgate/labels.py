@@ -151,7 +151,8 @@ def _turn(e: Event) -> TurnGate:
 # %% ../nbs/13_labels.ipynb #b630a9c2
 def turn_gates(events: list[Event]) -> dict[int, TurnGate]:
     "The turns of a run's events by `t`."
-    level = next(e['level'] for e in events if e['kind'] == 'run_start')
+    level = next((e['level'] for e in events if e['kind'] == 'run_start'), None)
+    if level is None: raise LabelError("no run_start among the events: they are not a run's log")
     out = {}
     for e in events:
         if e.get('level') != level or 't' not in e: continue

@@ -11,7 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
-from .domain import MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle
+from .domain import (MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle,
+                            plural)
 from .redact import redact, redact_seams
 
 # %% auto #0
@@ -84,14 +85,15 @@ class Warnings:
         for kind, rs in kinds.items():
             lines += [f"warning: {r.path}: {listed(r)}" for r in rs[:SHOWN_FILES]]
             more = len(rs) - SHOWN_FILES
-            if more > 0: lines.append(f"warning: {more} more files with {', '.join(kind)}")
+            if more > 0: lines.append(f"warning: {plural(more, 'more file')} with {', '.join(kind)}")
         skipped = sum((r.skipped for r in self.files.values()), Counter())
         records = sum(r.records for r in self.files.values())
         skips = "; skipped " + ', '.join(f"{n} {k}" for k,
                                          n in sorted(skipped.items())) if skipped else ''
         hidden = self.redacted
-        secrets = f"; redacted {sum(hidden.values())} secrets ({', '.join(sorted(hidden))})" if hidden else ''
-        lines.append(f"{len(self.files)} files, {records} records, {self.total} warnings{skips}{secrets}")
+        secrets = f"; redacted {plural(sum(hidden.values()), 'secret')} ({', '.join(sorted(hidden))})" if hidden else ''
+        lines.append(f"{plural(len(self.files), 'file')}, {plural(records, 'record')}, "
+                     f"{plural(self.total, 'warning')}{skips}{secrets}")
         return '\n'.join(lines)
 
 # %% ../nbs/02_sources.ipynb #8112aabc

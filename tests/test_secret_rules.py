@@ -144,9 +144,9 @@ def test_secrets_audits_a_project_showing_no_secret(tmp_path, rules):
     planted(tmp_path / 'p')
     r = memgate('secrets', '--project', tmp_path / 'p', '--secret-rules', rules)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[0] == 'p: 1 files, 2 records: 2 secrets would be redacted, of 2 kinds'
+    assert r.stdout.splitlines()[0] == 'p: 1 file, 2 records: 2 secrets would be redacted, of 2 kinds'
     assert '  acme-token  1' in r.stdout and '  password  1' in r.stdout and '[REDACTED:acme-token]' in r.stdout
-    assert 'review: 1 random-looking strings no rule took' in r.stdout and 'Zr8K…(28 chars) in ' in r.stdout
+    assert 'review: 1 random-looking string no rule took' in r.stdout and 'Zr8K…(28 chars) in ' in r.stdout
     for secret in ('k3v9x0q2m8w7r4t1z', 'hunter2hunter2', 'Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se'):
         assert not any(secret[i:i + 8] in r.stdout + r.stderr for i in range(len(secret) - 7)), secret
     got = memgate('secrets', '--project', tmp_path / 'p', '--format', 'json', '--secret-rules', rules)

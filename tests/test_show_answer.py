@@ -85,7 +85,7 @@ def test_the_keyword_baseline_answers_with_its_memory_and_a_model_log_needs_a_mo
         memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--limit', '3',
                 '--query', 'infra-root-causes', '--log-dir', tmp_path / 'm')
     r = memgate('answer', tmp_path / 'm')
-    assert r.returncode == 1 and 'not answered: ' in r.stderr and 'needs a model to answer' in r.stderr
+    assert r.returncode == 1 and 'not answered: ' in r.stderr and "a model's log is answered by a model" in r.stderr
 
 def test_ingest_answer_runs_then_answers(tmp_path):
     with FakeServer() as s:

@@ -38,7 +38,7 @@ def test_a_legacy_flat_codex_rollout_is_read_as_todays_rollouts_are(tmp_path):
     project = load_project(tmp_path / 'old')
     for s in project.sessions: session_records(s, project.warnings)
     assert project.sessions[0].first_ts == ts
-    assert project.warnings.summary() == '1 files, 5 records, 0 warnings; skipped 2 state'
+    assert project.warnings.summary() == '1 file, 5 records, 0 warnings; skipped 2 state'
 
 def claude(kind, ts, content, **kw):
     "A Claude Code 2.x line of `kind`, shaped as the files are."
