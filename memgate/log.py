@@ -628,6 +628,8 @@ def verify(path,                        # the log
            unfinished_ok: bool = False,
            # hand back the events checked (`Verdict.log`), without their bulk
            keep: bool = False,
+           # with `keep`: the events whole, bulk and all (what `memgate.recall` serves, read once)
+           whole: bool = False,
            # the sha of a line the log must still hold (or its first 12+ characters)
            head: str | None = None
            ) -> Verdict:
@@ -653,7 +655,7 @@ def verify(path,                        # the log
             c.s.add(e)
             prev = e.digest
             kept_head.see(e)
-            if keep: kept.append(_slim(e))
+            if keep: kept.append(e if whole else _slim(e))
     except LogError as err: return Verdict(path, False,
                                            str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     if head and kept_head.line is None:

@@ -61,7 +61,7 @@ def build_server(log_dirs: list[str]):
 
     @server.tool()
     def search(text: str) -> str:
-        "Lines of memories and evidence holding `text` (any case), with the query and turn of each."
+        "Lines of memories and evidence holding `text` (any case), where each is from; logs not searched, and why."
         return answered(recall.search, log_dirs, text)
 
     @server.resource('memgate://{project}/{query}/memory', mime_type='text/plain')

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from .domain import MemgateError, visible
-from .log import LogError, log_files, log_head, read_log, verify
+from .log import LogError, Verdict, log_files, verify
 from .show import as_json, learned
 
 # %% auto #0
@@ -45,24 +45,26 @@ def shown(x):
     return x
 
 # %% ../nbs/13a_recall.ipynb #3a43dcf8
-def checked(path) -> Path:
-    "`path`, once it verifies; `RecallError` saying where it breaks if it does not."
-    v = verify(path)
+def checked(path) -> Verdict:
+    "The verdict on `path`, its events kept whole, once it verifies; `RecallError` saying where it breaks if not."
+    v = verify(path, keep=True, whole=True)
     if not v.ok: raise RecallError(f"{path}:{v.line}: the log does not verify ({v.message}): memgate verify {path}")
-    return Path(path)
+    return v
 
 # %% ../nbs/13a_recall.ipynb #6b5952aa
 def entry(path) -> dict:
     "What `memories` says of the log at `path` (verified)."
-    events = read_log(checked(path)).events
+    v = checked(path)
+    # read once: the verdict holds the events, their count and the head
+    events = v.log.events
     x = learned(path, events)
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     ends = [e for e in events if e['kind'] == 'run_end']
     last = x.updates[-1].sources if x.updates else []
-    lines, head = log_head(path)
+    updated = next((s.get('last_ts') for s in reversed(last) if s.get('last_ts')), None)
     return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory,
-                      tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=head,
-                      lines=lines, updated=next((s.get('last_ts') for s in reversed(last) if s.get('last_ts')), None),
+                      tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=v.head,
+                      lines=v.events, updated=updated,
                       complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'), log=str(path)))
 
 # %% ../nbs/13a_recall.ipynb #afd91829
@@ -93,20 +95,26 @@ def first_event(path) -> dict:
 # %% ../nbs/13a_recall.ipynb #5a832583
 def find_log(dirs, query: str, project: str | None = None) -> Path:
     "The one log of `query` (of `project`, if given) under `dirs`; `RecallError` naming what there is otherwise."
-    logs = [(p, first_event(p)) for p in served_logs(dirs)]
+    logs, unread = [], []
+    for p in served_logs(dirs):
+        # a file that is no log must not hide the logs beside it
+        try: logs.append((p, first_event(p)))
+        except (RecallError, OSError): unread.append(p)
     hits = [p for p, s in logs if s['query'] == query and project in (None, s['project'])]
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
+    not_logs = f"; not memgate logs: {', '.join(map(str, unread))}" if unread else ''
     if not hits: raise RecallError(f"no log of query {query!r}" + (f" in project {project!r}" if project else '')
                                    + f" under {', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))} "
-                                   f"(there are: {', '.join(there)})")
+                                   f"(there are: {', '.join(there)}{not_logs})")
     raise RecallError(f"query {query!r} has {len(hits)} logs ({', '.join(map(str, hits))}): name its project, "
                       "or serve one log folder")
 
 # %% ../nbs/13a_recall.ipynb #122bfb33
 def memory(dirs, query: str, project: str | None = None) -> dict:
     "The final memory of `query`, verbatim, and its lineage: each update's turn, files, hours and think text."
-    d = as_json(learned(checked(find_log(dirs, query, project))))
+    p = find_log(dirs, query, project)
+    d = as_json(learned(p, checked(p).log.events))
     return shown(dict(project=d['project'], query=d['query'], question=d['question'], memory=d['memory'],
                       lineage=[dict(t=u['t'], tokens=u['tokens'], think=u['think'], added=u['added'],
                                     sources=u['sources']) for u in d['updates']]))
@@ -114,7 +122,8 @@ def memory(dirs, query: str, project: str | None = None) -> dict:
 # %% ../nbs/13a_recall.ipynb #e5094ff3
 def evidence(dirs, query: str, t: int, project: str | None = None) -> dict:
     "The chunk update `t` of `query` was written from, as it was sent (redacted), with its files and hours."
-    x = learned(checked(find_log(dirs, query, project)))
+    p = find_log(dirs, query, project)
+    x = learned(p, checked(p).log.events)
     u = next((u for u in x.updates if u.t == t), None)
     if u is None: raise RecallError(f"{x.project}/{x.query} has no update at t={t} "
                                     f"(updates at t={', '.join(str(u.t) for u in x.updates) or 'none'})")
@@ -123,7 +132,8 @@ def evidence(dirs, query: str, t: int, project: str | None = None) -> dict:
 # %% ../nbs/13a_recall.ipynb #ceff0134
 def stored_answer(dirs, query: str, project: str | None = None) -> dict:
     "The latest answer the log of `query` holds, and the memory it came from; `RecallError` when there is none."
-    x = learned(checked(find_log(dirs, query, project)))
+    p = find_log(dirs, query, project)
+    x = learned(p, checked(p).log.events)
     if not x.answer: raise RecallError(f"{x.project}/{x.query} has no stored answer: memgate answer {x.log}")
     a = x.answer
     return shown(dict(project=x.project, query=x.query, answer=a['text'], model=a['model'],
@@ -133,13 +143,17 @@ def stored_answer(dirs, query: str, project: str | None = None) -> dict:
 SEARCH_LIMIT = 50   # matches returned at most; the count says how many there were
 
 def search(dirs, text: str, limit: int = SEARCH_LIMIT) -> dict:
-    "Lines of memories and evidence under `dirs` holding `text` (case-insensitive), with where each is from."
+    "Lines of memories and evidence under `dirs` holding `text` (case-insensitive); logs not searched, and why."
     if not text.strip(): raise RecallError("search: give some text to look for")
-    want, hits = text.lower(), []
+    want, hits, skipped = text.lower(), [], []
     for p in served_logs(dirs):
-        x = learned(checked(p))
+        # one broken log must not hide the others' matches: it is named, with why
+        try: x = learned(p, checked(p).log.events)
+        except MemgateError as e:
+            skipped.append(dict(log=str(p), error=str(e)))
+            continue
         places = [('memory', None, x.memory or '')] + [('evidence', u.t, u.evidence) for u in x.updates]
         for where, t, body in places:
             hits += [dict(project=x.project, query=x.query, where=where, t=t, line=line.strip())
                      for line in body.splitlines() if want in line.lower()]
-    return shown(dict(matches=hits[:limit], count=len(hits)))
+    return shown(dict(matches=hits[:limit], count=len(hits), skipped=skipped))

@@ -90,6 +90,25 @@ def test_a_log_that_does_not_verify_is_refused_and_a_linked_log_is_not_served(tm
         [('conventions', True, True), ('design-decisions', False, False)]
     assert every[1]['memory'] == shown_json('design-decisions')['memory']
 
+def test_a_broken_log_and_a_file_that_is_no_log_hide_nothing_from_memory_and_search(tmp_path):
+    (tmp_path / 'p').mkdir()
+    lines = (LOGS / 'transcripts' / 'conventions.jsonl').read_text().splitlines(True)
+    edited = tmp_path / 'p' / 'conventions.jsonl'
+    edited.write_text(''.join(lines[:3]) + lines[3].replace('"t":', '"t": ', 1) + ''.join(lines[4:]))
+    (tmp_path / 'p' / 'notes.jsonl').write_text('not a log\n')
+    (tmp_path / 'p' / 'infra.jsonl').write_bytes((LOGS / 'transcripts' / 'infra-root-causes.jsonl').read_bytes())
+    async def call(s):
+        return (json.loads(text(await s.call_tool('memory', {'query': 'infra-root-causes'}))),
+                json.loads(text(await s.call_tool('search', {'text': 'port'}))),
+                await s.call_tool('memory', {'query': 'nope'}))
+    mem, found, missing = session_of('--log-dir', str(tmp_path), call=call)
+    assert mem['memory'] == shown_json('infra-root-causes')['memory']
+    assert found['count'] > 0 and {m['query'] for m in found['matches']} == {'infra-root-causes'}
+    # what was not searched is named, with why
+    assert [(s['log'], 'does not verify' in s['error']) for s in found['skipped']] == [
+        (str(edited), True), (str(tmp_path / 'p' / 'notes.jsonl'), True)]
+    assert missing.is_error and f"not memgate logs: {tmp_path / 'p' / 'notes.jsonl'}" in text(missing)
+
 def test_a_log_folder_that_is_not_there_is_one_line_and_exit_2():
     r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'mcp', '--log-dir', 'runs/nowhere'], capture_output=True,
                        text=True, cwd=ROOT, stdin=subprocess.DEVNULL)

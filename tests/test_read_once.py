@@ -50,3 +50,30 @@ def test_four_queries_read_each_session_file_once(tmp_path):
         opened = ingest_counting_opens(tmp_path, s, '--resume')
         assert len(s.requests) == 0
     assert opened == {f: 1 for f in files}          # complete, and no file changed since: only sniffed, never read
+
+_OPENED: list | None = None          # while a list: every file opened, in order
+
+def _count_opens(event, args):
+    if _OPENED is not None and event == 'open' and isinstance(args[0], str): _OPENED.append(args[0])
+
+sys.addaudithook(_count_opens)
+
+def opens_of(call, under: str) -> Counter:
+    "How often `call()` opened each file under `under`."
+    global _OPENED
+    _OPENED = []
+    try: call()
+    finally: seen, _OPENED = _OPENED, None
+    return Counter(f for f in seen if f.startswith(under))
+
+def test_what_an_agent_asks_reads_each_log_once(tmp_path):
+    from memgate import recall
+    shutil.copytree(FIXTURES / 'runs' / 'scripted', tmp_path / 'runs')
+    logs = sorted(str(p) for p in (tmp_path / 'runs').rglob('*.jsonl'))
+    infra = str(tmp_path / 'runs' / 'transcripts' / 'infra-root-causes.jsonl')
+    under = str(tmp_path / 'runs') + '/'
+    assert opens_of(lambda: recall.memories(tmp_path / 'runs'), under) == Counter({p: 1 for p in logs})
+    assert opens_of(lambda: recall.search(tmp_path / 'runs', 'port'), under) == Counter({p: 1 for p in logs})
+    # finding the log reads each first line; the log found is then read whole, once
+    assert opens_of(lambda: recall.memory(tmp_path / 'runs', 'infra-root-causes'), under) == Counter(
+        {p: 1 + (p == infra) for p in logs})
