@@ -19,7 +19,7 @@ from fastcore.basics import patch
 __all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role',
            'Record', 'sha256_text', 'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut',
            'last_cut', 'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream',
-           'bounded_lines', 'whole_file']
+           'bounded_lines', 'whole_file', 'no_link']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -269,3 +269,9 @@ def whole_file(path, mode: str = 'w'):
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+# %% ../nbs/00_domain.ipynb #493cec13
+def no_link(paths, what: str, error: type[MemgateError] = MemgateError):
+    "Refuse to write `what` through a symbolic link: `error` naming the first of `paths` that is one."
+    for p in map(Path, paths):
+        if p.is_symlink(): raise error(f"{p} is a symbolic link: memgate writes no {what} through one (move it away)")

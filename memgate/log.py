@@ -12,7 +12,7 @@ from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, bounded_lines, plural, sha256_text, count_tokens
+from .domain import MemgateError, bounded_lines, no_link, plural, sha256_text, count_tokens
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event',
@@ -134,8 +134,7 @@ def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
 # %% ../nbs/08_log.ipynb #191eea1d
 def no_symlink(path: Path):
     "Refuse to write through a symbolic link: the log, its lock file or its folder."
-    for p in (path, _lock_path(path), path.parent):
-        if p.is_symlink(): raise LogError(f"{p} is a symbolic link: memgate writes no log through one (move it away)")
+    no_link((path, _lock_path(path), path.parent), 'log', LogError)
 
 # %% ../nbs/08_log.ipynb #ae21745d
 def _lock(path: Path) -> int:

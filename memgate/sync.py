@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/sync.html.md"""
 # %% ../nbs/13c_sync.ipynb #265e832f
 from __future__ import annotations
 from pathlib import Path
-from .domain import MemgateError, visible, whole_file
+from .domain import MemgateError, no_link, visible, whole_file
 from . import recall
 from .show import _fence
 
@@ -57,8 +57,7 @@ def with_section(text: str, sec: str) -> str:
 def sync(path, log_dirs, check: bool = False, entries: list[dict] | None = None) -> bool:
     "Write the section of the logs under `log_dirs` (their `entries`, if read already) into `path`; True if it changed."
     p = Path(path)
-    if p.is_symlink(): raise MemgateError(f"{p} is a symbolic link: memgate writes no file through one")
-    if p.parent.is_symlink(): raise MemgateError(f"{p.parent} is a symbolic link: memgate writes no file through one")
+    no_link((p, p.parent), 'file')
     old = p.read_bytes().decode('utf-8') if p.exists() else ''
     entries = recall.memories(log_dirs) if entries is None else entries
     # a memory that cannot be verified is not written, and not silently left out either

@@ -53,7 +53,8 @@ def test_a_symlinked_target_is_refused_and_its_file_untouched(tmp_path):
     real.write_text('mine\n')
     link.symlink_to(real)
     code, out, err = memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(link))
-    assert (code, err) == (2, f"memgate sync: error: {link} is a symbolic link: memgate writes no file through one\n")
+    assert (code, err) == (2, f"memgate sync: error: {link} is a symbolic link: memgate writes no file through one "
+                              "(move it away)\n")
     assert real.read_text() == 'mine\n'
 
 def test_a_marker_inside_a_memory_cannot_end_the_section(tmp_path):
