@@ -15,10 +15,10 @@ from typing import Iterator
 from .domain import MemgateError, bounded_lines, no_link, plural, sha256_text, count_tokens
 
 # %% auto #0
-__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'UPDATE_RATE_LIMIT', 'LogError', 'Event',
-           'check_event', 'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha', 'last_line_sha',
-           'LogLocked', 'no_symlink', 'LogWriter', 'LogContents', 'LogLines', 'read_log', 'log_files', 'Stats', 'stats',
-           'Verdict', 'log_head', 'head_said', 'verify']
+__all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'FIRST_LINE_BYTES', 'UPDATE_RATE_LIMIT',
+           'LogError', 'Event', 'check_event', 'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha',
+           'last_line_sha', 'LogLocked', 'no_symlink', 'LogWriter', 'LogContents', 'LogLines', 'read_log',
+           'first_event', 'log_files', 'Stats', 'stats', 'Verdict', 'log_head', 'head_said', 'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -267,6 +267,20 @@ def read_log(path) -> LogContents:
     lines = LogLines(path)
     events = list(lines)
     return LogContents(lines.path, events, lines.incomplete, lines.incomplete_line)
+
+# %% ../nbs/08_log.ipynb #365ba52d
+FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log
+
+def first_event(path) -> dict:
+    "A log's first event (its `run_start`), from its first line alone: finding a log reads no more of it."
+    try:
+        with open(path, 'rb') as f: line = f.readline(FIRST_LINE_BYTES)
+    except OSError as e: raise LogError(f"{path}: cannot read ({e.strerror or e})") from None
+    try: e = json.loads(line)
+    except ValueError: e = None
+    if not isinstance(e, dict) or e.get('kind') != 'run_start':
+        raise LogError(f"{path}:1: not a memgate log (no run_start first): memgate verify {path}", 1)
+    return e
 
 # %% ../nbs/08_log.ipynb #8fad9d14
 def log_files(paths) -> list[Path]:

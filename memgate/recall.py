@@ -6,15 +6,14 @@ Docs: https://memgate.github.io/memgate/recall.html.md"""
 
 # %% ../nbs/13a_recall.ipynb #82499e16
 from __future__ import annotations
-import json
 from pathlib import Path
 from .domain import MemgateError, visible
-from .log import LogError, Verdict, log_files, verify
+from .log import LogError, Verdict, first_event, log_files, verify
 from .show import as_json, learned
 
 # %% auto #0
-__all__ = ['FIRST_LINE_BYTES', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'checked', 'entry', 'memories',
-           'first_event', 'find_log', 'memory', 'evidence', 'stored_answer', 'search']
+__all__ = ['SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'checked', 'entry', 'memories', 'find_log', 'memory',
+           'evidence', 'stored_answer', 'search']
 
 # %% ../nbs/13a_recall.ipynb #2cbd5116
 class RecallError(MemgateError):
@@ -76,21 +75,9 @@ def memories(dirs) -> list[dict]:
         # one broken log must not hide the others: it is listed, with the one line that says why
         except MemgateError as e:
             try: who = {k: first_event(p)[k] for k in ('project', 'query')}
-            except RecallError: who = dict(project=None, query=None)
+            except LogError: who = dict(project=None, query=None)
             out.append(shown(dict(who, memory=None, log=str(p), error=str(e))))
     return sorted(out, key=lambda e: (e['project'] or '', e['query'] or '', e['log']))
-
-# %% ../nbs/13a_recall.ipynb #365ba52d
-FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log
-
-def first_event(path) -> dict:
-    "A log's first event (its `run_start`), from its first line alone: finding a log reads no more of it."
-    with open(path, 'rb') as f: line = f.readline(FIRST_LINE_BYTES)
-    try: e = json.loads(line)
-    except ValueError: e = None
-    if not isinstance(e, dict) or e.get('kind') != 'run_start':
-        raise RecallError(f"{path}:1: not a memgate log (no run_start first): memgate verify {path}")
-    return e
 
 # %% ../nbs/13a_recall.ipynb #5a832583
 def find_log(dirs, query: str, project: str | None = None) -> Path:
@@ -99,7 +86,7 @@ def find_log(dirs, query: str, project: str | None = None) -> Path:
     for p in served_logs(dirs):
         # a file that is no log must not hide the logs beside it
         try: logs.append((p, first_event(p)))
-        except (RecallError, OSError): unread.append(p)
+        except LogError: unread.append(p)
     hits = [p for p, s in logs if s['query'] == query and project in (None, s['project'])]
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
