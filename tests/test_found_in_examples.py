@@ -43,3 +43,12 @@ def test_the_reading_summary_says_one_file_and_one_warning_in_the_singular(tmp_p
 def test_turn_gates_of_events_with_no_run_start_is_a_label_error_not_stop_iteration():
     with pytest.raises(LabelError) as e: turn_gates([])
     assert str(e.value) == "no run_start among the events: they are not a run's log"
+
+def test_answer_of_a_query_over_a_folder_with_a_file_that_is_no_log_answers_the_rest_and_names_it(tmp_path):
+    shutil.copytree(FIXTURES / 'runs' / 'baseline', tmp_path / 'runs')
+    notes = tmp_path / 'runs' / 'notes.jsonl'
+    notes.write_text('not a log\n')
+    r = memgate('answer', tmp_path / 'runs', '--query', 'conventions')
+    log = tmp_path / 'runs' / 'transcripts' / 'conventions.jsonl'
+    assert r.returncode == 1 and r.stderr.splitlines() == [f"{notes}:1: not answered: not JSON (Expecting value)"]
+    assert r.stdout.startswith(f"== {log} (its memory: keyword baseline)\n{learned(log).memory}\n")
