@@ -13,7 +13,7 @@ from .domain import Level, MemgateError, new_run_id, templates_dir, utc_now
 from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
 from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
 from .endpoint import ConfigError
-from .log import Event, LogError, LogWriter, first_event, log_files, make_event
+from .log import Event, LogWriter, logs_of, make_event, passed_over
 from .loop import default_sampling
 from .show import Learned, Update, learned, why_no_memory
 
@@ -79,18 +79,10 @@ async def answer_logs(paths, client: ModelClient | None, sampling: dict | None =
                       err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path,
                                                                                              Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
-    def wanted(p) -> bool:
-        "Whether `p` is a log of `query` (its first line says); a file that is no log is tried, and refused as one."
-        try: return query is None or first_event(p)['query'] == query
-        except LogError: return True
-    # the logs of other queries are not read past their first line
-    logs = [p for p in log_files(paths) if wanted(p)]
+    logs = logs_of(paths, query)
     async def answer_one(p):
         try: return p, await answer_log(p, client, sampling, again=again, said=err)
         except MemgateError as e:
-            # the message names the log already (and the line, where one is at fault): said once
-            said = str(e)
-            where, _, why = said.partition(': ') if said.startswith(str(p)) else (str(p), '', said)
-            err(f"{where}: not answered: {why}")
+            err(passed_over(p, e, 'answered'))
             return p, None
     return list(await asyncio.gather(*(answer_one(p) for p in logs)))

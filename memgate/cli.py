@@ -14,7 +14,7 @@ from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
-from .log import head_said, log_files, log_head, read_log, stats, verify
+from .log import head_said, log_files, log_head, passed_over, read_log, stats, verify
 from .client import BASELINE_MODEL, OpenAIClient, Retry
 from .endpoint import ConfigError, endpoint, masked_url
 from .servers import CONSTRAIN, sustained
@@ -115,17 +115,23 @@ def stats_row(path) -> dict:
 
 # %% ../nbs/14_cli.ipynb #ee52426b
 def cmd_stats(args) -> int:
-    "Print numbers recomputed from each log's events."
-    if args.format == 'json':
-        print_json(stats_row(p) for p in log_files(args.logs))
-        return 0
+    "Print numbers recomputed from each log's events; one that cannot be read is said, and the exit is 1."
+    rows, passed = [], 0
     for p in log_files(args.logs):
-        r = stats_row(p)
+        try: rows.append(stats_row(p))
+        except MemgateError as e:
+            print(passed_over(p, e, 'counted'), file=sys.stderr)
+            passed += 1
+    if args.format == 'json':
+        print_json(rows)
+        return 1 if passed else 0
+    for r in rows:
+        p = r['log']
         print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {100 * r['update_rate']:.1f}%  "
               f"said-yes {100 * r['said_yes_rate']:.1f}%  memory {r['memory_tokens']}tok  "
               f"parse-failures {r['parse_failures']}  "
               f"budget-exceeded {r['budget_exceeded']}  calls {r['calls']}  status {r['status'] or 'no run_end'}")
-    return 0
+    return 1 if passed else 0
 
 # %% ../nbs/14_cli.ipynb #3455b583
 def add_project_args(p, required: bool = True):
@@ -408,10 +414,13 @@ def show_args(p):
 def cmd_show(args) -> int:
     "Print what logs learned: the question, the answer, the final memory and the updates behind it."
     # json: one document, a list of logs
-    out = show(args.logs, args.query, args.format, args.evidence)
-    if not out: raise MemgateError(f"no log of query {args.query!r} in {', '.join(args.logs)}")
-    print(out)
-    return 0
+    told = []
+    out = show(args.logs, args.query, args.format, args.evidence, said=told.append)
+    for line in told: print(line, file=sys.stderr)
+    if not out and not told: raise MemgateError(f"no log of query {args.query!r} in {', '.join(args.logs)}")
+    if out: print(out)
+    # one that could not be read: the others shown, and the exit says it
+    return 1 if told else 0
 
 # %% ../nbs/14_cli.ipynb #56bdba66
 def answer_args(p):

@@ -18,7 +18,8 @@ from .domain import MemgateError, bounded_lines, no_link, plural, sha256_text, c
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'FIRST_LINE_BYTES', 'UPDATE_RATE_LIMIT',
            'LogError', 'Event', 'check_event', 'make_event', 'encode_event', 'drop_incomplete_tail', 'line_sha',
            'last_line_sha', 'LogLocked', 'no_symlink', 'LogWriter', 'LogContents', 'LogLines', 'read_log',
-           'first_event', 'log_files', 'Stats', 'stats', 'Verdict', 'log_head', 'head_said', 'verify']
+           'first_event', 'log_files', 'logs_of', 'passed_over', 'Stats', 'stats', 'Verdict', 'log_head', 'head_said',
+           'verify']
 
 # %% ../nbs/08_log.ipynb #84c72a93
 _str, _int, _bool, _num = (str,), (int,), (bool,), (int, float)
@@ -292,6 +293,21 @@ def log_files(paths) -> list[Path]:
         else: raise LogError(f"{p}: no such log file or folder")
     if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, given))}")
     return out
+
+# %% ../nbs/08_log.ipynb #635ccda7
+def logs_of(paths, query: str | None = None) -> list[Path]:
+    "The logs under `paths` of `query` (all, if None), told by their first line; a file that is no log kept."
+    def wanted(p) -> bool:
+        try: return query is None or first_event(p)['query'] == query
+        except LogError: return True
+    return [p for p in log_files(paths) if wanted(p)]
+
+# %% ../nbs/08_log.ipynb #fd246cc9
+def passed_over(path, error: Exception, done: str) -> str:
+    "The line that says the log at `path` was not `done` (shown, answered) and why; its line named where at fault."
+    said = str(error)
+    where, _, why = said.partition(': ') if said.startswith(str(path)) else (str(path), '', said)
+    return f"{where}: not {done}: {why}"
 
 # %% ../nbs/08_log.ipynb #356a691c
 UPDATE_RATE_LIMIT = 0.30

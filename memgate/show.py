@@ -9,8 +9,9 @@ from __future__ import annotations
 import html, json, re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import cut_middle, plural
-from .log import LogError, Stats, log_files, read_log, stats
+from typing import Callable
+from .domain import MemgateError, cut_middle, plural
+from .log import LogError, Stats, logs_of, passed_over, read_log, stats
 
 # %% auto #0
 __all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'learned', 'why_no_memory', 'as_text', 'as_markdown',
@@ -198,10 +199,15 @@ def as_json(x: Learned, evidence: bool = False) -> dict:
 # %% ../nbs/11_show.ipynb #e37c042f
 FORMATS = dict(text=as_text, md=as_markdown, json=as_json)
 
-def show(paths, query: str | None = None, format: str = 'text', evidence: bool = False) -> str:
-    "What the logs under `paths` learned, in `format` (text, md or json)."
-    got = [learned(p) for p in log_files(paths)]
-    got = [x for x in got if query is None or x.query == query]
+def show(paths, query: str | None = None, format: str = 'text', evidence: bool = False,
+         said: Callable[[str], None] | None = None) -> str:
+    "What the logs under `paths` learned, in `format`; a log that cannot be read is `said` and passed over (or raised)."
+    got = []
+    for p in logs_of(paths, query):
+        try: got.append(learned(p))
+        except MemgateError as e:
+            if said is None: raise
+            said(passed_over(p, e, 'shown'))
     if not got: return ''
     if format == 'json': return json.dumps([as_json(x, evidence) for x in got], ensure_ascii=False,
                                            indent=1)

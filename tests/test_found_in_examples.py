@@ -1,6 +1,6 @@
 """What writing the notebooks' examples found wrong (issue 29's closing note): one test per thing, each through the
 command a user types, asserting the bytes it prints."""
-import shutil
+import json, shutil
 from conftest import FIXTURES
 from helpers import memgate
 from memgate.labels import LabelError, turn_gates
@@ -52,3 +52,17 @@ def test_answer_of_a_query_over_a_folder_with_a_file_that_is_no_log_answers_the_
     log = tmp_path / 'runs' / 'transcripts' / 'conventions.jsonl'
     assert r.returncode == 1 and r.stderr.splitlines() == [f"{notes}:1: not answered: not JSON (Expecting value)"]
     assert r.stdout.startswith(f"== {log} (its memory: keyword baseline)\n{learned(log).memory}\n")
+
+def test_show_and_stats_over_a_folder_with_a_broken_file_show_the_rest_name_it_and_exit_1(tmp_path):
+    shutil.copytree(FIXTURES / 'runs' / 'baseline', tmp_path / 'runs')
+    notes = tmp_path / 'runs' / 'notes.jsonl'
+    notes.write_text('not a log\n')
+    logs = sorted((tmp_path / 'runs' / 'transcripts').glob('*.jsonl'))
+    shown = memgate('show', tmp_path / 'runs')
+    assert shown.returncode == 1 and shown.stderr == f"{notes}:1: not shown: not JSON (Expecting value)\n"
+    assert [line.split('  ')[-1] for line in shown.stdout.splitlines() if line.startswith('== ')] == list(map(str, logs))
+    as_json = memgate('show', tmp_path / 'runs', '--format', 'json')
+    assert as_json.returncode == 1 and [x['log'] for x in json.loads(as_json.stdout)] == list(map(str, logs))
+    counted = memgate('stats', tmp_path / 'runs', '--format', 'json')
+    assert counted.returncode == 1 and counted.stderr == f"{notes}:1: not counted: not JSON (Expecting value)\n"
+    assert [r['log'] for r in json.loads(counted.stdout)] == list(map(str, logs))
