@@ -71,7 +71,7 @@ class Warnings:
         return sum(sum(r.warnings.values()) for r in self.files.values())
 
     def summary(self) -> str:
-        "A line per file with a problem (3 of a kind, then a count), a total; bookkeeping skips are summed on the last."
+        "A line per file with a problem (`SHOWN_FILES` of a kind, then a count), a total; skips summed on the last."
         at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
         # a file's own: once
         counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
