@@ -60,7 +60,8 @@ def test_show_and_stats_over_a_folder_with_a_broken_file_show_the_rest_name_it_a
     logs = sorted((tmp_path / 'runs' / 'transcripts').glob('*.jsonl'))
     shown = memgate('show', tmp_path / 'runs')
     assert shown.returncode == 1 and shown.stderr == f"{notes}:1: not shown: not JSON (Expecting value)\n"
-    assert [line.split('  ')[-1] for line in shown.stdout.splitlines() if line.startswith('== ')] == list(map(str, logs))
+    heads = [line.split('  ')[-1] for line in shown.stdout.splitlines() if line.startswith('== ')]
+    assert heads == list(map(str, logs))
     as_json = memgate('show', tmp_path / 'runs', '--format', 'json')
     assert as_json.returncode == 1 and [x['log'] for x in json.loads(as_json.stdout)] == list(map(str, logs))
     counted = memgate('stats', tmp_path / 'runs', '--format', 'json')
