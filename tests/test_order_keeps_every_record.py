@@ -4,6 +4,7 @@ import json
 from collections import Counter
 from hypothesis import HealthCheck, given, settings, strategies as st
 from memgate.projects import load_project
+from memgate.domain import Role
 from memgate.sources import session_records
 
 WORDS = ['check CI', 'fix the build', 'CI is red', 'done']     # few, so that prompts and reports repeat verbatim
@@ -45,3 +46,10 @@ def test_every_line_of_a_tangled_session_is_read_exactly_once(tmp_path_factory, 
     read = Counter(r.ref for r in recs if not r.ref.endswith(NOTE))
     assert read == Counter(r['uuid'] for r in rows), (read, [r['uuid'] for r in rows])
     assert project.warnings.total == 0
+    # whose words they are: a sub-agent's never the person's, the person's never a sub-agent's
+    row = {r['uuid']: r for r in rows}
+    for r in recs:
+        if r.ref.endswith(NOTE): continue
+        typed = row[r.ref]['type'] == 'user' and row[r.ref]['message']['content'][0]['type'] == 'text'
+        if row[r.ref].get('isSidechain'): assert r.agent and r.render().startswith('[Agent'), r.render()
+        else: assert not r.agent and (r.role == Role.user) == typed, (r.render(), row[r.ref])
