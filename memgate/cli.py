@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 from __future__ import annotations
 import argparse, asyncio, json, shlex, sys
 from pathlib import Path
-from .domain import MemgateError, VisibleStream, plural, whole_file
+from .domain import MemgateError, VisibleStream, plural
+from .files import whole_file
 from .projects import claude_root, codex_root, find_project, list_projects, load_project, Selection
 from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS

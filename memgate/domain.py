@@ -8,7 +8,6 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 from __future__ import annotations
 import hashlib, os, re, time, unicodedata
 from pathlib import Path
-from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
@@ -19,7 +18,7 @@ from fastcore.basics import patch
 __all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role',
            'Record', 'sha256_text', 'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut',
            'last_cut', 'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream',
-           'bounded_lines', 'whole_file', 'no_link']
+           'bounded_lines']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -252,26 +251,3 @@ def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
             size += len(rest)
             if rest.endswith(b'\n'): break
         yield n, None, size
-
-# %% ../nbs/00_domain.ipynb #a0e7bff0
-@contextmanager
-def whole_file(path, mode: str = 'w'):
-    "Open `path` for writing so that it appears whole or not at all: a temporary file renamed over it when done."
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    f = open(tmp, mode, **({} if 'b' in mode else {'encoding': 'utf-8'}))
-    try:
-        with f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-# %% ../nbs/00_domain.ipynb #493cec13
-def no_link(paths, what: str, error: type[MemgateError] = MemgateError):
-    "Refuse to write `what` through a symbolic link: `error` naming the first of `paths` that is one."
-    for p in map(Path, paths):
-        if p.is_symlink(): raise error(f"{p} is a symbolic link: memgate writes no {what} through one (move it away)")

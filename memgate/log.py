@@ -12,7 +12,8 @@ from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, bounded_lines, no_link, plural, sha256_text, count_tokens
+from .domain import MemgateError, bounded_lines, plural, sha256_text, count_tokens
+from .files import FileRefused, kind_of, lstat_or_none, no_link, open_regular
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'FIRST_LINE_BYTES', 'UPDATE_RATE_LIMIT',
@@ -164,6 +165,9 @@ class LogWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             no_symlink(self.path)
+            # a FIFO here would block the open below until some reader came
+            if (kind := kind_of(lstat_or_none(self.path))):
+                raise LogError(f"{self.path} is {kind}: a log is a regular file")
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
@@ -247,8 +251,8 @@ class LogLines:
                  path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
 
     def __iter__(self) -> Iterator[Event]:
-        try: f = open(self.path, 'rb')
-        except OSError as e: raise LogError(f"{self.path}: cannot read log ({e.strerror or e})") from None
+        try: f = open_regular(self.path, 'log')
+        except FileRefused as e: raise LogError(str(e)) from None
         with f:
             offset = 0
             for i, raw, size in bounded_lines(f, LOG_LINE_BYTES):
@@ -275,12 +279,15 @@ FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log
 def first_event(path) -> dict:
     "A log's first event (its `run_start`), from its first line alone: finding a log reads no more of it."
     try:
-        with open(path, 'rb') as f: line = f.readline(FIRST_LINE_BYTES)
-    except OSError as e: raise LogError(f"{path}: cannot read ({e.strerror or e})") from None
+        with open_regular(path, 'log') as f: line = f.readline(FIRST_LINE_BYTES)
+    except FileRefused as e: raise LogError(str(e)) from None
     try: e = json.loads(line)
-    except ValueError: e = None
+    except (ValueError, RecursionError): e = None
     if not isinstance(e, dict) or e.get('kind') != 'run_start':
         raise LogError(f"{path}:1: not a memgate log (no run_start first): memgate verify {path}", 1)
+    # a first line that names a run_start but lacks its fields is no log either (a KeyError was all it said)
+    if (problem := check_event(e)):
+        raise LogError(f"{path}:1: not a memgate log ({problem}): memgate verify {path}", 1)
     return e
 
 # %% ../nbs/08_log.ipynb #8fad9d14
@@ -289,7 +296,8 @@ def log_files(paths) -> list[Path]:
     out, given = [], [paths] if isinstance(paths, (str, Path)) else list(paths)
     for p in map(Path, given):
         if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
-        elif p.is_file(): out.append(p)
+        # a FIFO or device named: its readers refuse it, saying what it is
+        elif lstat_or_none(p) is not None: out.append(p)
         else: raise LogError(f"{p}: no such log file or folder")
     if not out: raise LogError(f"no *.jsonl logs in {', '.join(map(str, given))}")
     return out
@@ -587,10 +595,10 @@ def _tally(path: Path) -> tuple[int, int | None]:
     "(complete lines, the line number of a cut-off last line or None) of the file at `path`, counted, not parsed."
     newlines, last = 0, b'\n'
     try:
-        with open(path, 'rb') as f:
+        with open_regular(path, 'log') as f:
             for block in iter(lambda: f.read(1 << 20),
                               b''): newlines, last = newlines + block.count(b'\n'), block[-1:]
-    except OSError: pass                 # reading it line by line says what is wrong
+    except (OSError, FileRefused): pass                 # reading it line by line says what is wrong
     return newlines, (newlines + 1 if last != b'\n' else None)
 
 # %% ../nbs/08_log.ipynb #3686cb9c
