@@ -37,6 +37,8 @@ EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     'parse_failed': dict(t=_int, attempts=_int, error=_str, raw=_str),
     'run_end': dict(status=_str, chunks_seen=_int, chunks_used=_int, final_memory_sha=_opt_str),
     'answer': dict(text=_str, memory_sha=_opt_str, model=_str, latency_s=_num, usage=(dict,)),
+    # a person approved this exact memory for an agent's instructions (`memgate review`)
+    'review': dict(memory_sha=_str, by=_str),
 }
 TURN_KINDS = ('gate', 'parse_failed')   # the events that open a turn
 RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
@@ -450,6 +452,7 @@ class _Checker:
         k, run = e['kind'], e['run']
         if k == 'run_start': return self.run_start(e)
         if k == 'answer': return self.answer(e)
+        if k == 'review': return self.review(e)
         if run not in self.runs: return f"{k} event of run {run} before its run_start"
         if run in self.ended: return f"{k} event of run {run} after its run_end"
         level = self.runs[run]['level']
@@ -573,6 +576,15 @@ def answer(self: _Checker, e: Event) -> str | None:
     if sha is None and self.memories: return "answer names no memory, but the log holds memories"
     if sha is not None and sha not in self.memories:
         return f"answer names memory {sha[:12]}, which does not appear earlier in the log"
+    return None
+
+# %% ../nbs/08_log.ipynb #61992201
+@patch
+def review(self: _Checker, e: Event) -> str | None:
+    "An approval: between turns, of a memory written earlier in the log."
+    if (p := self.pending()): return p
+    if e['memory_sha'] not in self.memories:
+        return f"review approves memory {e['memory_sha'][:12]}, which does not appear earlier in the log"
     return None
 
 # %% ../nbs/08_log.ipynb #ec9851dd

@@ -6,14 +6,15 @@ Docs: https://memgate.github.io/memgate/recall.html.md"""
 
 # %% ../nbs/13a_recall.ipynb #82499e16
 from __future__ import annotations
+import re
 from pathlib import Path
 from .domain import MemgateError, visible
 from .log import LogError, Verdict, first_event, log_files, verify
 from .show import as_json, learned
 
 # %% auto #0
-__all__ = ['SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'checked', 'entry', 'memories', 'find_log', 'memory',
-           'evidence', 'stored_answer', 'search']
+__all__ = ['ECHO_CHARS', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'echo', 'timestamp', 'checked', 'entry',
+           'memories', 'find_log', 'memory', 'evidence', 'stored_answer', 'search']
 
 # %% ../nbs/13a_recall.ipynb #2cbd5116
 class RecallError(MemgateError):
@@ -43,6 +44,22 @@ def shown(x):
     if isinstance(x, (list, tuple)): return [shown(v) for v in x]
     return x
 
+# %% ../nbs/13a_recall.ipynb #d80e8f27
+ECHO_CHARS = 200    # the most of a caller's text an error repeats
+
+def echo(text) -> str:
+    "`text` as an error repeats it: quoted, visible, cut to `ECHO_CHARS` with a count of what was left out."
+    s = str(text)
+    cut = f"… ({len(s) - ECHO_CHARS:,} more characters)" if len(s) > ECHO_CHARS else ''
+    return repr(visible(s[:ECHO_CHARS])) + cut
+
+# %% ../nbs/13a_recall.ipynb #e1a2f67d
+_TS = re.compile(r'\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?)?(?:Z|[+-]\d\d:?\d\d)?')
+
+def timestamp(v) -> str | None:
+    "`v` if it has a timestamp's shape (`2026-01-31T09:00:00.5Z`), else None."
+    return v if isinstance(v, str) and _TS.fullmatch(v) else None
+
 # %% ../nbs/13a_recall.ipynb #3a43dcf8
 def checked(path) -> Verdict:
     "The verdict on `path`, its events kept whole, once it verifies; `RecallError` saying where it breaks if not."
@@ -51,17 +68,17 @@ def checked(path) -> Verdict:
     return v
 
 # %% ../nbs/13a_recall.ipynb #6b5952aa
-def entry(path) -> dict:
-    "What `memories` says of the log at `path` (verified)."
-    v = checked(path)
+def entry(path, v: Verdict | None = None) -> dict:
+    "What `memories` says of the log at `path` (verified; `v`, its verdict, when it was checked already)."
+    v = checked(path) if v is None else v
     # read once: the verdict holds the events, their count and the head
     events = v.log.events
     x = learned(path, events)
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     ends = [e for e in events if e['kind'] == 'run_end']
     last = x.updates[-1].sources if x.updates else []
-    updated = next((s.get('last_ts') for s in reversed(last) if s.get('last_ts')), None)
-    return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory,
+    updated = next((timestamp(s.get('last_ts')) for s in reversed(last) if timestamp(s.get('last_ts'))), None)
+    return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory, sha=x.memory_sha,
                       tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=v.head,
                       lines=v.events, updated=updated,
                       complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'), log=str(path)))
@@ -91,10 +108,10 @@ def find_log(dirs, query: str, project: str | None = None) -> Path:
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
     not_logs = f"; not memgate logs: {', '.join(map(str, unread))}" if unread else ''
-    if not hits: raise RecallError(f"no log of query {query!r}" + (f" in project {project!r}" if project else '')
+    if not hits: raise RecallError(f"no log of query {echo(query)}" + (f" in project {echo(project)}" if project else '')
                                    + f" under {', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))} "
                                    f"(there are: {', '.join(there)}{not_logs})")
-    raise RecallError(f"query {query!r} has {len(hits)} logs ({', '.join(map(str, hits))}): name its project, "
+    raise RecallError(f"query {echo(query)} has {len(hits)} logs ({', '.join(map(str, hits))}): name its project, "
                       "or serve one log folder")
 
 # %% ../nbs/13a_recall.ipynb #122bfb33
