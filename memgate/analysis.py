@@ -327,8 +327,7 @@ discriminating. Plots: {' · '.join(f'<a href="{n}.png">{html.escape(t)}</a>' fo
 
 def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
-    r, out = load_runs(paths), Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    r, out = load_runs(paths), out_folder(out)
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)

@@ -34,7 +34,8 @@ __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Pars
            'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
            'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
            'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
-           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'build_parser', 'main']
+           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'build_parser',
+           'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -552,26 +553,71 @@ def cmd_mcp(args) -> int:
 # %% ../nbs/14_cli.ipynb #569fe09b
 def sync_args(p):
     "Options of `memgate sync`."
+    from memgate.sync import MAX_BYTES, MAX_LINES
     p.add_argument('--log-dir', action='append', metavar='DIR',
                    help='a folder of logs (repeatable; default runs)')
     p.add_argument('--agents-md', metavar='PATH', help='the AGENTS.md to keep the section of')
     p.add_argument('--claude-md', metavar='PATH', help='the CLAUDE.md to keep the section of')
     p.add_argument('--check', action='store_true', help='write nothing; exit 1 if a section is stale')
+    p.add_argument('--unreviewed', action='store_true',
+                   help='write memories no person approved too (memgate review); the section says so')
+    p.add_argument('--max-bytes', type=int, default=MAX_BYTES, metavar='N',
+                   help=f'the section ends within the first N bytes of the file (default {MAX_BYTES}: Codex)')
+    p.add_argument('--max-lines', type=int, default=MAX_LINES, metavar='N',
+                   help=f'the section ends within the first N lines (default {MAX_LINES}: Claude Code)')
 
 # %% ../nbs/14_cli.ipynb #0a51f20e
 def cmd_sync(args) -> int:
     "Write (or with `--check`, check) the managed section of each file named; exit 1 when `--check` finds one stale."
-    from memgate.recall import memories
+    from memgate.review import for_agents
     from memgate.sync import sync
     targets = [t for t in (args.agents_md, args.claude_md) if t]
     if not targets: raise MemgateError('name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
     dirs, stale = args.log_dir or ['runs'], []
-    entries = memories(dirs)                 # every log read once, for both files
+    entries, waiting = for_agents(dirs, args.unreviewed)     # every log read once, for both files
+    notes = sum(e.get('memory') is not None for e in entries)
     for t in targets:
-        changed = sync(t, dirs, check=args.check, entries=entries)
-        print(f"{t}: {'stale' if args.check and changed else 'updated' if changed else 'up to date'}")
+        changed = sync(t, dirs, check=args.check, entries=entries, unreviewed=args.unreviewed,
+                       max_bytes=args.max_bytes, max_lines=args.max_lines)
+        print(f"{t}: {'stale' if args.check and changed else 'updated' if changed else 'up to date'} "
+              f"({plural(notes, 'note')})")
         if changed: stale.append(t)
+    if waiting and not args.unreviewed:
+        print(f"{plural(len(waiting), 'memory', 'memories')} waiting for review, not written: {', '.join(waiting)} "
+              f"(memgate review{''.join(f' --log-dir {d}' for d in dirs)})")
     return 1 if args.check and stale else 0
+
+# %% ../nbs/14_cli.ipynb #03b2e0b9
+def review_args(p):
+    "Options of `memgate review`."
+    p.add_argument('--log-dir', action='append', metavar='DIR',
+                   help='a folder of logs (repeatable; default runs)')
+    p.add_argument('--approve', action='append', metavar='SHA', default=[],
+                   help='approve the memory whose sha starts so (12+ characters; repeatable)')
+    p.add_argument('--by', metavar='NAME', help='who approves (default: your login name)')
+
+# %% ../nbs/14_cli.ipynb #65f248dc
+def cmd_review(args) -> int:
+    "Show the memories waiting for review and approve them: asked at a terminal, or by `--approve SHA`."
+    from memgate.review import ReviewError, approve, review_text, reviews
+    dirs = args.log_dir or ['runs']
+    got, bad = reviews(dirs)
+    for line in bad: print(f"not reviewable: {line}", file=sys.stderr)
+    waiting, cmd = [r for r in got if r.pending], 'memgate review' + ''.join(f' --log-dir {d}' for d in dirs)
+    for sha in args.approve:
+        hit = [r for r in waiting if len(sha) >= 12 and r.sha.startswith(sha.lower())]
+        if not hit: raise ReviewError(f"no memory waiting for review has sha {sha[:64]!r}: {cmd} lists them")
+        e = approve(hit[0].log, sha, args.by)
+        print(f"approved {hit[0].project}/{hit[0].query} memory {e['memory_sha'][:12]} (by {e['by']}): "
+              "memgate sync writes it")
+    if args.approve: return 1 if bad else 0
+    asking = sys.stdin.isatty()
+    for r in waiting:
+        print(review_text(r, cmd) + '\n')
+        if asking and input(f"approve {r.project}/{r.query} memory {r.sha[:12]}? [y/N] ").strip().lower() == 'y':
+            print(f"approved (by {approve(r.log, r.sha, args.by)['by']})")
+    if not waiting: print(f"nothing waits for review ({plural(len(got), 'log')} under {', '.join(dirs)})")
+    return 1 if bad else 0
 
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
@@ -592,7 +638,9 @@ COMMANDS = dict(
     eval=('score the gates of logs against labels: precision, recall, exit timing, format',
           eval_args, cmd_eval),
     mcp=("serve the logs' memories to an agent over the Model Context Protocol (stdio)", mcp_args, cmd_mcp),
-    sync=("write the memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
+    review=("show memories changed since a person approved them, and approve them for sync", review_args,
+            cmd_review),
+    sync=("write the reviewed memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),
 )
