@@ -48,10 +48,12 @@ def shown(x):
 ECHO_CHARS = 200    # the most of a caller's text an error repeats
 
 def echo(text) -> str:
-    "`text` as an error repeats it: quoted, visible, cut to `ECHO_CHARS` with a count of what was left out."
+    "`text` as an error repeats it: visible, cut to `ECHO_CHARS` characters (as shown), with a count of the rest."
     s = str(text)
-    cut = f"… ({len(s) - ECHO_CHARS:,} more characters)" if len(s) > ECHO_CHARS else ''
-    return repr(visible(s[:ECHO_CHARS])) + cut
+    shown = visible(s[:ECHO_CHARS])[:ECHO_CHARS]
+    cut = f"… ({len(s) - ECHO_CHARS:,} more characters)" if len(s) > ECHO_CHARS or len(shown) < len(
+        visible(s[:ECHO_CHARS])) else ''
+    return repr(shown) + cut
 
 # %% ../nbs/13a_recall.ipynb #e1a2f67d
 _TS = re.compile(r'\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?)?(?:Z|[+-]\d\d:?\d\d)?')

@@ -1,5 +1,5 @@
 "`memgate mcp` as a subprocess, driven by the MCP SDK's own stdio client: its tools, its resource, its errors."
-import json, os, subprocess, sys
+import json, os, re, shutil, subprocess, sys
 import pytest
 from conftest import FIXTURES, ROOT, run
 
@@ -37,7 +37,7 @@ def test_the_server_lists_its_five_tools_and_the_memory_resource():
 
 def test_each_tool_answers_and_the_memory_is_the_one_show_prints():
     async def call(s):
-        return (json.loads(text(await s.call_tool('memories', {}))),
+        return (json.loads(text(await s.call_tool('memories', {})))['memories'],
                 json.loads(text(await s.call_tool('memory', {'query': 'infra-root-causes'}))),
                 json.loads(text(await s.call_tool('evidence', {'query': 'infra-root-causes', 't': 1}))),
                 json.loads(text(await s.call_tool('search', {'text': 'error handling'}))),
@@ -56,7 +56,9 @@ def test_each_tool_answers_and_the_memory_is_the_one_show_prints():
     assert found['count'] == 87 and all('error handling' in m['line'].lower() for m in found['matches'])
     # no answer stored: a tool error that says how to make one
     assert answer.is_error and 'has no stored answer: memgate answer' in text(answer)
-    assert res.contents[0].text == shown_json('design-decisions')['memory']
+    assert json.loads(res.contents[0].text)['memory'] == shown_json('design-decisions')['memory']
+    # served as data: beside the memory, a notice that it is untrusted text
+    assert mem['notice'].startswith('untrusted text') and json.loads(res.contents[0].text)['notice'] == mem['notice']
 
 def test_bad_arguments_are_tool_errors_in_one_line_not_tracebacks():
     async def call(s):
@@ -81,7 +83,7 @@ def test_a_log_that_does_not_verify_is_refused_and_a_linked_log_is_not_served(tm
     async def call(s):
         return (await s.call_tool('memory', {'query': 'conventions'}),
                 await s.call_tool('memory', {'query': 'infra-root-causes'}),
-                json.loads(text(await s.call_tool('memories', {}))))
+                json.loads(text(await s.call_tool('memories', {})))['memories'])
     edited, linked, every = session_of('--log-dir', str(tmp_path), call=call)
     assert edited.is_error and 'does not verify' in text(edited)
     assert linked.is_error and "no log of query 'infra-root-causes'" in text(linked)
@@ -113,3 +115,57 @@ def test_a_log_folder_that_is_not_there_is_one_line_and_exit_2():
     r = subprocess.run([sys.executable, '-m', 'memgate.cli', 'mcp', '--log-dir', 'runs/nowhere'], capture_output=True,
                        text=True, cwd=ROOT, stdin=subprocess.DEVNULL)
     assert (r.returncode, r.stderr) == (2, 'memgate mcp: error: runs/nowhere: no such log folder\n')
+
+def session_with_stderr(tmp_path, *argv, call):
+    "`session_of`, with the server's stderr kept: (the result, what the server wrote to stderr)."
+    err = tmp_path / 'stderr.txt'
+    params = StdioServerParameters(command=sys.executable, args=['-m', 'memgate.cli', 'mcp', *argv],
+                                   cwd=str(ROOT), env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    async def go():
+        with open(err, 'w') as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as s:
+                    await s.initialize()
+                    return await call(s)
+    return run(go()), err.read_text()
+
+def test_argument_errors_are_one_line_and_echoed_input_is_bounded_and_visible(tmp_path):
+    huge = 'q\x1b[2J\u202e' * 350_000
+    async def call(s):
+        return [await s.call_tool('evidence', {'query': 'infra-root-causes', 't': 'first'}),
+                await s.call_tool('evidence', {'query': 'infra-root-causes'}),
+                await s.call_tool('memory', {'query': huge}),
+                await s.call_tool('search', {'text': ['not', 'a', 'string']})]
+    got, err = session_with_stderr(tmp_path, '--log-dir', str(LOGS), call=call)
+    said = [text(r) for r in got]
+    assert all(r.is_error for r in got) and all('\n' not in s for s in said)
+    assert 'evidence: bad arguments: t: input should be a valid integer' in said[0] and 'validation error' not in said[0]
+    assert 'evidence: bad arguments: t: field required' in said[1]
+    echoed = re.search(r"no log of query '(.*?)'… \(([\d,]+) more characters\)", said[2])
+    assert len(echoed[1]) <= 200 and echoed[2] == f'{len(huge) - 200:,}'
+    assert '\x1b' not in said[2] and '\u202e' not in said[2] and '␛' in said[2]
+    assert 'search: bad arguments: text:' in said[3]
+    # the server's side: one line per error, nothing else
+    assert len(err.splitlines()) == 4 and all(line.startswith('memgate mcp: ') for line in err.splitlines()), err
+
+def test_resources_are_listed_and_a_malformed_log_is_listed_with_its_reason_never_fatal(tmp_path):
+    shutil.copytree(LOGS, tmp_path / 'runs')
+    (tmp_path / 'runs' / 'transcripts' / 'bad.jsonl').write_text('{"kind":"run_start"}\n')
+    async def call(s):
+        return ([r.name for r in (await s.list_resources()).resources],
+                json.loads(text(await s.call_tool('memories', {})))['memories'],
+                json.loads(text(await s.call_tool('memory', {'query': 'conventions'}))),
+                json.loads(text(await s.call_tool('evidence', {'query': 'infra-root-causes', 't': 1}))))
+    (names, every, mem, ev), err = session_with_stderr(tmp_path, '--log-dir', str(tmp_path / 'runs'), call=call)
+    assert names == [f'transcripts/{q}' for q in ('build-and-test-failures', 'conventions', 'design-decisions',
+                                                 'infra-root-causes')]
+    bad = [e for e in every if e['log'].endswith('bad.jsonl')]
+    assert len(bad) == 1 and bad[0]['memory'] is None and 'lacks field `run`' in bad[0]['error']
+    assert mem['memory'] and ev['t'] == 1 and 'Traceback' not in err and 'KeyError' not in err
+
+def test_a_resource_that_cannot_be_read_says_memgates_line():
+    async def call(s):
+        try: await s.read_resource('memgate://transcripts/nope/memory')
+        except Exception as e: return str(e)
+    said = session_of('--log-dir', str(LOGS), call=call)
+    assert "no log of query 'nope' in project 'transcripts'" in said
