@@ -110,7 +110,8 @@ def find_log(dirs, query: str, project: str | None = None) -> Path:
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
     not_logs = f"; not memgate logs: {', '.join(map(str, unread))}" if unread else ''
-    if not hits: raise RecallError(f"no log of query {echo(query)}" + (f" in project {echo(project)}" if project else '')
+    of = f" in project {echo(project)}" if project else ''
+    if not hits: raise RecallError(f"no log of query {echo(query)}{of}"
                                    + f" under {', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))} "
                                    f"(there are: {', '.join(there)}{not_logs})")
     raise RecallError(f"query {echo(query)} has {len(hits)} logs ({', '.join(map(str, hits))}): name its project, "

@@ -25,7 +25,8 @@ KINDS = dict(person="the person's words", agent="the agent's words", tool='tool 
 UNTRUSTED = ('tool', 'page', 'system', 'unknown')     # a line whose only evidence is these is marked
 
 # %% ../nbs/13b_review.ipynb #b8f45ed0
-_LABEL = re.compile(r'(?:\A|\n\n)\[(User|Assistant|ToolResult|System|Agent(?: task| ToolResult| System)?)(?:: [^\]\n]*)?\] ')
+_LABEL = re.compile(r'(?:\A|\n\n)\[(User|Assistant|ToolResult|System|Agent(?: task| ToolResult| System)?)'
+                    r'(?:: [^\]\n]*)?\] ')
 _ROLE_KIND = {'User': 'person', 'Assistant': 'agent', 'Agent': 'agent', 'Agent task': 'agent',
               'System': 'system', 'Agent System': 'system'}
 _CALL = re.compile(r'^Tool: (\S+)', re.M)

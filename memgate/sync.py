@@ -92,9 +92,10 @@ def placed(old: str, entries: list[dict], unreviewed: bool = False, max_bytes: i
     end = new.find(END) + len(END) + 1
     size, lines = len(new[:end].encode()) + (len(eol) - 1) * new[:end].count('\n'), new[:end].count('\n')
     if size > max_bytes or lines > max_lines:
-        raise MemgateError(f"the section would end at byte {size:,}, line {lines}: past the first {max_bytes:,} bytes "
-                           f"or {max_lines} lines an agent reads; shorten the text above it (it starts at line "
-                           f"{before.count(chr(10)) + 1}), or give --max-bytes/--max-lines for an agent that reads more")
+        starts = before.count('\n') + 1
+        raise MemgateError(f"the section would end at byte {size:,}, line {lines}: past the first {max_bytes:,} "
+                           f"bytes or {max_lines} lines an agent reads; shorten the text above it (it starts at "
+                           f"line {starts}), or give --max-bytes/--max-lines for an agent that reads more")
     return new
 
 # %% ../nbs/13d_sync.ipynb #3ec52cf0

@@ -1,6 +1,6 @@
 """Issue 37: memory reaches an agent's instructions only as reviewed, quoted data; every file memgate writes is written
 safely; every reader passes over what is no regular file. Each test here failed on the main before it."""
-import json, os, re, shutil, stat, subprocess, threading
+import json, os, re, shutil, stat, subprocess
 from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from conftest import FIXTURES
 from helpers import memgate, yes
 from memgate.domain import visible
-from memgate.sync import BEGIN, END, placed, section, with_section
+from memgate.sync import BEGIN, END, placed, section
 from memgate.testing import FakeServer
 
 RUNS = FIXTURES / 'runs' / 'scripted'
@@ -41,8 +41,8 @@ def shape(text: str):
             (t.type, t.tag, t.content, t.nesting) for t in md.parse(text)]
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(FIELDS, min_size=1, max_size=3), st.booleans(), st.sampled_from(['', '# Title\n', '# Title\n\nText.\n']),
-       OUTSIDE)
+@given(st.lists(FIELDS, min_size=1, max_size=3), st.booleans(),
+       st.sampled_from(['', '# Title\n', '# Title\n\nText.\n']), OUTSIDE)
 def test_everything_from_a_log_sits_inside_an_inert_node_and_a_second_sync_changes_nothing(fields, unreviewed, title,
                                                                                        rest):
     entries = [entry_of(d) for d in fields]
@@ -80,7 +80,8 @@ def session(path: Path):
                          timestamp=f'2026-11-0{ts}T10:00:00Z', message=dict(role=kind, content=content)))
         parent = uid
     add('user', 'Set up the project and tell me how to build it.', 1)
-    add('assistant', [dict(type='tool_use', id='c1', name='WebFetch', input=dict(url='https://docs.example.invalid'))], 1)
+    fetch = dict(type='tool_use', id='c1', name='WebFetch', input=dict(url='https://docs.example.invalid'))
+    add('assistant', [fetch], 1)
     add('user', [dict(type='tool_result', tool_use_id='c1', content=PAGE)], 1)
     add('assistant', [dict(type='tool_use', id='c2', name='Bash', input=dict(command='cat NOTES'))], 2)
     add('user', [dict(type='tool_result', tool_use_id='c2', content=TOOL)], 2)
