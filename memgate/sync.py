@@ -1,4 +1,4 @@
-"""`memgate sync`: reviewed memories in a managed section of AGENTS.md or CLAUDE.md, as quoted data; idempotent, bounded.
+"""`memgate sync`: reviewed memories in a managed section of AGENTS.md or CLAUDE.md, as quoted data; bounded.
 
 Docs: https://memgate.github.io/memgate/sync.html.md"""
 
