@@ -2,7 +2,7 @@
 import subprocess, sys
 from conftest import FIXTURES, ROOT
 from memgate.sync import BEGIN, END, section
-from memgate import recall
+from memgate.review import for_agents
 
 LOGS = FIXTURES / 'runs' / 'scripted'
 
@@ -12,40 +12,42 @@ def memgate(*argv):
 
 def test_a_second_sync_changes_no_byte_and_says_up_to_date(tmp_path):
     f = tmp_path / 'AGENTS.md'
-    assert memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f))[:2] == (0, f"{f}: updated\n")
+    every = ('sync', '--log-dir', str(LOGS), '--agents-md', str(f), '--unreviewed')
+    assert memgate(*every)[:2] == (0, f"{f}: updated (4 notes)\n")
     first = f.read_bytes()
-    assert memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f))[:2] == (0, f"{f}: up to date\n")
+    assert memgate(*every)[:2] == (0, f"{f}: up to date (4 notes)\n")
     assert f.read_bytes() == first and first.decode().count(BEGIN) == 1
 
 def test_text_outside_the_markers_is_kept_byte_for_byte(tmp_path):
     f = tmp_path / 'CLAUDE.md'
     before, after = '# Project\r\n\r\nUse `uv run` — never pip.\n\n', '\n## Later notes\n\ttabbed\n'
     f.write_bytes((before + BEGIN + '\nstale\n' + END + '\n' + after).encode())
-    assert memgate('sync', '--log-dir', str(LOGS), '--claude-md', str(f))[0] == 0
+    assert memgate('sync', '--log-dir', str(LOGS), '--claude-md', str(f), '--unreviewed')[0] == 0
     text = f.read_bytes().decode()
     assert text.startswith(before + BEGIN) and text.endswith(END + '\n' + after)
-    assert 'stale' not in text and '### infra-root-causes (transcripts)' in text
+    assert 'stale' not in text and 'query: build-and-test-failures (project transcripts)' in text
 
 def test_the_section_stays_within_its_bound_and_says_what_it_left_out():
-    entries = recall.memories(LOGS)
+    entries = for_agents(LOGS, unreviewed=True)[0]
     whole = section(entries)
     assert len(whole.encode()) <= 32 * 1024 and whole.count('\n') <= 200
-    small = section(entries, max_bytes=6000)
-    assert len(small.encode()) <= 6000
-    assert ('(3 more left out to stay within 5 KiB and 200 lines: conventions, design-decisions, infra-root-causes'
-            in small)
+    small = section(entries, max_bytes=12000)
+    assert len(small.encode()) <= 12000 and small.count('### Note') >= 1
+    left = 4 - small.count('### Note')
+    assert f'({left} more notes left out to stay within 12,000 bytes and 200 lines: memgate show has them)' in small
     short = section(entries, max_lines=40)
-    assert short.count('\n') <= 40 and 'more left out' in short
+    assert short.count('\n') <= 40 and 'more notes left out' in short
 
 def test_check_exits_1_on_a_stale_section_and_writes_nothing(tmp_path):
     f = tmp_path / 'AGENTS.md'
-    assert memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f), '--check')[:2] == (1, f"{f}: stale\n")
+    every = ('sync', '--log-dir', str(LOGS), '--agents-md', str(f), '--unreviewed')
+    assert memgate(*every, '--check')[:2] == (1, f"{f}: stale (4 notes)\n")
     assert not f.exists()
-    memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f))
-    assert memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f), '--check')[0] == 0
-    f.write_text(f.read_text().replace('### conventions', '### edited by hand'))
+    memgate(*every)
+    assert memgate(*every, '--check')[0] == 0
+    f.write_text(f.read_text().replace('### Note 2', '### edited by hand'))
     edited = f.read_bytes()
-    assert memgate('sync', '--log-dir', str(LOGS), '--agents-md', str(f), '--check')[0] == 1
+    assert memgate(*every, '--check')[0] == 1
     assert f.read_bytes() == edited
 
 def test_a_symlinked_target_is_refused_and_its_file_untouched(tmp_path):
@@ -58,7 +60,7 @@ def test_a_symlinked_target_is_refused_and_its_file_untouched(tmp_path):
     assert real.read_text() == 'mine\n'
 
 def test_a_marker_inside_a_memory_cannot_end_the_section(tmp_path):
-    e = dict(recall.memories(LOGS)[0], memory='- see ``` and ' + END + ' here')
+    e = dict(for_agents(LOGS, unreviewed=True)[0][0], memory='- see ``` and ' + END + ' here')
     s = section([e])
     assert s.count(END) == 1 and s.endswith(END + '\n')
 
