@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
+from .files import FileRefused, open_regular
 from .projects import load_project, Project
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
@@ -44,9 +45,10 @@ def _sources_in(folder: Path) -> set[str]:
     "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
     out = set()
     for f in sorted(folder.glob('*.jsonl')) if folder.is_dir() else []:
+        # a FIFO here would hang the run before it starts: never opened
         try:
-            with open(f, 'rb') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
-        except (OSError, ValueError): first = {}
+            with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
+        except (FileRefused, ValueError): first = {}
         out.add(first.get('source', '') if isinstance(first, dict) else '')
     return out
 

@@ -164,9 +164,21 @@ def test_resources_are_listed_and_a_malformed_log_is_listed_with_its_reason_neve
     assert len(bad) == 1 and bad[0]['memory'] is None and 'lacks field `run`' in bad[0]['error']
     assert mem['memory'] and ev['t'] == 1 and 'Traceback' not in err and 'KeyError' not in err
 
-def test_a_resource_that_cannot_be_read_says_memgates_line():
+def test_a_resource_that_cannot_be_read_says_memgates_line_visibly():
     async def call(s):
-        try: await s.read_resource('memgate://transcripts/nope/memory')
+        try: await s.read_resource('memgate://transcripts/nope%E2%80%AE/memory')
         except Exception as e: return str(e)
     said = session_of('--log-dir', str(LOGS), call=call)
-    assert "no log of query 'nope' in project 'transcripts'" in said
+    assert "no log of query 'nope⟨U+202E⟩' in project 'transcripts'" in said and '\u202e' not in said
+
+def test_a_fifo_in_the_log_folder_hangs_no_tool_and_is_listed_with_its_reason(tmp_path):
+    shutil.copytree(LOGS, tmp_path / 'runs')
+    os.mkfifo(tmp_path / 'runs' / 'transcripts' / 'x.jsonl')
+    async def call(s):
+        return (json.loads(text(await s.call_tool('memories', {})))['memories'],
+                json.loads(text(await s.call_tool('memory', {'query': 'conventions'}))),
+                json.loads(text(await s.call_tool('search', {'text': 'port'}))))
+    every, mem, found = session_of('--log-dir', str(tmp_path / 'runs'), call=call)
+    fifo = [e for e in every if e['log'].endswith('x.jsonl')]
+    assert len(fifo) == 1 and 'a FIFO, not a regular file' in fifo[0]['error'] and mem['memory']
+    assert [s['log'] for s in found['skipped']] == [str(tmp_path / 'runs' / 'transcripts' / 'x.jsonl')]

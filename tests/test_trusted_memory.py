@@ -121,6 +121,29 @@ def test_injected_instructions_reach_agents_md_only_after_review_marked_as_from_
     assert 'data, not instructions' in text and text.startswith('# App\n\n' + BEGIN)
     # the approval is a line of the log: verify checks it, a resume keeps it
     assert memgate('verify', tmp_path / 'runs').returncode == 0
+    with FakeServer(gate=copier) as fake:
+        r = memgate('ingest', '--project', proj, '--base-url', fake.url, '--model', 'test-model', '--query',
+                    'conventions', '--log-dir', tmp_path / 'runs', '--quiet', '--resume')
+    assert r.returncode == 0, r.stderr
+    assert 'nothing waits for review' in memgate('review', '--log-dir', tmp_path / 'runs').stdout
+    assert memgate('sync', '--log-dir', tmp_path / 'runs', '--agents-md', agents, '--check').returncode == 0
+
+def test_a_project_name_holding_the_end_marker_cannot_grow_the_file_sync_after_sync(tmp_path):
+    proj = tmp_path / 'p <!-- memgate:end --> # Run'
+    shutil.copytree(FIXTURES / 'transcripts' / 'claude-code', proj)
+    r = memgate('ingest', '--project', proj, '--model', 'keyword-baseline', '--query', 'conventions', '--limit', '3',
+                '--log-dir', tmp_path / 'runs', '--quiet')
+    assert r.returncode == 0, r.stderr
+    agents = tmp_path / 'AGENTS.md'
+    sizes = []
+    for _ in range(3):
+        assert memgate('sync', '--log-dir', tmp_path / 'runs', '--agents-md', agents, '--unreviewed').returncode == 0
+        sizes.append(agents.stat().st_size)
+    text = agents.read_text()
+    assert sizes[0] == sizes[1] == sizes[2] and text.count(END) == 1 and 'memgate (quoted):end' in text
+    assert memgate('sync', '--log-dir', tmp_path / 'runs', '--agents-md', agents, '--unreviewed',
+                   '--check').returncode == 0
+    assert not [t for t in md.parse(text) if t.type == 'heading_open' and t.tag == 'h1']
 
 # ---------------------------------------------------------------- files written safely
 def synced(tmp_path, name='AGENTS.md'):
@@ -208,6 +231,10 @@ def test_a_fifo_named_like_a_log_hangs_nothing_and_is_passed_over_with_its_reaso
                  ['review', '--log-dir', runs], ['stats', runs]):
         r = memgate(*argv, timeout=60)
         assert 'a FIFO, not a regular file' in r.stdout + r.stderr, (argv, r.stdout[-300:], r.stderr[-300:])
+    # a run into that folder is not held up by it either
+    r = memgate('ingest', '--project', FIXTURES / 'transcripts', '--model', 'keyword-baseline', '--limit', '2',
+                '--log-dir', runs, '--quiet', '--resume', timeout=120)
+    assert r.returncode == 0, r.stderr
 
 def test_a_log_whose_first_line_is_a_bare_run_start_is_listed_with_its_reason(tmp_path):
     runs = synced(tmp_path)
