@@ -1,5 +1,5 @@
 "`memgate mcp` as a subprocess, driven by the MCP SDK's own stdio client: its tools, its resource, its errors."
-import json, os, re, shutil, subprocess, sys
+import asyncio, json, os, re, shutil, subprocess, sys
 import pytest
 from conftest import FIXTURES, ROOT, run
 
@@ -17,7 +17,8 @@ def session_of(*argv, call):
             async with ClientSession(read, write) as s:
                 await s.initialize()
                 return await call(s)
-    return run(go())
+    # a tool that hangs (a FIFO opened, say) fails the test, not the whole suite
+    return run(asyncio.wait_for(go(), 120))
 
 def text(result) -> str: return result.content[0].text
 
@@ -127,7 +128,7 @@ def session_with_stderr(tmp_path, *argv, call):
                 async with ClientSession(read, write) as s:
                     await s.initialize()
                     return await call(s)
-    return run(go()), err.read_text()
+    return run(asyncio.wait_for(go(), 120)), err.read_text()
 
 def test_argument_errors_are_one_line_and_echoed_input_is_bounded_and_visible(tmp_path):
     huge = 'q\x1b[2J\u202e' * 350_000
