@@ -42,7 +42,8 @@ class Audit:
     examples: dict = field(default_factory=dict)        # kind: up to EXAMPLES texts in context
     # random-looking strings no rule took (distinct)
     left: int = 0
-    left_examples: list = field(default_factory=list)   # masked: `x8Tq…(40 chars) in FILE`
+    # every one of them, masked, where it first stands: `x8Tq…(40 chars) in FILE at REF`
+    left_examples: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         "The audit as `--format json` prints it."
@@ -76,8 +77,8 @@ def audit(project: Project) -> Audit:
             for m in _TOKEN.finditer(_PLACEHOLDER.sub(' ', r.text)):
                 if m[0] in seen_left or not looks_random(m[0]): continue
                 seen_left.add(m[0])
-                if len(out.left_examples) < 5:
-                    out.left_examples.append(visible(f"{_masked(m[0])} in {r.source}"))
+                # each one named, so every string counted can be found and judged
+                out.left_examples.append(visible(f"{_masked(m[0])} in {r.source} at {r.ref or '?'}"))
     out.files, out.redacted, out.left = len(project.warnings.files), project.warnings.redacted, len(seen_left)
     return out
 

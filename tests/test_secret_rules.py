@@ -162,3 +162,15 @@ def test_a_secret_of_a_users_rule_split_between_two_records_is_replaced_on_both_
     text = ''.join(c['text'] for c in json.loads(r.stdout))
     assert r.returncode == 0 and 'ACME_ID=[REDACTED:acme-token]' in text, text
     assert 'k3v9x0q2' not in text and 'm8w7r4t1zQ' not in text and 'and then it timed out' in text
+
+def test_secrets_names_every_random_looking_string_it_counts_masked_with_file_and_place(tmp_path):
+    "Issue 38: the review line counted 46 strings and named 5; each one counted is now named, and none shown whole."
+    tokens = [f'Zr8Kp2Lm5Nx7Qw1Ty4Ub{i:02d}Vc6Xd9Se' for i in range(12)]
+    write_jsonl(tmp_path / 'p' / 's.jsonl', [cc('user', f'2026-01-01T10:00:{i:02d}.000Z', f'the build printed {t}')
+                                             for i, t in enumerate(tokens)])
+    got = json.loads(memgate('secrets', '--project', tmp_path / 'p', '--format', 'json').stdout)
+    left = got[0]['unredacted_random'] if isinstance(got, list) else got['unredacted_random']
+    assert left['count'] == len(left['examples']) == 12
+    assert all(x.startswith('Zr8K…(30 chars) in ') and ' at u-2026-01-01T10:00:' in x for x in left['examples'])
+    text = memgate('secrets', '--project', tmp_path / 'p').stdout
+    assert text.count('Zr8K…(30 chars) in ') == 12 and not any(t in text for t in tokens)
