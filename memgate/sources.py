@@ -152,13 +152,15 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
 
 # %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 6   # how records become text; a log records it, so resume can tell
+RENDERER_VERSION = 7   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
 # 4: a long tool result is cleaned (controls out, secrets redacted) whole before it is cut, not after.
 # 5: lists of objects in tool inputs (MultiEdit's edits, TodoWrite's todos) as items, their fields as lines.
 # 6: sub-agents tagged and placed after the call that started them, rewound branches noted, a file's sessions
 #    apart, legacy Codex rollouts and words only an event holds read, queued prompts and reminders told apart,
 #    Codex output parts unwrapped, true sizes of what is omitted.
+# 7: a message only its queue removal holds read; task notifications, IDE context, teammates and Codex's AGENTS.md
+#    preamble told apart from the person; newer Claude Code state records counted as bookkeeping.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
@@ -235,11 +237,15 @@ def _json(v) -> str: return json.dumps(v, ensure_ascii=False)
 
 # %% ../nbs/02_sources.ipynb #ea931d79
 CLAUDE_SKIP = {'summary', 'file-history-snapshot', 'progress', 'attachment', 'ai-title',
-               'custom-title', 'last-prompt', 'mode', 'permission-mode'}
+               'custom-title', 'last-prompt', 'mode', 'permission-mode',
+               # newer versions' state records: names, worktree and PR state, links; no conversation
+               'agent-name', 'worktree-state', 'pr-link', 'fork-context-ref'}
 # timing and hook bookkeeping, no content
 CLAUDE_SYSTEM_SKIP = {'turn_duration', 'stop_hook_summary'}
 _HARNESS = re.compile(r'^\s*(<command-name>|<command-message>|<command-args>|<local-command-stdout>'
                       r'|<local-command-stderr>|<system-reminder>|<user-prompt-submit-hook>'
+                      # what a background task, an IDE or a teammate agent put in the person's place
+                      r'|<task-notification>|<ide_opened_file>|<ide_selection>|<teammate-message[ >]'
                       r'|Caveat: The messages below were generated)')
 
 def shortener(cap: int, clean: Callable[[str], str] = lambda text: text) -> Callable[[str], str]:
@@ -314,7 +320,8 @@ QUEUED = '(typed while the agent worked)'     # what a queued message of the per
 
 def _queued(obj: dict) -> str | None:
     "The words of a `queue-operation` that queued a message (`enqueue` with content); None for the rest."
-    if obj.get('operation') != 'enqueue': return None
+    # a message absorbed into the turn is removed from the queue with its words: often their one copy
+    if obj.get('operation') not in ('enqueue', 'remove'): return None
     c = obj.get('content')
     text = c if isinstance(c,
                            str) else '\n'.join(_str(b.get('text')) or '' for b in c if isinstance(b, dict)) \
@@ -356,6 +363,8 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind == 'queue-operation':
         text = _queued(obj)
         if not text: report.skipped[kind] += 1
+        # a task's notification queued for the agent is the harness's, not the person's
+        elif _HARNESS.match(text): return [Record(Role.system, text, str(path), ref, ts)]
         return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)] if text else []
     if kind == 'system':
         text = _claude_system(obj, report)
@@ -397,7 +406,8 @@ def _apart(r: Record, line: ClaudeLine) -> list[Record]:
 
 # %% ../nbs/02_sources.ipynb #5493ff5a
 CODEX_SKIP = {'turn_context'}
-_CODEX_SETUP = re.compile(r'^\s*<(environment_context|user_instructions|user_shell_command|INSTRUCTIONS)')
+_CODEX_SETUP = re.compile(r'^\s*(?:<(?:environment_context|user_instructions|user_shell_command|INSTRUCTIONS)'
+                          r'|# AGENTS\.md instructions for )')
 
 def _parts(content) -> str:
     "Text of a Codex message's content parts."
@@ -779,12 +789,16 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     for r in recs:
         if not copy(r): said.setdefault(r.role, []).append(r.text)
     words = lambda r: (r.text[len(QUEUED):] if r.text.startswith(QUEUED) else r.text).strip()
-    out = []
+    out, queued = [], set()
     for r in recs:
-        if copy(r) and any(words(r) in t for t in said.get(r.role, ())):
+        # a queued message's words kept once: its enqueue, then its removal when the turn absorbed it
+        again = r.role == Role.user and r.text.startswith(QUEUED) and words(r) in queued
+        if again or (copy(r) and any(words(r) in t for t in said.get(r.role, ()))):
             rep.records -= 1
             rep.skipped['event_msg' if event(r) else 'queue-operation'] += 1
-        else: out.append(r)
+        else:
+            out.append(r)
+            if r.role == Role.user and r.text.startswith(QUEUED): queued.add(words(r))
     return out
 
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,

@@ -9,8 +9,8 @@ from memgate.log import read_log
 SECRETS = {
     'openai-key': 'sk-proj-' + 'Ab3dEf6hIj9kLm2nOp5q' * 2,
     'anthropic-key': 'sk-ant-api03-' + 'Zy8xWv7uTs6rQp5oNm4l' * 2,
-    'aws-access-key': 'AKIAIOSFODNN7EXAMPLE',
-    'aws-secret-key': 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'aws-access-key': 'AKIAZR8KP2LM5NX7QW1T',      # not AWS's documented example: that one is allowed
+    'aws-secret-key': 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzR8kP2lM5n',
     'github-token': 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0' * 2,
     'slack-token': 'xoxb-123456789012-abcdefABCDEF',
     'authorization': 'Zm9vOmJhcjEyMzQ1Njc4',

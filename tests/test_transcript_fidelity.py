@@ -262,3 +262,57 @@ def test_a_name_or_type_that_is_a_list_is_unknown_not_a_crash(tmp_path):
     project = load_project(tmp_path / 'c')
     for s in project.sessions: session_records(s, project.warnings)
     assert "unknown content block ['text']" in project.warnings.summary(), project.warnings.summary()
+
+def test_issue_38_a_message_only_its_queue_removal_holds_is_the_persons_in_place_and_once(tmp_path):
+    "Claude Code removes a message absorbed mid-turn from its queue with its words (`remove`, `content`)."
+    absorbed = dict(queue('2026-03-01T10:00:07.000Z', 'remove', 'actually — focus on the parser first'),
+                    reason='absorbed_mid_turn')
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', 'fix the failing build'),
+        absorbed,
+        claude('assistant', '2026-03-01T10:00:09.000Z', [dict(type='text', text='Understood - parser first.')]),
+        queue('2026-03-01T10:00:20.000Z', 'enqueue', 'and add a test'),
+        queue('2026-03-01T10:00:21.000Z', 'remove', 'and add a test'),        # its enqueue holds it: once
+        queue('2026-03-01T10:00:22.000Z', 'remove'),                          # no words: bookkeeping
+    ])
+    assert texts(tmp_path / 'p') == [
+        '[User] fix the failing build', '[User] (typed while the agent worked) actually — focus on the parser first',
+        '[Assistant] Understood - parser first.', '[User] (typed while the agent worked) and add a test']
+
+def test_issue_38_notifications_ide_context_and_teammates_are_not_the_persons_words(tmp_path):
+    note = '<task-notification><task-id>b7</task-id><status>completed</status></task-notification>'
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', 'run the tests in the background'),
+        dict(claude('user', '2026-03-01T10:00:01.000Z', note), origin=dict(kind='task-notification')),
+        queue('2026-03-01T10:00:02.000Z', 'enqueue', note),
+        claude('user', '2026-03-01T10:00:03.000Z', '<ide_opened_file>The user opened src/app.py</ide_opened_file>'),
+        claude('user', '2026-03-01T10:00:04.000Z',
+               '<teammate-message teammate_id="t2">I took the parser</teammate-message>'),
+    ])
+    got = texts(tmp_path / 'p')
+    assert got[0] == '[User] run the tests in the background'
+    assert [g.split(' ', 1)[0] for g in got[1:]] == ['[System]'] * 4, got
+
+def test_issue_38_newer_claude_state_records_are_bookkeeping_counted_without_a_warning(tmp_path):
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', 'hello'),
+        *[dict(type=t, timestamp='2026-03-01T10:00:01.000Z', sessionId='S1') for t in
+          ('agent-name', 'worktree-state', 'pr-link', 'fork-context-ref')]])
+    project = load_project(tmp_path / 'p')
+    got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    report = project.warnings.report(tmp_path / 'p' / 's1.jsonl')
+    assert got == ['[User] hello'] and not report.warnings
+    assert {k: report.skipped[k] for k in ('agent-name', 'worktree-state', 'pr-link', 'fork-context-ref')} == \
+        dict.fromkeys(('agent-name', 'worktree-state', 'pr-link', 'fork-context-ref'), 1)
+
+def test_issue_38_a_codex_agents_md_preamble_is_harness_text_not_the_person(tmp_path):
+    ts = '2026-03-01T10:00:00.000Z'
+    pre = '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nUse uv.\n</INSTRUCTIONS>'
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-03-01T10-00-00-5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f.jsonl', [
+        dict(timestamp=ts, type='session_meta', payload=dict(id='5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f', timestamp=ts,
+                                                             cwd='/w', cli_version='0.155.0')),
+        *[dict(timestamp=ts, type='response_item', payload=dict(type='message', role='user',
+                                                                 content=[dict(type='input_text', text=t)]))
+          for t in (pre, 'fix the lockfile')]])
+    got = texts(tmp_path / 'p')
+    assert got[1].startswith('[System] # AGENTS.md instructions for /w') and got[2] == '[User] fix the lockfile', got

@@ -231,9 +231,11 @@ def test_a_fifo_named_like_a_log_hangs_nothing_and_is_passed_over_with_its_reaso
                  ['review', '--log-dir', runs], ['stats', runs]):
         r = memgate(*argv, timeout=60)
         assert 'a FIFO, not a regular file' in r.stdout + r.stderr, (argv, r.stdout[-300:], r.stderr[-300:])
-    # a run into that folder is not held up by it either
+    # a run into a folder holding one is not held up by it either
+    (tmp_path / 'fresh' / 'transcripts').mkdir(parents=True)
+    os.mkfifo(tmp_path / 'fresh' / 'transcripts' / 'x.jsonl')
     r = memgate('ingest', '--project', FIXTURES / 'transcripts', '--model', 'keyword-baseline', '--limit', '2',
-                '--log-dir', runs, '--quiet', '--resume', timeout=120)
+                '--log-dir', tmp_path / 'fresh', '--quiet', timeout=120)
     assert r.returncode == 0, r.stderr
 
 def test_a_log_whose_first_line_is_a_bare_run_start_is_listed_with_its_reason(tmp_path):

@@ -1,0 +1,32 @@
+"""Issue 38: things that are not secrets stay as they are (gitleaks' allowlist conventions), while the secrets beside
+them are still taken. Each kept case was redacted before."""
+import pytest
+from memgate.redact import redact
+
+KEPT = [
+    'Tool: mcp__n8n-mcp__n8n_health_check',                                   # an MCP tool's name
+    'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',                               # AWS's documented example key
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'OPENAI_API_KEY=sk-...',                                                  # placeholders
+    'export API_KEY="sk-..."',
+    'use `Authorization: Bearer <token>` here',
+    'golang.org/x/text v0.3.7 h1:Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9Lz2M=',  # a go.sum hash
+    '{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", '
+    '"y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}',                    # a JWK's public members
+]
+
+@pytest.mark.parametrize('text', KEPT)
+def test_what_is_no_secret_is_sent_as_it_is(text):
+    assert redact(text) == text
+
+TAKEN = [
+    ('"d": "870MB6gfuTJ4HtUnUvYMyJpr5eUZNP4Bk43bVdj3eAE"', '870MB6gfuTJ4'),   # a JWK's private member
+    ('OPENAI_API_KEY=sk-proj-Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0R', 'Zr8Kp2Lm5Nx7'),
+    ('aws_access_key_id = AKIAZR8KP2LM5NX7QW1T', 'ZR8KP2LM5NX7'),
+    ('Tool: mcp__srv__query\n  api_key: Zr8Kp2Lm5Nx7Qw1Ty4UbVc6X', 'Zr8Kp2Lm5Nx7'),
+    ('export API_KEY="sk-Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9..."', 'Zr8Kp2Lm5Nx7'),
+]
+
+@pytest.mark.parametrize('text,secret', TAKEN)
+def test_the_secrets_beside_them_are_still_taken(text, secret):
+    assert secret not in redact(text) and '[REDACTED:' in redact(text)
