@@ -19,7 +19,8 @@ REDACTOR_VERSION = 4
 # 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
 # 3: rules in gitleaks' schema (templates/secret-rules.toml): structural rules, 200 services' token shapes.
 # 4: not secrets: AWS's documented example keys, placeholders (sk-..., <token>), MCP tool names, go.sum h1: hashes,
-#    a JWK's public members.
+#    a JWK's public members; taken whole: rediss://:pw@, Okta SSWS, psk, Telegram, Mailgun, LangSmith, Pinecone,
+#    Doppler and Notion tokens, mysql -p'…' to its quote.
 
 
 # %% ../nbs/01_redact.ipynb #aba679fa
