@@ -13,7 +13,8 @@ SHAPES = [   # (text, the secret in it)
     ('the key lsv2_pt_0123456789abcdef0123456789abcdef_0123456789 works', '0123456789abcdef0123456789abcdef'),
     ('pinecone pcsk_4Zr8Kp_Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9LzAbCdEfGh', 'Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh'),
     ('use dp.st.prd.Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9LzAb here', 'Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9LzAb'),
-    ('notion ntn_123456789012Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9', '123456789012Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9'),
+    ('notion ntn_123456789012Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9',
+     '123456789012Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9'),
     ("mysql -u root -p'Zr8K\"p2Lm5Nx7Qw1T' db", 'p2Lm5Nx7Qw1T'),                              # past the "
 ]
 
