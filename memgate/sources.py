@@ -17,7 +17,7 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
-           'CLAUDE_BLOCKS', 'QUEUED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION',
+           'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION',
            'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD', 'GOLDEN', 'SourceError',
            'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
            'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size',
@@ -317,6 +317,7 @@ CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block,
 
 # %% ../nbs/02_sources.ipynb #a15bc133
 QUEUED = '(typed while the agent worked)'     # what a queued message of the person's says it is
+REMOVED = '(removed from the queue)'         # how the ref of a message read from its removal says so
 
 def _queued(obj: dict) -> str | None:
     "The words of a `queue-operation` that queued a message (`enqueue` with content); None for the rest."
@@ -365,6 +366,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
         if not text: report.skipped[kind] += 1
         # a task's notification queued for the agent is the harness's, not the person's
         elif _HARNESS.match(text): return [Record(Role.system, text, str(path), ref, ts)]
+        if obj.get('operation') == 'remove': ref = f'{ref} {REMOVED}'
         return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)] if text else []
     if kind == 'system':
         text = _claude_system(obj, report)
@@ -791,8 +793,8 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     words = lambda r: (r.text[len(QUEUED):] if r.text.startswith(QUEUED) else r.text).strip()
     out, queued = [], set()
     for r in recs:
-        # a queued message's words kept once: its enqueue, then its removal when the turn absorbed it
-        again = r.role == Role.user and r.text.startswith(QUEUED) and words(r) in queued
+        # a removal repeats its enqueue's words: kept once (the same words queued twice are two messages)
+        again = isinstance(r.ref, str) and r.ref.endswith(REMOVED) and words(r) in queued
         if again or (copy(r) and any(words(r) in t for t in said.get(r.role, ()))):
             rep.records -= 1
             rep.skipped['event_msg' if event(r) else 'queue-operation'] += 1

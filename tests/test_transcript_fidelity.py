@@ -274,10 +274,13 @@ def test_issue_38_a_message_only_its_queue_removal_holds_is_the_persons_in_place
         queue('2026-03-01T10:00:20.000Z', 'enqueue', 'and add a test'),
         queue('2026-03-01T10:00:21.000Z', 'remove', 'and add a test'),        # its enqueue holds it: once
         queue('2026-03-01T10:00:22.000Z', 'remove'),                          # no words: bookkeeping
+        queue('2026-03-01T10:00:30.000Z', 'enqueue', 'continue'),
+        queue('2026-03-01T10:00:40.000Z', 'enqueue', 'continue'),             # typed twice: said twice
     ])
     assert texts(tmp_path / 'p') == [
         '[User] fix the failing build', '[User] (typed while the agent worked) actually — focus on the parser first',
-        '[Assistant] Understood - parser first.', '[User] (typed while the agent worked) and add a test']
+        '[Assistant] Understood - parser first.', '[User] (typed while the agent worked) and add a test',
+        '[User] (typed while the agent worked) continue', '[User] (typed while the agent worked) continue']
 
 def test_issue_38_notifications_ide_context_and_teammates_are_not_the_persons_words(tmp_path):
     note = '<task-notification><task-id>b7</task-id><status>completed</status></task-notification>'
