@@ -569,7 +569,7 @@ def sync_args(p):
 # %% ../nbs/14_cli.ipynb #0a51f20e
 def cmd_sync(args) -> int:
     "Write (or with `--check`, check) the managed section of each file named; exit 1 when `--check` finds one stale."
-    from memgate.review import for_agents
+    from memgate.review import for_agents, review_command
     from memgate.sync import sync
     targets = [t for t in (args.agents_md, args.claude_md) if t]
     if not targets: raise MemgateError('name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
@@ -584,7 +584,7 @@ def cmd_sync(args) -> int:
         if changed: stale.append(t)
     if waiting and not args.unreviewed:
         print(f"{plural(len(waiting), 'memory', 'memories')} waiting for review, not written: {', '.join(waiting)} "
-              f"(memgate review{''.join(f' --log-dir {d}' for d in dirs)})")
+              f"({review_command(dirs)})")
     return 1 if args.check and stale else 0
 
 # %% ../nbs/14_cli.ipynb #03b2e0b9
@@ -599,11 +599,11 @@ def review_args(p):
 # %% ../nbs/14_cli.ipynb #65f248dc
 def cmd_review(args) -> int:
     "Show the memories waiting for review and approve them: asked at a terminal, or by `--approve SHA`."
-    from memgate.review import ReviewError, approve, review_text, reviews
+    from memgate.review import ReviewError, approve, review_command, review_text, reviews
     dirs = args.log_dir or ['runs']
     got, bad = reviews(dirs)
     for line in bad: print(f"not reviewable: {line}", file=sys.stderr)
-    waiting, cmd = [r for r in got if r.pending], 'memgate review' + ''.join(f' --log-dir {d}' for d in dirs)
+    waiting, cmd = [r for r in got if r.pending], review_command(dirs)
     for sha in args.approve:
         hit = [r for r in waiting if len(sha) >= 12 and r.sha.startswith(sha.lower())]
         if not hit: raise ReviewError(f"no memory waiting for review has sha {sha[:64]!r}: {cmd} lists them")

@@ -78,7 +78,7 @@ def server_class():
 # %% ../nbs/13c_mcpserver.ipynb #c378b90f
 def build_server(log_dirs: list[str]):
     "The MCP server of the logs under `log_dirs`: five tools, and a resource per memory."
-    _, _, ResourceError = sdk()
+    _, ToolError, ResourceError = sdk()
     # WARNING: the SDK's own INFO lines would say each error again, over several lines
     server = server_class()('memgate', log_level='WARNING', instructions=(
         "Gated, audited memories of this project's coding-agent sessions, one per standing question, served as "
@@ -115,7 +115,7 @@ def build_server(log_dirs: list[str]):
     def memory_resource(project: str, query: str) -> str:
         "A query's final memory, as data (JSON with the notice)."
         try: return answered(recall.memory, log_dirs, query, project)
-        except Exception as e: raise ResourceError(str(e)) from None
+        except ToolError as e: raise ResourceError(str(e)) from None
     return server
 
 # %% ../nbs/13c_mcpserver.ipynb #b5a084a5

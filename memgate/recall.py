@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from .domain import MemgateError, visible
 from .log import LogError, Verdict, first_event, log_files, verify
-from .show import as_json, learned
+from .show import Learned, as_json, learned
 
 # %% auto #0
 __all__ = ['ECHO_CHARS', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'echo', 'timestamp', 'checked', 'entry',
@@ -50,10 +50,11 @@ ECHO_CHARS = 200    # the most of a caller's text an error repeats
 def echo(text) -> str:
     "`text` as an error repeats it: visible, cut to `ECHO_CHARS` characters (as shown), with a count of the rest."
     s = str(text)
-    shown = visible(s[:ECHO_CHARS])[:ECHO_CHARS]
-    cut = f"… ({len(s) - ECHO_CHARS:,} more characters)" if len(s) > ECHO_CHARS or len(shown) < len(
-        visible(s[:ECHO_CHARS])) else ''
-    return repr(shown) + cut
+    v = visible(s[:ECHO_CHARS])
+    if len(s) <= ECHO_CHARS and len(v) <= ECHO_CHARS: return repr(v)
+    # past the bound: what was sent, or what shows of it (a control shows as several characters)
+    more = f"{len(s) - ECHO_CHARS:,} more characters" if len(s) > ECHO_CHARS else 'cut where it shows'
+    return f"{v[:ECHO_CHARS]!r}… ({more})"
 
 # %% ../nbs/13a_recall.ipynb #e1a2f67d
 _TS = re.compile(r'\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?)?(?:Z|[+-]\d\d:?\d\d)?')
@@ -70,16 +71,16 @@ def checked(path) -> Verdict:
     return v
 
 # %% ../nbs/13a_recall.ipynb #6b5952aa
-def entry(path, v: Verdict | None = None) -> dict:
-    "What `memories` says of the log at `path` (verified; `v`, its verdict, when it was checked already)."
+def entry(path, v: Verdict | None = None, x: Learned | None = None) -> dict:
+    "What `memories` says of the log at `path` (verified; `v` its verdict and `x` what it learned, if made already)."
     v = checked(path) if v is None else v
     # read once: the verdict holds the events, their count and the head
     events = v.log.events
-    x = learned(path, events)
+    x = learned(path, events) if x is None else x
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     ends = [e for e in events if e['kind'] == 'run_end']
     last = x.updates[-1].sources if x.updates else []
-    updated = next((timestamp(s.get('last_ts')) for s in reversed(last) if timestamp(s.get('last_ts'))), None)
+    updated = next(filter(None, (timestamp(s.get('last_ts')) for s in reversed(last))), None)
     return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory, sha=x.memory_sha,
                       tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=v.head,
                       lines=v.events, updated=updated,

@@ -13,11 +13,11 @@ from pathlib import Path
 from .domain import MemgateError, new_run_id, plural, utc_now, visible
 from .log import Event, LogWriter, make_event
 from .recall import checked, echo, entry, served_logs, timestamp
-from .show import Update, learned
+from .show import Learned, Update, learned
 
 # %% auto #0
 __all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'evidence_records', 'words', 'line_kind', 'marks', 'evidence_kinds', 'ReviewError',
-           'Review', 'review_of', 'reviewer', 'approve', 'review_text', 'reviews', 'for_agents']
+           'Review', 'review_of', 'reviewer', 'approve', 'review_text', 'reviews', 'review_command', 'for_agents']
 
 # %% ../nbs/13b_review.ipynb #69bbeca0
 KINDS = dict(person="the person's words", agent="the agent's words", tool='tool output', page='a fetched page',
@@ -117,9 +117,9 @@ class Review:
         return self.updates[:i + 1]
 
 # %% ../nbs/13b_review.ipynb #44db2ef3
-def review_of(path, events: list[Event]) -> Review:
-    "Where the memory of the log at `path` (its verified `events`) stands with its reviewer."
-    x = learned(path, events)
+def review_of(path, events: list[Event], x: Learned | None = None) -> Review:
+    "Where the memory of the log at `path` (its verified `events`; `x`, what it learned, if made) stands for review."
+    x = learned(path, events) if x is None else x
     texts = {e['sha']: e['text'] for e in events if e['kind'] == 'memory'}
     said = [e for e in events if e['kind'] == 'review']
     # the memory now, if it was ever approved; else the one approved last
@@ -182,6 +182,11 @@ def reviews(dirs) -> tuple[list[Review], list[str]]:
         except MemgateError as e: bad.append(str(e))
     return out, bad
 
+# %% ../nbs/13b_review.ipynb #dba429cc
+def review_command(dirs) -> str:
+    "`memgate review` over the log folders `dirs`, as typed."
+    return 'memgate review' + ''.join(f' --log-dir {d}' for d in dirs)
+
 # %% ../nbs/13b_review.ipynb #0d887c86
 def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
     "(entries to write, `project/query` of memories waiting for review) of the logs under `dirs`."
@@ -191,7 +196,8 @@ def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
         except MemgateError as e:
             out.append(dict(log=str(p), memory=None, error=str(e)))
             continue
-        r, e = review_of(p, v.log.events), entry(p, v)
+        x = learned(p, v.log.events)          # made once, for both
+        r, e = review_of(p, v.log.events, x), entry(p, v, x)
         if r.pending: waiting.append(f"{r.project}/{r.query}")
         sha = r.sha if unreviewed else r.approved_sha
         if sha is None and r.sha is not None: continue
