@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/rules.html.md"""
 
 # %% ../nbs/00a_rules.ipynb #57e9230b
 from __future__ import annotations
-import math, os, tomllib
+import base64, math, os, re, tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,7 +15,8 @@ from .domain import MemgateError
 
 # %% auto #0
 __all__ = ['RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules', 'active_rules',
-           'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'findings', 'apply_rules']
+           'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'wrapped_end', 'decoded_findings',
+           'findings', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -283,7 +284,40 @@ def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
         else: spans.append((a, b))
     return words, spans
 
-def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
+# %% ../nbs/00a_rules.ipynb #c0c89700
+_TOKEN_LINE = re.compile(r'[ \t]*([A-Za-z0-9+/_-]{4,}={0,2})\r?$')
+
+def wrapped_end(text: str, e: int,
+                width: int = 60, # a line this long that ends in a secret was cut by a hard wrap
+               ) -> int:
+    "Where a secret that ends its line at `e` ends: the token lines a hard wrap put after it are part of it."
+    while text[e:e + 1] in ('\n', '\r') and e - (text.rfind('\n', 0, e) + 1) >= width:
+        nl = text.find('\n', e)
+        stop = text.find('\n', nl + 1)
+        m = _TOKEN_LINE.match(text, nl + 1, len(text) if stop < 0 else stop)
+        # a token's piece: a digit, or letters of both cases (not a word)
+        if not m or not (re.search(r'\d', m[1]) or not (m[1].islower() or m[1].isupper())): return e
+        e = m.end(1)
+    return e
+
+# %% ../nbs/00a_rules.ipynb #2759cd65
+_B64 = re.compile(r'(?:^|[\s:="\'])([A-Za-z0-9+/]{16,4096}={0,2})(?=$|[\s"\',])')
+
+def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
+    "Each base64 value of `text` whose decoded text holds a secret (as gitleaks decodes), whole, with its rule."
+    out = []
+    for m in _B64.finditer(text):
+        if len(m[1]) % 4: continue
+        try: plain = base64.b64decode(m[1], validate=True).decode('utf-8')
+        except ValueError: continue
+        if not all(c.isprintable() or c in '\n\r\t' for c in plain): continue
+        if inner := findings(rs, plain, decode=False): out.append((m.start(1), m.end(1), inner[0][2]))
+    return out
+
+# %% ../nbs/00a_rules.ipynb #5a4ef5b1
+def findings(rs: RuleSet, text: str,
+             decode: bool = True, # also look inside base64 values
+            ) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
     # RE2 reads bytes without converting them again
     subject = text.encode() if text.isascii() else text
@@ -296,18 +330,23 @@ def findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     found = []
     for order in rs._opened(subject):
         r = rs.rules[order]
+        lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
         for a, b in near if r.keywords else [(0, len(text))]:
-            for m in r.regex.finditer(subject, a, min(b, len(text))):
+            at, stop = a, min(b, len(text))
+            while at < stop and (m := r.regex.search(subject, at, stop)):
                 s, e = r.secret_span(m)
+                at = max(m.end(), m.start() + 1)
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
                 line = text[text.rfind('\n', 0,
                                        s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
-                lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
-                whole = text[m.start():m.end()]
-                if any(x.allows(secret, whole, line) for x in lists): continue
-                found.append((s, e, order, r.id))
+                if any(x.allows(secret, text[m.start():m.end()], line) for x in lists):
+                    # a match let through never hides a secret inside it: look again from its secret
+                    if s > m.start(): at = s
+                    continue
+                found.append((s, wrapped_end(text, e), order, r.id))
+    if decode: found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
     out, end = [], -1
     # the leftmost, longest, first rule
     for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):
