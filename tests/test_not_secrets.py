@@ -13,6 +13,10 @@ KEPT = [
     'golang.org/x/text v0.3.7 h1:Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se0Rf3Gh6Jk9Lz2M=',  # a go.sum hash
     '{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", '
     '"y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}',                    # a JWK's public members
+    'uid: 3f2a9c1e-7b4d-4e8a-9f0c-1a2b3c4d5e6f',                              # UUIDs under ordinary keys
+    '"lineage": "0d6c9a3e-4b1f-4c7e-9a2d-5e8f7a6b3c1d"',
+    '"shasum": "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",',                   # npm's lockfile shasum
+    'PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=',               # a WireGuard public key
 ]
 
 @pytest.mark.parametrize('text', KEPT)
@@ -25,8 +29,16 @@ TAKEN = [
     ('aws_access_key_id = AKIAZR8KP2LM5NX7QW1T', 'ZR8KP2LM5NX7'),
     ('Tool: mcp__srv__query\n  api_key: Zr8Kp2Lm5Nx7Qw1Ty4UbVc6X', 'Zr8Kp2Lm5Nx7'),
     ('export API_KEY="sk-Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9..."', 'Zr8Kp2Lm5Nx7'),
+    ('HEROKU_API_KEY=3f2a9c1e-7b4d-4e8a-9f0c-1a2b3c4d5e6f', '3f2a9c1e-7b4d'),   # a UUID that is a key
+    ('PresharedKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'xTIBA5rboUvn'),   # WireGuard's secret one
+    ('TOKEN=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U\nnext_var=1',
+     'dozjgNryP4J3'),
 ]
 
 @pytest.mark.parametrize('text,secret', TAKEN)
 def test_the_secrets_beside_them_are_still_taken(text, secret):
     assert secret not in redact(text) and '[REDACTED:' in redact(text)
+
+def test_the_line_after_a_jwt_keeps_its_name():
+    jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'
+    assert redact(f'TOKEN={jwt}\nnext_var=1') == 'TOKEN=[REDACTED:jwt]\nnext_var=1'
