@@ -44,3 +44,40 @@ def test_credential_handling_code_read_and_written_in_a_session_keeps_its_code(t
     code = [c for c in ('password=auth_info[1]', 'self._password = to_bytes(password)', 'request.url.password')
             if c in source]
     assert code and all(c in sent for c in code), code
+
+# credential-handling code in each language sessions hold, written for this test (tests/data/code), and what in it
+# a redactor that read only Python took for passwords: Elixir's pin and bang calls, sigils, pattern matches, ...
+LANGUAGE_FILES = sorted((Path(__file__).parent / 'data' / 'code').iterdir())
+KEPT = ['%{session_id: ^session_id} = session <- Ash.get!(MyApp.Session, session_id)', 'id == ^session_id',
+        '~r/^[A-Za-z0-9_-]{43}$/', 'token = conn.cookies[@remember_me_cookie]',
+        'const refreshToken = crypto.randomUUID();', 'secret := os.Getenv("JWT_SIGNING_KEY")',
+        'let secret = env::var("JWT_SECRET")?;', 'pub api_key: Option<String>,', 'var token: String?',
+        'password: ENV["DB_PASSWORD"],', 'String token = Jwts.builder()',
+        'GITHUB_TOKEN="${GITHUB_TOKEN:-$(gh auth token)}"', "crypt($2, gen_salt('bf', 12))",
+        "ALTER ROLE app_user WITH PASSWORD :'password';", 'const password = next.password || config.password;']
+
+def session_reading_and_writing(files: list[Path], folder: Path) -> int:
+    "A session that reads each of `files` and writes it back, under `folder`; the characters of code it shows."
+    rows, shown = [], 0
+    for i, f in enumerate(files):
+        text = f.read_text(encoding='utf-8')
+        shown += 2 * len(text)
+        at = lambda k: f'2026-01-01T11:{i:02d}:{k:02d}.000Z'
+        rows += [cc('assistant', at(0), [dict(type='tool_use', id=f'r{i}', name='Read', input=dict(file_path=str(f)))]),
+                 cc('user', at(1), [dict(type='tool_result', tool_use_id=f'r{i}', content=text)]),
+                 cc('assistant', at(2), [dict(type='tool_use', id=f'w{i}', name='Write',
+                                              input=dict(file_path=f'/work/app/{f.name}', content=text))])]
+    write_jsonl(folder / 'S1.jsonl', rows)
+    return shown
+
+def test_code_in_every_language_a_session_holds_keeps_its_code(tmp_path):
+    assert {f.suffix for f in LANGUAGE_FILES} >= {'.ex', '.ts', '.js', '.go', '.rs', '.rb', '.java', '.kt', '.sh', '.sql'}
+    shown = session_reading_and_writing(LANGUAGE_FILES, tmp_path / 'p')
+    r = memgate('chunks', '--project', tmp_path / 'p', '--format', 'json', '--tool-result-chars', 10_000_000)
+    assert r.returncode == 0, r.stderr
+    sent = ''.join(c['text'] for c in json.loads(r.stdout))
+    redactions = re.findall(r'.{0,60}\[REDACTED:[^\]]+\]', sent)
+    print(f"{len(redactions)} redactions in {shown / 1e3:.0f} KB of code in {len(LANGUAGE_FILES)} languages")
+    assert len(redactions) <= shown / 100_000, redactions
+    missing = [k for k in KEPT if k not in sent]
+    assert not missing, missing

