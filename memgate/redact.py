@@ -15,13 +15,14 @@ __all__ = ['REDACTOR_VERSION', 'SEAM_CHARS', 'redact', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
 # part of the renderer version: a resumed log can tell its chunks were redacted differently
-REDACTOR_VERSION = 4
+REDACTOR_VERSION = 5
 # 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
 # 3: rules in gitleaks' schema (templates/secret-rules.toml): structural rules, 200 services' token shapes.
 # 4: not secrets: AWS's documented example keys, placeholders (sk-..., <token>), MCP tool names, go.sum h1: hashes,
 #    a JWK's public members; taken whole: rediss://:pw@, Okta SSWS, psk, Telegram, Mailgun, LangSmith, Pinecone,
 #    Doppler and Notion tokens, mysql -p'…' to its quote.
-
+# 5: a secret-named key's value whole as its syntax delimits it, code judged only where code can stand (in ten
+#    languages); a match let through searched again inside; passwords in prose; hard-wrapped tokens; base64 decoded.
 
 # %% ../nbs/01_redact.ipynb #aba679fa
 def redact(text: str, counts: Counter | None = None) -> str:

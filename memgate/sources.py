@@ -17,12 +17,12 @@ from .redact import redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
-           'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'EVENT_ROLES', 'EVENT', 'NOT_A_SESSION',
-           'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD', 'GOLDEN', 'SourceError',
-           'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text', 'tool_call', 'shortener',
-           'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff', 'Session', 'file_size',
-           'group_sessions', 'Thread', 'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill',
-           'token_rate']
+           'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'CODEX_BOOKKEEPING', 'EVENT_ROLES',
+           'EVENT', 'NOT_A_SESSION', 'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD',
+           'GOLDEN', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
+           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_subagent', 'codex_parent',
+           'codex_records', 'sniff', 'Session', 'file_size', 'codex_meta', 'group_sessions', 'Thread', 'thread_of',
+           'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -152,7 +152,7 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
 
 # %% ../nbs/02_sources.ipynb #206f288f
 TOOL_RESULT_CHARS = 16_000
-RENDERER_VERSION = 7   # how records become text; a log records it, so resume can tell
+RENDERER_VERSION = 8   # how records become text; a log records it, so resume can tell
 # 2: secrets redacted. 3: terminal control sequences out, tool calls as fields, Codex output envelopes opened.
 # 4: a long tool result is cleaned (controls out, secrets redacted) whole before it is cut, not after.
 # 5: lists of objects in tool inputs (MultiEdit's edits, TodoWrite's todos) as items, their fields as lines.
@@ -161,6 +161,8 @@ RENDERER_VERSION = 7   # how records become text; a log records it, so resume ca
 #    Codex output parts unwrapped, true sizes of what is omitted.
 # 7: a message only its queue removal holds read; task notifications, IDE context, teammates and Codex's AGENTS.md
 #    preamble told apart from the person; newer Claude Code state records counted as bookkeeping.
+# 8: Codex sub-agent rollouts read as the sub-agent's, in their parent's session; tool search, image generation,
+#    generic tool calls and agents' messages rendered, compaction markers counted; a Claude tool_use line a call.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
@@ -371,6 +373,10 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind == 'system':
         text = _claude_system(obj, report)
         return [] if text is None else [Record(Role.system, text, str(path), ref, ts)]
+    # a tool call written as a line of its own (no message around it)
+    if kind == 'tool_use' and isinstance(obj.get('name'), str):
+        return [Record(Role.assistant, tool_call(obj['name'], obj.get('input')), str(path), ref, ts,
+                       _str(obj.get('id')))]
     if kind not in ('user', 'assistant'):
         report.warn(f'unknown record type {kind!r}', n)
         return []
@@ -407,7 +413,7 @@ def _apart(r: Record, line: ClaudeLine) -> list[Record]:
     return [replace(r, role=role, text=text.strip('\n')) for role, text in out if text.strip()]
 
 # %% ../nbs/02_sources.ipynb #5493ff5a
-CODEX_SKIP = {'turn_context'}
+CODEX_SKIP = {'turn_context', 'inter_agent_communication_metadata', 'world_state'}
 _CODEX_SETUP = re.compile(r'^\s*(?:<(?:environment_context|user_instructions|user_shell_command|INSTRUCTIONS)'
                           r'|# AGENTS\.md instructions for )')
 
@@ -464,10 +470,52 @@ def _local_shell_item(p: dict):
 
 def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {_json(p.get('action') or {})}", None
 
+def _tool_search_item(p: dict): return Role.assistant, tool_call('tool_search', p.get('arguments')), p.get('call_id')
+
+def _tool_search_output_item(p: dict):
+    names = [t.get('name') or t.get('type') or '?' for t in p.get('tools') or [] if isinstance(t, dict)]
+    return Role.tool_result, f"(tools found) {', '.join(map(str, names)) or 'none'}", p.get('call_id')
+
+def _image_generation_item(p: dict):
+    image = f"\n{omitted('image', p['result'])}" if p.get('result') else ''
+    return Role.assistant, f"(image generated) {p.get('revised_prompt') or ''}".rstrip() + image, None
+
+def _generic_call_item(p: dict):
+    return Role.assistant, tool_call(p.get('name', '?'), p.get('arguments', p.get('input'))), p.get('call_id')
+
+def _generic_result_item(p: dict): return Role.tool_result, codex_output(p.get('output', p.get('content'))), p.get('call_id')
+
+def _agent_message_item(p: dict):
+    return Role.system, f"(message from {p.get('author', '?')} to {p.get('recipient', '?')}) {_parts(p.get('content'))}", None
+
 CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_call=_tool_call_item,
                    custom_tool_call=_tool_call_item, function_call_output=_tool_output_item,
                    custom_tool_call_output=_tool_output_item, local_shell_call=_local_shell_item,
-                   web_search_call=_web_search_item)
+                   web_search_call=_web_search_item, tool_search_call=_tool_search_item,
+                   tool_search_output=_tool_search_output_item, image_generation_call=_image_generation_item,
+                   tool_call=_generic_call_item, tool_result=_generic_result_item,
+                   agent_message=_agent_message_item)
+# items that carry no conversation: what the model was told it could call, compaction's markers
+CODEX_BOOKKEEPING = {'additional_tools', 'compaction', 'compaction_trigger', 'context_compaction',
+                     'configuration_update', 'other'}
+
+# %% ../nbs/02_sources.ipynb #8ce90f0d
+def codex_subagent(meta: dict) -> str | None:
+    "The name of the sub-agent a Codex rollout is, from its `session_meta` payload; None for a session of its own."
+    src = meta.get('source')
+    sub = src.get('subagent') if isinstance(src, dict) else None
+    if isinstance(sub, str): return sub or 'sub-agent'
+    if isinstance(sub, dict):
+        spawn = next((v for v in sub.values() if isinstance(v, dict)), {})
+        return _str(spawn.get('agent_nickname')) or _str(spawn.get('agent_role')) or next(iter(sub), 'sub-agent')
+    return 'sub-agent' if meta.get('thread_source') == 'subagent' else None
+
+def codex_parent(meta: dict) -> str | None:
+    "The session id of the rollout that started the sub-agent whose `session_meta` payload is `meta`."
+    src = meta.get('source')
+    sub = src.get('subagent') if isinstance(src, dict) else None
+    spawn = next((v for v in sub.values() if isinstance(v, dict)), {}) if isinstance(sub, dict) else {}
+    return _str(spawn.get('parent_thread_id')) or _str(meta.get('parent_thread_id'))
 
 # %% ../nbs/02_sources.ipynb #d9abcdc0
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
@@ -479,7 +527,9 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     where = f", git {said_git}" if said_git else ''
     said = ', '.join(s for s in (f"cwd {p['cwd']}" if p.get('cwd') else '',
                                  f"codex {p['cli_version']}" if p.get('cli_version') else '') if s)
-    head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}")]
+    agent = codex_subagent(p)
+    parent = f", a sub-agent ({agent}) of session {codex_parent(p) or '?'}" if agent else ''
+    head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}{parent}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
 # the event_msg kinds that are words
@@ -502,6 +552,8 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind in CODEX_SKIP:
         report.skipped[kind] += 1
         return []
+    if kind == 'inter_agent_communication' and isinstance(p, dict):
+        return [rec(*_agent_message_item(p)[:2])]
     if not isinstance(p, dict):
         report.warn('missing field payload', n)
         return []
@@ -509,7 +561,8 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind == 'event_msg':
         said = p.get('message') if _str(p.get('type')) in EVENT_ROLES else None
         if not isinstance(said, str) or not said.strip():
-            report.skipped[kind] += 1
+            # an MCP call known only from its event: counted by name
+            report.skipped[f"{kind} {p['type']}" if p.get('type') == 'mcp_tool_call_end' else kind] += 1
             return []
         return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}',
                        obj.get('timestamp'))]
@@ -517,6 +570,9 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
         report.warn(f"unknown record type {obj.get('type')!r}", n)
+        return []
+    if _str(p.get('type')) in CODEX_BOOKKEEPING:
+        report.skipped[p['type']] += 1
         return []
     if _str(p.get('type')) not in CODEX_ITEMS:
         report.warn(f"unknown response_item type {p.get('type')!r}", n)
@@ -590,6 +646,14 @@ def file_size(f: Path) -> int:
     try: return f.stat().st_size
     except OSError: return 0
 
+# %% ../nbs/02_sources.ipynb #b8e51a41
+def codex_meta(path: Path) -> dict | None:
+    "The `session_meta` payload a Codex rollout opens with, or None."
+    for n, obj in json_lines(path, FileReport(path)):
+        if obj.get('type') == 'session_meta' and isinstance(obj.get('payload'), dict): return obj['payload']
+        if n >= 3: return None
+    return None
+
 # %% ../nbs/02_sources.ipynb #28a175c0
 def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
@@ -610,6 +674,18 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
         # 2.0.x: agent-<id>.jsonl beside its session
         parent = by_stem.get((f.parent, info[f][3])) or nested
         if parent:
+            sessions.setdefault(parent, []).append(f)
+            owned.add(f)
+    # a Codex sub-agent's rollout: with the session that spawned it (its root, when sub-agents nest)
+    by_id = {info[f][3]: f for f in info if info[f][0] == 'codex' and info[f][3]}
+    parent_of = {f: by_id.get(codex_parent(m)) for f in by_id.values()
+                 if (m := codex_meta(f)) and codex_subagent(m)}
+    for f, parent in parent_of.items():
+        seen = {f}
+        while parent in parent_of and parent not in seen:
+            seen.add(parent)
+            parent = parent_of[parent]
+        if parent and parent not in parent_of:
             sessions.setdefault(parent, []).append(f)
             owned.add(f)
     out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f,
@@ -818,6 +894,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         # a tool result is redacted whole, then cut: no secret is half-cut
         cut = shortener(cap, clean)
         first = len(recs)
+        agent = codex_subagent(codex_meta(path) or {}) if s.format == 'codex' and path != s.path else None
         for n, obj in json_lines(path, rep, skip):
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
             # a shape no adapter knows
@@ -831,11 +908,16 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
+        if agent: recs[first:] = [replace(r, agent=agent) for r in recs[first:]]
         if secrets:                          # a secret split between two records of this file
             texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
             recs[first:] = [r if t is r.text else replace(r, text=t) for r,
                             t in zip(recs[first:], texts)]
-    return claude_order(recs, threads) if s.format == 'claude' else recs
+    if s.format == 'claude': return claude_order(recs, threads)
+    # a Codex sub-agent's run: where it began
+    main = [r for r in recs if r.source == str(s.path)]
+    runs = [[r for r in recs if r.source == str(p)] for p in s.agents]
+    return _by_time(main, [run for run in runs if run])
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:

@@ -319,3 +319,69 @@ def test_issue_38_a_codex_agents_md_preamble_is_harness_text_not_the_person(tmp_
           for t in (pre, 'fix the lockfile')]])
     got = texts(tmp_path / 'p')
     assert got[1].startswith('[System] # AGENTS.md instructions for /w') and got[2] == '[User] fix the lockfile', got
+
+def rollout(sid: str, items: list, meta: dict | None = None) -> list[dict]:
+    "A Codex rollout's lines: its session_meta (with `meta`), then `items` as response_items, a second apart."
+    ts = lambda s: f'2026-05-01T10:00:{s:02d}.000Z'
+    head = dict(timestamp=ts(0), type='session_meta', payload=dict(id=sid, timestamp=ts(0), cwd='/w',
+                                                                   cli_version='0.155.0', **(meta or {})))
+    return [head, *[dict(timestamp=ts(i), type=item.pop('line', 'response_item'), payload=item)
+                     for i, item in enumerate(items, 1)]]
+
+def test_a_codex_sub_agent_rollout_is_read_as_the_sub_agents_after_its_parent_began(tmp_path):
+    parent = rollout('p-1', [
+        dict(type='message', role='user', content=[dict(type='input_text', text='audit the payment flow')]),
+        dict(type='function_call', name='spawn_agent', call_id='c1', arguments=json.dumps(dict(task='check refunds'))),
+        dict(type='function_call_output', call_id='c1', output='agent Euler spawned'),
+        dict(type='message', role='assistant', content=[dict(type='output_text', text='Euler found the bug')])])
+    child = rollout('c-1', [
+        # the forked copy of the parent's prompt, then the sub-agent's own words
+        dict(type='message', role='user', content=[dict(type='input_text', text='audit the payment flow')]),
+        dict(type='message', role='assistant', content=[dict(type='output_text', text='refunds skip the ledger')])],
+        meta=dict(source=dict(subagent=dict(thread_spawn=dict(parent_thread_id='p-1', depth=1,
+                                                                 agent_nickname='Euler', agent_role='worker')))))
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-c-1.jsonl', child)
+    project = load_project(tmp_path / 'p')
+    assert len(project.sessions) == 1 and len(project.sessions[0].agents) == 1      # one session, its sub-agent
+    got = texts(tmp_path / 'p')
+    assert '[Agent task: Euler] audit the payment flow' in got and '[Agent: Euler] refunds skip the ledger' in got
+    assert sum(t.startswith('[User]') for t in got) == 1, got                         # only the person's own
+    assert any('a sub-agent (Euler) of session p-1' in t for t in got)
+    # where it began: after the call that spawned it
+    assert got.index('[Agent: Euler] refunds skip the ledger') < got.index('[Assistant] Euler found the bug')
+
+def test_newer_codex_items_are_rendered_or_counted_never_warned(tmp_path):
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-s-1.jsonl', rollout('s-1', [
+        dict(type='tool_search_call', call_id='t1', status='completed', execution='server',
+             arguments=dict(query='calendar')),
+        dict(type='tool_search_output', call_id='t1', status='completed', execution='server',
+             tools=[dict(type='function', name='calendar_create_event')]),
+        dict(type='image_generation_call', id='ig_1', status='completed', revised_prompt='a flow diagram',
+             result='iVBORw0KGgo' * 20),
+        dict(type='tool_call', name='lookup', call_id='g1', arguments=json.dumps(dict(sku='A-1'))),
+        dict(type='tool_result', call_id='g1', output='in stock'),
+        dict(type='agent_message', author='Euler', recipient='root', content=[dict(type='output_text', text='done')]),
+        dict(type='compaction', encrypted_content='gAAAA'),
+        dict(type='additional_tools', role='system', tools=[dict(name='extra')]),
+        dict(line='inter_agent_communication', author='root', recipient='Euler', content='check refunds'),
+        dict(line='world_state', state={}),
+        dict(line='event_msg', type='mcp_tool_call_end', call_id='m1',
+             invocation=dict(server='n8n', tool='health', arguments={}), result=dict(Ok={})),
+    ]))
+    project = load_project(tmp_path / 'p')
+    got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    assert got[1:] == [
+        '[Assistant] Tool: tool_search\n  query: calendar', '[ToolResult] (tools found) calendar_create_event',
+        got[3], '[Assistant] Tool: lookup\n  sku: A-1', '[ToolResult] in stock',
+        '[System] (message from Euler to root) done', '[System] (message from root to Euler) check refunds'], got
+    assert got[3].startswith('[Assistant] (image generated) a flow diagram\n') and 'iVBORw0KGgo' * 3 not in got[3]
+    assert project.warnings.summary() == ('1 file, 8 records, 0 warnings; skipped 1 additional_tools, 1 compaction, '
+                                          '1 event_msg mcp_tool_call_end, 1 world_state'), project.warnings.summary()
+
+def test_a_claude_tool_use_written_as_a_line_of_its_own_is_a_call(tmp_path):
+    write_jsonl(tmp_path / 'p' / 's1.jsonl', [
+        claude('user', '2026-03-01T10:00:00.000Z', 'check the health of n8n'),
+        dict(type='tool_use', id='toolu_1', name='mcp__n8n-mcp__n8n_health_check', input=dict(verbose=True),
+             timestamp='2026-03-01T10:00:01.000Z', sessionId='s1', uuid='u-t')])
+    assert texts(tmp_path / 'p')[1] == '[Assistant] Tool: mcp__n8n-mcp__n8n_health_check\n  verbose: true'
