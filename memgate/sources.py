@@ -20,9 +20,9 @@ __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION',
            'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'CODEX_BOOKKEEPING', 'EVENT_ROLES',
            'EVENT', 'NOT_A_SESSION', 'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD',
            'GOLDEN', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
-           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_subagent', 'codex_parent',
-           'codex_records', 'sniff', 'Session', 'file_size', 'codex_meta', 'group_sessions', 'Thread', 'thread_of',
-           'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
+           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
+           'codex_subagent', 'codex_parent', 'Session', 'file_size', 'codex_meta', 'group_sessions', 'Thread',
+           'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -499,24 +499,6 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
 CODEX_BOOKKEEPING = {'additional_tools', 'compaction', 'compaction_trigger', 'context_compaction',
                      'configuration_update', 'other'}
 
-# %% ../nbs/02_sources.ipynb #8ce90f0d
-def codex_subagent(meta: dict) -> str | None:
-    "The name of the sub-agent a Codex rollout is, from its `session_meta` payload; None for a session of its own."
-    src = meta.get('source')
-    sub = src.get('subagent') if isinstance(src, dict) else None
-    if isinstance(sub, str): return sub or 'sub-agent'
-    if isinstance(sub, dict):
-        spawn = next((v for v in sub.values() if isinstance(v, dict)), {})
-        return _str(spawn.get('agent_nickname')) or _str(spawn.get('agent_role')) or next(iter(sub), 'sub-agent')
-    return 'sub-agent' if meta.get('thread_source') == 'subagent' else None
-
-def codex_parent(meta: dict) -> str | None:
-    "The session id of the rollout that started the sub-agent whose `session_meta` payload is `meta`."
-    src = meta.get('source')
-    sub = src.get('subagent') if isinstance(src, dict) else None
-    spawn = next((v for v in sub.values() if isinstance(v, dict)), {}) if isinstance(sub, dict) else {}
-    return _str(spawn.get('parent_thread_id')) or _str(meta.get('parent_thread_id'))
-
 # %% ../nbs/02_sources.ipynb #d9abcdc0
 def _session_meta(p: dict) -> list[tuple[Role, str]]:
     git = p.get('git') or {}
@@ -617,6 +599,24 @@ def _legacy_meta(obj: dict) -> bool:
 def _str(v) -> str | None:
     "`v` if it is a string, else None: a field of another type is treated as missing."
     return v if isinstance(v, str) else None
+
+# %% ../nbs/02_sources.ipynb #8ce90f0d
+def codex_subagent(meta: dict) -> str | None:
+    "The name of the sub-agent a Codex rollout is, from its `session_meta` payload; None for a session of its own."
+    src = meta.get('source')
+    sub = src.get('subagent') if isinstance(src, dict) else None
+    if isinstance(sub, str): return sub or 'sub-agent'
+    if isinstance(sub, dict):
+        spawn = next((v for v in sub.values() if isinstance(v, dict)), {})
+        return _str(spawn.get('agent_nickname')) or _str(spawn.get('agent_role')) or next(iter(sub), 'sub-agent')
+    return 'sub-agent' if meta.get('thread_source') == 'subagent' else None
+
+def codex_parent(meta: dict) -> str | None:
+    "The session id of the rollout that started the sub-agent whose `session_meta` payload is `meta`."
+    src = meta.get('source')
+    sub = src.get('subagent') if isinstance(src, dict) else None
+    spawn = next((v for v in sub.values() if isinstance(v, dict)), {}) if isinstance(sub, dict) else {}
+    return _str(spawn.get('parent_thread_id')) or _str(meta.get('parent_thread_id'))
 
 # %% ../nbs/02_sources.ipynb #a086d929
 @dataclass
