@@ -315,6 +315,8 @@ def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     return out
 
 # %% ../nbs/00a_rules.ipynb #5a4ef5b1
+_ASSIGNED = re.compile(r'[A-Za-z_][\w.-]*[ \t]*[:=]')
+
 def findings(rs: RuleSet, text: str,
              decode: bool = True, # also look inside base64 values
             ) -> list[tuple[int, int, str]]:
@@ -342,8 +344,8 @@ def findings(rs: RuleSet, text: str,
                 line = text[text.rfind('\n', 0,
                                        s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
                 if any(x.allows(secret, text[m.start():m.end()], line) for x in lists):
-                    # a match let through never hides a secret inside it: look again from its secret
-                    if s > m.start(): at = s
+                    # a value let through that is itself an assignment hides no secret: look again from it
+                    if s > m.start() and _ASSIGNED.match(secret): at = s
                     continue
                 found.append((s, wrapped_end(text, e), order, r.id))
     if decode: found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
