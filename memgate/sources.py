@@ -483,10 +483,12 @@ def _image_generation_item(p: dict):
 def _generic_call_item(p: dict):
     return Role.assistant, tool_call(p.get('name', '?'), p.get('arguments', p.get('input'))), p.get('call_id')
 
-def _generic_result_item(p: dict): return Role.tool_result, codex_output(p.get('output', p.get('content'))), p.get('call_id')
+def _generic_result_item(p: dict):
+    return Role.tool_result, codex_output(p.get('output', p.get('content'))), p.get('call_id')
 
 def _agent_message_item(p: dict):
-    return Role.system, f"(message from {p.get('author', '?')} to {p.get('recipient', '?')}) {_parts(p.get('content'))}", None
+    said = f"(message from {p.get('author', '?')} to {p.get('recipient', '?')})"
+    return Role.system, f"{said} {_parts(p.get('content'))}", None
 
 CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_call=_tool_call_item,
                    custom_tool_call=_tool_call_item, function_call_output=_tool_output_item,

@@ -71,7 +71,8 @@ def session_reading_and_writing(files: list[Path], folder: Path) -> int:
     return shown
 
 def test_code_in_every_language_a_session_holds_keeps_its_code(tmp_path):
-    assert {f.suffix for f in LANGUAGE_FILES} >= {'.ex', '.ts', '.js', '.go', '.rs', '.rb', '.java', '.kt', '.sh', '.sql'}
+    languages = {'.ex', '.ts', '.js', '.go', '.rs', '.rb', '.java', '.kt', '.sh', '.sql'}
+    assert {f.suffix for f in LANGUAGE_FILES} >= languages
     shown = session_reading_and_writing(LANGUAGE_FILES, tmp_path / 'p')
     r = memgate('chunks', '--project', tmp_path / 'p', '--format', 'json', '--tool-result-chars', 10_000_000)
     assert r.returncode == 0, r.stderr
