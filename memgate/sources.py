@@ -10,7 +10,7 @@ import json, os, re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 from .domain import (MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle,
                             plural)
 from .redact import redact, redact_seams
@@ -20,9 +20,9 @@ __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION',
            'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'CODEX_BOOKKEEPING', 'EVENT_ROLES',
            'EVENT', 'NOT_A_SESSION', 'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD',
            'GOLDEN', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
-           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'sniff',
-           'codex_subagent', 'codex_parent', 'Session', 'file_size', 'codex_meta', 'group_sessions', 'Thread',
-           'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
+           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'Sniffed',
+           'sniff_session', 'sniff', 'codex_subagent', 'codex_parent', 'Session', 'file_size', 'group_sessions',
+           'Thread', 'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -565,9 +565,17 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
     return [rec(role, cut(text) if role == Role.tool_result else text, call)]
 
 # %% ../nbs/02_sources.ipynb #846b6382
-def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
-    "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
-    fmt = ts = cwd = sid = None
+class Sniffed(NamedTuple):
+    "What a session file's first lines say of it."
+    format: str                  # 'claude', 'codex', or '' for neither
+    ts: str | None               # its first timestamp
+    cwd: str | None
+    sid: str | None              # its session id
+    parent: str | None = None    # a Codex sub-agent's: the session that spawned it
+
+def sniff_session(path: Path) -> Sniffed:
+    "What the first lines of the file at `path` say: its format, first timestamp, cwd, session id and parent."
+    fmt = ts = cwd = sid = parent = None
     for n, obj in json_lines(path, FileReport(path)):
         kind = _str(obj.get('type'))
         # an older rollout's first line: its id and time
@@ -583,13 +591,18 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
             elif kind in CLAUDE_SKIP | {'user', 'assistant',
                                         'system'} or 'sessionId' in obj: fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
-            else: return '', None, None, None
+            else: return Sniffed('', None, None, None)
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
         ts = ts or _str(obj.get('timestamp'))
         cwd = cwd or _str(p.get('cwd'))
         sid = sid or _str(obj.get('sessionId')) or (_str(p.get('id')) if kind == 'session_meta' else None)
+        if kind == 'session_meta' and fmt == 'codex' and codex_subagent(p): parent = codex_parent(p)
         if ts and cwd: break
-    return fmt or '', ts, cwd, sid
+    return Sniffed(fmt or '', ts, cwd, sid, parent)
+
+def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
+    "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
+    return tuple(sniff_session(path)[:4])
 
 # %% ../nbs/02_sources.ipynb #7696c0e3
 def _legacy_meta(obj: dict) -> bool:
@@ -648,24 +661,16 @@ def file_size(f: Path) -> int:
     try: return f.stat().st_size
     except OSError: return 0
 
-# %% ../nbs/02_sources.ipynb #b8e51a41
-def codex_meta(path: Path) -> dict | None:
-    "The `session_meta` payload a Codex rollout opens with, or None."
-    for n, obj in json_lines(path, FileReport(path)):
-        if obj.get('type') == 'session_meta' and isinstance(obj.get('payload'), dict): return obj['payload']
-        if n >= 3: return None
-    return None
-
 # %% ../nbs/02_sources.ipynb #28a175c0
 def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions (sub-agent files join their parent) and order them."
     info = {}
     for f in files:
-        fmt, ts, cwd, sid = sniff(f)
+        fmt, ts, cwd, sid, parent = sniff_session(f)
         if not fmt:
             warnings.report(f).warnings[NOT_A_SESSION if file_size(f) else 'empty file'] += 1
             continue
-        info[f] = (fmt, ts, cwd, sid)
+        info[f] = (fmt, ts, cwd, sid, parent)
     is_agent = lambda f: info[f][0] == 'claude' and f.name.startswith('agent-')
     by_stem = {(f.parent, f.stem): f for f in info if info[f][0] == 'claude' and not is_agent(f)}
     sessions, owned = {}, set()
@@ -680,8 +685,7 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
             owned.add(f)
     # a Codex sub-agent's rollout: with the session that spawned it (its root, when sub-agents nest)
     by_id = {info[f][3]: f for f in info if info[f][0] == 'codex' and info[f][3]}
-    parent_of = {f: by_id.get(codex_parent(m)) for f in by_id.values()
-                 if (m := codex_meta(f)) and codex_subagent(m)}
+    parent_of = {f: by_id.get(info[f][4]) for f in by_id.values() if info[f][4]}
     for f, parent in parent_of.items():
         seen = {f}
         while parent in parent_of and parent not in seen:
@@ -691,7 +695,7 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
             sessions.setdefault(parent, []).append(f)
             owned.add(f)
     out = [Session(f, fmt, ts, cwd, sorted(sessions.get(f, []))) for f,
-           (fmt, ts, cwd, _) in info.items()
+           (fmt, ts, cwd, _, _) in info.items()
            if f not in owned]
     return sorted(out, key=lambda s: (s.first_ts or '', str(s.path)))
 
@@ -896,8 +900,11 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         # a tool result is redacted whole, then cut: no secret is half-cut
         cut = shortener(cap, clean)
         first = len(recs)
-        agent = codex_subagent(codex_meta(path) or {}) if s.format == 'codex' and path != s.path else None
+        agent = None
         for n, obj in json_lines(path, rep, skip):
+            # a Codex sub-agent's rollout (in its parent's session): whose its records are
+            if s.format == 'codex' and path != s.path and agent is None and obj.get('type') == 'session_meta':
+                agent = codex_subagent(obj['payload']) if isinstance(obj.get('payload'), dict) else None
             try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
             # a shape no adapter knows
             except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
