@@ -14,9 +14,9 @@ from pathlib import Path
 from .domain import MemgateError
 
 # %% auto #0
-__all__ = ['RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules', 'active_rules',
-           'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'wrapped_end', 'decoded_findings',
-           'findings', 'apply_rules']
+__all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
+           'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'wrapped_end',
+           'decoded_findings', 'findings', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -113,6 +113,11 @@ def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> lis
     return [_allowlist(path, owner, a) for a in (got if isinstance(got, list) else [got])]
 
 # %% ../nbs/00a_rules.ipynb #3969a67e
+# a value that may be base64 of a text: 16 characters or more, a digit among them, where a value stands
+_ANY, _NO_DIGIT = '[A-Za-z0-9+/]', '[A-Za-z+/]'
+B64_VALUE = (r'''(?:^|[\s:="'])((?:''' + '|'.join(f'{_NO_DIGIT}{{{p}}}[0-9]{_ANY}{{{15 - p},}}' for p in range(16))
+             + f'|{_NO_DIGIT}{{16,}}[0-9]{_ANY}*' + r''')={0,2})(?:$|[\s"',])''')
+
 @dataclass
 class RuleSet:
     "A rule file's rules and allowlists, whether memgate's defaults stay on, and what identifies the file."
@@ -141,18 +146,20 @@ class RuleSet:
         self._keys, self._gate = re2.Set.SearchSet(options), re2.Set.SearchSet(options)
         # every keyword (case-blind),
         for w in self._by_word: self._keys.Add('(?i)' + re2.escape(w))
-        # the rules without keywords
+        # the rules without keywords, and a value that may be base64 (`decoded_findings` reads those)
         for i in self._always: self._gate.Add(self.rules[i].regex.pattern)
+        self._gate.Add(B64_VALUE)
         # (two sets: one of both runs at half the speed)
         self._keys.Compile()
         self._gate.Compile()
         self._word_list = list(self._by_word)
 
-    def _opened(self, subject) -> list[int]:
-        "The rules to run on a text: those a keyword in it opens, and those without keywords that match it."
+    def _opened(self, subject) -> tuple[list[int], bool]:
+        "(the rules to run on a text: those a keyword opens and those without keywords that match, whether it may hold base64)."
         out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
-        if self._always: out.update(self._always[j] for j in self._gate.Match(subject) or ())
-        return sorted(out)
+        gate = self._gate.Match(subject) or ()
+        out.update(self._always[j] for j in gate if j < len(self._always))
+        return sorted(out), len(self._always) in gate
 
 # %% ../nbs/00a_rules.ipynb #a3ad1d8e
 def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
@@ -301,14 +308,16 @@ def wrapped_end(text: str, e: int,
     return e
 
 # %% ../nbs/00a_rules.ipynb #2759cd65
-_B64 = re.compile(r'(?:^|[\s:="\'])([A-Za-z0-9+/]{16,4096}={0,2})(?=$|[\s"\',])')
+_B64 = _re2_compile(B64_VALUE)
 
 def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
     "Each base64 value of `text` whose decoded text holds a secret (as gitleaks decodes), whole, with its rule."
-    out = []
-    for m in _B64.finditer(text):
-        if len(m[1]) % 4: continue
-        try: plain = base64.b64decode(m[1], validate=True).decode('utf-8')
+    out, subject, at = [], text.encode() if text.isascii() else text, 0
+    while m := _B64.search(subject, at):
+        at = m.end(1)
+        value = text[m.start(1):m.end(1)]
+        if len(value) % 4 or len(value) > 4096: continue
+        try: plain = base64.b64decode(value, validate=True).decode('utf-8')
         except ValueError: continue
         if not all(c.isprintable() or c in '\n\r\t' for c in plain): continue
         if inner := findings(rs, plain, decode=False): out.append((m.start(1), m.end(1), inner[0][2]))
@@ -330,25 +339,25 @@ def findings(rs: RuleSet, text: str,
         # (a letter that lengthens: all of it)
         if len(lower) == len(text): near = _near(lower, rs)[1]
     found = []
-    for order in rs._opened(subject):
+    opened, b64 = rs._opened(subject)
+    for order in opened:
         r = rs.rules[order]
         lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
-        for a, b in near if r.keywords else [(0, len(text))]:
-            at, stop = a, min(b, len(text))
-            while at < stop and (m := r.regex.search(subject, at, stop)):
+        # where to look: near the keywords; and inside a value let through that is itself an assignment
+        todo = [(a, min(b, len(text))) for a, b in (near if r.keywords else [(0, len(text))])]
+        while todo:
+            for m in r.regex.finditer(subject, *todo.pop()):
                 s, e = r.secret_span(m)
-                at = max(m.end(), m.start() + 1)
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
                 line = text[text.rfind('\n', 0,
                                        s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
                 if any(x.allows(secret, text[m.start():m.end()], line) for x in lists):
-                    # a value let through that is itself an assignment hides no secret: look again from it
-                    if s > m.start() and _ASSIGNED.match(secret): at = s
+                    if s > m.start() and _ASSIGNED.match(secret): todo.append((s, m.end()))
                     continue
                 found.append((s, wrapped_end(text, e), order, r.id))
-    if decode: found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
+    if decode and b64: found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
     out, end = [], -1
     # the leftmost, longest, first rule
     for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):

@@ -923,10 +923,11 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             recs[first:] = [r if t is r.text else replace(r, text=t) for r,
                             t in zip(recs[first:], texts)]
     if s.format == 'claude': return claude_order(recs, threads)
+    if not s.agents: return recs
     # a Codex sub-agent's run: where it began
-    main = [r for r in recs if r.source == str(s.path)]
-    runs = [[r for r in recs if r.source == str(p)] for p in s.agents]
-    return _by_time(main, [run for run in runs if run])
+    by_file: dict[str, list[Record]] = {}
+    for r in recs: by_file.setdefault(r.source, []).append(r)
+    return _by_time(by_file.pop(str(s.path), []), list(by_file.values()))
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:
