@@ -155,7 +155,7 @@ class RuleSet:
         self._word_list = list(self._by_word)
 
     def _opened(self, subject) -> tuple[list[int], bool]:
-        "(the rules to run on a text: those a keyword opens and those without keywords that match, whether it may hold base64)."
+        "(the rules a keyword in a text opens and those without keywords that match it, whether it may hold base64)."
         out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
         gate = self._gate.Match(subject) or ()
         out.update(self._always[j] for j in gate if j < len(self._always))
