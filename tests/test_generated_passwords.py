@@ -74,13 +74,15 @@ PROSE = [('en', 'the staging db password is {}, rotate it monthly'),
          ('de', 'das Passwort für staging ist {} bis Freitag'),
          ('fr', 'le mot de passe de staging est {}.'),
          ('ru', 'пароль от staging: {}'),
+         ('es:', 'mi contraseña es: {}'),
          ('ja', 'ステージングのパスワードは{}です'),
          ('zh', 'staging 数据库的密码是{}。')]
 
+@pytest.mark.parametrize('password', ['Tr0ub4dor&3x!', 'sKs8kLm2Pw'])     # k and s: no case folding into Kelvin
 @pytest.mark.parametrize('lang,sentence', PROSE)
-def test_a_password_said_in_prose_is_taken(lang, sentence):
-    out = redact(sentence.format('Tr0ub4dor&3x!'))
-    assert 'Tr0ub4dor' not in out and '[REDACTED:prose-password]' in out, out
+def test_a_password_said_in_prose_is_taken(lang, sentence, password):
+    out = redact(sentence.format(password))
+    assert password[:6] not in out and '[REDACTED:prose-password]' in out, out
     # the words around it stay
     assert out.split('[REDACTED')[0] == sentence.split('{}')[0]
 
