@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 
 # %% ../nbs/14_cli.ipynb #feb9454c
 from __future__ import annotations
-import argparse, asyncio, json, shlex, sys
+import argparse, asyncio, json, re, shlex, sys
 from pathlib import Path
 from .domain import MemgateError, VisibleStream, plural
 from .files import whole_file
@@ -29,13 +29,13 @@ from .pipeline import make_clients, run_ingest
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'verify_args', 'cmd_verify',
-           'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks', 'chunks_args',
-           'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt', 'ingest_args',
-           'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
-           'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
-           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'build_parser',
-           'main']
+__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg', 'verify_args',
+           'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
+           'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
+           'ingest_args', 'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
+           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
+           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
+           'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -83,13 +83,20 @@ def logs_args(p):
     "The log files or folders a command reads."
     p.add_argument('logs', nargs='+', help='log files or folders of them')
 
+# %% ../nbs/14_cli.ipynb #01d73830
+def head_arg(value: str) -> str:
+    "A `--head` as given: 12 to 64 hex digits (the head `ingest` printed), else a one-line refusal saying so."
+    if re.fullmatch(r'[0-9a-fA-F]{12,64}', value): return value.lower()
+    raise argparse.ArgumentTypeError(f"{value!r} is not a head: give the 12 or more hex digits that `ingest` "
+                                     "(or `answer`) printed after 'head' for this log")
+
 # %% ../nbs/14_cli.ipynb #ed095f51
 def verify_args(p):
     "Options of `memgate verify`."
     logs_args(p)
     p.add_argument('--strict', action='store_true',
                    help='fail on an incomplete last line instead of setting it aside')
-    p.add_argument('--head', metavar='SHA',
+    p.add_argument('--head', metavar='SHA', type=head_arg,
                    help="fail unless the log ends at this line (the head an ingest summary "
                    "printed; 12 or more hex digits): finds any change since, a recomputed chain or a cut included")
 

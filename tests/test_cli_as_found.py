@@ -287,3 +287,13 @@ def test_the_readme_says_the_defaults_the_command_has():
                  f"N times (default {default['retries']})", f"(`--concurrency`, default {default['concurrency']}",
                  f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):
         assert said in readme, said
+
+def test_verify_head_that_is_no_head_says_so_and_the_real_head_verifies():
+    log = FIXTURES / 'runs' / 'scripted' / 'transcripts' / 'infra-root-causes.jsonl'
+    for given in ('HEAD', '1b4a49', 'not-hex-at-all!'):
+        r = memgate('verify', log, '--head', given)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert 'is not a head' in r.stderr and 'cut off' not in r.stderr and 'Traceback' not in r.stderr
+    from memgate.log import log_head
+    r = memgate('verify', log, '--head', log_head(log)[1].upper())      # as printed, in either case
+    assert r.returncode == 0 and ': ok:' in r.stdout, r.stderr
