@@ -15,7 +15,7 @@ from .sources import TOOL_RESULT_CHARS, file_size
 from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
-from .log import head_said, log_files, log_head, passed_over, read_log, stats, verify
+from .log import first_event, head_said, log_files, log_head, passed_over, read_log, stats, verify
 from .client import BASELINE_MODEL, OpenAIClient, Retry
 from .endpoint import ConfigError, endpoint, masked_url
 from .servers import CONSTRAIN, sustained
@@ -26,6 +26,8 @@ from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .pipeline import make_clients, run_ingest
+from .periods import PERIODS, zone
+from .consolidate import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
@@ -109,6 +111,12 @@ def cmd_verify(args) -> int:
         v = verify(p, strict=args.strict, head=args.head)
         print(v, file=sys.stdout if v.ok else sys.stderr)
         bad += not v.ok
+        # a level-2 log: are the period logs it read still what it read?
+        if v.ok and first_event(p).get('level') == 2:
+            moved = stale(p)
+            for line in moved: print(f"{p}: stale: {line}: memgate consolidate (with ingest's options)",
+                                     file=sys.stderr)
+            bad += bool(moved)
     return 1 if bad else 0
 
 # %% ../nbs/14_cli.ipynb #a953594e
@@ -301,6 +309,12 @@ def ingest_args(p):
                         "off, grammar (GBNF), regex")
     p.add_argument('--context', type=at_least(256),
                    help="the model's context in tokens, when the server does not say it (llama-cpp-python)")
+    p.add_argument('--period', choices=PERIODS,
+                   help="a log per query and period the sessions began in: DIR/<project>/<query>/<period>.jsonl "
+                        "(default: one log per query over every session)")
+    p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
+    p.add_argument('--consolidate', action='store_true',
+                   help="then level 2: one memory over each query's period memories, in time order (with --period)")
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
     model_args(p)
@@ -365,8 +379,13 @@ def cmd_ingest(args) -> int:
                      select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
                      sampling=default_sampling(args.temperature, args.top_p, args.seed,
                                                args.max_tokens))
+    only = args.command == 'consolidate'
+    if args.consolidate and not (args.period or only):
+        raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
+    zone(args.tz)                        # an unknown zone refused before anything is read
     plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
-                      constrain=args.constrain, context=args.context, speculate=args.speculate)
+                      constrain=args.constrain, context=args.context, speculate=args.speculate,
+                      period=args.period, tz=args.tz, consolidate=args.consolidate or only, read=not only)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
     got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
     # the shell's code for the signal that stopped it
@@ -634,6 +653,8 @@ COMMANDS = dict(
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args,
             cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
+    consolidate=("level 2: one memory over each query's period memories (after ingest --period)", ingest_args,
+                 cmd_ingest),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args,
           cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),

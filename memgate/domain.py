@@ -126,6 +126,12 @@ def first_ts(self: Chunk) -> str | None:
     "The first timestamp among the chunk's records."
     return next((r.ts for r in self.records if r.ts), None)
 
+# %% ../nbs/00_domain.ipynb #bdf5c3da
+@patch(as_prop=True)
+def evidence_text(self: Chunk) -> str:
+    "The text the chunk's sha is of, which evidence keeps: its own text (a level-2 chunk's: the memory it shows)."
+    return self.text
+
 # %% ../nbs/00_domain.ipynb #d380fcf7
 def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
     "`text`, or its head and tail (`limit` characters in all) around a marker stating how many characters were removed."

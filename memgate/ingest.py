@@ -12,9 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
+from dataclasses import replace
 from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
 from .files import FileRefused, open_regular
-from .projects import load_project, Project
+from .sources import SourceError, Warnings
+from .projects import load_project, Project, Selection
+from .periods import by_period
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
@@ -25,13 +28,15 @@ from .prompt import template_tokens
 
 # %% auto #0
 __all__ = ['HOURS', 'PACE_S', 'log_path', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'resume_point',
-           'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit',
-           'start_query', 'run_query', 'ingest']
+           'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit', 'continued',
+           'start_query', 'run_query', 'periods_chosen', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
-def log_path(log_dir, project: str, query_id: str) -> Path:
-    "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, each made a safe name."
-    return Path(log_dir) / safe_name(project) / f'{safe_name(query_id)}.jsonl'
+def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
+    "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, a period's in a folder."
+    folder = Path(log_dir) / safe_name(project)
+    if period is None: return folder / f'{safe_name(query_id)}.jsonl'
+    return folder / safe_name(query_id) / f'{safe_name(period)}.jsonl'
 
 # %% ../nbs/10_ingest.ipynb #9e2ca00c
 def _folder_names(project: Project) -> list[str]:
@@ -44,7 +49,8 @@ def _folder_names(project: Project) -> list[str]:
 def _sources_in(folder: Path) -> set[str]:
     "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
     out = set()
-    for f in sorted(folder.glob('*.jsonl')) if folder.is_dir() else []:
+    # a query's period logs sit a folder lower
+    for f in sorted([*folder.glob('*.jsonl'), *folder.glob('*/*.jsonl')]) if folder.is_dir() else []:
         # a FIFO here would hang the run before it starts: never opened
         try:
             with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
@@ -96,6 +102,8 @@ class RunSummary:
     # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
     head: str | None = None
     discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
+    period: str | None = None     # the period its log is of (`--period`), None for a whole project
+    level: int = 1                # 2: a consolidation over the period memories
 
 # %% ../nbs/10_ingest.ipynb #e2f93a4b
 @patch
@@ -115,16 +123,24 @@ def as_dict(self: RunSummary) -> dict:
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
                 **({'discarded': self.discarded} if self.discarded else {}),
+                **({'period': self.period} if self.period else {}),
+                **({'level': self.level} if self.level != 1 else {}),
                 **({'error': self.error} if self.error else {}))
 
 # %% ../nbs/10_ingest.ipynb #8f7a7abd
 def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 
+# %% ../nbs/10_ingest.ipynb #6b747afb
+@patch
+def who(self: RunSummary) -> str:
+    "The query, with its period or level when it has one: `infra 2026-03`, `infra level 2`."
+    return self.query + (f" {self.period}" if self.period else '') + (f" level {self.level}" if self.level != 1 else '')
+
 # %% ../nbs/10_ingest.ipynb #a0f44e7c
 @patch
 def line(self: RunSummary, why: bool = True) -> str:
     "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
-    s = self.stats
+    s, who = self.stats, self.who()
     why = f": {self.error}" if why else ' (why: on stderr)'
     label = ('  (keyword baseline)' if self.baseline else '') + ('  (ungated: --gate off)' if self.gate == 'off'
                                                                  else '')
@@ -137,8 +153,8 @@ def line(self: RunSummary, why: bool = True) -> str:
     where = f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`" if self.head else ''
     # it never reached a turn: what stopped it is the news
     if self.status == 'failed' and not s.chunks_seen:
-        return f"{self.query}: failed before any turn{why}{where}"
-    return (f"{self.query}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
+        return f"{who}: failed before any turn{why}{where}"
+    return (f"{who}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
@@ -218,6 +234,7 @@ class Progress:
     def close(self):
         "End the bars."
         for bar in self.bars: bar.close()
+        self.bars = []
 
 # %% ../nbs/10_ingest.ipynb #19afd72c
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
@@ -286,7 +303,7 @@ def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: Re
     err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
     return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete',
                       resume.stats, 0.0,
-                      plan.model, plan.model == BASELINE_MODEL)
+                      plan.model, plan.model == BASELINE_MODEL, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #7aea2bbc
 @dataclass
@@ -306,6 +323,13 @@ class IngestPlan:
     context: int | None = None         # the model's context, where the server does not say it
     # what the server said of itself and what was chosen (run_start)
     server: dict = field(default_factory=dict)
+    # sessions grouped by the period they began in (`memgate.periods.PERIODS`): a log per query and period
+    period: str | None = None
+    tz: str = 'UTC'                    # whose calendar the periods follow
+    at: str | None = None              # the one period this plan's logs are of (`ingest` sets it)
+    # then level 2 over each query's period memories (`memgate.consolidate`)
+    consolidate: bool = False
+    read: bool = True                  # False: only consolidate what the period logs hold
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -356,7 +380,7 @@ def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
     return plan.limit or None
 
 # %% ../nbs/10_ingest.ipynb #a2626b42
-def _continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
+def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
                prefix: str) -> ResumePoint | None:
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
@@ -405,13 +429,13 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
                 err=print,
                 prefix: str = '') -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
-    path = log_path(plan.log_dir, name, query.id)
+    path = log_path(plan.log_dir, name, query.id, plan.at)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
                                                               'use_exit_gate': True})
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-    resume = _continued(writer, query, cfg, plan.resume, err,
+    resume = continued(writer, query, cfg, plan.resume, err,
                         prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
     if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path,
@@ -464,7 +488,8 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                              resume=resume, limit=s.limit, stop=stop,
                              run_info=dict(baseline=baseline, **_where_from(s.reader.feed.project),
                                            **({'limit': s.limit} if s.limit else {}),
-                                           **({'server': plan.server} if plan.server else {})),
+                                           **({'server': plan.server} if plan.server else {}),
+                                           **({'period': plan.at, 'periods': plan.period} if plan.at else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
                              on_turn=(progress or Progress('lines', err)).tracker(q.id, total,
                                                                                   prefix))
@@ -472,12 +497,13 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
                       plan.model, baseline,
                       out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
-                      discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {})
+                      discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {},
+                      period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #098f056b
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
     "The summary of a query whose run failed, with what its log holds (if it can be read)."
-    path, run, elapsed_s, s = log_path(plan.log_dir, name, q.id), '-', 0.0, Stats()
+    path, run, elapsed_s, s = log_path(plan.log_dir, name, q.id, plan.at), '-', 0.0, Stats()
     try:
         for ev in (LogLines(path) if path.exists() else ()):
             s.add(ev)
@@ -488,7 +514,7 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     if s.status != 'failed': run, elapsed_s = '-', 0.0
     return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
                       plan.model == BASELINE_MODEL,
-                      str(e))
+                      str(e), period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #f957898b
 def _exists(path: Path) -> str:
@@ -514,7 +540,7 @@ def _room_for_logs(n: int):
 def _check_fresh(plan: IngestPlan, name: str):
     "Refuse, before any model call, a plain run over logs that already hold turns."
     if plan.resume: return
-    paths = [log_path(plan.log_dir, name, q.id) for q in plan.queries]
+    paths = [log_path(plan.log_dir, name, q.id, plan.at) for q in plan.queries]
     for p in paths: no_symlink(p)                  # not even read through one
     held = [p for p in paths if p.exists() and p.stat().st_size and stats(p).chunks_seen]
     if held: raise MemgateError(_exists(held[0]) + (f" ({len(held) - 1} more logs too)" if len(held) > 1 else ''))
@@ -538,6 +564,63 @@ def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs:
     try: return start_query(plan, q, feed, name, logs, err, prefix)
     except MemgateError as e: return _failed(plan, name, q, e)
 
+async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
+                          progress: Progress) -> list[RunSummary]:
+    "Every query of `plan` over `project` (a period's sessions, with `plan.at`), concurrently, over one read."
+    feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err)
+    at = f"{plan.at} " if plan.at else ''
+    prefix = (lambda q: f"{at}{q.id} ") if len(plan.queries) > 1 else (lambda q: at)
+    async def run_one(x: Started | RunSummary) -> RunSummary:
+        if isinstance(x, RunSummary): return _with_head(x)
+        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+                                               prefix=prefix(x.query), progress=progress))
+        # this query failed; others go on
+        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))
+    with ExitStack() as logs:
+        started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
+        left = [_turns_left(x, feed) for x in started]
+        if feed.views: err(cost_line(plan, f"{name} {plan.at}" if plan.at else name, feed.size, feed.about(), left))
+        if sum(left) > 1 and plan.model != BASELINE_MODEL:
+            progress.pace = _pacer(name, sum(left), plan, progress)
+        feed.start()
+        try: return list(await asyncio.gather(*(run_one(x) for x in started)))
+        finally:
+            feed.close()
+            feed.wait()                 # it stops between chunks
+            progress.close()
+
+# %% ../nbs/10_ingest.ipynb #03ba2ca3
+def periods_chosen(project: Project, plan: IngestPlan) -> dict[str, list]:
+    "The periods of `project` a run reads, in time order: each one holding a session the plan's selection keeps."
+    groups = by_period(project.sessions, plan.period, plan.tz)
+    kept = {p: ss for p, ss in groups.items() if any(plan.loop.select.keeps(s) for s in ss)}
+    if not kept: raise SourceError(f"project {project.name}: none of its {plural(len(groups), 'period')} by "
+                                   f"{plan.period} holds a selected session: {plan.loop.select}")
+    return kept
+
+# %% ../nbs/10_ingest.ipynb #d768e608
+async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
+                          progress: Progress) -> list[RunSummary]:
+    "Every period of `project`, in time order, each into logs of its own (`<query>/<period>.jsonl`)."
+    chosen = periods_chosen(project, plan)
+    # each period is read whole: its logs record no selection, so any later selection resumes them
+    each = replace(plan, loop=replace(plan.loop, select=Selection()))
+    for p in chosen: _check_fresh(replace(each, at=p), name)
+    _room_for_logs(len(plan.queries))
+    names = list(chosen)
+    err(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), "
+        f"a log for each of {plural(len(plan.queries), 'query', 'queries')} in each")
+    out = []
+    for p, sessions in chosen.items():
+        if stop is not None and stop.is_set(): break
+        # its own warnings: what the read of this period met
+        part = Project(project.name, sessions, Warnings(), project.tool_result_chars, project.redact,
+                       project.source, project.listed)
+        out += await _ingest_project(replace(each, at=p), part, name, make_client, stop=stop, err=err,
+                                     progress=progress)
+    return out
+
+# %% ../nbs/10_ingest.ipynb #5d506f4a
 # the project, the queries, where logs go
 async def ingest(plan: IngestPlan,
                  make_client: Callable[[Query], ModelClient],   # the model client for a query
@@ -548,39 +631,22 @@ async def ingest(plan: IngestPlan,
                  # how turns show (default: a line each, to `err`)
                  progress: Progress | None = None
                  ) -> list[RunSummary]:
-    "Run every query of `plan`, concurrently, each into its own log, over one read of the project."
+    "Run every query of `plan`, concurrently, each into its own log (one per period with `plan.period`)."
     err = err or (lambda m: print(m, file=sys.stderr, flush=True))
     progress = progress or Progress('lines', err)
     cfg = plan.loop
-    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars,
-                                      cfg.redact, cfg.select)
+    # periods choose among every session
+    project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact,
+                                      Selection() if plan.period else cfg.select)
     name = project_folder(plan.log_dir, project)
-    _check_fresh(plan, name)
-    _room_for_logs(len(plan.queries))
     if plan.speculate > 1 and not cfg.use_update_gate:
         err(f"--speculate {plan.speculate}: --gate off changes memory at every parsed turn, so no turn can be asked "
             "ahead: running with 1")
-    feed = ChunkFeed(project, cfg.chunk_tokens, stop=stop, err=err)
-    prefix = (lambda q: f"{q.id} ") if len(plan.queries) > 1 else (lambda q: '')
-    async def run_one(x: Started | RunSummary) -> RunSummary:
-        if isinstance(x, RunSummary): return _with_head(x)
-        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
-                                               err=err,
-                                            prefix=prefix(x.query), progress=progress))
-        # this query failed; others go on
-        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))
-    with ExitStack() as logs:
-        started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
-        left = [_turns_left(x, feed) for x in started]
-        if feed.views: err(cost_line(plan, name, feed.size, feed.about(), left))
-        if sum(left) > 1 and plan.model != BASELINE_MODEL: progress.pace = _pacer(name, sum(left),
-                                                                                  plan, progress)
-        feed.start()
-        try: return list(await asyncio.gather(*(run_one(x) for x in started)))
-        finally:
-            feed.close()
-            feed.wait()                 # it stops between chunks
-            progress.close()
+    if plan.period: return await _ingest_periods(plan, project, name, make_client, stop=stop, err=err,
+                                                 progress=progress)
+    _check_fresh(plan, name)
+    _room_for_logs(len(plan.queries))
+    return await _ingest_project(plan, project, name, make_client, stop=stop, err=err, progress=progress)
 
 # %% ../nbs/10_ingest.ipynb #68540418
 def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:

@@ -275,7 +275,7 @@ class TurnEvents:
         "The chunk as evidence, and the new memory linked to it and to the memory it replaces."
         memory = self.event('memory', sha=sha256_text(candidate), text=candidate, tokens=tokens,
                             parents=[self.chunk.sha] + ([parent] if parent else []))
-        evidence = self.event('evidence', self.level - 1, sha=self.chunk.sha, text=self.chunk.text,
+        evidence = self.event('evidence', self.level - 1, sha=self.chunk.sha, text=self.chunk.evidence_text,
                               source=self.chunk.sources)
         return evidence, memory
 

@@ -72,7 +72,7 @@ def server_class():
             return [Resource(uri=f"memgate://{quote(e['project'], safe='')}/{quote(e['query'], safe='')}/memory",
                              name=f"{e['project']}/{e['query']}", mime_type='application/json',
                              description=f"the memory of {e['query']}, as data ({e['tokens']} tokens)")
-                    for e in recall.memories(self.log_dirs) if 'error' not in e]
+                    for e in recall.memories(self.log_dirs) if 'error' not in e and 'period' not in e]
     return MemgateServer
 
 # %% ../nbs/13c_mcpserver.ipynb #c378b90f
@@ -92,9 +92,9 @@ def build_server(log_dirs: list[str]):
         return answered(recall.memories, log_dirs)
 
     @server.tool()
-    def memory(query: str, project: str | None = None) -> str:
-        "The final memory of a query, verbatim, and its lineage: each update's turn, files, hours, think text."
-        return answered(recall.memory, log_dirs, query, project)
+    def memory(query: str, project: str | None = None, period: str | None = None, level: int | None = None) -> str:
+        "A query's final memory, verbatim, with its lineage (a consolidated query's level 2, or the `period` named)."
+        return answered(recall.memory, log_dirs, query, project, period, level)
 
     @server.tool()
     def evidence(query: str, t: int, project: str | None = None) -> str:

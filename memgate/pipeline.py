@@ -15,6 +15,7 @@ from .endpoint import NO_ENDPOINT, ConfigError, endpoint
 from .client import BASELINE_MODEL, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .servers import prepare
 from .ingest import IngestPlan, ingest
+from .consolidate import consolidate_plan
 from .answer import answer_logs
 
 # %% auto #0
@@ -88,11 +89,14 @@ def prompt_sample(plan: IngestPlan) -> str:
 async def ingest_then_answer(plan, factory, stop, progress, answering) -> tuple[list, dict]:
     "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
     plan = await with_server(plan, factory)
-    results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
+    results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress) if plan.read else []
+    if plan.consolidate and not stop.is_set():
+        results += await consolidate_plan(plan, factory, stop=stop, err=progress.say, progress=progress)
     if answering is False or stop.is_set(): return results, {}
     # the answer is free text: no gate grammar
     if isinstance(answering, OpenAIClient): answering.extra = {}
-    done = [r.log for r in results if r.status in ('complete', 'exited')]
+    # consolidated: the level-2 memory answers
+    done = [r.log for r in results if r.status in ('complete', 'exited') and (r.level == 2 or not plan.consolidate)]
     answers = await answer_logs(done, answering, plan.loop.sampling,
                                 err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}

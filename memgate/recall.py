@@ -11,6 +11,7 @@ from pathlib import Path
 from .domain import MemgateError, visible
 from .log import LogError, Verdict, first_event, log_files, verify
 from .show import Learned, as_json, learned
+from .consolidate import LEVEL2_LOG
 
 # %% auto #0
 __all__ = ['ECHO_CHARS', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'echo', 'timestamp', 'checked', 'entry',
@@ -84,7 +85,9 @@ def entry(path, v: Verdict | None = None, x: Learned | None = None) -> dict:
     return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory, sha=x.memory_sha,
                       tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=v.head,
                       lines=v.events, updated=updated,
-                      complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'), log=str(path)))
+                      complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'), log=str(path),
+                      level=start['level'], **({'period': start['period']} if 'period' in start else {}),
+                      **({'covers': [p['period'] for p in x.timeline]} if x.level == 2 else {})))
 
 # %% ../nbs/13a_recall.ipynb #afd91829
 def memories(dirs) -> list[dict]:
@@ -100,18 +103,28 @@ def memories(dirs) -> list[dict]:
     return sorted(out, key=lambda e: (e['project'] or '', e['query'] or '', e['log']))
 
 # %% ../nbs/13a_recall.ipynb #5a832583
-def find_log(dirs, query: str, project: str | None = None) -> Path:
-    "The one log of `query` (of `project`, if given) under `dirs`; `RecallError` naming what there is otherwise."
+def _of(s: dict, period: str | None, level: int | None) -> bool:
+    "Whether a log whose first event is `s` is the one `period` or `level` asks for."
+    if period is not None: return s.get('period') == period
+    return level is None or s['level'] == level
+
+def find_log(dirs, query: str, project: str | None = None, period: str | None = None,
+             level: int | None = None) -> Path:
+    "The log of `query` under `dirs` (of `project`, `period`, `level`: a level-2 log before its periods)."
     logs, unread = [], []
     for p in served_logs(dirs):
         # a file that is no log must not hide the logs beside it
         try: logs.append((p, first_event(p)))
         except LogError: unread.append(p)
-    hits = [p for p, s in logs if s['query'] == query and project in (None, s['project'])]
+    hits = [p for p, s in logs if s['query'] == query and project in (None, s['project']) and _of(s, period, level)]
+    # periods and their consolidation: the level-2 memory speaks for the query
+    if len(hits) > 1 and period is None and level is None:
+        hits = [p for p in hits if p.name == LEVEL2_LOG] or hits
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
     not_logs = f"; not memgate logs: {', '.join(map(str, unread))}" if unread else ''
-    of = f" in project {echo(project)}" if project else ''
+    of = (f" in project {echo(project)}" if project else '') + (f" of period {echo(period)}" if period else '')
+    of += f" at level {level}" if level is not None else ''
     if not hits: raise RecallError(f"no log of query {echo(query)}{of}"
                                    + f" under {', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))} "
                                    f"(there are: {', '.join(there)}{not_logs})")
@@ -119,11 +132,14 @@ def find_log(dirs, query: str, project: str | None = None) -> Path:
                       "or serve one log folder")
 
 # %% ../nbs/13a_recall.ipynb #122bfb33
-def memory(dirs, query: str, project: str | None = None) -> dict:
+def memory(dirs, query: str, project: str | None = None, period: str | None = None,
+           level: int | None = None) -> dict:
     "The final memory of `query`, verbatim, and its lineage: each update's turn, files, hours and think text."
-    p = find_log(dirs, query, project)
+    p = find_log(dirs, query, project, period, level)
     d = as_json(learned(p, checked(p).log.events))
     return shown(dict(project=d['project'], query=d['query'], question=d['question'], memory=d['memory'],
+                      level=d['level'], **({'period': d['period']} if d['period'] else {}),
+                      **({'periods': d['timeline']} if d['level'] == 2 else {}),
                       lineage=[dict(t=u['t'], tokens=u['tokens'], think=u['think'], added=u['added'],
                                     sources=u['sources']) for u in d['updates']]))
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from .domain import MemgateError, new_run_id, plural, utc_now, visible
 from .log import Event, LogWriter, make_event
 from .recall import checked, echo, entry, served_logs, timestamp
-from .show import Learned, Update, learned
+from .show import Learned, Update, headline, learned
 
 # %% auto #0
 __all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'evidence_records', 'words', 'line_kind', 'marks', 'evidence_kinds', 'ReviewError',
@@ -177,7 +177,7 @@ def review_text(r: Review, approve_cmd: str) -> str:
 def reviews(dirs) -> tuple[list[Review], list[str]]:
     "(where each log's memory stands, one line for each log that does not verify) under the folders `dirs`."
     out, bad = [], []
-    for p in served_logs(dirs):
+    for p in headline(served_logs(dirs)):
         try: out.append(review_of(p, checked(p).log.events))
         except MemgateError as e: bad.append(str(e))
     return out, bad
@@ -191,7 +191,8 @@ def review_command(dirs) -> str:
 def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
     "(entries to write, `project/query` of memories waiting for review) of the logs under `dirs`."
     out, waiting = [], []
-    for p in served_logs(dirs):
+    # a consolidated query's level-2 memory, not each period's
+    for p in headline(served_logs(dirs)):
         try: v = checked(p)
         except MemgateError as e:
             out.append(dict(log=str(p), memory=None, error=str(e)))

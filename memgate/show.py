@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Callable
 from .domain import MemgateError, cut_middle, plural
 from .log import LogError, Stats, logs_of, passed_over, read_log, stats
+from .consolidate import LEVEL2_LOG, ConsolidateError, period_memories
 
 # %% auto #0
-__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'learned', 'why_no_memory', 'as_text', 'as_markdown',
-           'as_json', 'show']
+__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'timeline', 'learned', 'why_no_memory', 'down', 'as_text',
+           'as_markdown', 'as_json', 'headline', 'show']
 
 # %% ../nbs/11_show.ipynb #3fbf1f1f
 @dataclass
@@ -74,6 +75,10 @@ class Learned:
     updates: list[Update] = field(default_factory=list)
     failed: str | None = None              # why the log's last run failed, as its run_end says
     answers: int = 0                       # `answer` events in the log (every one is kept)
+    level: int = 1                         # 2: a memory over the period memories
+    period: str | None = None              # the period a period log is of
+    # a level-2 log's period memories, in time order: period, tokens, updates, sessions, hours, log
+    timeline: list[dict] = field(default_factory=list)
 
 # %% ../nbs/11_show.ipynb #d2b2cc2e
 def _failure(events: list) -> str | None:
@@ -81,6 +86,13 @@ def _failure(events: list) -> str | None:
     ends = [e for e in events if e['kind'] in ('run_start', 'run_end')]
     last = ends[-1] if ends else {}
     return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
+
+def timeline(path) -> list[dict]:
+    "The period memories beside the level-2 log at `path`, in time order; [] when they cannot be read."
+    try: got = period_memories(Path(path).parent)
+    except ConsolidateError: return []
+    return [dict(period=p.period, tokens=p.tokens, updates=p.updates, sessions=len(p.sessions), first_ts=p.first_ts,
+                 last_ts=p.last_ts, log=str(p.log), sha=p.sha) for p in got]
 
 def learned(path, events: list | None = None) -> Learned:
     "What the log at `path` learned (from its `events`, when the caller read them already)."
@@ -91,7 +103,8 @@ def learned(path, events: list | None = None) -> Learned:
     return Learned(str(path), start['project'], start['query'], start['question'], start['model'],
                    bool(start.get('baseline')), mems[-1]['text'] if mems else None, mems[-1]['sha'] if mems else None,
                    stats(events), dict(answers[-1]) if answers else None, lineage(events), _failure(events),
-                   len(answers))
+                   len(answers), start['level'], start.get('period'),
+                   timeline(path) if start['level'] == 2 else [])
 
 # %% ../nbs/11_show.ipynb #84ec82a5
 EXCERPT_CHARS = 600   # how much of an update's evidence `--evidence` shows
@@ -130,22 +143,53 @@ def _answered(a: dict) -> str:
     by = 'the memory itself (keyword baseline: no model to answer)' if a.get('verbatim') else f"model {a['model']}"
     return f"{by}, from memory {str(a['memory_sha'])[:12]}"
 
+# %% ../nbs/11_show.ipynb #dde76b86
+def _level(x: Learned) -> str:
+    "What the header says of a log's level: `  level 2 over 12 periods`, `  period 2026-03`, or nothing."
+    if x.level == 2: return f"  level 2 over {plural(len(x.timeline), 'period')}"
+    return f"  period {x.period}" if x.period else ''
+
+def _read(u: Update) -> str:
+    "What update `u` read: `chunk 17`, or a level-2 update's `period 2026-03`."
+    p = next((s['period'] for s in u.sources if 'period' in s), None)
+    return f"period {p}" if p else f"chunk {u.t}"
+
+def _period_line(p: dict) -> str:
+    "One period of a level-2 log's timeline: its name, size, updates, sessions and days."
+    days = f"  {p['first_ts'][:10]} .. {p['last_ts'][:10]}" if p.get('first_ts') else ''
+    return (f"{p['period']}  {p['tokens']} tokens  {plural(p['updates'], 'update')}  "
+            f"{plural(p['sessions'], 'session file')}{days}")
+
+# %% ../nbs/11_show.ipynb #e944e402
+def down(x: Learned, u: Update) -> list[str]:
+    "The period-log updates behind the memory level-2 update `u` read: turn, session files and the record refs."
+    s = next((s for s in u.sources if 'period' in s), None)
+    name = str(s.get('file', '')) if s else ''
+    log = Path(x.log).parent / name
+    if not s or Path(name).name != name or not log.is_file(): return [f"(its period log {name!r} is not beside it)"]
+    ups = lineage(read_log(log).events)
+    i = next((i for i, v in enumerate(ups) if v.memory_sha == s.get('memory')), None)
+    if i is None: return [f"({name} no longer holds the memory {str(s.get('memory'))[:12]} it read)"]
+    refs = lambda f: f"{f['refs'][0]}" + (f" .. {f['refs'][-1]}" if len(f['refs']) > 1 else '')
+    return [f"{s['period']} t={v.t}: " + '; '.join(f"{Path(f['file']).name} {refs(f)}" for f in v.sources)
+            for v in ups[:i + 1]]
+
 # %% ../nbs/11_show.ipynb #18108138
 def as_text(x: Learned, evidence: bool = False) -> str:
     "`x` for a terminal."
     who = 'keyword baseline' if x.baseline else x.model
-    out = [f"== {x.query}  ({x.project}, {who})  {x.log}", f"Q: {x.question}", _rates(x.stats), '']
+    out = [f"== {x.query}{_level(x)}  ({x.project}, {who})  {x.log}", f"Q: {x.question}", _rates(x.stats), '']
     if x.failed: out += [f"the last run failed: {x.failed}", '']
     if x.answer: out += [f"answer ({_answered(x.answer)}{_earlier(x)}):", x.answer['text'], '']
     if x.memory is None: return '\n'.join(out + [f"memory: none ({why_no_memory(x)})", ''])
     out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, {len(x.updates)} updates):", x.memory,
             '', 'updates:']
     for u in x.updates:
-        out += [f"  t={u.t}  chunk {u.t}  +{len(u.added.splitlines())} lines  {_where(u)}",
+        out += [f"  t={u.t}  {_read(u)}  +{len(u.added.splitlines())} lines  {_where(u)}",
                 f"    think: {u.think}"]
-        if evidence: out.append('    evidence: ' + cut_middle(u.evidence,
-                                                              EXCERPT_CHARS).replace('\n',
-                                                                                     '\n    '))
+        if evidence: out.append('    evidence: ' + cut_middle(u.evidence, EXCERPT_CHARS).replace('\n', '\n    '))
+        if evidence and x.level == 2: out += [f"      {line}" for line in down(x, u)]
+    if x.timeline: out += ['', 'periods:'] + [f"  {_period_line(p)}" for p in x.timeline]
     return '\n'.join(out + [''])
 
 # %% ../nbs/11_show.ipynb #6f79eb10
@@ -168,7 +212,7 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
     # every text from a session, a model or a server: no markup gets through
     e = _md
     who = 'keyword baseline' if x.baseline else e(x.model)
-    out = [f"## {e(x.query)} ({e(x.project)}, {who})", '', f"> {e(x.question)}", '',
+    out = [f"## {e(x.query)}{e(_level(x))} ({e(x.project)}, {who})", '', f"> {e(x.question)}", '',
            f"{_rates(x.stats)}. Log: {e(x.log)}", '']
     if x.failed: out += [f"**The last run failed:** {e(x.failed)}", '']
     if x.answer: out += [f"**Answer** ({e(_answered(x.answer) + _earlier(x))}):", '',
@@ -180,6 +224,8 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
             '| turn | added | from | the model thought |', '|---|---|---|---|']
     cell = lambda s: e(s).replace('\n', '<br>')
     out += [f"| {u.t} | {cell(u.added)} | {cell(_where(u))} | {cell(u.think)} |" for u in x.updates]
+    if x.timeline: out += ['', '| period | tokens | updates | session files |', '|---|---|---|---|'] + [
+        f"| {e(p['period'])} | {p['tokens']} | {p['updates']} | {p['sessions']} |" for p in x.timeline]
     for u in x.updates if evidence else []:
         excerpt = cut_middle(u.evidence, EXCERPT_CHARS)
         out += ['', f"<details><summary>evidence of t={u.t}</summary>", '', _fence(excerpt),
@@ -199,11 +245,16 @@ def as_json(x: Learned, evidence: bool = False) -> dict:
 # %% ../nbs/11_show.ipynb #e37c042f
 FORMATS = dict(text=as_text, md=as_markdown, json=as_json)
 
+def headline(logs: list[Path]) -> list[Path]:
+    "`logs` with the period logs beside a level-2 log among them left out: its timeline shows them."
+    consolidated = {p.parent for p in logs if p.name == LEVEL2_LOG}
+    return [p for p in logs if p.name == LEVEL2_LOG or p.parent not in consolidated]
+
 def show(paths, query: str | None = None, format: str = 'text', evidence: bool = False,
          said: Callable[[str], None] | None = None) -> str:
     "What the logs under `paths` learned, in `format`; a log that cannot be read is `said` and passed over (or raised)."
     got = []
-    for p in logs_of(paths, query):
+    for p in headline(logs_of(paths, query)):
         try: got.append(learned(p))
         except MemgateError as e:
             if said is None: raise

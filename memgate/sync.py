@@ -31,13 +31,18 @@ def inert(text: str) -> str:
     return f"{fence}text\n{body}\n{fence}\n"
 
 # %% ../nbs/13d_sync.ipynb #fdc65e1c
+def _covers(e: dict) -> list[str]:
+    "The line naming the periods a level-2 memory covers, if it is one."
+    c = e.get('covers') or []
+    return [f"covers: {plural(len(c), 'period')}, {c[0]} .. {c[-1]} (level 2 over the period memories)"] if c else []
+
 def memory_block(e: dict, n: int, total: int) -> str:
     "One memory's part of the section: memgate's own heading, then everything from the log in inert fences."
     when = f", updated {u[:10]}" if (u := timestamp(e.get('updated'))) else ''
     status = ('no memory yet' if e.get('memory') is None else f"reviewed by {e['by']} (memory {e['sha'][:12]})"
               if e.get('reviewed') else f"NOT REVIEWED (memory {e['sha'][:12]})")
     about = [f"question: {e['question']}", f"query: {e['query']} (project {e['project']})",
-             f"from: run {e['run']}, log head {e['head'][:16]}{when}", status, 'memory:',
+             f"from: run {e['run']}, log head {e['head'][:16]}{when}", *_covers(e), status, 'memory:',
              e['memory'] or '(none)']
     out = f"### Note {n} of {total}\n\n{inert(chr(10).join(about))}"
     if not e.get('marks'): return out

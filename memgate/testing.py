@@ -6,16 +6,17 @@ Docs: https://memgate.github.io/memgate/testing.html.md"""
 
 # %% ../nbs/18_testing.ipynb #671df18f
 from __future__ import annotations
-import argparse, gzip, json, os, select, signal, socket, subprocess, sys, threading, time
+import argparse, gzip, json, os, re, select, signal, socket, subprocess, sys, threading, time
 from pathlib import Path
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from .parser import gate_response
-from .prompt import prompt_parts
-from .domain import sha256_text
+from .parser import escape_tags, gate_response
+from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
+from .domain import count_tokens, sha256_text
 
 # %% auto #0
-__all__ = ['STATUS_FAULTS', 'ANSWER', 'default_gate', 'FakeServer', 'serve', 'smollm2_gguf', 'LlamaServer', 'cpu_s', 'idle_after']
+__all__ = ['STATUS_FAULTS', 'ANSWER', 'INCIDENT', 'default_gate', 'incident_gate', 'FakeServer', 'serve', 'smollm2_gguf',
+           'LlamaServer', 'cpu_s', 'idle_after']
 
 # %% ../nbs/18_testing.ipynb #a89344ef
 STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb',
@@ -32,6 +33,24 @@ def default_gate(prompt: str) -> str:
     prev = '' if memory == 'No previous memory' else memory + '\n'
     return gate_response(True, f"{prev}- failure seen in chunk {sha256_text(section)[:10]}",
                          think='an error is reported')
+
+# %% ../nbs/18_testing.ipynb #922842d1
+INCIDENT = r'INC-\d+\b[^\n]*'       # an incident line of the benches' projects: its id, cause and fix
+
+def incident_gate(prompt: str, budget: int | None = None, pattern: str = INCIDENT) -> str:
+    "A scripted answer: each new line of the chunk matching `pattern` added to memory as `- line`, within `budget`."
+    memory, section = prompt_parts(prompt)
+    lines = [] if memory == NO_PREVIOUS_MEMORY else memory.splitlines()
+    have, new = set(lines), []
+    for m in re.finditer(pattern, section, re.M):
+        line = escape_tags(m.group(0).strip())
+        line = line if line.startswith('- ') else f'- {line}'
+        if line in have: continue
+        if budget is not None and count_tokens('\n'.join(lines + new + [line])) > budget: break
+        have.add(line)
+        new.append(line)
+    if not new: return gate_response(False, '\n'.join(lines), think='nothing new')
+    return gate_response(True, '\n'.join(lines + new), think=f"{len(new)} new")
 
 # %% ../nbs/18_testing.ipynb #9aa866d7
 class FakeServer:
