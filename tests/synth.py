@@ -77,3 +77,41 @@ def codex_session(root: Path):
              payload=dict(message='Summary of the session so far')),
         dict(timestamp='2026-03-01T08:00:06.000Z', type='turn_context', payload=dict(cwd='/home/dev/shop')),
     ])
+
+CAUSES = ('disk full on the build host', 'expired TLS certificate', 'OOM kill of the worker', 'DNS timeout to the registry',
+          'port 5432 already in use', 'a missing DATABASE_URL', 'a stale lock file', 'rate limit from the package mirror')
+FIXES = ('pruned old images', 'renewed the certificate', 'raised the memory limit', 'pinned the resolver',
+         'stopped the stray postgres', 'added the variable to .env', 'removed the lock', 'added a retry with backoff')
+
+def incident(i: int) -> str:
+    "The line planted for incident `i`: its unique id, a cause and a fix."
+    return f"INC-{i:04d}: {CAUSES[i % len(CAUSES)]} (host h{i % 13}); fix: {FIXES[(i * 3) % len(FIXES)]}"
+
+def incident_session(proj: Path, sid: str, start, ids, filler: int = 2):
+    "A Claude Code session of `proj` starting at datetime `start`: each incident of `ids` found, with log noise."
+    from datetime import timedelta
+    at = lambda s: (start + timedelta(seconds=s)).strftime('%Y-%m-%dT%H:%M:%S.000Z')
+    rows, s = [cc('user', at(0), 'keep the services up and note what broke', sid=sid)], 1
+    for i in ids:
+        for k in range(filler):
+            rows.append(cc('user', at(s), [dict(type='tool_result', tool_use_id=f't{i}-{k}', content='\n'.join(
+                f"{at(s)} worker[{n}] heartbeat ok queue={n * 7 % 31} latency={n % 9}ms" for n in range(40)))],
+                sid=sid))
+            s += 1
+        rows.append(cc('assistant', at(s), [dict(type='text', text=f"Found the failure. {incident(i)}.")], sid=sid))
+        s += 1
+    return write_jsonl(proj / f'{sid}.jsonl', rows)
+
+def incident_project(root: Path, months: int = 12, incidents: int = 240, per_session: int = 2, filler: int = 2,
+                     year: int = 2026) -> Path:
+    "A Claude Code project over `months` months whose sessions hold `incidents` planted incidents, spread evenly."
+    from datetime import datetime, timezone
+    proj = root / 'projects' / '-home-dev-ops'
+    sessions = -(-incidents // per_session)
+    for k in range(sessions):
+        month = 1 + k * months // sessions
+        day = 1 + (k * 11) % 27
+        start = datetime(year, month, day, 9 + k % 8, 0, tzinfo=timezone.utc)
+        ids = range(k * per_session, min(incidents, (k + 1) * per_session))
+        incident_session(proj, f'S{k:04d}', start, ids, filler)
+    return proj

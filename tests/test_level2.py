@@ -1,0 +1,191 @@
+"Periods at level 1 and their consolidation at level 2 (issue 39), against scripted models that remember incidents."
+import asyncio, json, shutil, subprocess, sys
+from datetime import datetime, timezone
+from pathlib import Path
+from conftest import run
+from helpers import clean_env, memgate
+from synth import cc, incident, incident_project, incident_session, write_jsonl
+from memgate.client import ScriptedClient
+from memgate.consolidate import LEVEL2_LOG, consolidate, period_memories, period_chunk
+from memgate.domain import Chunk
+from memgate.log import read_log, verify
+from memgate.loop import EventList, LoopConfig, run_loop
+from memgate.queries import Query
+from memgate.testing import FakeServer, incident_gate
+
+Q = Query('incidents', 'Which incidents happened, with cause and fix?')
+QUERIES = '[incidents]\nquestion = "Which incidents happened, with cause and fix?"\n'
+
+def level_aware(prompt: str) -> str:
+    "Level 1: every incident read goes into memory (the budget refuses what is over); level 2: merged within it."
+    return incident_gate(prompt, 1024 if '[Memory of period ' in prompt else None)
+
+def ingest(server, project, runs, *args):
+    qf = Path(runs).parent / 'queries.toml'
+    qf.write_text(QUERIES)
+    cmd = [sys.executable, '-m', 'memgate.cli', args[0] if args and args[0] == 'consolidate' else 'ingest',
+           '--project', str(project), '--queries', str(qf), '--base-url', server.url, '--model', 'test-model',
+           '--log-dir', str(runs), '--chunk-tokens', '1200', *(args[1:] if args and args[0] == 'consolidate' else args)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=clean_env())
+
+def folder(runs): return Path(runs) / '-home-dev-ops' / 'incidents'
+def events(path): return read_log(path).events
+TIMING = {'run', 'ts', 'elapsed_s', 'latency_s', 'times', 'prev', 'seal', 'usage', 'queue_s', 'first_token_s', 'decode_s'}
+def turn_events(path):
+    "The turn events of a log without run ids, times and the chain (which a second run makes differently)."
+    return [{k: v for k, v in e.items() if k not in TIMING} for e in events(path)
+            if e['kind'] not in ('run_start', 'run_end')]
+
+def test_a10_a_level2_run_equals_a_level1_run_but_for_level_and_what_its_evidence_names(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=3, incidents=12)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month').returncode == 0
+    periods = period_memories(folder(runs))
+    script = lambda: ScriptedClient([lambda m: incident_gate(m[-1]['content'], 1024)] * len(periods))
+    r2 = run(consolidate(folder(runs), Q, LoopConfig(), script(), model='scripted', err=lambda m: None))
+    l2 = [e for e in events(r2.log) if e['kind'] not in ('run_start', 'run_end')]
+    # the same inputs at level 1: each period's memory as a plain chunk of text
+    l1 = EventList()
+    run(run_loop(1, Q, [Chunk.from_text(i, p.memory) for i, p in enumerate(periods, 1)], LoopConfig(), script(),
+                 l1, model='scripted'))
+    l1 = [e for e in l1 if e['kind'] not in ('run_start', 'run_end')]
+    assert len(l1) == len(l2) and {e['kind'] for e in l2} >= {'gate', 'evidence', 'memory'}
+    strip = lambda e, keep=(): {k: v for k, v in e.items() if k not in TIMING | {'level', 'read', 'source'}}
+    for a, b in zip(l1, l2):
+        assert strip(a) == strip(b)
+        assert b['level'] == a['level'] + 1
+        named = b.get('read') or b.get('source')
+        if named: assert [x['period'] for x in named] and named[0]['memory'] == periods[b['t'] - 1].sha
+    # lineage: a level-2 memory's first parent is the period memory it read
+    mems = [e for e in l2 if e['kind'] == 'memory']
+    assert mems[0]['parents'][0] == periods[0].sha and verify(r2.log, strict=True).ok
+    # the seed's prompt is the same template at both levels: only the chunk shows its period
+    assert period_chunk(1, periods[0]).text.endswith(periods[0].memory)
+
+def test_periods_are_assigned_by_the_first_timestamp_in_the_zone_asked(tmp_path):
+    proj = tmp_path / 'home' / 'projects' / '-home-dev-ops'
+    # begins on the last evening of January (UTC) and runs into February; Tokyo's calendar says February
+    write_jsonl(proj / 'late.jsonl', [cc('user', '2026-01-31T23:30:00.000Z', 'deploy', sid='late'),
+                                     cc('assistant', '2026-02-01T01:00:00.000Z',
+                                        [dict(type='text', text=f'{incident(1)}.')], sid='late')])
+    incident_session(proj, 'mid', datetime(2026, 2, 10, 9, tzinfo=timezone.utc), [2])
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        r = ingest(s, proj, runs, '--period', 'month')
+        assert r.returncode == 0, r.stderr
+        assert sorted(p.name for p in folder(runs).iterdir()) == ['2026-01.jsonl', '2026-02.jsonl']
+        assert [e['period'] for e in events(folder(runs) / '2026-01.jsonl') if e['kind'] == 'run_start'] == ['2026-01']
+        src = {Path(x['file']).name for e in events(folder(runs) / '2026-01.jsonl') if e['kind'] == 'evidence'
+               for x in e['source']}
+        assert src == {'late.jsonl'}
+        tokyo = tmp_path / 'tokyo'
+        r = ingest(s, proj, tokyo, '--period', 'month', '--tz', 'Asia/Tokyo')
+        assert r.returncode == 0, r.stderr
+        assert sorted(p.name for p in folder(tokyo).iterdir()) == ['2026-02.jsonl']
+        bad = ingest(s, proj, tmp_path / 'x', '--period', 'month', '--tz', 'Mars/Olympus')
+    assert bad.returncode == 2 and bad.stderr.count('\n') == 1 and "'Mars/Olympus': not a time zone" in bad.stderr
+
+def test_growth_in_the_current_period_adds_turns_only_there_and_level2_goes_on_from_it(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=3, incidents=12)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        r = ingest(s, proj, runs, '--period', 'month', '--consolidate')
+        assert r.returncode == 0, r.stderr
+        before = {p.name: p.read_bytes() for p in folder(runs).iterdir()}
+        assert sorted(before) == ['2026-01.jsonl', '2026-02.jsonl', '2026-03.jsonl', LEVEL2_LOG]
+        l2_turns = [e['t'] for e in events(folder(runs) / LEVEL2_LOG) if e['kind'] == 'gate']
+        assert l2_turns == [1, 2, 3]
+        march = lambda: [e['t'] for e in events(folder(runs) / '2026-03.jsonl') if e['kind'] == 'gate']
+        read_before = march()
+        # a new session in March, the current period
+        incident_session(proj, 'S9999', datetime(2026, 3, 28, 9, tzinfo=timezone.utc), [900, 901])
+        calls = len(s.requests)
+        r = ingest(s, proj, runs, '--period', 'month', '--consolidate', '--resume')
+        assert r.returncode == 0, r.stderr
+        added = len(s.requests) - calls
+    after = {p.name: p.read_bytes() for p in folder(runs).iterdir()}
+    # the finished periods' logs never change; March's grows; level 2 keeps its turns and reads March again
+    assert after['2026-01.jsonl'] == before['2026-01.jsonl'] and after['2026-02.jsonl'] == before['2026-02.jsonl']
+    assert after['2026-03.jsonl'].startswith(before['2026-03.jsonl']) and after['2026-03.jsonl'] != before['2026-03.jsonl']
+    assert after[LEVEL2_LOG].startswith(before[LEVEL2_LOG])
+    new_l1 = len(march()) - len(read_before)
+    assert new_l1 > 0 and march()[:len(read_before)] == read_before
+    l2 = events(folder(runs) / LEVEL2_LOG)
+    assert [e['t'] for e in l2 if e['kind'] == 'gate'] == [1, 2, 3, 4]
+    assert [x['period'] for e in l2 if e['kind'] == 'gate' for x in e['read']][-1] == '2026-03'
+    assert added == new_l1 + 1            # the new chunks of March, and one level-2 call
+    assert 'INC-0900' in [e for e in l2 if e['kind'] == 'memory'][-1]['text']
+    assert verify(folder(runs) / LEVEL2_LOG, strict=True).ok
+
+def test_a_rewritten_period_log_makes_verify_call_the_level2_log_stale(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=2, incidents=8)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month', '--consolidate').returncode == 0
+        l2 = folder(runs) / LEVEL2_LOG
+        ok = memgate('verify', l2)
+        assert ok.returncode == 0 and ok.stderr == ''
+        shutil.move(folder(runs) / '2026-01.jsonl', tmp_path / 'aside.jsonl')
+        assert ingest(s, proj, runs, '--period', 'month', '--resume').returncode == 0
+    v = memgate('verify', l2)
+    assert v.returncode == 1 and ': ok: ' in v.stdout
+    assert (f"{l2}: stale: period 2026-01: 2026-01.jsonl no longer holds the line" in v.stderr
+            and '(the log was rewritten): memgate consolidate' in v.stderr)
+
+def test_show_evidence_goes_down_from_the_level2_memory_to_a_session_line(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=2, incidents=8)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month', '--consolidate').returncode == 0
+    r = memgate('show', runs, '--evidence')
+    assert r.returncode == 0 and r.stdout.count('== incidents') == 1
+    assert '== incidents  level 2 over 2 periods' in r.stdout and '\nperiods:\n  2026-01  ' in r.stdout
+    # an update of level 2, its period's update, the session file and the record it was written from
+    line = next(l for l in r.stdout.splitlines() if l.startswith('      2026-01 t='))
+    file, ref = line.split(': ', 1)[1].split(' ')[:2]
+    rows = [json.loads(l) for l in (proj / file).read_text().splitlines()]
+    assert ref in {row['uuid'] for row in rows}
+
+def test_mcp_and_sync_serve_the_level2_memory(tmp_path):
+    from memgate import recall
+    proj = incident_project(tmp_path / 'home', months=2, incidents=8)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month', '--consolidate').returncode == 0
+    top = [e for e in events(folder(runs) / LEVEL2_LOG) if e['kind'] == 'memory'][-1]['text']
+    got = recall.memory(runs, 'incidents')
+    assert (got['level'], got['memory'], [p['period'] for p in got['periods']]) == (2, top, ['2026-01', '2026-02'])
+    assert recall.memory(runs, 'incidents', period='2026-02')['level'] == 1
+    agents = tmp_path / 'AGENTS.md'
+    r = memgate('sync', '--log-dir', runs, '--agents-md', agents, '--unreviewed')
+    assert r.returncode == 0, r.stderr
+    text = agents.read_text()
+    assert 'updated (1 note)' in r.stdout and text.count('### Note ') == 1
+    assert 'covers: 2 periods, 2026-01 .. 2026-02 (level 2 over the period memories)' in text
+    assert all(line in text for line in top.splitlines())
+
+def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=6, incidents=24)
+    runs, clean = tmp_path / 'runs', tmp_path / 'clean'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month').returncode == 0
+    shutil.copytree(runs, clean)
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, clean, 'consolidate').returncode == 0
+    qf = tmp_path / 'queries.toml'
+    with FakeServer(gate=level_aware, latency=0.3) as s:
+        cmd = [sys.executable, '-m', 'memgate.cli', 'consolidate', '--project', str(proj), '--queries', str(qf),
+               '--base-url', s.url, '--model', 'test-model', '--log-dir', str(runs), '--chunk-tokens', '1200']
+        p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=clean_env())
+        seen = 0
+        while seen < 2:
+            if p.stderr.readline().startswith('level 2 ['): seen += 1
+        p.kill()
+        p.wait()
+        l2 = folder(runs) / LEVEL2_LOG
+        assert events(l2)[-1]['kind'] != 'run_end' and verify(l2).ok
+        r = ingest(s, proj, runs, '--period', 'month', '--consolidate', '--resume')
+        assert r.returncode == 0, r.stderr
+    assert turn_events(l2) == turn_events(folder(clean) / LEVEL2_LOG)
+    assert [e['t'] for e in events(l2) if e['kind'] == 'gate'] == list(range(1, 7)) and verify(l2, strict=True).ok
