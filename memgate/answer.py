@@ -16,6 +16,8 @@ from .endpoint import ConfigError
 from .log import Event, LogWriter, logs_of, make_event, passed_over
 from .loop import default_sampling
 from .show import Learned, Update, learned, why_no_memory
+from .consolidate import LEVEL2_LOG
+from .show import headline
 
 # %% auto #0
 __all__ = ['ANSWER_PLACEHOLDERS', 'answer_template', 'updates_text', 'answer_prompt', 'answer_log', 'answer_logs']
@@ -76,10 +78,12 @@ async def answer_log(path,                                   # the log to answer
 # %% ../nbs/12_answer.ipynb #f011c36e
 async def answer_logs(paths, client: ModelClient | None, sampling: dict | None = None,
                       query: str | None = None,
-                      err: Callable[[str], None] = print, again: bool = False) -> list[tuple[Path,
-                                                                                             Event | None]]:
+                      err: Callable[[str], None] = print, again: bool = False,
+                      # each period's memory (a timeline), not the level-2 memory over them
+                      per_period: bool = False) -> list[tuple[Path, Event | None]]:
     "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
     logs = logs_of(paths, query)
+    logs = [p for p in logs if p.name != LEVEL2_LOG] if per_period else headline(logs)
     async def answer_one(p):
         try: return p, await answer_log(p, client, sampling, again=again, said=err)
         except MemgateError as e:

@@ -128,7 +128,9 @@ def stats_args(p):
 # %% ../nbs/14_cli.ipynb #2dbb8566
 def stats_row(path) -> dict:
     "The numbers `memgate stats` reports for one log, recomputed from its events."
-    return dict(log=str(path), **stats(path).as_dict())
+    first = first_event(path)
+    return dict(log=str(path), level=first['level'], **({'period': first['period']} if 'period' in first else {}),
+                **stats(path).as_dict())
 
 # %% ../nbs/14_cli.ipynb #ee52426b
 def cmd_stats(args) -> int:
@@ -457,6 +459,8 @@ def answer_args(p):
     p.add_argument('--query', help='only the logs of this query id')
     p.add_argument('--again', action='store_true',
                    help='ask anew for a log answered before from the same memory (the log keeps every answer)')
+    p.add_argument('--per-period', action='store_true',
+                   help="answer each period's memory, a timeline (default: a consolidated query's level-2 memory)")
     model_args(p)
 
 # %% ../nbs/14_cli.ipynb #3cd3c65e
@@ -471,7 +475,8 @@ def cmd_answer(args) -> int:
         try:
             # as many in flight as ingest sends
             if isinstance(client, OpenAIClient): await sustained(client)
-            return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again)
+            return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again,
+                                    per_period=args.per_period)
         finally:
             if close: await close()
     got = asyncio.run(run())
@@ -552,7 +557,9 @@ def cmd_export(args) -> int:
                 skipped.append(f"{log} (no {where})")
                 continue
             labels = load_labels(where) if where else None
-            for r in export_turns(log, args.project or recorded_project(log, start), labels):
+            # a level-2 log read period memories, not sessions
+            project = None if start['level'] == 2 else args.project or recorded_project(log, start)
+            for r in export_turns(log, project, labels):
                 f.write(json.dumps(chat_record(r) if args.format == 'chat' else r,
                                    ensure_ascii=False) + '\n')
                 n += 1

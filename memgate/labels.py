@@ -14,12 +14,13 @@ from .projects import load_project, Selection
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import Event, log_files, read_log
+from .consolidate import level2_texts
 
 # %% auto #0
 __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_labels', 'labels_toml', 'save_labels',
            'check_labels', 'TurnGate', 'turn_gates', 'confusion', 'truth', 'exit_timing', 'GateScore', 'score_run',
-           'evaluate', 'score_line', 'scores_text', 'score_dict', 'run_chunks', 'run_budget', 'rewards', 'export_turns',
-           'chat_record']
+           'together', 'scored_runs', 'evaluate', 'score_line', 'scores_text', 'score_dict', 'run_chunks', 'run_budget',
+           'rewards', 'export_turns', 'chat_record']
 
 # %% ../nbs/13_labels.ipynb #71bd39c6
 class LabelError(MemgateError):
@@ -241,6 +242,28 @@ def score_run(log, labels: Labels, only: set[int] | None = None,
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
                      sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
 
+# %% ../nbs/13_labels.ipynb #45bd6e08
+def together(logs: list[Path], events: dict, labels: Labels) -> list[Event]:
+    "The period logs of one query as one run's events, each turn numbered as the labelled chunk it read."
+    by_sha, out, spare = {lab.sha: i for i, lab in labels.chunks.items()}, [], 10 ** 9
+    for log in sorted(logs, key=lambda p: events[p][0].get('period', '')):
+        number = {}
+        for e in events[log]:
+            if e['kind'] in ('gate', 'parse_failed'):
+                spare += 1             # a chunk no label names: numbered past every label
+                number[e['t']] = by_sha.get(e['chunk'], spare)
+        out += [dict(e, t=number[e['t']]) if e.get('t') in number else e for e in events[log]
+                if e['kind'] != 'run_start' or not out]
+    return out
+
+# %% ../nbs/13_labels.ipynb #0f4442f4
+def scored_runs(logs: list[Path], events: dict, labels: Labels) -> list[tuple[Path, list]]:
+    "(what to call it, its events) of each run `evaluate` scores: a level-1 log, or a query's period logs together."
+    plain = [(p, events[p]) for p in logs if events[p][0]['level'] == 1 and 'period' not in events[p][0]]
+    folders = sorted({p.parent for p in logs if 'period' in events[p][0]})
+    return plain + [(f, together([p for p in logs if p.parent == f and 'period' in events[p][0]], events, labels))
+                    for f in folders]
+
 # %% ../nbs/13_labels.ipynb #51bfaccb
 def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
@@ -260,9 +283,10 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
             out[project, query] = None
             continue
         labels = load_labels(paths[project, query])
-        first = [score_run(p, labels, events=events[p]) for p in logs_]
-        common = set.intersection(*(set(s.chunks) for s in first))
-        out[project, query] = [score_run(p, labels, common, events[p]) for p in logs_]
+        runs = scored_runs(logs_, events, labels)
+        first = [score_run(p, labels, events=ev) for p, ev in runs]
+        common = set.intersection(*(set(s.chunks) for s in first)) if first else set()
+        out[project, query] = [score_run(p, labels, common, ev) for p, ev in runs]
     return out
 
 # %% ../nbs/13_labels.ipynb #89a36be5
@@ -351,15 +375,18 @@ def _run_of(log) -> tuple[Event, list[Event], str]:
 def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
     "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
     start, events, template = _run_of(log)
-    texts = {**run_chunks(start, project),
-             **{e['sha']: e['text'] for e in events if e['kind'] == 'evidence'}}
+    # level 2 read period memories, which the period logs beside it hold
+    texts = level2_texts(log) if start['level'] == 2 else {**run_chunks(start, project),
+                                                           **{e['sha']: e['text'] for e in events
+                                                              if e['kind'] == 'evidence'}}
     outcomes, memory, out = _outcomes(events), None, []
     last = max((i for i, lab in labels.chunks.items() if lab.relevant),
                default=None) if labels else None
     for e in events:
         if e['kind'] == 'memory': memory = e['text']
         if e['kind'] not in ('gate', 'parse_failed'): continue
-        if e['chunk'] not in texts: raise LabelError(f"{log}: turn {e['t']} read a chunk {project} no longer makes")
+        if e['chunk'] not in texts:
+            raise LabelError(f"{log}: turn {e['t']} read a chunk {project or 'its period logs'} no longer makes")
         if 'raw' not in e: raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
         prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start),
                               template)

@@ -94,6 +94,7 @@ def timeline(path) -> list[dict]:
     return [dict(period=p.period, tokens=p.tokens, updates=p.updates, sessions=len(p.sessions), first_ts=p.first_ts,
                  last_ts=p.last_ts, log=str(p.log), sha=p.sha) for p in got]
 
+# %% ../nbs/11_show.ipynb #617b180e
 def learned(path, events: list | None = None) -> Learned:
     "What the log at `path` learned (from its `events`, when the caller read them already)."
     events = read_log(path).events if events is None else events
@@ -149,11 +150,13 @@ def _level(x: Learned) -> str:
     if x.level == 2: return f"  level 2 over {plural(len(x.timeline), 'period')}"
     return f"  period {x.period}" if x.period else ''
 
+# %% ../nbs/11_show.ipynb #a8f77e35
 def _read(u: Update) -> str:
     "What update `u` read: `chunk 17`, or a level-2 update's `period 2026-03`."
     p = next((s['period'] for s in u.sources if 'period' in s), None)
     return f"period {p}" if p else f"chunk {u.t}"
 
+# %% ../nbs/11_show.ipynb #a6555a92
 def _period_line(p: dict) -> str:
     "One period of a level-2 log's timeline: its name, size, updates, sessions and days."
     days = f"  {p['first_ts'][:10]} .. {p['last_ts'][:10]}" if p.get('first_ts') else ''
@@ -245,11 +248,13 @@ def as_json(x: Learned, evidence: bool = False) -> dict:
 # %% ../nbs/11_show.ipynb #e37c042f
 FORMATS = dict(text=as_text, md=as_markdown, json=as_json)
 
+# %% ../nbs/11_show.ipynb #621ab38d
 def headline(logs: list[Path]) -> list[Path]:
     "`logs` with the period logs beside a level-2 log among them left out: its timeline shows them."
     consolidated = {p.parent for p in logs if p.name == LEVEL2_LOG}
     return [p for p in logs if p.name == LEVEL2_LOG or p.parent not in consolidated]
 
+# %% ../nbs/11_show.ipynb #164ef5e9
 def show(paths, query: str | None = None, format: str = 'text', evidence: bool = False,
          said: Callable[[str], None] | None = None) -> str:
     "What the logs under `paths` learned, in `format`; a log that cannot be read is `said` and passed over (or raised)."

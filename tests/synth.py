@@ -78,8 +78,9 @@ def codex_session(root: Path):
         dict(timestamp='2026-03-01T08:00:06.000Z', type='turn_context', payload=dict(cwd='/home/dev/shop')),
     ])
 
-CAUSES = ('disk full on the build host', 'expired TLS certificate', 'OOM kill of the worker', 'DNS timeout to the registry',
-          'port 5432 already in use', 'a missing DATABASE_URL', 'a stale lock file', 'rate limit from the package mirror')
+CAUSES = ('disk full on the build host', 'expired TLS certificate', 'OOM kill of the worker',
+          'DNS timeout to the registry', 'port 5432 already in use', 'a missing DATABASE_URL', 'a stale lock file',
+          'rate limit from the package mirror')
 FIXES = ('pruned old images', 'renewed the certificate', 'raised the memory limit', 'pinned the resolver',
          'stopped the stray postgres', 'added the variable to .env', 'removed the lock', 'added a retry with backoff')
 

@@ -126,3 +126,20 @@ def test_the_readme_quotes_the_keyword_baselines_scores_as_memgate_eval_prints_t
     for query in ('infra-root-causes', 'build-and-test-failures'):
         said = rows[query]
         assert f"precision {said['precision']:.2f}, recall {said['recall']:.2f}** on `{query}`" in text
+
+def test_a_querys_period_logs_are_scored_together_as_the_whole_run_is(tmp_path):
+    chunks = chunks_json()
+    picked = lambda c: c['index'] in {2, 8, 17, 20, 23, 29}
+    write_labels(tmp_path / 'labels', chunks, picked)
+    whole = scripted_run(tmp_path)
+    with FakeServer() as s:
+        r = memgate('ingest', '--project', PROJECT, '--base-url', s.url, '--model', 'test-model', '--query', QUERY,
+                    '--log-dir', tmp_path / 'monthly', '--period', 'month', '--consolidate')
+    assert r.returncode == 0, r.stderr
+    got = memgate('eval', tmp_path / 'monthly', '--labels', tmp_path / 'labels', '--format', 'json')
+    assert got.returncode == 0, got.stderr
+    (row,) = json.loads(got.stdout)               # two month logs, one run; level 2 is not scored
+    (one,) = json.loads(memgate('eval', whole, '--labels', tmp_path / 'labels', '--format', 'json').stdout)
+    assert row['log'].endswith(f'monthly/transcripts/{QUERY}')
+    assert (row['chunks'], row['said'], row['false_pos'], row['false_neg']) == \
+           (one['chunks'], one['said'], one['false_pos'], one['false_neg'])

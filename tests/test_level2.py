@@ -1,5 +1,5 @@
 "Periods at level 1 and their consolidation at level 2 (issue 39), against scripted models that remember incidents."
-import asyncio, json, shutil, subprocess, sys
+import json, shutil, subprocess, sys
 from datetime import datetime, timezone
 from pathlib import Path
 from conftest import run
@@ -23,14 +23,15 @@ def level_aware(prompt: str) -> str:
 def ingest(server, project, runs, *args):
     qf = Path(runs).parent / 'queries.toml'
     qf.write_text(QUERIES)
-    cmd = [sys.executable, '-m', 'memgate.cli', args[0] if args and args[0] == 'consolidate' else 'ingest',
-           '--project', str(project), '--queries', str(qf), '--base-url', server.url, '--model', 'test-model',
-           '--log-dir', str(runs), '--chunk-tokens', '1200', *(args[1:] if args and args[0] == 'consolidate' else args)]
+    command, args = ('consolidate', args[1:]) if args and args[0] == 'consolidate' else ('ingest', args)
+    cmd = [sys.executable, '-m', 'memgate.cli', command, '--project', str(project), '--queries', str(qf),
+           '--base-url', server.url, '--model', 'test-model', '--log-dir', str(runs), '--chunk-tokens', '1200', *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=clean_env())
 
 def folder(runs): return Path(runs) / '-home-dev-ops' / 'incidents'
 def events(path): return read_log(path).events
-TIMING = {'run', 'ts', 'elapsed_s', 'latency_s', 'times', 'prev', 'seal', 'usage', 'queue_s', 'first_token_s', 'decode_s'}
+TIMING = {'run', 'ts', 'elapsed_s', 'latency_s', 'times', 'prev', 'seal', 'usage', 'queue_s', 'first_token_s',
+          'decode_s'}
 def turn_events(path):
     "The turn events of a log without run ids, times and the chain (which a second run makes differently)."
     return [{k: v for k, v in e.items() if k not in TIMING} for e in events(path)
@@ -106,8 +107,9 @@ def test_growth_in_the_current_period_adds_turns_only_there_and_level2_goes_on_f
         added = len(s.requests) - calls
     after = {p.name: p.read_bytes() for p in folder(runs).iterdir()}
     # the finished periods' logs never change; March's grows; level 2 keeps its turns and reads March again
-    assert after['2026-01.jsonl'] == before['2026-01.jsonl'] and after['2026-02.jsonl'] == before['2026-02.jsonl']
-    assert after['2026-03.jsonl'].startswith(before['2026-03.jsonl']) and after['2026-03.jsonl'] != before['2026-03.jsonl']
+    assert [after[m] == before[m] for m in ('2026-01.jsonl', '2026-02.jsonl')] == [True, True]
+    march_log = after['2026-03.jsonl']
+    assert march_log.startswith(before['2026-03.jsonl']) and march_log != before['2026-03.jsonl']
     assert after[LEVEL2_LOG].startswith(before[LEVEL2_LOG])
     new_l1 = len(march()) - len(read_before)
     assert new_l1 > 0 and march()[:len(read_before)] == read_before
@@ -189,3 +191,16 @@ def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives
         assert r.returncode == 0, r.stderr
     assert turn_events(l2) == turn_events(folder(clean) / LEVEL2_LOG)
     assert [e['t'] for e in events(l2) if e['kind'] == 'gate'] == list(range(1, 7)) and verify(l2, strict=True).ok
+
+def test_export_gives_level2_turns_with_the_prompts_they_were_sent(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=2, incidents=8)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month', '--consolidate').returncode == 0
+        sent = [r['messages'][-1]['content'] for r in s.requests]
+    out = tmp_path / 'l2.jsonl'
+    r = memgate('export', folder(runs) / LEVEL2_LOG, '--out', out)
+    assert r.returncode == 0 and 'wrote 2 turns of 1 log' in r.stderr, r.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [x['messages'][-1]['content'] for x in records] == sent[-2:]
+    assert all('[Memory of period 2026-0' in x['messages'][-1]['content'] for x in records)
