@@ -19,7 +19,7 @@ from .show import Learned, learned, lineage
 
 # %% auto #0
 __all__ = ['RUN_COLORS', 'PLOTS', 'Runs', 'load_runs', 'plot_update_rates', 'plot_gate_raster', 'plot_memory', 'plot_events',
-           'plot_latency', 'memory_lineage', 'report']
+           'plot_periods', 'plot_latency', 'memory_lineage', 'report']
 
 # %% ../nbs/15_analysis.ipynb #95dd51af
 @dataclass
@@ -33,7 +33,7 @@ class Runs:
 _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update',
               'exit', 'outcome',
               'applied',
-              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate']
+              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate', 'period']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
 def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
@@ -78,6 +78,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     starts['baseline'] = ev.loc[ev.kind == 'run_start', 'baseline'].fillna(False).astype(bool)
     # 'off': the ablation
     starts['gate'] = [c.get('gate', 'on') for c in ev.loc[ev.kind == 'run_start', 'config']]
+    # the period a period log is of (`ingest --period`); None for a whole project or level 2
+    starts['period'] = ev.loc[ev.kind == 'run_start', 'period'] if 'period' in ev else None
     tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit',
                                        'latency_s',
                                        'attempts']].copy()
@@ -147,7 +149,9 @@ def _namer(frame: pd.DataFrame):
     several = frame['project'].nunique() > 1
     mode = lambda r: ', ungated' if r.get('gate') == 'off' else ''
     who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
-    return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']} ({who(r)})")
+    part = lambda r: (f" {r['period']}" if isinstance(r.get('period'), str) else '') + \
+        (' level 2' if r.get('level') == 2 else '')
+    return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']}{part(r)} ({who(r)})")
 
 # %% ../nbs/15_analysis.ipynb #cec981b2
 def _legend_outside(ax):
@@ -246,6 +250,32 @@ def plot_events(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
+# %% ../nbs/15_analysis.ipynb #18511be7
+def plot_periods(turns: pd.DataFrame, budget: int = 1024):
+    "Each period's final memory in tokens, per query, against the budget; the level-2 memory over them beside."
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    last = turns.groupby('log', sort=False).tail(1)
+    periods = last[last['period'].notna()]
+    names, queries = sorted(set(periods['period'])), sorted(set(last['query']))
+    w = 0.8 / max(1, len(queries))
+    for k, q in enumerate(queries):
+        rows, top = periods[periods['query'] == q], last[(last['query'] == q) & (last['level'] == 2)]
+        shift = (k - (len(queries) - 1) / 2) * w
+        bars = ax.bar([names.index(p) + shift for p in rows['period']], rows['memory_tokens'], width=w,
+                      label=_plain(q))
+        # its level-2 memory, over every period, in the same colour, hatched
+        ax.bar([len(names) + shift] * len(top), top['memory_tokens'], width=w, hatch='//',
+               color=bars.patches[0].get_facecolor() if bars.patches else None, label=_plain(f"{q} level 2"))
+    ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
+    ticks = names + (['level 2'] if (last['level'] == 2).any() else [])
+    ax.set_xticks(range(len(ticks)), [_plain(t) for t in ticks], rotation=45, ha='right')
+    ax.set_ylabel('final memory (tokens)')
+    ax.set_title('Memory per period')
+    ax.set_ylim(0, budget * 1.15)
+    _legend_outside(ax)
+    fig.tight_layout()
+    return fig
+
 # %% ../nbs/15_analysis.ipynb #97160b60
 def plot_latency(turns: pd.DataFrame):
     "Model latency per turn (all attempts of the turn), per run."
@@ -296,12 +326,13 @@ PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r
              gate_raster=('Gate decisions per turn', lambda r: plot_gate_raster(r.turns)),
              memory=('Memory size over the run', lambda r: plot_memory(r.turns)),
              events=('Budget and parse-failure events', lambda r: plot_events(r.turns)),
-             latency=('Model latency per turn', lambda r: plot_latency(r.turns)))
+             latency=('Model latency per turn', lambda r: plot_latency(r.turns)),
+             periods=('Memory per period', lambda r: plot_periods(r.turns)))
 
 def _plots(r: Runs) -> dict:
-    "The plots worth drawing for `r`: latency only when some run waited for a model."
-    timed = (r.turns['latency_s'].fillna(0) > 0).any()
-    return {n: p for n, p in PLOTS.items() if n != 'latency' or timed}
+    "The plots worth drawing for `r`: latency only when some run waited for a model, periods when some log is one's."
+    timed, periods = (r.turns['latency_s'].fillna(0) > 0).any(), r.turns['period'].notna().any()
+    return {n: p for n, p in PLOTS.items() if (n != 'latency' or timed) and (n != 'periods' or periods)}
 
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."

@@ -128,9 +128,10 @@ def stats_args(p):
 # %% ../nbs/14_cli.ipynb #2dbb8566
 def stats_row(path) -> dict:
     "The numbers `memgate stats` reports for one log, recomputed from its events."
+    counted = stats(path).as_dict()          # a log that cannot be read says why here first
     first = first_event(path)
     return dict(log=str(path), level=first['level'], **({'period': first['period']} if 'period' in first else {}),
-                **stats(path).as_dict())
+                **counted)
 
 # %% ../nbs/14_cli.ipynb #ee52426b
 def cmd_stats(args) -> int:

@@ -36,8 +36,9 @@ def start_ingest(server, log_dir, progress_lines, *args):
     p = subprocess.Popen(ingest_cmd(server, log_dir, *args), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                          env=env())
     seen = 0
-    while seen < progress_lines:
-        if p.stderr.readline().startswith('['): seen += 1
+    while seen < progress_lines and (line := p.stderr.readline()):     # ended early: no spinning on
+        seen += line.startswith('[')
+    assert seen == progress_lines, 'the run ended before it printed that many progress lines'
     return p
 
 def log_of(log_dir, q=Q): return Path(log_dir) / 'transcripts' / f'{q}.jsonl'

@@ -181,12 +181,13 @@ def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives
                '--base-url', s.url, '--model', 'test-model', '--log-dir', str(runs), '--chunk-tokens', '1200']
         p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=clean_env())
         seen = 0
-        while seen < 2:
-            if p.stderr.readline().startswith('level 2 ['): seen += 1
+        # a command that ended early (no more lines) must fail the test, not spin on
+        while seen < 2 and (line := p.stderr.readline()):
+            seen += line.startswith('level 2 [')
         p.kill()
         p.wait()
         l2 = folder(runs) / LEVEL2_LOG
-        assert events(l2)[-1]['kind'] != 'run_end' and verify(l2).ok
+        assert seen == 2 and events(l2)[-1]['kind'] != 'run_end' and verify(l2).ok
         r = ingest(s, proj, runs, '--period', 'month', '--consolidate', '--resume')
         assert r.returncode == 0, r.stderr
     assert turn_events(l2) == turn_events(folder(clean) / LEVEL2_LOG)

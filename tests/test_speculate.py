@@ -93,8 +93,9 @@ def test_ctrl_c_during_a_speculative_run_resumes_to_the_same_memory(tmp_path):
         p = subprocess.Popen([*cmd, '--log-dir', str(tmp_path / 'cut'), '--speculate', '8'], stderr=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True, env=clean_env())
         seen = 0
-        while seen < 10:
-            if p.stderr.readline().startswith('['): seen += 1
+        while seen < 10 and (line := p.stderr.readline()):     # ended early: fails below, never spins
+            seen += line.startswith('[')
+        assert seen == 10
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=120)
         log = tmp_path / 'cut' / 'transcripts' / f'{Q}.jsonl'
