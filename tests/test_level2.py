@@ -1,5 +1,6 @@
 "Periods at level 1 and their consolidation at level 2 (issue 39), against scripted models that remember incidents."
-import json, shutil, subprocess, sys
+import asyncio, json, os, shutil, subprocess, sys
+import pytest
 from datetime import datetime, timezone
 from pathlib import Path
 from conftest import run
@@ -149,6 +150,20 @@ def test_show_evidence_goes_down_from_the_level2_memory_to_a_session_line(tmp_pa
     rows = [json.loads(l) for l in (proj / file).read_text().splitlines()]
     assert ref in {row['uuid'] for row in rows}
 
+def mcp_memory(runs, *calls) -> list:
+    "`memgate mcp` over `runs`, driven by the MCP SDK's stdio client: the `memory` tool's answers, then the resources."
+    mcp = pytest.importorskip('mcp', reason="the mcp extra is not installed (pip install -e '.[mcp]')")
+    argv = ['-m', 'memgate.cli', 'mcp', '--log-dir', str(runs)]
+    params = mcp.StdioServerParameters(command=sys.executable, args=argv, env=clean_env())
+    async def go():
+        async with mcp.stdio_client(params, errlog=open(os.devnull, 'w')) as (read, write):
+            async with mcp.ClientSession(read, write) as s:
+                await s.initialize()
+                got = [json.loads((await s.call_tool('memory', c)).content[0].text) for c in calls]
+                listed = [r.name for r in (await s.list_resources()).resources]
+                return got + [listed]
+    return run(asyncio.wait_for(go(), 120))
+
 def test_mcp_and_sync_serve_the_level2_memory(tmp_path):
     from memgate import recall
     proj = incident_project(tmp_path / 'home', months=2, incidents=8)
@@ -159,6 +174,9 @@ def test_mcp_and_sync_serve_the_level2_memory(tmp_path):
     got = recall.memory(runs, 'incidents')
     assert (got['level'], got['memory'], [p['period'] for p in got['periods']]) == (2, top, ['2026-01', '2026-02'])
     assert recall.memory(runs, 'incidents', period='2026-02')['level'] == 1
+    served = mcp_memory(runs, dict(query='incidents'), dict(query='incidents', period='2026-02'))
+    assert [(m['level'], m['memory']) for m in served[:1]] == [(2, top)] and served[1]['period'] == '2026-02'
+    assert served[2] == ['-home-dev-ops/incidents']   # one resource: the level-2 memory speaks for the query
     agents = tmp_path / 'AGENTS.md'
     r = memgate('sync', '--log-dir', runs, '--agents-md', agents, '--unreviewed')
     assert r.returncode == 0, r.stderr
