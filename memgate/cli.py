@@ -406,10 +406,11 @@ def cmd_ingest(args) -> int:
         a = answers.get(r.log)
         if args.format != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
         # the summary says it failed, this says why
-        if r.error: err(f"{r.query}: {r.status}: {r.error}")
+        if r.error: err(f"{r.who()}: {r.status}: {r.error}")
         for warning in r.warnings(): err(warning)
     statuses = {r.status for r in results}
-    if statuses & {'interrupted', 'failed'}: err(again)
+    # a level-2 run that could not start (no period logs) is not helped by --resume
+    if any(r.status in ('interrupted', 'failed') and (r.level == 1 or r.run != '-') for r in results): err(again)
     if caught and (not results or 'interrupted' in statuses): return stopped
     # a gate never opened: no question
     unanswered = args.answer and any(r.log not in answers for r in results

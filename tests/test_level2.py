@@ -223,3 +223,12 @@ def test_export_gives_level2_turns_with_the_prompts_they_were_sent(tmp_path):
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [x['messages'][-1]['content'] for x in records] == sent[-2:]
     assert all('[Memory of period 2026-0' in x['messages'][-1]['content'] for x in records)
+
+def test_consolidating_without_period_logs_says_how_to_make_them_and_no_resume(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=1, incidents=2)
+    with FakeServer(gate=level_aware) as s:
+        r = ingest(s, proj, tmp_path / 'runs', 'consolidate')
+    assert r.returncode == 1 and len(s.requests) == 0 and 'Traceback' not in r.stderr
+    assert (f"incidents level 2: failed: {folder(tmp_path / 'runs')}: no period logs to consolidate "
+            "(memgate ingest --period month writes them)") in r.stderr
+    assert '--resume' not in r.stderr
