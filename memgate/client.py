@@ -23,9 +23,9 @@ from .endpoint import (NO_ENDPOINT, ConfigError, api_root, chat_url, mask_secret
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'SSE', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError', 'ContextError',
-           'Interrupted', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message', 'request_body',
-           'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
+           'ContextError', 'Interrupted', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message',
+           'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -242,11 +242,16 @@ class _Silent(asyncio.TimeoutError):
     def __init__(self, why: str): self.why = why
 
 # %% ../nbs/07_client.ipynb #6ede5f6f
+AHEAD = 1 << 20        # bytes of a body read ahead of what the caller has taken, at most
+
 class _Events:
     "A response as it comes, its body read by one task a timeout never cancels mid-read: the request stays open."
     def __init__(self, sending: asyncio.Future, cap: int, shown: str, too_big: str):
         self.sending, self.cap, self.shown, self.too_big = sending, cap, shown, too_big
-        self.r, self.it, self.pending, self.buf, self.n, self.began = None, None, None, b'', 0, False
+        self.r, self.it, self.pump, self.buf, self.n, self.began = None, None, None, b'', 0, False
+        # what the pump read and the caller has not taken; how it ended (None: it goes on)
+        self.blocks, self.ahead, self.ended, self.failure = deque(), 0, False, None
+        self.ready, self.room = asyncio.Event(), asyncio.Event()
 
     async def _wait(self, fut: asyncio.Future, within: float | None):
         "`fut`'s result; `_Silent` after `within` seconds, `fut` left running (a timeout is not a hang-up)."
@@ -255,23 +260,46 @@ class _Events:
         return fut.result()
 
     async def response(self, within: float | None):
-        "The response, once its headers came."
+        "The response, once its headers came; from then on one task reads its body."
         if self.r is None:
             self.r = await self._wait(self.sending, within)
             self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
                                 self.shown).__aiter__()
+            self.pump = asyncio.ensure_future(self._pump())
         return self.r
+
+    async def _pump(self):
+        "Read the body into `blocks` as it comes: a 200's no further than its cap, never far ahead of the caller."
+        try:
+            async for block in self.it:
+                if self.n + len(block) > self.cap and self.r.status_code == 200: raise ClientError(self.too_big)
+                self.n += len(block)
+                self.blocks.append(block)
+                self.ahead += len(block)
+                self.ready.set()
+                while self.ahead > AHEAD:
+                    self.room.clear()
+                    await self.room.wait()
+        except asyncio.CancelledError: raise
+        except Exception as e: self.failure = e
+        finally:
+            self.ended = True
+            self.ready.set()
 
     async def block(self, within: float | None) -> bytes | None:
         "The next block of the body, None at its end; `_Silent` when none comes within `within` seconds."
-        if self.pending is None: self.pending = asyncio.ensure_future(self.it.__anext__())
-        try: block = await self._wait(self.pending, within)
-        except StopAsyncIteration: block = None
-        self.pending = None
-        self.n += len(block or b'')
-        if self.n > self.cap and self.r.status_code == 200:
-            raise ClientError(self.too_big)
-        return block
+        while not self.blocks and not self.ended:
+            self.ready.clear()
+            try:
+                async with asyncio.timeout(within): await self.ready.wait()
+            except TimeoutError: raise _Silent(f"no answer in {within:.0f}s") from None
+        if self.blocks:
+            block = self.blocks.popleft()
+            self.ahead -= len(block)
+            self.room.set()
+            return block
+        if self.failure is not None: raise self.failure
+        return None
 
     async def next(self, within: float | None) -> bytes | None:
         "The next `data:` payload, None at the end; `_Silent` if none comes within `within` (keep-alives do not count)."
@@ -292,9 +320,9 @@ class _Events:
 
     async def close(self):
         "Stop reading and hang up: a server that is answering stops."
-        for fut in (self.pending, self.sending):
+        for fut in (self.pump, self.sending):
             if fut is not None and not fut.done(): fut.cancel()
-        await asyncio.gather(*(f for f in (self.pending, self.sending) if f is not None),
+        await asyncio.gather(*(f for f in (self.pump, self.sending) if f is not None),
                              return_exceptions=True)
         if self.r is not None: await self.r.aclose()
 
