@@ -7,11 +7,12 @@ should take little longer than one: the goal is 1.2x at most.
 """
 import argparse, shutil, tempfile, tomllib
 from pathlib import Path
-from common import FakeServer, ROOT, cores, memgate_cmd, project, run_child
+from common import FakeServer, cores, memgate_cmd, project, run_child
+from memgate.domain import templates_dir
 
 def queries_file(folder: Path, n: int) -> Path:
     "A queries.toml of `n` queries: the default four, repeated under new names."
-    base = tomllib.loads((ROOT / 'memgate' / 'templates' / 'queries.toml').read_text())
+    base = tomllib.loads((templates_dir() / 'queries.toml').read_text())
     names = [(f'{q}-{i}', q) for i in range(n // len(base) + 1) for q in base][:n]
     text = ''.join(f'[{new}]\nquestion = {base[q]["question"]!r}\n\n' for new, q in names)
     (folder / 'queries.toml').write_text(text.replace("'", '"'))
