@@ -213,20 +213,25 @@ def plot_gate_raster(turns: pd.DataFrame):
     fig.tight_layout()
     return fig
 
+# %% ../nbs/15_analysis.ipynb #509065cb
+def _against_budget(fig, ax, budget: int, ylabel: str, title: str):
+    "`fig` framed as every memory plot is: the budget as a dashed line, the y-axis to just above it, the legend aside."
+    ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.set_ylim(0, budget * 1.15)
+    _legend_outside(ax)
+    fig.tight_layout()
+    return fig
+
 # %% ../nbs/15_analysis.ipynb #2458ffcc
 def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     "Memory size in tokens over t, per run, against the memory budget."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
     for run, tr in turns.groupby('run', sort=False):
         ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]))
-    ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
     ax.set_xlabel('turn t (chunk)')
-    ax.set_ylabel('memory (tokens)')
-    ax.set_title('Memory size over the run')
-    ax.set_ylim(0, budget * 1.15)
-    _legend_outside(ax)
-    fig.tight_layout()
-    return fig
+    return _against_budget(fig, ax, budget, 'memory (tokens)', 'Memory size over the run')
 
 # %% ../nbs/15_analysis.ipynb #0196b94d
 def plot_events(turns: pd.DataFrame):
@@ -266,15 +271,9 @@ def plot_periods(turns: pd.DataFrame, budget: int = 1024):
         # its level-2 memory, over every period, in the same colour, hatched
         ax.bar([len(names) + shift] * len(top), top['memory_tokens'], width=w, hatch='//',
                color=bars.patches[0].get_facecolor() if bars.patches else None, label=_plain(f"{q} level 2"))
-    ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
     ticks = names + (['level 2'] if (last['level'] == 2).any() else [])
     ax.set_xticks(range(len(ticks)), [_plain(t) for t in ticks], rotation=45, ha='right')
-    ax.set_ylabel('final memory (tokens)')
-    ax.set_title('Memory per period')
-    ax.set_ylim(0, budget * 1.15)
-    _legend_outside(ax)
-    fig.tight_layout()
-    return fig
+    return _against_budget(fig, ax, budget, 'final memory (tokens)', 'Memory per period')
 
 # %% ../nbs/15_analysis.ipynb #97160b60
 def plot_latency(turns: pd.DataFrame):
