@@ -314,7 +314,7 @@ def ingest_args(p):
                    help="the model's context in tokens, when the server does not say it (llama-cpp-python)")
     p.add_argument('--period', choices=PERIODS,
                    help="a log per query and period the sessions began in: DIR/<project>/<query>/<period>.jsonl "
-                        "(default: one log per query over every session)")
+                        "(default: one log per query over every session); --limit then counts in each period")
     p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
     p.add_argument('--consolidate', action='store_true',
                    help="then level 2: one memory over each query's period memories, in time order (with --period)")

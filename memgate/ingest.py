@@ -25,6 +25,7 @@ from .log import LogLines, LogWriter, head_said, log_head, no_symlink, read_log,
 from .log import TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop, unread
 from .prompt import template_tokens
+from .chunking import estimate_chunks
 
 # %% auto #0
 __all__ = ['HOURS', 'PACE_S', 'log_path', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'resume_point',
@@ -607,9 +608,12 @@ async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_cl
     each = replace(plan, loop=replace(plan.loop, select=Selection()))
     for p in chosen: _check_fresh(replace(each, at=p), name)
     _room_for_logs(len(plan.queries))
-    names = list(chosen)
-    err(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), "
-        f"a log for each of {plural(len(plan.queries), 'query', 'queries')} in each")
+    names, size = list(chosen), sum(s.size for ss in chosen.values() for s in ss)
+    whole = Project(project.name, [s for ss in chosen.values() for s in ss], Warnings(), project.tool_result_chars)
+    err(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), a log for each of "
+        f"{plural(len(plan.queries), 'query', 'queries')} in each: about "
+        f"{plural(estimate_chunks(whole, plan.loop.chunk_tokens), 'chunk')} ({size / 2**20:.1f} MB) in all; each "
+        "period says its cost, less what its logs read before, as it starts")
     out = []
     for p, sessions in chosen.items():
         if stop is not None and stop.is_set(): break

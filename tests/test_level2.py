@@ -94,6 +94,10 @@ def test_growth_in_the_current_period_adds_turns_only_there_and_level2_goes_on_f
     with FakeServer(gate=level_aware) as s:
         r = ingest(s, proj, runs, '--period', 'month', '--consolidate')
         assert r.returncode == 0, r.stderr
+        # the cost of every period, up front, before each period's own as it starts
+        head = r.stderr.splitlines()[0]
+        assert head.startswith('-home-dev-ops: 3 periods by month (2026-01 .. 2026-03), a log for each of 1 query '
+                               'in each: about ') and ' chunks (' in head, head
         before = {p.name: p.read_bytes() for p in folder(runs).iterdir()}
         assert sorted(before) == ['2026-01.jsonl', '2026-02.jsonl', '2026-03.jsonl', LEVEL2_LOG]
         l2_turns = [e['t'] for e in events(folder(runs) / LEVEL2_LOG) if e['kind'] == 'gate']
