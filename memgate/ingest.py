@@ -30,7 +30,7 @@ from .chunking import estimate_chunks
 # %% auto #0
 __all__ = ['HOURS', 'PACE_S', 'log_path', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'resume_point',
            'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit', 'continued',
-           'start_query', 'run_query', 'periods_chosen', 'ingest']
+           'start_query', 'run_query', 'with_head', 'periods_chosen', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
@@ -554,7 +554,7 @@ def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     total = min(feed.about(), x.limit) if x.limit else feed.about()
     return max(0, total - (x.resume.t if x.resume else 0))
 
-def _with_head(r: RunSummary) -> RunSummary:
+def with_head(r: RunSummary) -> RunSummary:
     "`r` with its log's line count and head, once the run is over."
     if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
     return r
@@ -572,11 +572,11 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
     at = f"{plan.at} " if plan.at else ''
     prefix = (lambda q: f"{at}{q.id} ") if len(plan.queries) > 1 else (lambda q: at)
     async def run_one(x: Started | RunSummary) -> RunSummary:
-        if isinstance(x, RunSummary): return _with_head(x)
-        try: return _with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
+        if isinstance(x, RunSummary): return with_head(x)
+        try: return with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
                                                prefix=prefix(x.query), progress=progress))
         # this query failed; others go on
-        except MemgateError as e: return _with_head(_failed(plan, name, x.query, e))
+        except MemgateError as e: return with_head(_failed(plan, name, x.query, e))
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
