@@ -217,6 +217,9 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
                                     max_tokens))
     try:
         sessions = iter(project.sessions)
+        # the first here, before any worker starts: the first model call waits for nothing else
+        first = next(sessions)
+        yield first, count_records(project.session_records(first), max_tokens)
         pending = deque(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
         while pending:
             s, future = pending.popleft()
