@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 from typing import Iterable, Iterator
 import os, re, signal
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
@@ -248,9 +248,11 @@ def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
     each, own, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
+    # two threads: tiktoken lets go of the GIL while it encodes
+    with ThreadPoolExecutor(2) as pool:
+        rates = list(pool.map(lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens), picked))
     # a file read whole has its own rate; sampled ones pool theirs by format
-    for s, p in picked:
-        r, exact, fill = token_rate(s, p, each, project.tool_result_chars, max_tokens)
+    for (s, p), (r, exact, fill) in zip(picked, rates):
         if exact: own[p] = r, fill
         seen.setdefault(s.format, []).append((r, fill))
     pooled = {f: tuple(sum(x) / len(x) for x in zip(*rs)) for f, rs in seen.items()}
