@@ -55,3 +55,11 @@ def test_module_notebooks_keep_the_manual_shape():
     assert s['multi_share'] <= 0.15 and s['wide_share'] <= 0.10, style.line('module notebooks', s)
     assert s['examples_per'] >= EXAMPLES_PER and s['markdown_per'] >= MARKDOWN_PER, style.line('module notebooks', s)
     assert not style.show_doc_mismatches(style.module_nbs()) and not style.empty_outputs(style.module_nbs())
+
+def test_no_notebook_cell_mixes_imports_and_other_code(tmp_path):
+    "`make docs` prints no nbdev warning: a cell nbdev would run to build the docs holds imports alone (issue 41)."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import style
+    assert style.mixed_imports(style.all_nbs()) == []
+    mixed = with_cell(tmp_path, 'import os\nos.getcwd()\n')
+    assert style.mixed_imports([mixed]) == ['06_parser.ipynb: cell added mixes imports and other code']

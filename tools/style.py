@@ -64,6 +64,24 @@ def empty_outputs(nbs) -> list[str]:
     return [f"{nb.name}: cell {c.get('id')}" for nb in nbs for c in cells(nb) if c['cell_type'] == 'code'
             for o in c.get('outputs', []) if o['output_type'] == 'execute_result' and not o.get('data')]
 
+def mixed_imports(nbs) -> list[str]:
+    "Cells nbdev's docs processing warns of (\"Found cells containing imports and other code\"): it runs them."
+    out = []
+    for nb in nbs:
+        for c in cells(nb):
+            src = ''.join(c['source'])
+            if c['cell_type'] != 'code' or 'nbdev_export' + '()' in src: continue
+            if re.search(r'^#\|\s*(?:export|exports|exporti|exec_doc)\b|^#\|\s*eval:\s*false', src, re.M): continue
+            code = '\n'.join(l for l in src.splitlines() if not l.lstrip().startswith(('%', '!')))
+            try: top = ast.parse(code).body
+            except SyntaxError: continue
+            if (any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in top)
+                    and any(isinstance(n, (ast.Expr, ast.Assign)) for n in top)):
+                out.append(f"{nb.name}: cell {c.get('id')} mixes imports and other code")
+    return out
+
+def all_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('*.ipynb'))
+
 def module_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob(MODULE_NBS))
 
 def line(name: str, s: dict) -> str:
@@ -77,4 +95,4 @@ if __name__ == '__main__':
     print(line('all module notebooks', shape(nbs)))
     if '--each' in sys.argv:
         for nb in nbs: print(line(nb.name, shape([nb])))
-    for m in show_doc_mismatches(nbs) + empty_outputs(nbs): print(m)
+    for m in show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()): print(m)
