@@ -242,12 +242,14 @@ SAMPLE_BYTES = 2 * 2**20
 # how full a chunk of small records is on average: records are not cut to fill one
 FILL = 0.92
 
-def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS) -> int:
+def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS,
+                    sample: int = SAMPLE_BYTES, # about how many bytes of its files to render and count
+                   ) -> int:
     "About how many chunks `project` makes: each file's tokens per byte (of 64 files, for more) times its size."
     files = [(s, p) for s in project.sessions for p in s.files]
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
-    each, own, seen = max(SAMPLE_BYTES // len(picked), 16_384), {}, {}
+    each, own, seen = max(sample // len(picked), 16_384), {}, {}
     # two threads: tiktoken lets go of the GIL while it encodes
     with ThreadPoolExecutor(2) as pool:
         rates = list(pool.map(lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens), picked))

@@ -10,9 +10,10 @@ import argparse, asyncio, json, re, shlex, sys
 from pathlib import Path
 from .domain import MemgateError, VisibleStream, plural
 from .files import whole_file
-from .projects import claude_root, codex_root, find_project, list_projects, load_project, Selection
-from .sources import TOOL_RESULT_CHARS, file_size
-from .chunking import chunk_project, chunks_about, CHUNK_TOKENS
+from .projects import (Project, claude_root, codex_root, find_project, list_projects, load_project,
+                              Selection)
+from .sources import TOOL_RESULT_CHARS, Warnings
+from .chunking import chunk_project, estimate_chunks, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import first_event, head_said, log_files, log_head, passed_over, read_log, stats, verify
@@ -495,11 +496,12 @@ def projects_args(p):
 
 # %% ../nbs/14_cli.ipynb #968f635b
 def _project_row(x) -> dict:
-    "What `memgate projects` says of listed project `x`."
-    size = sum(map(file_size, x.files))
+    "What `memgate projects` says of listed project `x`: its sessions as started, their sub-agents' files apart."
+    # estimated as `ingest`'s cost line estimates it
+    project = Project(x.name, x.sessions, Warnings(), source=x.cwd, listed=True)
     return dict(name=x.name, names=x.names, tools=sorted(x.tools), cwd=x.cwd, folder=x.folder,
-                sessions=len(x.files),
-                first=x.first_ts, last=x.last_ts, bytes=size, chunks_about=chunks_about(size))
+                sessions=len(x.sessions), agent_files=len(x.files) - len(x.sessions), first=x.first_ts,
+                last=x.last_ts, bytes=project.size, chunks_about=estimate_chunks(project))
 
 def cmd_projects(args) -> int:
     "List the projects under the Claude Code and Codex roots: the name to give `--project`, and what they hold."
@@ -507,14 +509,15 @@ def cmd_projects(args) -> int:
     if not found: raise MemgateError(f"no Claude Code or Codex sessions under {claude_root() / 'projects'}, "
                                      f"{codex_root() / 'sessions'} or {codex_root() / 'archived_sessions'} "
                                      "(set CLAUDE_CONFIG_DIR or CODEX_HOME if they are elsewhere)")
-    rows = [_project_row(x) for x in found]
-    if args.format == 'json': print_json(rows)
+    if args.format == 'json': print_json(map(_project_row, found))
+    # a line as each project is estimated
     else:
-        for x, r in zip(found, rows):
+        for x, r in zip(found, map(_project_row, found)):
             also = f"  (also {x.folder})" if x.folder and x.folder != x.name else ''
-            print(f"{x.name:24s} {'+'.join(r['tools']):12s} {plural(r['sessions'], 'session'):>13s}  "
+            agents = f" (+{plural(r['agent_files'], 'sub-agent file')})" if r['agent_files'] else ''
+            print(f"{x.name:24s} {'+'.join(r['tools']):12s} {plural(r['sessions'], 'session'):>13s}{agents}  "
                   f"{(x.first_ts or '-')[:10]} .. {(x.last_ts or '-')[:10]}  {r['bytes'] / 2**20:7.1f} MB  "
-                  f"~{r['chunks_about']} chunks  {x.cwd}{also}")
+                  f"~{r['chunks_about']} chunks  {x.cwd}{also}", flush=True)
     return 0
 
 # %% ../nbs/14_cli.ipynb #c8550854

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 from .domain import Record, safe_name
-from .sources import (TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions,
-                             session_records,
-                             sniff)
+from .sources import TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions, session_records
 
 # %% auto #0
 __all__ = ['Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
@@ -98,6 +96,8 @@ class Listed:
     last_ts: str | None = None
     # its name among the listed projects (set by `list_projects`)
     key: str = ''
+    # its sessions as they were started, each with its sub-agents' files (`files` holds them all)
+    sessions: list[Session] = field(default_factory=list, repr=False)
 
     @property
     def name(self) -> str:
@@ -130,28 +130,26 @@ def unique_names(projects: list[Listed]) -> list[Listed]:
     return projects
 
 # %% ../nbs/02a_projects.ipynb #934ab242
-def _add(x: Listed, f: Path, ts: str | None, tool: str | None = None):
-    "Count session file `f` into project `x`."
-    x.files.append(f)
+def _add(x: Listed, s: Session, tool: str | None = None):
+    "Count session `s` into project `x`: the session once, its files (sub-agents' too) all."
+    x.sessions.append(s)
+    x.files += s.files
     if tool: x.tools.add(tool)
-    if ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
+    if ts := s.first_ts: x.first_ts, x.last_ts = min(x.first_ts or ts, ts), max(x.last_ts or ts, ts)
 
 def list_projects() -> list[Listed]:
     "Every project under the Claude Code root and the Codex root, by name."
     groups: dict[str, Listed] = {}
     claude, codex = claude_root() / 'projects', codex_root()
     for folder in sorted(d for d in claude.iterdir() if d.is_dir()) if claude.is_dir() else []:
-        infos = [(f, sniff(f)) for f in _jsonl_under(folder)]
-        cwds = Counter(i[2] for _, i in infos if i[0] == 'claude' and i[2])
+        found = [s for s in group_sessions(_jsonl_under(folder), Warnings()) if s.format == 'claude']
+        cwds = Counter(s.cwd for s in found if s.cwd)
         if not cwds: continue
-        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'},
-                                                       folder.name)
-        for f, (fmt, ts, _, _) in infos:
-            if fmt == 'claude': _add(x, f, ts)
-    for f in [f for r in (codex / 'sessions',
-                          codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]:
-        fmt, ts, cwd, _ = sniff(f)
-        if fmt == 'codex' and cwd: _add(groups.setdefault(cwd, Listed(cwd, [])), f, ts, 'codex')
+        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
+        for s in found: _add(x, s)
+    rollouts = [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]
+    for s in group_sessions(rollouts, Warnings()):
+        if s.format == 'codex' and s.cwd: _add(groups.setdefault(s.cwd, Listed(s.cwd, [])), s, 'codex')
     return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
 
 # %% ../nbs/02a_projects.ipynb #72aeb777

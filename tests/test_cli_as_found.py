@@ -297,3 +297,32 @@ def test_verify_head_that_is_no_head_says_so_and_the_real_head_verifies():
     from memgate.log import log_head
     r = memgate('verify', log, '--head', log_head(log)[1].upper())      # as printed, in either case
     assert r.returncode == 0 and ': ok:' in r.stdout, r.stderr
+
+def claude_21_project(home: Path, copies: int = 3) -> Path:
+    """A Claude Code 2.1 layout under `home`/.claude: each session `<sid>.jsonl` (progress records after each
+    message) with two sub-agents in `<sid>/subagents/agent-*.jsonl`, made of the bundled sessions with fresh ids."""
+    sys.path.insert(0, str(ROOT / 'bench'))
+    from synth_project import fresh_ids, with_progress
+    main, agent = (PROJECT / 'claude-code' / n for n in ('fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+                                                           'full-session-four.jsonl'))
+    folder = home / '.claude' / 'projects' / '-home-dev-shop'
+    for k in range(copies):
+        (folder / f's{k}' / 'subagents').mkdir(parents=True)
+        (folder / f's{k}.jsonl').write_bytes(with_progress(fresh_ids(main.read_bytes(), k)))
+        for a in range(2):
+            (folder / f's{k}' / 'subagents' / f'agent-a{k}{a}.jsonl').write_bytes(
+                with_progress(fresh_ids(agent.read_bytes(), 10 * k + a + 100)))
+    return folder
+
+def test_projects_counts_sessions_as_started_and_estimates_chunks_as_the_run_does(tmp_path):
+    "Issue 41: '3 sessions' was said of one session and its two sub-agent files, and ~78 chunks of 49 read."
+    folder = claude_21_project(tmp_path)
+    env = dict(CLAUDE_CONFIG_DIR=str(tmp_path / '.claude'), CODEX_HOME=str(tmp_path / '.codex'))
+    [row] = json.loads(memgate('projects', '--format', 'json', **env).stdout)
+    made = len(json.loads(memgate('chunks', '--project', folder, '--format', 'json').stdout))
+    assert (row['sessions'], row['agent_files'], made) == (3, 6, 72)
+    assert abs(row['chunks_about'] / made - 1) <= 0.15, (row['chunks_about'], made)
+    line = memgate('projects', **env).stdout
+    assert ' 3 sessions (+6 sub-agent files)  ' in line and f" ~{row['chunks_about']} chunks " in line
+    cost = ingest(row['name'], '--query', 'conventions', '--log-dir', tmp_path / 'runs', **env).stderr.splitlines()[0]
+    assert cost.startswith(f"Demo: about {row['chunks_about']} chunks (15.0 MB of sessions) x 1 query "), cost
