@@ -14,7 +14,7 @@ test-nbs:
 	nbdev-test
 
 # Integration tests, and the analysis notebooks' stored outputs checked with nbval (see conftest.py).
-ANALYSIS_NBS = nbs/20_gate_discriminating.ipynb nbs/22_memory_growth.ipynb nbs/23_what_the_run_learned.ipynb \
+ANALYSIS_NBS = nbs/20_gate_discriminating.ipynb nbs/21_tuning.ipynb nbs/22_memory_growth.ipynb nbs/23_what_the_run_learned.ipynb \
                nbs/24_gate_quality.ipynb
 test-py:
 	python -m pytest tests $(ANALYSIS_NBS) --nbval --nbval-current-env -q

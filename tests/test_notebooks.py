@@ -42,6 +42,9 @@ def test_the_tuning_page_keeps_a_stored_run_of_the_tuner():
     html = ''.join(''.join(o.get('data', {}).get('text/html', '')) for o in out)
     assert 'complete: 8 turns, 4 updates (update-rate 50%)' in text and 'saved infra-root-causes to ' in text
     assert html.count('t=') >= 8, html[:500]            # the turns view: one row per turn
+    # stable outputs: no temporary path, so nbval checks it with the analysis notebooks (issue 41)
+    assert '/tmp' not in text + html and 'saved infra-root-causes to _scratch-tuning/queries.toml' in text
+    assert 'nbs/21_tuning.ipynb' in (ROOT / 'Makefile').read_text().split('ANALYSIS_NBS =')[1].split('test-py:')[0]
 
 def test_no_notebook_leaves_a_temporary_folder_behind():
     "Each notebook run left tmp* folders: a folder a notebook makes is a TemporaryDirectory, removed when it ends."
