@@ -248,9 +248,10 @@ def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
 
 # what logs written before a setting was recorded did
 _BEFORE = dict(selection={}, gate='on', secret_rules=None)
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer',
-             'redactor', 'selection',
-             'gate', 'secret_rules')
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor',
+             'selection', 'gate', 'secret_rules', 'default_rules')
+# settings older logs did not record, and whose absence says nothing: not compared there (`redactor` was)
+_UNRECORDED = ('default_rules',)
 
 def resume_point(path: Path, query: Query, cfg: LoopConfig,
                  events: list | None = None) -> ResumePoint:
@@ -264,6 +265,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
                           "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
+        if k in _UNRECORDED and k not in last['config']: continue
         was, it = last['config'].get(k, _BEFORE.get(k)), now.get(k, _BEFORE.get(k))
         if was != it:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "

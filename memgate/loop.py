@@ -12,7 +12,7 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
 from .redact import REDACTOR_VERSION
-from .rules import active_rules
+from .rules import active_rules, default_rules
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
 from .projects import Selection
 from .chunking import CHUNK_TOKENS
@@ -40,9 +40,12 @@ RETRY_TEMPERATURE = 0.7
 
 # %% ../nbs/09_loop.ipynb #d79b996d
 def _rules_config(redact: bool) -> dict:
-    "What `run_start` records of `--secret-rules`: the file's sha, so a resume cannot mix two rule sets."
-    rules = active_rules() if redact else None
-    return {'secret_rules': rules.sha} if rules is not None else {}
+    "What `run_start` records of the rules redaction applies: their shas, so a resume cannot mix two rule sets."
+    if not redact: return {}
+    rules = active_rules()
+    # memgate's own rules, when they apply: an edit of templates/secret-rules.toml is seen without a version bump
+    own = {'default_rules': default_rules().sha} if rules is None or rules.defaults else {}
+    return own | ({'secret_rules': rules.sha} if rules is not None else {})
 
 @dataclass(frozen=True)
 class LoopConfig:

@@ -14,7 +14,8 @@ from .rules import apply_rules, findings, redaction_rules
 __all__ = ['REDACTOR_VERSION', 'SEAM_CHARS', 'redact', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #a52c140a
-# part of the renderer version: a resumed log can tell its chunks were redacted differently
+# part of the renderer version: a resumed log can tell its chunks were redacted differently (this is the code's;
+# the rules' own sha is recorded apart, as `run_start`'s default_rules, so a rule edit needs no bump here)
 REDACTOR_VERSION = 5
 # 2: URL credentials; cloud, payment, registry, chat and CI tokens; values with punctuation; wrapped JWTs; open PEMs.
 # 3: rules in gitleaks' schema (templates/secret-rules.toml): structural rules, 200 services' token shapes.
