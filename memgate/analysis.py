@@ -63,8 +63,7 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
                                                              index=start.index)).fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
                             elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded',
-              'calls')
+    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded', 'calls')
     out = out.join(per).fillna(dict.fromkeys(counts, 0))
     for c in counts: out[c] = out[c].astype(int)
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
@@ -90,8 +89,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['applied'] = [p in applied for p in pairs]
     tn['budget_exceeded'] = [p in over for p in pairs]
     tn['unchanged'] = [p in same for p in pairs]
-    mem = ev[ev.kind == 'memory'][['log', 't',
-                                   'tokens']].rename(columns={'tokens': 'memory_tokens'})
+    mem = ev[ev.kind == 'memory'][['log', 't', 'tokens']].rename(columns={'tokens': 'memory_tokens'})
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
     tn = tn.merge(starts, on='run', how='left')
@@ -361,8 +359,7 @@ def report(paths, out) -> Path:
     plots = _plots(r)
     for name, (title, make) in plots.items():
         fig = make(r)
-        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110,
-                                                                     bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
     # the rule every output passes: no ESC, no C1

@@ -27,8 +27,7 @@ ANSWER_PLACEHOLDERS = ('prompt', 'memory', 'updates')
 
 def answer_template(path=None) -> str:
     "memgate's answer template (the paper prints none), read verbatim."
-    return load_template(Path(path) if path else templates_dir() / 'answer.txt',
-                         ANSWER_PLACEHOLDERS)
+    return load_template(Path(path) if path else templates_dir() / 'answer.txt', ANSWER_PLACEHOLDERS)
 
 # %% ../nbs/12_answer.ipynb #ed6f9c2a
 def updates_text(updates: list[Update]) -> str:

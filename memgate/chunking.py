@@ -51,9 +51,7 @@ def _cut(line: str, room: int) -> list[str]:
     while i < len(line):
         # a guess at room tokens' worth of characters, then checked
         step = min(len(line) - i, room * 4)
-        while (n := count_tokens(line[i:i + step])) > room: step = max(1,
-                                                                       min(step - 1,
-                                                                           step * room // n))
+        while (n := count_tokens(line[i:i + step])) > room: step = max(1, min(step - 1, step * room // n))
         out.append(line[i:i + step])
         i += step
     return out
@@ -113,11 +111,9 @@ def _over(text: str, max_tokens: int) -> bool:
 def _counted(r: Record, max_tokens: int) -> list[Counted]:
     "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
     text = r.render()
-    if not _over(text,
-                 max_tokens) and (n := count_tokens(text)) <= max_tokens: return [(r, n,
-                                                                                   joined_extra(text))]
-    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r,
-                                                                                      max_tokens)]
+    if not _over(text, max_tokens) and (n := count_tokens(text)) <= max_tokens:
+        return [(r, n, joined_extra(text))]
+    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
 
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
     "Every record counted (records over `max_tokens` as their parts): the tokenizing, done once for any packing."
@@ -187,8 +183,7 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
 # %% ../nbs/03_chunking.ipynb #0b2f7998
 PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
 
-def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted],
-                                                                                    dict]:
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted], dict]:
     "One session's counted records and its files' reports: what a worker process returns."
     w = Warnings()
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files

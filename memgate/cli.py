@@ -68,18 +68,15 @@ def seconds(text: str) -> float:
 def print_json(rows) -> int:
     "Print `rows` (dicts) as one JSON array, streamed: `--format json` is one document, for every command."
     n = 0
-    for n, row in enumerate(rows,
-                            1): print(('[\n ' if n == 1 else ',\n ') + json.dumps(row,
-                                                                                  ensure_ascii=False),
-                                            end='')
+    for n, row in enumerate(rows, 1):
+        print(('[\n ' if n == 1 else ',\n ') + json.dumps(row, ensure_ascii=False), end='')
     print('\n]' if n else '[]')
     return n
 
 # %% ../nbs/14_cli.ipynb #103f6772
 class Parser(argparse.ArgumentParser):
     "An argument parser whose errors are one line: what is wrong, and where to look."
-    def error(self, message): self.exit(2,
-                                        f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 # %% ../nbs/14_cli.ipynb #37281068
 def logs_args(p):
@@ -662,13 +659,11 @@ COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
     secrets=('say what a run would redact in a project, and what random-looking text it would send', secrets_args,
              cmd_secrets),
-    prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args,
-            cmd_prompt),
+    prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
     consolidate=("level 2: one memory over each query's period memories (after ingest --period)", ingest_args,
                  cmd_ingest),
-    show=('print what logs learned: answer, final memory, the evidence behind it', show_args,
-          cmd_show),
+    show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
     stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),

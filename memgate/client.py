@@ -119,8 +119,8 @@ def server_message(r: httpx.Response) -> str:
     except ValueError: body = None
     if isinstance(body, dict):
         err = body.get('error')
-        msg = err.get('message') if isinstance(err, dict) else err if isinstance(err,
-                                                                                 str) else body.get('detail')
+        msg = (err.get('message') if isinstance(err, dict) else
+               err if isinstance(err, str) else body.get('detail'))
         if msg: return str(msg)
     return r.text[:300] or r.reason_phrase
 
@@ -214,8 +214,7 @@ class _Reply:
         "An httpx response of it, for `server_message`."
         import httpx
         keep = {k: v for k,
-                v in self.headers.items() if k.lower() not in ('content-encoding',
-                                                               'content-length')}
+                v in self.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
         return httpx.Response(self.status, headers=keep, content=self.content)
 
 # %% ../nbs/07_client.ipynb #7f7ff608
@@ -342,19 +341,15 @@ class _Streamed:
         try: e = json.loads(data)
         except ValueError: return
         if not isinstance(e, dict): return
-        if e.get('error'): self.error = str(e['error'].get('message') if isinstance(e['error'],
-                                                                                    dict) else e['error'])
+        if err := e.get('error'): self.error = str(err.get('message') if isinstance(err, dict) else err)
         if isinstance(e.get('model'), str): self.model = e['model']
         if isinstance(e.get('usage'), dict): self.usage = e['usage']
         for c in e.get('choices') if isinstance(e.get('choices'), list) else []:
             d = c.get('delta') or c.get('message') if isinstance(c, dict) else None
-            if isinstance(d, dict) and isinstance(d.get('content'),
-                                                  str): self.text.append(d['content'])
-            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d,
-                                                                                    dict) else None
+            if isinstance(d, dict) and isinstance(d.get('content'), str): self.text.append(d['content'])
+            said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d, dict) else None
             if isinstance(said, str): self.reasoning.append(said)
-            if isinstance(c,
-                          dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
+            if isinstance(c, dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
 
 # %% ../nbs/07_client.ipynb #7dced3dd
 @patch
@@ -436,9 +431,8 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     await self.slots.acquire()
     sent, ev, outcome = time.monotonic(), None, 'failed'
     try:
-        sending = asyncio.ensure_future(self.http.send(self.http.build_request('POST', self.url,
-                                                                               json=body),
-                                                       stream=True))
+        request = self.http.build_request('POST', self.url, json=body)
+        sending = asyncio.ensure_future(self.http.send(request, stream=True))
         ev = _Events(sending, cap, self.shown,
                      f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "
                      f"{body.get('max_tokens')} needs far less): not read on (model {self.model!r})")
@@ -455,8 +449,8 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     finally:
         # held, above
         if outcome == 'slow' and ev is not None and not ev.began and self.stream: pass
-        elif ev is not None and outcome != 'done' and not ev.began and self.stream: self._hold(ev,
-                                                                                               body, outcome, sent)
+        elif ev is not None and outcome != 'done' and not ev.began and self.stream:
+            self._hold(ev, body, outcome, sent)
         # shielded: a second cancel must not keep the slot taken
         else:
             await asyncio.shield(self._free(ev,
@@ -516,8 +510,8 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         after, held = None, None
         try: r, waited = await self._try(body, cap, until)
         except asyncio.TimeoutError as e:
-            problem, held = getattr(e, 'why', f"no answer within {self.timeout_s:g}s"), getattr(e,
-                                                                                                'drain', None)
+            problem = getattr(e, 'why', f"no answer within {self.timeout_s:g}s")
+            held = getattr(e, 'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
             problem = f"{type(e).__name__}: {mask_secrets(str(e), self._secrets) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
@@ -563,8 +557,7 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
                           f"{mask_secrets(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
-                      choice.get('finish_reason'), reasoning if isinstance(reasoning,
-                                                                           str) else '', tries)
+                      choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
 
 # %% ../nbs/07_client.ipynb #b3cdff01
 @patch
@@ -613,8 +606,7 @@ class ReplayClient:
             except (ValueError, KeyError, TypeError):
                 raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
-        self.model = model or next((json.loads(l)['request'].get('model',
-                                                                 'replay') for l in lines), 'replay')
+        self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
 
     async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
         "The recorded answer to this request (whole: `until` is for streams)."

@@ -44,8 +44,7 @@ def _folder_names(project: Project) -> list[str]:
     "The names `project`'s log folder may take, in order: its name, with the folders above it, with a hash."
     above = [p for p in Path(project.source).parent.parts if p not in ('/', '')]
     wider = ['-'.join([*above[-k:], project.name]) for k in range(1, min(len(above), 3) + 1)]
-    return list(dict.fromkeys([project.name, *wider,
-                               f"{project.name}-{sha256_text(project.source)[:8]}"]))
+    return list(dict.fromkeys([project.name, *wider, f"{project.name}-{sha256_text(project.source)[:8]}"]))
 
 def _sources_in(folder: Path) -> set[str]:
     "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
@@ -116,8 +115,7 @@ def as_dict(self: RunSummary) -> dict:
                 model=self.model, baseline=self.baseline, gate=self.gate, chunks_seen=s.chunks_seen,
                 chunks_used=s.chunks_used,
                 update_rate=round(s.update_rate,
-                                  6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate,
-                                                                                   6),
+                                  6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
                 parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
                 calls=s.calls, fast_no=s.fast_no,
@@ -143,8 +141,8 @@ def line(self: RunSummary, why: bool = True) -> str:
     "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
     s, who = self.stats, self.who()
     why = f": {self.error}" if why else ' (why: on stderr)'
-    label = ('  (keyword baseline)' if self.baseline else '') + ('  (ungated: --gate off)' if self.gate == 'off'
-                                                                 else '')
+    label = ('  (keyword baseline)' if self.baseline else '')
+    label += '  (ungated: --gate off)' if self.gate == 'off' else ''
     label += f"  fast-no: {s.fast_no} answers read to their no" if s.fast_no else ''
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
     tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
@@ -404,8 +402,7 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err
 def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
     "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error',
-                                                     '').startswith(NOTHING_PARSED): return events
+    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
     err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
@@ -438,11 +435,10 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-    resume = continued(writer, query, cfg, plan.resume, err,
-                        prefix) if path.stat().st_size else None
+    resume = continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path,
-                                                                      resume, err, prefix)
+    if nothing_left(resume, limit, feed.stamp):
+        return _nothing_to_do(plan, name, query, path, resume, err, prefix)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
@@ -459,8 +455,7 @@ def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
     feed = reader.feed
     return dict(redacted=dict(feed.project.warnings.redacted),
-                **({'sessions_sha': feed.stamp} if reader.exhausted
-                                                                  else {}))
+                **({'sessions_sha': feed.stamp} if reader.exhausted else {}))
 
 def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
     "A reader's total under `--limit`: exact once the limit is known to bind."
@@ -476,8 +471,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
-            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader,
-                                                                                    resume)
+            first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
@@ -494,8 +488,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'server': plan.server} if plan.server else {}),
                                            **({'period': plan.at, 'periods': plan.period} if plan.at else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total,
-                                                                                  prefix))
+                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
     finally: s.reader.close()
     return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
                       plan.model, baseline,
@@ -660,8 +653,7 @@ def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Calla
     said = []
     def pace(turn: Turn):
         if said: return
-        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1,
-                                                                                    turn.attempts))
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
         if took >= PACE_S: progress.say(pace_line(name, took, calls,
                                                   int(plan.server.get('slots') or 1)))
     return pace

@@ -101,8 +101,7 @@ def load_labels(path) -> Labels:
 def labels_toml(labels: Labels) -> str:
     "The TOML text of `labels`, chunks in index order."
     q = json.dumps
-    out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}",
-           f"unlisted = {q(labels.unlisted)}"]
+    out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}", f"unlisted = {q(labels.unlisted)}"]
     if labels.chunk_tokens: out.append(f"chunk_tokens = {labels.chunk_tokens}")
     for lab in sorted(labels.chunks.values(), key=lambda x: x.index):
         out += ['', '[[chunk]]', f"index = {lab.index}", f"sha = {q(lab.sha)}",
@@ -237,8 +236,7 @@ def score_run(log, labels: Labels, only: set[int] | None = None,
                      confusion(said),
                      confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
-                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels,
-                                                                                      turns),
+                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
                      _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
                      sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
 
@@ -269,8 +267,7 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
     events = {log: read_log(log).events for log in log_files(logs)}     # each log read once
     groups: dict[tuple[str, str], list[Path]] = {}
-    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']),
-                                                     []).append(log)
+    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
     # the labels for its chunking
     size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')
     paths = {k: labels_path(labels_dir, *k, size(k)) for k in groups}
@@ -360,8 +357,7 @@ def _outcomes(events) -> dict[int, str]:
         k = e['kind']
         if k == 'gate': out[e['t']] = 'retained'
         elif k == 'parse_failed': out[e['t']] = 'parse_failed'
-        elif k in ('memory', 'budget_exceeded',
-                   'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
+        elif k in ('memory', 'budget_exceeded', 'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
 def _run_of(log) -> tuple[Event, list[Event], str]:
@@ -388,10 +384,8 @@ def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
         if e['chunk'] not in texts:
             raise LabelError(f"{log}: turn {e['t']} read a chunk {project or 'its period logs'} no longer makes")
         if 'raw' not in e: raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
-        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start),
-                              template)
-        gate = {k: e[k] for k in ('update', 'exit', 'think',
-                                  'candidate')} if e['kind'] == 'gate' else None
+        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start), template)
+        gate = {k: e[k] for k in ('update', 'exit', 'think', 'candidate')} if e['kind'] == 'gate' else None
         out.append(dict(log=str(log), t=e['t'], messages=prompt.messages, response=e['raw'],
                         gate=gate,
                         outcome=outcomes[e['t']],

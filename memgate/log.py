@@ -71,8 +71,7 @@ def check_event(d: dict) -> str | None:
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
-        if not _type_ok(d[name],
-                        types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if not _type_ok(d[name], types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     if 't' in d and d['t'] < 1: return f"{kind} field `t` must be >= 1, not {d['t']}"
     if kind == 'run_end' and d['status'] not in RUN_STATUSES:
         return f"run_end status {d['status']!r} is not one of {RUN_STATUSES}"
@@ -173,8 +172,7 @@ class LogWriter:
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW,
-                               0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         except OSError as e:
             self.close()
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
@@ -236,8 +234,7 @@ def _event(path: Path, i: int, raw: bytes) -> Event:
     except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
                                                    i) from None
     except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event",
-                                          i) from None
+    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
     if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
     if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
     ev = Event(d)
@@ -372,8 +369,8 @@ def add(self: Stats, e: dict):
         self.last_t = e['t']
         # retried requests were calls too
         self.calls += e.get('attempts', 1) + e.get('retries', 0)
-        self.cut += (e.get('finish_reason') == 'length') + sum(x.get('finish_reason') == 'length'
-                                                                for x in e.get('earlier', ()))
+        cut = [e, *e.get('earlier', ())]
+        self.cut += sum(x.get('finish_reason') == 'length' for x in cut)
     if k in TURN_KINDS or k == 'answer':
         self.prompt_tokens += (e.get('usage') or {}).get('prompt_tokens', 0)
         self.completion_tokens += (e.get('usage') or {}).get('completion_tokens', 0)
@@ -534,8 +531,7 @@ def memory(self: _Checker, e: Event) -> str | None:
     "The turn's new memory: after its evidence, with the right parents, token count and size."
     tn, t = self.turn, e['t']
     if sha256_text(e['text']) != e['sha']: return "memory sha does not match its text"
-    if not all(isinstance(p,
-                          str) for p in e['parents']): return "memory parents must be shas (strings)"
+    if not all(isinstance(p, str) for p in e['parents']): return "memory parents must be shas (strings)"
     if not tn['evidence'] or tn['memory']: return f"memory at t={t} without evidence first, or twice"
     prev = self.s.final_memory_sha
     want = [tn['evidence']] + ([prev] if prev else [])

@@ -428,8 +428,7 @@ async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | No
 def restart(self: Ahead, memory, memory_sha, memory_tokens):
     "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
     for a in self.pending: self._discard(a)
-    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha,
-                                memory_tokens) for a in self.pending]
+    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens) for a in self.pending]
 
 # %% ../nbs/09_loop.ipynb #a7378b89
 @patch
@@ -476,8 +475,7 @@ def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error:
                  speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
     return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
                       chunks_used=s.chunks_used,
-                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed,
-                                                                           3), ts=utc_now(),
+                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=utc_now(),
                       **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
@@ -524,8 +522,7 @@ async def run_loop(level: int,
     ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))
     try:
         status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
-        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed,
-                                                                                 m.last_raw)
+        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)
     # the client gave up a call because `stop` was set
     except Interrupted: status = 'interrupted'
     except (asyncio.CancelledError, KeyboardInterrupt):

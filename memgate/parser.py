@@ -101,8 +101,7 @@ def said_no(raw: str) -> GateResponse | None:
     try:
         think, body = _split_think(head)
         check, _, _ = _block(body, 'check', head)
-        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False,
-                                                                                    '', False)
+        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False, '', False)
     except ParseError: return None
 
 # %% ../nbs/06_parser.ipynb #69f224c5
@@ -140,8 +139,8 @@ def _gbnf(x, rules: dict) -> str:
     k, v = x[:2]
     g = lambda y: _gbnf(y, rules)
     if k == 'lit': return json.dumps(v)
-    if k == 'not': return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n',
-                                                                                              '\\n') + ']'
+    if k == 'not':
+        return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
     if k == 'rule':
         rules[v] = g(x[2])
         return v

@@ -229,8 +229,7 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p,
-                                                        warnings), p.resolve().name, str(p.resolve())
+    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
         files, name, source = sorted(found.files), found.name, found.cwd

@@ -21,8 +21,7 @@ __all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template
 # %% ../nbs/05_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
 
-def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape,
-                                                                           names)) + r')\}')
+def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape, names)) + r')\}')
 
 # %% ../nbs/05_prompt.ipynb #d70f0140
 _PLACEHOLDER = _pattern(PLACEHOLDERS)

@@ -43,8 +43,7 @@ def _check_entry(path, qid, entry) -> Query:
     if not isinstance(q,
                       str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
     eg = entry.get('exit_gate', False)
-    if not isinstance(eg,
-                      bool): raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
+    if not isinstance(eg, bool): raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
     kw = entry.get('keywords', [])
     if not isinstance(kw, list) or not all(isinstance(k, str) and k for k in kw):
         raise QueryError(f"{where}: `keywords` must be a list of non-empty strings")

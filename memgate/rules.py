@@ -82,19 +82,16 @@ class Rule:
 # %% ../nbs/00a_rules.ipynb #2bb7c0f5
 def _compiled(path: Path, rule: str, pattern) -> object:
     "`pattern` compiled with RE2, or a `RulesError` naming the file and the rule."
-    if not isinstance(pattern,
-                      str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
+    if not isinstance(pattern, str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
     try: return _re2_compile(pattern)
     except Exception as e:
-        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0],
-                                                                          bytes) else str(e)
+        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0], bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
 # %% ../nbs/00a_rules.ipynb #0223a517
 def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
     "An allowlist table of a rule file."
-    if not isinstance(a,
-                      dict): raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
+    if not isinstance(a, dict): raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
     cond = str(a.get('condition', '') or 'OR').upper().replace('&&', 'AND').replace('||', 'OR')
     target = a.get('regexTarget', '') or 'secret'
     if cond not in ('OR',
@@ -176,14 +173,12 @@ def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
 # %% ../nbs/00a_rules.ipynb #468ed736
 def _rule(path: Path, r: dict) -> Rule | None:
     "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
-    if not isinstance(r,
-                      dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
+    if not isinstance(r, dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
     rid = str(r['id'])
     if not r.get('regex') and r.get('path'): return None
     if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords',
-                                                                                     [])),
+                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
     if rule.secret_group > rule.regex.groups:
         raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
@@ -351,8 +346,7 @@ def findings(rs: RuleSet, text: str,
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
-                line = text[text.rfind('\n', 0,
-                                       s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
+                line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
                 if any(x.allows(secret, text[m.start():m.end()], line) for x in lists):
                     if s > m.start() and _ASSIGNED.match(secret): todo.append((s, m.end()))
                     continue

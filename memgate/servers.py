@@ -88,8 +88,7 @@ async def probe(client: OpenAIClient) -> ServerInfo:
     "Ask the server behind `client` what it is, its context and its slots."
     info, root = ServerInfo(), _root(client).rstrip('/')
     models = await _get_json(client, client.base_url.rstrip('/') + '/models')
-    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'),
-                                                                            list) else []
+    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'), list) else []
     entry = next((m for m in entries if isinstance(m, dict) and m.get('id') == client.model),
                  entries[0] if len(entries) == 1 and isinstance(entries[0], dict) else {})
     info.kind = OWNERS.get(str(entry.get('owned_by', '')).lower(), 'unknown')
@@ -128,8 +127,7 @@ def constraint(kind: str,                                 # the server's kind (`
     if kind == 'ollama' and mode != 'off':
         return {}, "unconstrained: Ollama's OpenAI endpoint constrains to JSON schemas only"
     how = 'grammar' if mode == 'auto' else mode
-    make = _FIELDS.get((kind,
-                        how)) or (_FIELDS[('llama.cpp',
+    make = _FIELDS.get((kind, how)) or (_FIELDS[('llama.cpp',
                                            how)] if kind == 'unknown' and mode == how == 'grammar'
                                          else None)
     if make is None and mode == 'auto': return {}, f"unconstrained: memgate knows no grammar field of {_a_server(kind)}"
@@ -143,8 +141,7 @@ def constraint(kind: str,                                 # the server's kind (`
 # %% ../nbs/07a_servers.ipynb #d1208946
 def check_context(budget: Budget, question: str, context: int, where: str,
                   template: str | None = None,
-                  chunk_tokens: int | None = None, ratio: tuple[float,
-                                                                str] | None = None) -> Budget:
+                  chunk_tokens: int | None = None, ratio: tuple[float, str] | None = None) -> Budget:
     "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
     fixed = template_tokens(template)
     q = count_tokens(question)
@@ -175,8 +172,7 @@ async def server_ratio(client: OpenAIClient, kind: str, sample: str) -> tuple[fl
     if kind not in TOKENIZE or not sample.strip(): return None
     path, body = TOKENIZE[kind]
     got = await _get_json(client, _root(client).rstrip('/') + path, body(client.model, sample))
-    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'),
-                                                                     list) else None)) \
+    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'), list) else None)) \
         if isinstance(got, dict) else None
     return (n / count_tokens(sample), path) if n else None
 

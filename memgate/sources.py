@@ -11,8 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
-from .domain import (MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle,
-                            plural)
+from .domain import (MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle, plural)
 from .redact import redact, redact_seams
 
 # %% auto #0
@@ -139,8 +138,7 @@ def _decode(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[
         report.warn('invalid UTF-8 (replaced)', n)
     try: obj = json.loads(text)
     except json.JSONDecodeError:
-        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line',
-                    n)
+        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line', n)
         return
     except RecursionError:                          # [[[[… nested deeper than Python's parser goes
         report.warn('JSON nested too deeply', n)
@@ -198,17 +196,15 @@ def tool_call(name, args) -> str:
     if isinstance(args, str) and '\n' in args.strip():
         return '\n'.join([f"Tool: {name}",
                           *(f"  {line}" if line else '' for line in args.strip('\n').split('\n'))])
-    if not isinstance(args,
-                      dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
+    if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else _json(args)}"
     return '\n'.join([f"Tool: {name}", *_fields(args, '  ')])
 
 # %% ../nbs/02_sources.ipynb #11610512
 def _flat(v) -> bool:
     "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
     if isinstance(v, str): return '\n' not in v
-    if isinstance(v, (dict, list)): return not v or isinstance(v,
-                                                               list) and all(_flat(x) and not isinstance(x, list)
-                                                                                 for x in v)
+    if isinstance(v, (dict, list)):
+        return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list) for x in v)
     return True
 
 # %% ../nbs/02_sources.ipynb #45a3f284
@@ -229,8 +225,7 @@ def _value(v, pad: str, depth: int) -> list[str]:
     if isinstance(v, dict): return _fields(v, pad, depth)
     lines = []
     for x in v:
-        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x,
-                                                                              dict) else [f"{pad}  {_one(x)}"]
+        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
 
@@ -277,8 +272,7 @@ def _image_data(b: dict):
 def _block_text(content) -> str:
     "Text of a tool_result's content: a string, or a list of text and image blocks."
     if isinstance(content, str): return content
-    if not isinstance(content, list): return '' if content is None else json.dumps(content,
-                                                                                   ensure_ascii=False)
+    if not isinstance(content, list): return '' if content is None else json.dumps(content, ensure_ascii=False)
     parts = []
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
@@ -298,8 +292,7 @@ def _redacted_thinking_block(b: dict, line: ClaudeLine):
 # %% ../nbs/02_sources.ipynb #76f939a5
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text,
-                                                                                 ensure_ascii=False)
+    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
     return line.speaker(text), text, None
 
 def _tool_use_block(b: dict, line: ClaudeLine):
@@ -383,9 +376,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
     content = _claude_content(obj, n, report)
     if content is None: return []
     line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cut)
-    if isinstance(content,
-                  str): return _apart(Record(line.speaker(content), content, str(path), ref, ts),
-                                      line)
+    if isinstance(content, str): return _apart(Record(line.speaker(content), content, str(path), ref, ts), line)
     out = []
     for b in content:
         t = _str(b.get('type')) if isinstance(b, dict) else None     # a type of another type: unknown
@@ -588,8 +579,7 @@ def sniff_session(path: Path) -> Sniffed:
                 fmt = 'codex'
             # the older flat format
             elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'
-            elif kind in CLAUDE_SKIP | {'user', 'assistant',
-                                        'system'} or 'sessionId' in obj: fmt = 'claude'
+            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return Sniffed('', None, None, None)
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
@@ -607,8 +597,7 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
 # %% ../nbs/02_sources.ipynb #7696c0e3
 def _legacy_meta(obj: dict) -> bool:
     "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
-    return 'type' not in obj and isinstance(obj.get('id'),
-                                            str) and isinstance(obj.get('timestamp'), str)
+    return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
 
 # %% ../nbs/02_sources.ipynb #6a1ab236
 def _str(v) -> str | None:
@@ -725,8 +714,7 @@ def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thr
     calls = tuple((_str(b.get('id')), _str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
                   for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and _str(b.get('name')) in SUBAGENT_CALLS and isinstance(args := b.get('input'),
-                                                                     dict)) \
+                  and _str(b.get('name')) in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
         if isinstance(content, list) else ()
     return Thread(_str(obj.get('uuid')), _str(obj.get('parentUuid')), _str(obj.get('sessionId')),
                   obj.get('isSidechain') is True, _str(obj.get('agentId')),
@@ -763,8 +751,8 @@ def _conversation(recs: list[Record], t) -> list[Record]:
         if r.role == Role.tool_result and r.call_id in names:
             r = _once_reported(r, started[r.call_id], names[r.call_id])
         out.append(r)
-        for x in placed.pop(r.call_id,
-                            []) if r.role == Role.assistant and r.call_id else []: emit(x)
+        started_here = placed.pop(r.call_id, []) if r.role == Role.assistant and r.call_id else []
+        for x in started_here: emit(x)
     for r in main: emit(r)
     # runs no emitted call started: where they began
     return _by_time(out, [*placed.values(), *loose])
@@ -912,8 +900,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
                 continue
             # those: by `cut`
             got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
-            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj,
-                                                                                          quiet)
+            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
             rep.records += len(got)
             recs += got
         recs[first:] = _once(recs[first:], rep)
@@ -978,10 +965,8 @@ def token_rate(s: Session,                    # the session
                chunk_tokens: int | None = None
                ) -> tuple[float, bool, float]:
     "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
-    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path,
-                                                                                      s.format)
-    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap,
-                                                                                          terminal_text)
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
     def tokens(n, raw) -> list[int]:
         try: return [count_tokens(r.render()) + 1 for _, obj in _decode(n, raw, rep, False, skip)
                      for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]

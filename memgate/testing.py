@@ -268,8 +268,7 @@ class FakeServer:
                                       dict(error=dict(message=f'Incorrect API key provided: {got}')))
                 prompt = body['messages'][-1]['content']
                 said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
-                if fault in ('huge',
-                             'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
+                if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
                 said = said if isinstance(said, dict) else dict(content=said)
                 finish = said.pop('finish_reason', 'stop')
                 self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],

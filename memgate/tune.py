@@ -183,8 +183,7 @@ LABEL_CHOICES = ('unlabelled', 'relevant', 'not relevant')
 def label(self: Tuner, t: int, sha: str, choice: str) -> Path:
     "Record `choice` (one of `LABEL_CHOICES`) for chunk `t` of the current query in its labels file."
     path = labels_path(self.labels_dir, self.project_name, self.current.id)
-    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id,
-                                                            'unlabelled')
+    labels = load_labels(path) if path.exists() else Labels(self.project_name, self.current.id, 'unlabelled')
     if choice == 'unlabelled': labels.chunks.pop(t, None)
     else: labels.chunks[t] = Label(t, sha, choice == 'relevant',
                                    labels.chunks.get(t, Label(t, sha, True)).note)

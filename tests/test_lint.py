@@ -63,3 +63,11 @@ def test_no_notebook_cell_mixes_imports_and_other_code(tmp_path):
     assert style.mixed_imports(style.all_nbs()) == []
     mixed = with_cell(tmp_path, 'import os\nos.getcwd()\n')
     assert style.mixed_imports([mixed]) == ['06_parser.ipynb: cell added mixes imports and other code']
+
+def test_no_code_line_is_a_stranded_one_token_tail(tmp_path):
+    "An automated re-wrap left ~62 lines holding one token and a bracket (`3), ts=...`); they stay rejoined (issue 41)."
+    sys.path.insert(0, str(ROOT / 'tools'))
+    import style
+    assert style.stranded_tails(style.module_nbs()) == []
+    wrapped = with_cell(tmp_path, "x = dict(a=round(1.2345,\n                 3), b=2)\n")
+    assert style.stranded_tails([wrapped]) == ['06_parser.ipynb: cell added line 2: 3), b=2)']

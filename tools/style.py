@@ -4,7 +4,7 @@ notebook code lines over 100 characters; and `show_doc` outputs that document an
 
     python tools/style.py            # the module notebooks (00-18), all told and one by one
 """
-import ast, json, re, sys
+import ast, io, json, re, sys, tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +80,35 @@ def mixed_imports(nbs) -> list[str]:
                 out.append(f"{nb.name}: cell {c.get('id')} mixes imports and other code")
     return out
 
+def _tails(code: str, width: int) -> list[int]:
+    "Lines of `code` that break inside a bracket opened on the line before, leaving one token to close it."
+    try: toks = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError): return []
+    lines, opened, out = code.splitlines(), [], []
+    for i, t in enumerate(toks):
+        if t.type == tokenize.OP and t.string in '([{': opened.append(t.start[0])
+        elif t.type == tokenize.OP and t.string in ')]}' and opened: opened.pop()
+        elif t.type == tokenize.NL and opened and opened[-1] == t.start[0] and toks[i - 1].type != tokenize.COMMENT:
+            rest = [s for s in toks[i + 1:i + 4] if s.type not in (tokenize.NL, tokenize.COMMENT)]
+            nxt = lines[t.start[0]].strip() if t.start[0] < len(lines) else ''
+            # one token, then the bracket closes; not a string continued by another; joined, it fits
+            tail = len(rest) > 1 and rest[1].type == tokenize.OP and rest[1].string in ')]}'
+            concat = toks[i - 1].type == tokenize.STRING and rest[0].type == tokenize.STRING
+            if tail and not concat and not nxt.startswith('#') and len(lines[t.start[0] - 1].rstrip()) + 1 + \
+                    len(nxt) <= width: out.append(t.start[0] + 1)
+    return out
+
+def stranded_tails(nbs, width: int = 110) -> list[str]:
+    "Code lines that hold one token and a closing bracket, where the line before had room for them (issue 41)."
+    out = []
+    for nb in nbs:
+        for c in cells(nb):
+            if c['cell_type'] != 'code': continue
+            lines = ['' if l.lstrip().startswith(('%', '!')) else l for l in ''.join(c['source']).splitlines()]
+            out += [f"{nb.name}: cell {c.get('id')} line {n}: {lines[n - 1].strip()}"
+                    for n in _tails('\n'.join(lines), width)]
+    return out
+
 def all_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('*.ipynb'))
 
 def module_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob(MODULE_NBS))
@@ -95,4 +124,4 @@ if __name__ == '__main__':
     print(line('all module notebooks', shape(nbs)))
     if '--each' in sys.argv:
         for nb in nbs: print(line(nb.name, shape([nb])))
-    for m in show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()): print(m)
+    for m in show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()) + stranded_tails(nbs): print(m)
