@@ -141,9 +141,9 @@ class OpenAIClient:
                  *,
                  # requests in flight at most, across every caller of this client
                  concurrency: int = 4,
-                 # seconds of silence allowed (no token); before the first, more
+                 # seconds of silence allowed (no token); before the first, more for a long prompt, at the
+                 # prompt rate measured (a CPU reads slowly)
                  timeout_s: float = 600.0,
-                                               # for a long prompt, at the prompt rate measured (a CPU reads slowly)
                  # seconds one answer may take all told; None: no limit
                  max_answer_s: float | None = None,
                  # ask for server-sent events: read as they come, closed to cancel
@@ -193,6 +193,12 @@ class OpenAIClient:
         for task in list(self.drains): task.cancel()
         await asyncio.gather(*self.drains, return_exceptions=True)
         await self.http.aclose()
+
+# %% ../nbs/07_client.ipynb #1639e2a8
+@patch
+def masked(self: OpenAIClient, text: str) -> str:
+    "`text` with this client's credentials masked, for a message."
+    return mask_secrets(text, self._secrets)
 
 # %% ../nbs/07_client.ipynb #a3149583
 # How servers say a prompt does not fit: vLLM, SGLang and llama-cpp-python in words; llama-cpp-python with a 500

@@ -12,7 +12,7 @@ from .domain import count_tokens
 from .parser import gate_format
 from .prompt import Budget, template_tokens
 from .client import ClientError, ContextError, OpenAIClient
-from .endpoint import ConfigError, mask_secrets, masked_url
+from .endpoint import ConfigError, masked_url
 
 # %% auto #0
 __all__ = ['OWNERS', 'CONSTRAIN', 'TOKENIZE', 'ServerInfo', 'NoServerError', 'probe', 'constraint', 'check_context',
@@ -57,7 +57,7 @@ async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
         return r.json() if r.status_code == 200 and len(r.content) < 1 << 22 else None
     # not a server without that endpoint: no server
     except (httpx.ConnectError, httpx.ConnectTimeout) as e:
-        why = mask_secrets(str(e), client._secrets) or type(e).__name__
+        why = client.masked(str(e)) or type(e).__name__
         raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): start the model server, "
                             "or pass the --base-url it listens at") from None
     except (httpx.HTTPError, ValueError): return None

@@ -71,3 +71,12 @@ def test_no_code_line_is_a_stranded_one_token_tail(tmp_path):
     assert style.stranded_tails(style.module_nbs()) == []
     wrapped = with_cell(tmp_path, "x = dict(a=round(1.2345,\n                 3), b=2)\n")
     assert style.stranded_tails([wrapped]) == ['06_parser.ipynb: cell added line 2: 3), b=2)']
+
+def test_no_module_imports_another_modules_private_name():
+    "A private name is its module's own: `sync` imported `show._fence` (issue 41)."
+    found = []
+    for path in sorted((ROOT / 'memgate').glob('*.py')):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or '').startswith('memgate')):
+                found += [f"{path.name}: {a.name}" for a in node.names if re.match(r'_[^_]', a.name)]
+    assert found == []
