@@ -26,7 +26,7 @@ from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
-from .pipeline import make_clients, run_ingest
+from .pipeline import ClientOptions, make_clients, run_ingest
 from .periods import PERIODS, zone
 from .consolidate import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
@@ -35,10 +35,10 @@ from .labels import chat_record, evaluate, export_turns, labels_path, load_label
 __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg', 'verify_args',
            'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
            'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
-           'ingest_args', 'model_args', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
-           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
-           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
-           'build_parser', 'main']
+           'ingest_args', 'model_args', 'client_options', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report',
+           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
+           'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args',
+           'cmd_review', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -355,6 +355,12 @@ def model_args(p):
     p.add_argument('--retry-wait', type=float, default=Retry.base_s,
                    help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
 
+# %% ../nbs/14_cli.ipynb #e7129f0f
+def client_options(args) -> ClientOptions:
+    "The model options of a parsed command line, as the pipeline takes them."
+    return ClientOptions(args.base_url, args.model, args.replay, args.concurrency, args.timeout, args.max_answer_time,
+                         not args.no_stream, args.retries, args.retry_wait)
+
 # %% ../nbs/14_cli.ipynb #3e088ebd
 def resume_command(argv: list[str]) -> str:
     "The command that goes on where an ingest run given `argv` stopped: the same with `--resume`, no secret shown."
@@ -373,7 +379,7 @@ def cmd_ingest(args) -> int:
     progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
     err, stop, caught = progress.say, asyncio.Event(), []
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
-    factory, close, model = make_clients(args, err, stop)
+    factory, close, model = make_clients(client_options(args), err, stop)
     cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens, response_reserve=args.max_tokens),
                      chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
                      use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
@@ -468,7 +474,7 @@ def cmd_answer(args) -> int:
     "Answer each log's question from its final memory, appending an `answer` event; exit 1 if one could not be."
     err = lambda m: print(m, file=sys.stderr, flush=True)
     configured = args.replay or endpoint(args.base_url, args.model).model
-    factory, close, model = make_clients(args, err) if configured else (None, None, None)
+    factory, close, model = make_clients(client_options(args), err) if configured else (None, None, None)
     client = factory(None) if factory and model != BASELINE_MODEL else None
     async def run():
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)

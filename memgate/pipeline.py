@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/pipeline.html.md"""
 # %% ../nbs/12a_pipeline.ipynb #73a08d24
 from __future__ import annotations
 import asyncio, os, signal
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from .domain import RECORD_SEP, MemgateError
 from .projects import load_project
 from .prompt import load_template
@@ -19,21 +19,34 @@ from .consolidate import consolidate_plan
 from .answer import answer_logs
 
 # %% auto #0
-__all__ = ['SAMPLE_CHARS', 'make_clients', 'run_ingest', 'with_server', 'prompt_sample', 'ingest_then_answer']
+__all__ = ['SAMPLE_CHARS', 'ClientOptions', 'make_clients', 'run_ingest', 'with_server', 'prompt_sample', 'ingest_then_answer']
+
+# %% ../nbs/12a_pipeline.ipynb #467b6777
+@dataclass(frozen=True)
+class ClientOptions:
+    "Which model answers and how it is reached: what `memgate ingest` and `answer` were told."
+    base_url: str | None = None             # None: MEMGATE_BASE_URL, else OPENAI_BASE_URL
+    model: str | None = None                # None: MEMGATE_MODEL; `keyword-baseline` needs no server
+    replay: str | None = None               # answer from this recording (MEMGATE_RECORD) instead
+    concurrency: int = 4                    # requests in flight at once, across queries
+    timeout: float = 600.0                  # seconds an answer may go without a token
+    max_answer_time: float | None = None    # seconds one answer may take all told
+    stream: bool = True                     # server-sent events, read as they come
+    retries: int = Retry.attempts - 1       # after connection errors, timeouts, 429 and 5xx
+    retry_wait: float = Retry.base_s        # the first backoff, doubling with jitter
 
 # %% ../nbs/12a_pipeline.ipynb #694c043f
-def make_clients(args, err, stop: asyncio.Event | None = None):
+def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None):
     "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
-    ep = endpoint(args.base_url, args.model)
-    if args.replay:
-        client = ReplayClient(args.replay, ep.model)
+    ep = endpoint(opts.base_url, opts.model)
+    if opts.replay:
+        client = ReplayClient(opts.replay, ep.model)
         return (lambda q: client), None, client.model
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
     if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
-    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=args.concurrency,
-                          timeout_s=args.timeout,
-                          max_answer_s=args.max_answer_time, stream=not args.no_stream,
-                          retry=Retry(args.retries + 1, args.retry_wait), log=err, stop=stop,
+    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=opts.concurrency, timeout_s=opts.timeout,
+                          max_answer_s=opts.max_answer_time, stream=opts.stream,
+                          retry=Retry(opts.retries + 1, opts.retry_wait), log=err, stop=stop,
                           record=os.environ.get('MEMGATE_RECORD') or None)
     return (lambda q: client), client.aclose, ep.model
 
