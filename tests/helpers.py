@@ -1,9 +1,11 @@
 "Builders and command runners shared by the tests."
-import os, subprocess, sys
+import json, os, subprocess, sys
+from pathlib import Path
 from memgate.parser import gate_response
 from memgate.domain import Chunk, Record, Role
 from memgate.queries import Query
 
+ROOT = Path(__file__).resolve().parent.parent
 QUERY = Query('infra', 'Which infrastructure failures happened, with root cause and fix?')
 
 def make_chunks(n, prefix='step'):
@@ -26,3 +28,17 @@ def cli(*args):
 def memgate(*args, timeout=120, **env):
     "Run `memgate ARGS` in a new process in the clean environment plus `env`; the CompletedProcess."
     return subprocess.run(cli(*args), capture_output=True, text=True, timeout=timeout, env=clean_env(**env))
+
+README = ROOT / 'README.md'
+# the docs' pages of topics, in the order the site lists them: their examples run after the README's
+PAGES = sorted((ROOT / 'nbs').glob('3[0-9]_*.ipynb'))
+
+def page_text(path: Path) -> str:
+    "The markdown a reader reads: the README, or a docs page's markdown cells."
+    if path.suffix == '.md': return path.read_text(encoding='utf-8')
+    cells = json.loads(path.read_text(encoding='utf-8'))['cells']
+    return '\n\n'.join(''.join(c['source']) for c in cells if c['cell_type'] == 'markdown') + '\n'
+
+def docs_text() -> str:
+    "The README and every docs page, as one text (what the docs say, wherever it is said)."
+    return '\n'.join(page_text(p) for p in [README, *PAGES])

@@ -2,7 +2,7 @@
 import json, shutil, subprocess, sys
 from pathlib import Path
 from conftest import FIXTURES, ROOT
-from helpers import memgate
+from helpers import docs_text, memgate
 from memgate.testing import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log
@@ -282,7 +282,7 @@ def test_the_readme_says_the_defaults_the_command_has():
     from memgate.cli import build_parser
     ingest_parser = build_parser()._subparsers._group_actions[0].choices['ingest']
     default = {a.dest: a.default for a in ingest_parser._actions}
-    readme = ' '.join((ROOT / 'README.md').read_text().split())
+    readme = ' '.join(docs_text().split())
     for said in (f"`--timeout` (default {default['timeout']:g}) is the silence allowed",
                  f"N times (default {default['retries']})", f"(`--concurrency`, default {default['concurrency']}",
                  f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):

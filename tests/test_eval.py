@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 from memgate.testing import FakeServer
-from helpers import memgate
+from helpers import docs_text, memgate
 from memgate.chunking import chunk_project
 from memgate.labels import LabelError, check_labels, load_labels
 from memgate.projects import load_project
@@ -122,7 +122,7 @@ def test_the_readme_quotes_the_keyword_baselines_scores_as_memgate_eval_prints_t
     r = memgate('eval', PROJECT.parent / 'runs' / 'baseline', '--labels', LABELS, '--format', 'json')
     assert r.returncode == 0, r.stderr
     rows = {Path(x['log']).stem: x['said'] for x in json.loads(r.stdout)}
-    text = ' '.join(README.read_text().split())
+    text = ' '.join(docs_text().split())
     for query in ('infra-root-causes', 'build-and-test-failures'):
         said = rows[query]
         assert f"precision {said['precision']:.2f}, recall {said['recall']:.2f}** on `{query}`" in text

@@ -1,19 +1,24 @@
-"Every example of the README runs as written, in order, on a copy of the checkout's data: exit 0 and the files it says."
+"""Every example of the README and of the docs' pages runs as written, in order, on a copy of the checkout's data:
+exit 0 and the files it says. A user's own sessions are a project `shop` under a Claude Code home made here, and
+the hosted and local servers the examples name are the tests' scripted server."""
 import json, os, re, shutil, subprocess, sys
 from pathlib import Path
 import pytest
 from conftest import ROOT
 from memgate.testing import FakeServer
-from helpers import clean_env
+from helpers import PAGES, README, clean_env, page_text
 from memgate.log import line_sha
+from synth import cc, write_jsonl
 
-README = ROOT / 'README.md'
 SET_UP = ('pip install', 'make test')           # the set-up block: what runs this very test
-SERVER_STARTS = ('vllm serve', 'python -m llama_cpp.server')   # model servers: the scripted one takes their place
+# model servers: the scripted one takes their place
+SERVER_STARTS = ('vllm serve', 'python -m llama_cpp.server', 'llama-server', 'ollama ')
+MODELS = ('Qwen/Qwen2.5-7B-Instruct', 'smollm2', 'qwen/qwen-2.5-72b-instruct')
 
-def blocks(lang: str) -> list[str]:
-    "The README's fenced blocks in `lang`, in order."
-    return re.findall(rf'^```{lang}\n(.*?)^```', README.read_text(encoding='utf-8'), re.M | re.S)
+def blocks(lang: str, pages=None) -> list[str]:
+    "The fenced blocks in `lang` of the README and the docs' pages (or of `pages`), in order."
+    return [b for p in (pages or [README, *PAGES])
+            for b in re.findall(rf'^```{lang}\n(.*?)^```', page_text(p), re.M | re.S)]
 
 def commands(block: str) -> list[str]:
     "The shell commands of a block: continuation lines joined, comments dropped."
@@ -22,9 +27,16 @@ def commands(block: str) -> list[str]:
 
 @pytest.fixture(scope='module')
 def checkout(tmp_path_factory):
-    "What a fresh clone holds that the examples read: the bundled sessions, runs and labels."
+    "What a fresh clone holds that the examples read (the bundled sessions, runs and labels), and a user's home."
     d = tmp_path_factory.mktemp('clone')
     for part in ('fixtures/transcripts', 'fixtures/runs', 'labels'): shutil.copytree(ROOT / part, d / part)
+    shop = d / 'home' / '.claude' / 'projects' / '-home-you-shop'
+    write_jsonl(shop / 'S1.jsonl', [
+        cc('user', '2026-01-05T09:00:00Z', 'the deploy failed: connection refused on port 5432', cwd='/home/you/shop'),
+        cc('assistant', '2026-01-05T09:00:05Z', 'Postgres was not running after the reboot; the root cause is the '
+           'service not enabled. Fixed with systemctl enable postgresql. export DB_PASSWORD=Zr8Kp2Lm5Nx7Qw1Ty4',
+           cwd='/home/you/shop'),
+    ])
     return d
 
 def kept_head(cmd: str, ran: list) -> str:
@@ -35,22 +47,58 @@ def kept_head(cmd: str, ran: list) -> str:
     (head,) = re.findall(rf'^  log {re.escape(log)} \(\d+ lines, head ([0-9a-f]{{16}})\)', printed, re.M)
     return cmd.replace('--head HEAD', f'--head {head}')
 
-def run(cmd: str, cwd: Path, server: FakeServer) -> subprocess.CompletedProcess:
+def exported(cmd: str, server: FakeServer) -> dict:
+    "The variables an `export A=B ...` line sets, a base URL the scripted server's (a hosted one's stand-in)."
+    env = dict(kv.split('=', 1) for kv in cmd.split()[1:])
+    return {k: server.url if k.endswith('_BASE_URL') else v for k, v in env.items()}
+
+def run(cmd: str, cwd: Path, server: FakeServer, env: dict | None = None) -> subprocess.CompletedProcess:
     "`cmd` as a user types it, with `memgate` this interpreter's and a server URL the scripted server's."
-    cmd = cmd.replace('http://127.0.0.1:8000/v1', server.url)
+    cmd = re.sub(r'http://127\.0\.0\.1:\d+/v1', server.url, cmd)
     assert cmd.startswith('memgate '), cmd
     argv = [sys.executable, '-m', 'memgate.cli', *cmd.split()[1:]]
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300, env=clean_env())
+    home = dict(CLAUDE_CONFIG_DIR=str(cwd / 'home' / '.claude'), CODEX_HOME=str(cwd / 'home' / '.codex'))
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env=clean_env(**home, **(env or {})))
 
-def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says(checkout):
+def same(text: str) -> str:
+    "`text` with what differs from run to run (run ids, heads, seconds) made alike."
+    for pattern, alike in ((r'run [0-9A-Z]{26}', 'run R'), (r'head [0-9a-f]{16}', 'head H'),
+                           (r'\b\d+\.\ds\b', 'Ns')):
+        text = re.sub(pattern, alike, text)
+    return text
+
+def run_all(checkout, server) -> list:
+    "Every shell command of the README and the pages, in order: (command, CompletedProcess) each."
     ran = []
-    with FakeServer(models=('Qwen/Qwen2.5-7B-Instruct', 'smollm2')) as server:
-        for block in blocks('sh'):
+    for page in [README, *PAGES]:
+        env = {}                                    # what a page exports holds for the rest of that page
+        for block in blocks('sh', [page]):
             for cmd in commands(block):
                 if cmd.startswith(SET_UP) or cmd.startswith(SERVER_STARTS): continue
-                r = run(kept_head(cmd, ran), checkout, server)
-                assert r.returncode == 0, (cmd, r.stderr[-2000:])
+                if cmd.startswith('export '):
+                    env.update(exported(cmd, server))
+                    continue
+                r = run(kept_head(cmd, ran), checkout, server, env)
+                assert r.returncode == 0, (page.name, cmd, r.stderr[-2000:])
                 ran.append((cmd, r))
+    return ran
+
+def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says(checkout):
+    with FakeServer(models=MODELS) as server: ran = run_all(checkout, server)
+    # the hosted recipe: the project listed by name, its secret redacted, a run against the provider, no key kept
+    out = {cmd: r.stdout + r.stderr for cmd, r in ran}
+    assert out['memgate projects'].startswith('shop ')
+    assert 'Zr8Kp2Lm5Nx7Qw1Ty4' not in out['memgate secrets --project shop']
+    hosted = checkout / 'runs' / 'shop' / 'infra-root-causes.jsonl'
+    start = json.loads(hosted.read_text().splitlines()[0])
+    assert start['model'] == 'qwen/qwen-2.5-72b-instruct' and 'sk-or-v1' not in hosted.read_text()
+    assert (checkout / 'runs-local' / 'shop' / 'infra-root-causes.jsonl').is_file()
+    # the output the commands page shows is the output the demo prints (run ids, heads and times aside)
+    demo = next(r for cmd, r in ran if cmd == 'memgate ingest --project fixtures/transcripts --model keyword-baseline')
+    (shown,) = [b for b in re.findall(r'^```\n(.*?)^```', page_text(PAGES[0]), re.M | re.S) if 'about 31 chunks' in b]
+    printed = same(demo.stderr + demo.stdout).splitlines()
+    assert [line for line in shown.splitlines() if line != '...' and same(line) not in printed] == []
     said = {cmd.split()[1] for cmd, _ in ran}
     assert said >= {'ingest', 'show', 'answer', 'verify', 'stats', 'report', 'eval', 'export'}, said
     logs = lambda d: sorted(p.name for p in (checkout / d / 'transcripts').glob('*.jsonl'))

@@ -139,6 +139,7 @@ def write_source() -> list[str]:
     shutil.rmtree(SRC, ignore_errors=True)
     (SRC / '_static').mkdir(parents=True)
     shutil.copy(ROOT / 'nbs' / 'styles.css', SRC / '_static' / 'styles.css')
+    if (ROOT / 'nbs' / 'images').is_dir(): shutil.copytree(ROOT / 'nbs' / 'images', SRC / 'images', dirs_exist_ok=True)
     site, names = site_url(), []
     for nb in order():
         got = page(json.loads(nb.read_text(encoding='utf-8')), site)

@@ -15,6 +15,8 @@ def render(nb_path=ROOT / 'nbs' / 'index.ipynb') -> str:
     for cell in json.loads(Path(nb_path).read_text(encoding='utf-8'))['cells']:
         src = ''.join(cell['source']).strip('\n')
         if not src or src.lstrip().startswith('#| hide'): continue
+        # the notebook's images are in nbs/: the README is read from the repository's root
+        if cell['cell_type'] == 'markdown': src = src.replace('](images/', '](nbs/images/')
         parts.append(src if cell['cell_type'] == 'markdown' else f'```python\n{src}\n```')
     return '\n\n'.join(parts) + '\n'
 
