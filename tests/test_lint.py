@@ -1,6 +1,8 @@
 "The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long notebook line."
 import ast, json, re, subprocess, sys
 from conftest import ROOT
+sys.path.insert(0, str(ROOT / 'tools'))
+import style  # noqa: E402  (tools/style.py: the notebooks' shape, measured)
 
 # Examples and markdown cells per exported cell hold at nbdev's 2.07 and 1.93 (issue 29), and may only grow.
 EXAMPLES_PER, MARKDOWN_PER = 2.07, 1.93
@@ -49,8 +51,6 @@ def test_module_notebooks_keep_the_manual_shape():
     """One definition per exported cell (15% may hold a helper too), code lines within 100 characters (10% may
     not), examples and prose no thinner than now, no stored `show_doc` output documenting another object and no
     empty stored result (issue 29; `python tools/style.py` shows the table)."""
-    sys.path.insert(0, str(ROOT / 'tools'))
-    import style
     s = style.shape(style.module_nbs())
     assert s['multi_share'] <= 0.15 and s['wide_share'] <= 0.10, style.line('module notebooks', s)
     assert s['examples_per'] >= EXAMPLES_PER and s['markdown_per'] >= MARKDOWN_PER, style.line('module notebooks', s)
@@ -58,16 +58,12 @@ def test_module_notebooks_keep_the_manual_shape():
 
 def test_no_notebook_cell_mixes_imports_and_other_code(tmp_path):
     "`make docs` prints no nbdev warning: a cell nbdev would run to build the docs holds imports alone (issue 41)."
-    sys.path.insert(0, str(ROOT / 'tools'))
-    import style
     assert style.mixed_imports(style.all_nbs()) == []
     mixed = with_cell(tmp_path, 'import os\nos.getcwd()\n')
     assert style.mixed_imports([mixed]) == ['06_parser.ipynb: cell added mixes imports and other code']
 
 def test_no_code_line_is_a_stranded_one_token_tail(tmp_path):
     "An automated re-wrap left ~62 lines holding one token and a bracket (`3), ts=...`); they stay rejoined (issue 41)."
-    sys.path.insert(0, str(ROOT / 'tools'))
-    import style
     assert style.stranded_tails(style.module_nbs()) == []
     wrapped = with_cell(tmp_path, "x = dict(a=round(1.2345,\n                 3), b=2)\n")
     assert style.stranded_tails([wrapped]) == ['06_parser.ipynb: cell added line 2: 3), b=2)']

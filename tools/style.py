@@ -44,40 +44,43 @@ def shape(nbs) -> dict:
     return dict(n, multi_share=n['multi'] / e, examples_per=n['examples'] / e, markdown_per=n['markdown'] / e,
                 lines_per=n['exported_lines'] / e, wide_share=n['wide'] / max(n['lines'], 1))
 
+def python_lines(src: str) -> str:
+    "A cell's source as Python: its magics and shell lines blank (line numbers kept)."
+    return '\n'.join('' if l.lstrip().startswith(('%', '!')) else l for l in src.splitlines())
+
+def code_cells(nbs):
+    "(notebook, cell, source) of every code cell of `nbs`."
+    return ((nb, c, ''.join(c['source'])) for nb in nbs for c in cells(nb) if c['cell_type'] == 'code')
+
 def show_doc_mismatches(nbs) -> list[str]:
     "`show_doc(X)` cells whose stored output documents something else than `X`."
     out = []
-    for nb in nbs:
-        for c in cells(nb):
-            src = ''.join(c['source'])
-            m = re.fullmatch(r'show_doc\(([\w.]+)\)', src.strip()) if c['cell_type'] == 'code' else None
-            if not m or not c.get('outputs'): continue
-            name = m[1].rsplit('.', 1)[-1]
-            shown = ''.join(''.join(o.get('data', {}).get('text/markdown', '')) for o in c['outputs'])
-            heading = re.search(r'^#+\s*(\S+)', shown, re.M)
-            if heading and name not in heading[1].replace('\\_', '_'): out.append(f"{nb.name}: show_doc({m[1]}) "
-                                                                                 f"shows {heading[1]}")
+    for nb, c, src in code_cells(nbs):
+        m = re.fullmatch(r'show_doc\(([\w.]+)\)', src.strip())
+        if not m or not c.get('outputs'): continue
+        name = m[1].rsplit('.', 1)[-1]
+        shown = ''.join(''.join(o.get('data', {}).get('text/markdown', '')) for o in c['outputs'])
+        heading = re.search(r'^#+\s*(\S+)', shown, re.M)
+        if heading and name not in heading[1].replace('\\_', '_'): out.append(f"{nb.name}: show_doc({m[1]}) "
+                                                                             f"shows {heading[1]}")
     return out
 
 def empty_outputs(nbs) -> list[str]:
     "Cells whose stored result is empty: the value could not be shown (a repr that raised, say)."
-    return [f"{nb.name}: cell {c.get('id')}" for nb in nbs for c in cells(nb) if c['cell_type'] == 'code'
+    return [f"{nb.name}: cell {c.get('id')}" for nb, c, _ in code_cells(nbs)
             for o in c.get('outputs', []) if o['output_type'] == 'execute_result' and not o.get('data')]
 
 def mixed_imports(nbs) -> list[str]:
     "Cells nbdev's docs processing warns of (\"Found cells containing imports and other code\"): it runs them."
     out = []
-    for nb in nbs:
-        for c in cells(nb):
-            src = ''.join(c['source'])
-            if c['cell_type'] != 'code' or 'nbdev_export' + '()' in src: continue
-            if re.search(r'^#\|\s*(?:export|exports|exporti|exec_doc)\b|^#\|\s*eval:\s*false', src, re.M): continue
-            code = '\n'.join(l for l in src.splitlines() if not l.lstrip().startswith(('%', '!')))
-            try: top = ast.parse(code).body
-            except SyntaxError: continue
-            if (any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in top)
-                    and any(isinstance(n, (ast.Expr, ast.Assign)) for n in top)):
-                out.append(f"{nb.name}: cell {c.get('id')} mixes imports and other code")
+    for nb, c, src in code_cells(nbs):
+        if 'nbdev_export' + '()' in src: continue
+        if re.search(r'^#\|\s*(?:export|exports|exporti|exec_doc)\b|^#\|\s*eval:\s*false', src, re.M): continue
+        try: top = ast.parse(python_lines(src)).body
+        except SyntaxError: continue
+        if (any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in top)
+                and any(isinstance(n, (ast.Expr, ast.Assign)) for n in top)):
+            out.append(f"{nb.name}: cell {c.get('id')} mixes imports and other code")
     return out
 
 def _tails(code: str, width: int) -> list[int]:
@@ -101,12 +104,10 @@ def _tails(code: str, width: int) -> list[int]:
 def stranded_tails(nbs, width: int = 110) -> list[str]:
     "Code lines that hold one token and a closing bracket, where the line before had room for them (issue 41)."
     out = []
-    for nb in nbs:
-        for c in cells(nb):
-            if c['cell_type'] != 'code': continue
-            lines = ['' if l.lstrip().startswith(('%', '!')) else l for l in ''.join(c['source']).splitlines()]
-            out += [f"{nb.name}: cell {c.get('id')} line {n}: {lines[n - 1].strip()}"
-                    for n in _tails('\n'.join(lines), width)]
+    for nb, c, src in code_cells(nbs):
+        code = python_lines(src)
+        lines = code.splitlines()
+        out += [f"{nb.name}: cell {c.get('id')} line {n}: {lines[n - 1].strip()}" for n in _tails(code, width)]
     return out
 
 def all_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('*.ipynb'))
