@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
-from .domain import visible
+from .terminal import visible
 from .files import out_folder, whole_file
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from .domain import plural, visible
+from .terminal import plural, visible
 from .rules import entropy
 from .projects import Project
 

@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 from __future__ import annotations
 import argparse, asyncio, json, re, shlex, sys
 from pathlib import Path
-from .domain import MemgateError, VisibleStream, plural
+from .domain import MemgateError
+from .terminal import VisibleStream, plural
 from .files import whole_file
 from .projects import (Project, claude_root, codex_root, find_project, list_projects, load_project,
                               Selection)

@@ -10,7 +10,8 @@ import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
-from .domain import Chunk, Level, MemgateError, Record, Role, count_tokens, plural
+from .domain import Chunk, Level, MemgateError, Record, Role, count_tokens
+from .terminal import plural
 from .log import LogWriter, Stats, TURN_KINDS, line_sha, read_log, verify
 from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query

@@ -1,4 +1,4 @@
-"""The vocabulary every other module speaks: roles, records, chunks, levels, hashes, token counts, run ids.
+"""The vocabulary every other module speaks: errors, roles, records, chunks, levels, hashes, token counts, run ids.
 
 Docs: https://memgate.github.io/memgate/domain.html.md"""
 
@@ -6,19 +6,17 @@ Docs: https://memgate.github.io/memgate/domain.html.md"""
 
 # %% ../nbs/00_domain.ipynb #43785f98
 from __future__ import annotations
-import hashlib, os, re, time, unicodedata
+import hashlib, os, re, time
 from pathlib import Path
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
-from typing import Iterator
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'NAME_CHARS', 'MemgateError', 'templates_dir', 'Role',
-           'Record', 'sha256_text', 'Chunk', 'cut_middle', 'plural', 'Level', 'encoding', 'count_tokens', 'first_cut',
-           'last_cut', 'count_joined', 'new_run_id', 'utc_now', 'safe_name', 'visible', 'VisibleStream',
-           'bounded_lines']
+__all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'MemgateError', 'templates_dir', 'Role', 'Record',
+           'sha256_text', 'Chunk', 'Level', 'encoding', 'count_tokens', 'first_cut', 'last_cut', 'count_joined',
+           'new_run_id', 'utc_now']
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
@@ -132,19 +130,6 @@ def evidence_text(self: Chunk) -> str:
     "The text the chunk's sha is of, which evidence keeps: its own text (a level-2 chunk's: the memory it shows)."
     return self.text
 
-# %% ../nbs/00_domain.ipynb #d380fcf7
-def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
-    "`text`, or its head and tail (`limit` characters in all) around a marker stating how many characters were removed."
-    if limit <= 0 or len(text) <= limit: return text
-    head = limit // 2
-    marker = f"[... {len(text) - limit:,} characters removed by memgate ...]"
-    return f"{text[:head]}{sep}{marker}{sep}{text[len(text) - (limit - head):]}"
-
-# %% ../nbs/00_domain.ipynb #60f0e654
-def plural(n: int, word: str, many: str | None = None) -> str:
-    "`1 query`, `2 queries`: a count and its noun, which takes `s` (or is `many`) unless the count is one."
-    return f"{n} {word if n == 1 else many or word + 's'}"
-
 # %% ../nbs/00_domain.ipynb #2b293d5a
 class Level(IntEnum):
     "What a log event is about: raw evidence, a memory over evidence, or a memory over memories."
@@ -212,48 +197,3 @@ def new_run_id(ms: int | None = None) -> str:
 def utc_now() -> str:
     "The time now, as events record it: `2026-11-30T17:45:01Z`."
     return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())
-
-# %% ../nbs/00_domain.ipynb #9571a31c
-NAME_CHARS = 100    # the longest name memgate makes a path part of (file systems allow 255 bytes)
-
-def safe_name(name: str) -> str:
-    "`name` as one path part: no separator, `.`/`..`, control or format character; long or changed names get a hash."
-    part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
-    if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
-    return f"{part[:NAME_CHARS]}-{sha256_text(name)[:10]}".lstrip('-')
-
-# %% ../nbs/00_domain.ipynb #0e7cc57f
-_UNSHOWN = re.compile('[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]')
-
-def _shown(m: re.Match) -> str:
-    c = m[0]
-    # ␛ for ESC, ␍ for CR: the Unicode control pictures
-    if c <= '\x1f': return chr(0x2400 + ord(c))
-    return '\u2421' if c == '\x7f' else f"⟨U+{ord(c):04X}⟩"
-
-def visible(text: str) -> str:
-    "`text` safe for a terminal: control, C1 and bidi or other format characters shown visibly, newlines and tabs kept."
-    return _UNSHOWN.sub(_shown, text) if _UNSHOWN.search(text) else text
-
-# %% ../nbs/00_domain.ipynb #77209d8f
-class VisibleStream:
-    "A text stream writing `visible(text)` of all it is given to `raw`, the stream beneath; the rest is `raw`'s."
-    def __init__(self, raw): self.raw = raw
-    def write(self, text: str) -> int: return self.raw.write(visible(text))
-    def __getattr__(self, name): return getattr(self.raw, name)
-
-# %% ../nbs/00_domain.ipynb #42b0feab
-def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
-    "(number, line or None when it is over `limit` bytes, its length) of each line of binary file `f`, memory bounded."
-    n = 0
-    while (raw := f.readline(limit + 1)):
-        n += 1
-        if len(raw) <= limit or raw.endswith(b'\n'):
-            yield n, raw, len(raw)
-            continue
-        size = len(raw)
-        # the rest of a line too long to hold: skipped, counted
-        while (rest := f.readline(1 << 20)):
-            size += len(rest)
-            if rest.endswith(b'\n'): break
-        yield n, None, size

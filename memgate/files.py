@@ -1,4 +1,4 @@
-"""Files read and written safely: whole or not at all, never through a link, never a FIFO opened, refusals in one line.
+"""Files read and written whole, never through a link or a FIFO; names made path parts; lines read within a bound.
 
 Docs: https://memgate.github.io/memgate/files.html.md"""
 
@@ -6,15 +6,15 @@ Docs: https://memgate.github.io/memgate/files.html.md"""
 
 # %% ../nbs/00b_files.ipynb #32066b86
 from __future__ import annotations
-import os, secrets, stat
+import os, secrets, stat, unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
-from .domain import MemgateError
+from typing import BinaryIO, Iterator
+from .domain import MemgateError, sha256_text
 
 # %% auto #0
-__all__ = ['FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular', 'read_text', 'writable', 'whole_file',
-           'out_folder']
+__all__ = ['NAME_CHARS', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular', 'read_text', 'writable',
+           'whole_file', 'out_folder', 'safe_name', 'bounded_lines']
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
@@ -124,3 +124,28 @@ def out_folder(path, flag: str = '--out') -> Path:
         raise FileRefused(f"{p}: {blocker} is a file, not a folder: {flag} names a folder to write into") from None
     except OSError as e: raise FileRefused(f"{p}: cannot make the folder ({e.strerror or e})") from None
     return p
+
+# %% ../nbs/00b_files.ipynb #9571a31c
+NAME_CHARS = 100    # the longest name memgate makes a path part of (file systems allow 255 bytes)
+
+def safe_name(name: str) -> str:
+    "`name` as one path part: no separator, `.`/`..`, control or format character; long or changed names get a hash."
+    part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
+    if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
+    return f"{part[:NAME_CHARS]}-{sha256_text(name)[:10]}".lstrip('-')
+
+# %% ../nbs/00b_files.ipynb #42b0feab
+def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
+    "(number, line or None when it is over `limit` bytes, its length) of each line of binary file `f`, memory bounded."
+    n = 0
+    while (raw := f.readline(limit + 1)):
+        n += 1
+        if len(raw) <= limit or raw.endswith(b'\n'):
+            yield n, raw, len(raw)
+            continue
+        size = len(raw)
+        # the rest of a line too long to hold: skipped, counted
+        while (rest := f.readline(1 << 20)):
+            size += len(rest)
+            if rest.endswith(b'\n'): break
+        yield n, None, size

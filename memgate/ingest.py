@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Callable
 from fastcore.basics import patch
 from dataclasses import replace
-from .domain import Chunk, MemgateError, Level, count_tokens, plural, safe_name, sha256_text, visible
-from .files import FileRefused, open_regular
+from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
+from .files import safe_name, FileRefused, open_regular
+from .terminal import plural, visible
 from .sources import SourceError, Warnings
 from .projects import load_project, Project, Selection
 from .periods import by_period

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json, tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from .domain import MemgateError, safe_name, sha256_text
+from .domain import MemgateError, sha256_text
+from .files import safe_name
 from .projects import load_project, Selection
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template

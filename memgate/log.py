@@ -12,8 +12,9 @@ from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
-from .domain import MemgateError, bounded_lines, plural, sha256_text, count_tokens
-from .files import FileRefused, kind_of, lstat_or_none, no_link, open_regular
+from .domain import MemgateError, sha256_text, count_tokens
+from .files import FileRefused, bounded_lines, kind_of, lstat_or_none, no_link, open_regular
+from .terminal import plural
 
 # %% auto #0
 __all__ = ['EVENT_FIELDS', 'TURN_KINDS', 'RUN_STATUSES', 'GENESIS', 'LOG_LINE_BYTES', 'FIRST_LINE_BYTES', 'UPDATE_RATE_LIMIT',

@@ -10,7 +10,8 @@ import asyncio, time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 from fastcore.basics import patch
-from .domain import MemgateError, Chunk, count_tokens, cut_middle, new_run_id, sha256_text, utc_now
+from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text, utc_now
+from .terminal import cut_middle
 from .redact import REDACTOR_VERSION
 from .rules import active_rules, default_rules
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS

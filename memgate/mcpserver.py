@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/mcpserver.html.md"""
 from __future__ import annotations
 import json, sys
 from urllib.parse import quote
-from .domain import MemgateError, visible
+from .domain import MemgateError
+from .terminal import visible
 from . import recall
 
 # %% auto #0

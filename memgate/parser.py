@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/parser.html.md"""
 from __future__ import annotations
 import json, re
 from dataclasses import dataclass
-from .domain import MemgateError, cut_middle
+from .domain import MemgateError
+from .terminal import cut_middle
 
 # %% auto #0
 __all__ = ['RAW_SHOWN', 'CHECK_VALUES', 'NEXT_VALUES', 'TAGS', 'RESTARTS', 'THINK_CHARS', 'GBNF_REPEATS', 'CHARS_PER_TOKEN',

@@ -11,7 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
-from .domain import Record, safe_name
+from .domain import Record
+from .files import safe_name
 from .sources import TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions, session_records
 
 # %% auto #0

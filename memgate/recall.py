@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/recall.html.md"""
 from __future__ import annotations
 import re
 from pathlib import Path
-from .domain import MemgateError, visible
+from .domain import MemgateError
+from .terminal import visible
 from .log import LogError, Verdict, first_event, log_files, verify
 from .show import Learned, as_json, learned
 from .consolidate import LEVEL2_LOG

@@ -10,7 +10,8 @@ import difflib, getpass, os, re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from .domain import MemgateError, new_run_id, plural, utc_now, visible
+from .domain import MemgateError, new_run_id, utc_now
+from .terminal import plural, visible
 from .log import Event, LogWriter, make_event
 from .recall import checked, echo, entry, served_logs, timestamp
 from .show import Learned, Update, headline, learned

@@ -10,7 +10,8 @@ import html, json, re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
-from .domain import MemgateError, cut_middle, plural
+from .domain import MemgateError
+from .terminal import cut_middle, plural
 from .log import LogError, Stats, logs_of, passed_over, read_log, stats
 from .consolidate import LEVEL2_LOG, ConsolidateError, period_memories
 

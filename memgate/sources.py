@@ -11,7 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
-from .domain import (MemgateError, Record, Role, bounded_lines, count_tokens, cut_middle, plural)
+from .domain import MemgateError, Record, Role, count_tokens
+from .files import bounded_lines
+from .terminal import cut_middle, plural
 from .redact import redact, redact_seams
 
 # %% auto #0

@@ -8,7 +8,8 @@ Docs: https://memgate.github.io/memgate/sync.html.md"""
 from __future__ import annotations
 import re
 from pathlib import Path
-from .domain import MemgateError, plural, visible
+from .domain import MemgateError
+from .terminal import plural, visible
 from .files import no_link, read_text, whole_file
 from .recall import timestamp
 from .review import KINDS, for_agents

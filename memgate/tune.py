@@ -10,7 +10,8 @@ import asyncio, difflib, html, json, re
 from pathlib import Path
 import ipywidgets as W
 from fastcore.basics import patch
-from .domain import Level, plural
+from .domain import Level
+from .terminal import plural
 from .queries import Query, load_queries
 from .projects import load_project
 from .chunking import chunk_project

@@ -1,5 +1,5 @@
 """Nothing memgate prints or writes can drive a terminal or a page (issue 18, item 3): every text from a session, a
-model or a server passes one rule at the output edge (`memgate.domain.visible`); Markdown escapes HTML; plot labels
+model or a server passes one rule at the output edge (`memgate.terminal.visible`); Markdown escapes HTML; plot labels
 escape mathtext."""
 import json, re
 from conftest import FIXTURES

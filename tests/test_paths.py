@@ -2,7 +2,7 @@
 log, lock or labels file is written through a symbolic link."""
 import json, os
 import pytest
-from memgate.domain import safe_name
+from memgate.files import safe_name
 from memgate.ingest import log_path
 from memgate.labels import labels_path
 from helpers import memgate

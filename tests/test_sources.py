@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
 from memgate.domain import Role
-from memgate.domain import cut_middle
+from memgate.terminal import cut_middle
 from memgate.sources import SourceError
 from memgate.projects import load_project
 

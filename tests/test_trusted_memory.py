@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from markdown_it import MarkdownIt
 from conftest import FIXTURES
 from helpers import memgate, yes
-from memgate.domain import visible
+from memgate.terminal import visible
 from memgate.sync import BEGIN, END, placed, section
 from memgate.testing import FakeServer
 
