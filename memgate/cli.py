@@ -22,7 +22,8 @@ from .client import BASELINE_MODEL, OpenAIClient, Retry
 from .endpoint import ConfigError, endpoint, masked_url
 from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
-from .ingest import IngestPlan, Progress
+from .display import Progress
+from .ingest import IngestPlan
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules

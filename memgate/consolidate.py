@@ -16,7 +16,8 @@ from .log import LogWriter, Stats, TURN_KINDS, line_sha, read_log, verify
 from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
-from .ingest import IngestPlan, Progress, RunSummary, continued, log_path, project_folder, with_head
+from .display import Progress, RunSummary
+from .ingest import IngestPlan, continued, log_path, project_folder, with_head
 from .projects import Selection, load_project
 
 # %% auto #0

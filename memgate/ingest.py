@@ -11,27 +11,25 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
-from fastcore.basics import patch
 from dataclasses import replace
 from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
 from .files import safe_name, FileRefused, open_regular
-from .terminal import plural, visible
+from .terminal import plural
 from .sources import SourceError, Warnings
 from .projects import load_project, Project, Selection
 from .periods import by_period
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
-from .log import LogLines, LogWriter, head_said, log_head, no_symlink, read_log, stats, verify, Stats
-from .log import TURN_KINDS, UPDATE_RATE_LIMIT
-from .loop import NOTHING_PARSED, LoopConfig, OUTCOMES, ResumePoint, ResumeError, Turn, run_loop, unread
+from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats, TURN_KINDS
+from .loop import NOTHING_PARSED, LoopConfig, ResumePoint, ResumeError, Turn, run_loop, unread
 from .prompt import template_tokens
 from .chunking import estimate_chunks
+from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['HOURS', 'PACE_S', 'log_path', 'project_folder', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'resume_point',
-           'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'pace_line', 'Started', 'run_limit', 'continued',
-           'start_query', 'run_query', 'with_head', 'periods_chosen', 'ingest']
+__all__ = ['log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'Started',
+           'run_limit', 'continued', 'start_query', 'run_query', 'with_head', 'periods_chosen', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
@@ -65,176 +63,6 @@ def project_folder(log_dir, project: Project) -> str:
     held = {n: _sources_in(Path(log_dir) / safe_name(n)) for n in names}
     return (next((n for n in names if project.source in held[n]), None)
             or next(n for n in names if not held[n] - {''}))
-
-# %% ../nbs/10_ingest.ipynb #b1a407f4
-def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
-    "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
-    where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
-    update = OUTCOMES[turn.outcome].progress
-    t = turn.times
-    split = (f" (queue {t.get('queue_s', 0):.1f} + first token {t.get('first_token_s', 0):.1f} + decode "
-             f"{t.get('decode_s', 0):.1f})" if t.get('first_token_s') or t.get('decode_s') else '')
-    return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s{split}"
-
-# %% ../nbs/10_ingest.ipynb #6c7bdb63
-def elapsed(s: float) -> str:
-    "6m12s, 1h02m, 0.4s."
-    if s < 60: return f"{s:.1f}s"
-    m, sec = divmod(int(round(s)), 60)
-    return f"{m}m{sec:02d}s" if m < 60 else f"{m // 60}h{m % 60:02d}m"
-
-# %% ../nbs/10_ingest.ipynb #e074c04c
-@dataclass
-class RunSummary:
-    "What `memgate ingest` reports for one query."
-    run: str
-    project: str
-    query: str
-    log: str
-    status: str
-    stats: Stats
-    elapsed_s: float
-    model: str = ''
-    baseline: bool = False
-    error: str | None = None
-    gate: str = 'on'              # 'off': the ungated ablation
-    max_tokens: int | None = None # the answer reserve, named when answers were cut at it
-    lines: int = 0                # the log's complete lines after the run
-    # the sha of its last line: kept, `memgate verify --head` proves the log unchanged
-    head: str | None = None
-    discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
-    period: str | None = None     # the period its log is of (`--period`), None for a whole project
-    level: int = 1                # 2: a consolidation over the period memories
-
-# %% ../nbs/10_ingest.ipynb #e2f93a4b
-@patch
-def as_dict(self: RunSummary) -> dict:
-    "The summary as `memgate ingest --format json` prints it."
-    s = self.stats
-    return dict(run=self.run, project=self.project, query=self.query, log=self.log,
-                status=self.status,
-                model=self.model, baseline=self.baseline, gate=self.gate, chunks_seen=s.chunks_seen,
-                chunks_used=s.chunks_used,
-                update_rate=round(s.update_rate,
-                                  6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
-                budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
-                parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
-                calls=s.calls, fast_no=s.fast_no,
-                prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
-                elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
-                **({'discarded': self.discarded} if self.discarded else {}),
-                **({'period': self.period} if self.period else {}),
-                **({'level': self.level} if self.level != 1 else {}),
-                **({'error': self.error} if self.error else {}))
-
-# %% ../nbs/10_ingest.ipynb #8f7a7abd
-def _pct(x: float) -> str: return f"{100 * x:.1f}%"
-
-# %% ../nbs/10_ingest.ipynb #6b747afb
-@patch
-def who(self: RunSummary) -> str:
-    "The query, with its period or level when it has one: `infra 2026-03`, `infra level 2`."
-    return self.query + (f" {self.period}" if self.period else '') + (f" level {self.level}" if self.level != 1 else '')
-
-# %% ../nbs/10_ingest.ipynb #a0f44e7c
-@patch
-def line(self: RunSummary, why: bool = True) -> str:
-    "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
-    s, who = self.stats, self.who()
-    why = f": {self.error}" if why else ' (why: on stderr)'
-    label = ('  (keyword baseline)' if self.baseline else '')
-    label += '  (ungated: --gate off)' if self.gate == 'off' else ''
-    label += f"  fast-no: {s.fast_no} answers read to their no" if s.fast_no else ''
-    full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
-    tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
-    cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
-    d = self.discarded
-    cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
-    where = f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`" if self.head else ''
-    # it never reached a turn: what stopped it is the news
-    if self.status == 'failed' and not s.chunks_seen:
-        return f"{who}: failed before any turn{why}{where}"
-    return (f"{who}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
-            f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
-            f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
-            f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
-            + (why if self.status == 'failed' and self.error else '')
-            + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
-
-# %% ../nbs/10_ingest.ipynb #a176e68d
-@patch
-def log_said(self: RunSummary) -> str:
-    "The log's size and head, as the summary line shows them."
-    return f" {head_said(self.lines, self.head)}" if self.head else ''
-
-# %% ../nbs/10_ingest.ipynb #45aa9b92
-@patch
-def warnings(self: RunSummary) -> list[str]:
-    "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
-    s, q, out = self.stats, self.query, []
-    # no run read a chunk: the log was complete, or the run failed to start
-    if self.run == '-': return out
-    if s.chunks_seen and s.said_yes_rate > UPDATE_RATE_LIMIT:
-        if self.baseline:
-            out.append(f"note: {q}: the keyword baseline matched {_pct(s.said_yes_rate)} of chunks: a model's gate "
-                       "beats grep by opening less often, on the chunks that matter")
-        else:
-            out.append(f"warning: {q}: the gate said yes on {_pct(s.said_yes_rate)} of chunks (update-rate "
-                       f"{_pct(s.update_rate)}), above {UPDATE_RATE_LIMIT:.0%}: it is not discriminating "
-                       "(an expensive summarizer)")
-    if s.chunks_seen and 10 * s.parse_failures > 3 * s.chunks_seen:
-        out.append(f"warning: {q}: {s.parse_failures} of {s.chunks_seen} turns got no answer in the gate format "
-                   f"after {s.calls} calls: the model does not follow the prompt's format")
-    if s.first_over_budget and 2 * (s.last_t - s.first_over_budget + 1) > s.chunks_seen:
-        out.append(f"warning: {q}: memory saturated at t={s.first_over_budget}: {s.budget_exceeded} later updates "
-                   "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
-    return out
-
-# %% ../nbs/10_ingest.ipynb #b8c8adc0
-def _drawn():
-    "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
-    return getattr(sys.stderr, 'raw', sys.stderr)
-
-class Progress:
-    "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
-    def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
-        self.mode, self.err, self.bars = mode, err, []
-        # told of every turn (`pace_line`, once)
-        self.pace: Callable[[Turn], None] | None = None
-
-    def tracker(self, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
-        "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
-        if self.mode == 'quiet': return None
-        now = total if callable(total) else lambda: (total, True)
-        if self.mode == 'lines':
-            def line(turn: Turn):
-                if self.pace: self.pace(turn)
-                n, exact = now()                  # the estimate, once per line
-                self.err(progress_line(turn, n, prefix, exact))
-            return line
-        from tqdm import tqdm
-        bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars),
-                   file=_drawn(),
-                   leave=True)
-        self.bars.append(bar)
-        def on_turn(turn: Turn):
-            if self.pace: self.pace(turn)
-            bar.total = max(now()[0], turn.t)
-            bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
-            bar.update(turn.t - bar.n)
-        return on_turn
-
-    def say(self, message: str):
-        "Print a message without breaking the bars."
-        if self.bars:
-            from tqdm import tqdm
-            tqdm.write(visible(message), file=_drawn())
-        else: self.err(message)
-
-    def close(self):
-        "End the bars."
-        for bar in self.bars: bar.close()
-        self.bars = []
 
 # %% ../nbs/10_ingest.ipynb #19afd72c
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
@@ -350,18 +178,6 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
     return (said + (f"; {plan.server['note']}" if plan.server.get('note') else '')
             + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
                "changes memory" if plan.speculate > 1 and plan.loop.use_update_gate else ''))
-
-# %% ../nbs/10_ingest.ipynb #4f33505c
-HOURS = 3600     # a run this long or longer at the pace of its first call is warned about
-PACE_S = 1.0     # a first call faster than this says nothing of the run's time worth a line
-
-def pace_line(name: str, first_s: float, calls: int, at_once: int = 1) -> str:
-    "How long the run's `calls` take at the pace of its first call; a warning naming what shortens it, if hours."
-    total = first_s * calls / max(1, at_once)
-    said = (f"{name}: the first call took {elapsed(first_s)}: at that pace the {plural(calls, 'call')} take about "
-            f"{elapsed(total)} ({at_once} at a time)")
-    if total < HOURS: return said
-    return f"warning: {said}; --chunk-tokens, --max-tokens, --limit and --fast-no make it shorter"
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass

@@ -10,13 +10,15 @@ import argparse, gzip, json, os, re, select, signal, socket, subprocess, sys, th
 from pathlib import Path
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from fastcore.basics import patch
 from .parser import escape_tags, gate_response
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .domain import count_tokens, sha256_text
 
 # %% auto #0
-__all__ = ['STATUS_FAULTS', 'ANSWER', 'INCIDENT', 'default_gate', 'incident_gate', 'FakeServer', 'serve', 'smollm2_gguf',
-           'LlamaServer', 'cpu_s', 'idle_after']
+__all__ = ['STATUS_FAULTS', 'ANSWER', 'INCIDENT', 'FAULT_REPLIES', 'default_gate', 'incident_gate', 'FakeServer', 'FakeHandler',
+           'FakeHTTPServer', 'sse_event', 'stream_choice', 'serve', 'smollm2_gguf', 'LlamaServer', 'cpu_s',
+           'idle_after']
 
 # %% ../nbs/18_testing.ipynb #a89344ef
 STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb',
@@ -79,232 +81,323 @@ class FakeServer:
 
     def __enter__(self): return self.start()
     def __exit__(self, *exc): self.stop()
-
-    def start(self):
-        server = self
-        class Handler(BaseHTTPRequestHandler):
-            # keep-alive, as model servers do: one connection, many requests
-            protocol_version = 'HTTP/1.1'
-            # headers and body are two writes: no 40 ms delayed-ACK stall
-            disable_nagle_algorithm = True
-            def log_message(self, *a): pass
-            def setup(self):
-                super().setup()
-                with server.lock: server.connections.add(self.connection)
-            def finish(self):
-                with server.lock: server.connections.discard(self.connection)
-                super().finish()
-            def reply(self, status, body, headers=(), gzipped=False):
-                data = json.dumps(body).encode()
-                if gzipped:
-                    data = gzip.compress(data)
-                    headers = [*headers, ('Content-Encoding', 'gzip')]
-                self.send_response(status)
-                for k, v in headers: self.send_header(k, v)
-                self.send_header('Content-Type', 'application/json')
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            def decoding(self, seconds) -> bool:
-                "Work `seconds`, or stop early (False) when the client closed the connection, as vLLM aborts then."
-                end = time.monotonic() + seconds
-                while (left := end - time.monotonic()) > 0:
-                    if select.select([self.connection], [], [], min(left, 0.01))[0]:
-                        try: gone = self.connection.recv(1, socket.MSG_PEEK) == b''
-                        except OSError: gone = True
-                        if gone:
-                            self.close_connection = True
-                            return False
-                return True
-            def gone(self) -> bool:
-                "Whether the client hung up (looked at without waiting)."
-                return not self.decoding(0.0001)
-            def chunk(self, data: bytes) -> bool:
-                "One chunk of a chunked body; False when the client is gone."
-                try:
-                    self.wfile.write(b'%x\r\n%s\r\n' % (len(data), data))
-                    self.wfile.flush()
-                    return True
-                except OSError:
-                    self.close_connection = True
-                    return False
-            def stream(self, n, said, finish, fault, model):
-                "The answer as server-sent events, as a streaming server sends it; True if the client stayed."
-                self.send_response(200)
-                self.send_header('Content-Type', 'text/event-stream')
-                self.send_header('Transfer-Encoding', 'chunked')
-                self.end_headers()
-                self.wfile.flush()
-                event = lambda obj: b'data: ' + json.dumps(obj).encode() + b'\n\n'
-                choice = lambda delta, fin=None: dict(id=f'cmpl-{n}',
-                                                      object='chat.completion.chunk', model=model,
-                                                      choices=[dict(index=0, delta=delta,
-                                                                    finish_reason=fin)])
-                # the events never come (until the client hangs up)
-                if fault in ('silent', 'ping'):
-                    end = time.monotonic() + 120
-                    while time.monotonic() < end and not self.gone():
-                        if fault == 'ping' and not self.chunk(b': ping\n\n'): return False
-                        time.sleep(0.2)
-                    return False
-                text, extra = said.pop('content', ''), said
-                pieces = [text[i:i + server.piece] for i in range(0, len(text),
-                                                                  server.piece)] or ['']
-                for i, p in enumerate(pieces):
-                    # a hang-up is noticed when the next token is due
-                    if self.gone(): return False
-                    if i == 0: self.began = time.monotonic()
-                    if not self.chunk(event(choice(dict(content=p,
-                                                        **(extra if i == 0 else {}))))): return False
-                    if server.token_s: time.sleep(server.token_s)
-                # as when not streamed
-                usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
-                return self.chunk(event({**choice({}, finish),
-                                         'usage': usage})) and self.chunk(b'data: [DONE]\n\n') \
-                    and self.chunk(b'')
-            def do_GET(self):
-                path = self.path.split('?')[0]
-                if path == '/v1/models':
-                    extra = {'max_model_len': server.max_model_len} if server.max_model_len else {}
-                    data = [dict(id=m, object='model', owned_by=server.owned_by, **extra)
-                            for m in sorted(server.models)]
-                    return self.reply(200, dict(object='list', data=data))
-                if path == '/props' and server.props: return self.reply(200, server.props)
-                self.reply(404, dict(detail='Not Found'))
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
-                # llama.cpp, llama-cpp-python and vLLM
-                if self.path.split('?')[0].endswith('tokenize'):
-                    if server.tokenize is None: return self.reply(404, dict(detail='Not Found'))
-                    text = body.get('input') or body.get('content') or body.get('prompt') or ''
-                    return self.reply(200, dict(tokens=list(range(server.tokenize(text)))))
-                server.paths.append(self.path)
-                # stopped: hang up, as a server that went away does
-                if server.closed:
-                    self.close_connection = True
-                    return
-                with server.lock:
-                    server.arrivals.append(time.monotonic())
-                    server.requests.append(body)
-                    server.headers.append(dict(self.headers))
-                    fault = server.faults.popleft() if server.faults else None
-                    n = len(server.requests)
-                # queued until a slot is free, as one-worker servers do
-                if server.slots: server.slots.acquire()
-                start, stayed, self.began = time.monotonic(), False, None
-                try:
-                    with server.lock:
-                        server.busy += 1
-                        server.most_busy = max(server.most_busy, server.busy)
-                    # the client hung up
-                    if server.latency and not self.decoding(server.latency): return
-                    key_ok = not server.api_key or self.headers.get('Authorization') == f'Bearer {server.api_key}'
-                    if body.get('stream') and fault not in STATUS_FAULTS and body.get('model') in server.models \
-                            and key_ok:
-                        # reading the
-                        time.sleep(server.prompt_s(n) if callable(server.prompt_s) else server.prompt_s)
-                        #                                       prompt: a hang-up goes unnoticed
-                        said = server.gate(body['messages'][-1]['content']) if fault not in ('silent', 'ping') else ''
-                        said = dict(said) if isinstance(said, dict) else dict(content=said)
-                        stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault,
-                                             body['model'])
-                        if server.stop_after and n >= server.stop_after:
-                            server.closed = True
-                            threading.Thread(target=server.stop).start()
-                        return
-                    stayed = True
-                finally:
-                    with server.lock:
-                        server.busy -= 1
-                        server.work.append(dict(n=n, start=start, began=self.began,
-                                                end=time.monotonic(),
-                                                status='answered' if stayed else 'hung up'))
-                    if server.slots: server.slots.release()
-                # headers, then one byte a second, for ever (until closed)
-                if fault == 'trickle':
-                    self.send_response(200)
-                    self.send_header('Content-Length', '1000000')
-                    self.end_headers()
-                    try:
-                        for _ in range(120):
-                            self.wfile.write(b' ')
-                            self.wfile.flush()
-                            time.sleep(1)
-                    except OSError: pass
-                    return
-                if fault == 'drop':
-                    self.close_connection = True
-                    self.connection.shutdown(2)
-                    return
-                if fault == '500': return self.reply(500,
-                                                     dict(error=dict(message='upstream model crashed')))
-                if fault == 'hostile':                 # an error body that would drive a terminal
-                    return self.reply(500,
-                                      dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m')))
-                if fault == 'unknown-field':
-                    return self.reply(400,
-                                      dict(error=dict(message='Unrecognized request argument supplied: grammar')))
-                # llama-cpp-python when prompt + max_tokens exceed n_ctx
-                if fault == 'broadcast':
-                    return self.reply(500, dict(error=dict(message=(
-                        'could not broadcast input array from shape (2048,) into shape (1901,)'))))
-                if fault == 'context':
-                    return self.reply(400, dict(error=dict(code='context_length_exceeded', message=(
-                        "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "
-                        "(5608 in the messages, 2048 in the completion)."))))
-                if fault == '429': return self.reply(429, dict(error=dict(message='slow down')),
-                                                     [('Retry-After', '1')])
-                if fault == 'http404' or body.get('model') not in server.models:
-                    return self.reply(404,
-                                      dict(error=dict(message=f"The model `{body.get('model')}` does not exist.")))
-                # OpenAI's 401: the key sent, all but its last two characters
-                if fault == 'echo-key':
-                    got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401,
-                                      dict(error=dict(message=f'Incorrect API key provided: {got[:-2]}**.')))
-                if server.api_key and self.headers.get('Authorization') != f'Bearer {server.api_key}':
-                    got = (self.headers.get('Authorization') or '').removeprefix('Bearer ')
-                    return self.reply(401,
-                                      dict(error=dict(message=f'Incorrect API key provided: {got}')))
-                prompt = body['messages'][-1]['content']
-                said = 'I would say yes, this chunk matters.' if fault == 'garbage' else server.gate(prompt)
-                if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
-                said = said if isinstance(said, dict) else dict(content=said)
-                finish = said.pop('finish_reason', 'stop')
-                self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
-                                     choices=[dict(index=0, message=dict(role='assistant', **said),
-                                                   finish_reason=finish)],
-                                     usage=dict(prompt_tokens=1, completion_tokens=1,
-                                                total_tokens=2)),
-                           gzipped=fault == 'gzip-bomb')
-                if server.stop_after and n >= server.stop_after:
-                    server.closed = True                # no request after this one is answered
-                    threading.Thread(target=server.stop).start()
-        class Server(ThreadingHTTPServer):
-            def handle_error(self, request,
-                             # a client that hung up (cancelled, killed) is expected here
-                             client_address):
-                import sys
-                if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-                    super().handle_error(request, client_address)
-        self.httpd = Server(('127.0.0.1', self.port), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        return self
-
-    def stop(self):
-        "Stop listening and hang up every kept-alive connection, as a server that went away does."
-        self.closed = True
-        with self.lock: httpd, self.httpd, connections = self.httpd, None, list(self.connections)
-        if not httpd: return
-        for c in connections:
-            try: c.shutdown(2)
-            except OSError: pass
-        httpd.shutdown()
-        httpd.server_close()
-
     def prompts(self): return [r['messages'][-1]['content'] for r in self.requests]
+
+# %% ../nbs/18_testing.ipynb #25fac64e
+class FakeHandler(BaseHTTPRequestHandler):
+    "One connection to a `FakeServer`: kept alive as model servers keep it, its server's script as `fake`."
+    # keep-alive, as model servers do: one connection, many requests
+    protocol_version = 'HTTP/1.1'
+    # headers and body are two writes: no 40 ms delayed-ACK stall
+    disable_nagle_algorithm = True
+    def log_message(self, *a): pass
+    fake = property(lambda self: self.server.fake)
+
+    def setup(self):
+        super().setup()
+        with self.fake.lock: self.fake.connections.add(self.connection)
+
+    def finish(self):
+        with self.fake.lock: self.fake.connections.discard(self.connection)
+        super().finish()
+
+# %% ../nbs/18_testing.ipynb #d3be1ee9
+class FakeHTTPServer(ThreadingHTTPServer):
+    "The threads serving a `FakeServer` (`fake`) on 127.0.0.1; a client that hung up is not an error."
+    daemon_threads = True
+    def __init__(self, fake: FakeServer):
+        self.fake = fake
+        super().__init__(('127.0.0.1', fake.port), FakeHandler)
+
+    def handle_error(self, request, client_address):
+        # a client that hung up (cancelled, killed) is expected here
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+# %% ../nbs/18_testing.ipynb #0ca90f41
+@patch
+def start(self: FakeServer):
+    "Serve on 127.0.0.1 (a free port unless `port` was given) in a thread; the server."
+    self.httpd = FakeHTTPServer(self)
+    self.port = self.httpd.server_address[1]
+    threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    return self
+
+# %% ../nbs/18_testing.ipynb #73bc7bba
+@patch
+def stop(self: FakeServer):
+    "Stop listening and hang up every kept-alive connection, as a server that went away does."
+    self.closed = True
+    with self.lock: httpd, self.httpd, connections = self.httpd, None, list(self.connections)
+    if not httpd: return
+    for c in connections:
+        try: c.shutdown(2)
+        except OSError: pass
+    httpd.shutdown()
+    httpd.server_close()
+
+# %% ../nbs/18_testing.ipynb #63643cad
+@patch
+def reply(self: FakeHandler, status: int, body, headers=(), gzipped: bool = False):
+    "Send `body` as JSON with `status` and `headers`, gzipped if asked."
+    data = json.dumps(body).encode()
+    if gzipped:
+        data = gzip.compress(data)
+        headers = [*headers, ('Content-Encoding', 'gzip')]
+    self.send_response(status)
+    for k, v in headers: self.send_header(k, v)
+    self.send_header('Content-Type', 'application/json')
+    self.send_header('Content-Length', str(len(data)))
+    self.end_headers()
+    self.wfile.write(data)
+
+# %% ../nbs/18_testing.ipynb #c520cdf6
+@patch
+def decoding(self: FakeHandler, seconds: float) -> bool:
+    "Work `seconds`, or stop early (False) when the client closed the connection, as vLLM aborts then."
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if select.select([self.connection], [], [], min(left, 0.01))[0]:
+            try: gone = self.connection.recv(1, socket.MSG_PEEK) == b''
+            except OSError: gone = True
+            if gone:
+                self.close_connection = True
+                return False
+    return True
+
+# %% ../nbs/18_testing.ipynb #48adb073
+@patch
+def gone(self: FakeHandler) -> bool:
+    "Whether the client hung up (looked at without waiting)."
+    return not self.decoding(0.0001)
+
+# %% ../nbs/18_testing.ipynb #b67e1957
+@patch
+def chunk(self: FakeHandler, data: bytes) -> bool:
+    "One chunk of a chunked body; False when the client is gone."
+    try:
+        self.wfile.write(b'%x\r\n%s\r\n' % (len(data), data))
+        self.wfile.flush()
+        return True
+    except OSError:
+        self.close_connection = True
+        return False
+
+# %% ../nbs/18_testing.ipynb #5fe6f3ea
+def sse_event(obj) -> bytes:
+    "`obj` as one server-sent event: `data: {...}` and a blank line."
+    return b'data: ' + json.dumps(obj).encode() + b'\n\n'
+
+# %% ../nbs/18_testing.ipynb #8966f986
+def stream_choice(n: int, model: str, delta: dict, finish: str | None = None) -> dict:
+    "The `n`th answer's streamed chunk carrying `delta`, the last one with its `finish` reason."
+    return dict(id=f'cmpl-{n}', object='chat.completion.chunk', model=model,
+                choices=[dict(index=0, delta=delta, finish_reason=finish)])
+
+# %% ../nbs/18_testing.ipynb #e67b7491
+@patch
+def silent(self: FakeHandler, ping: bool) -> bool:
+    "Send no event (only `: ping` comments if `ping`) until the client hangs up, within two minutes; False."
+    end = time.monotonic() + 120
+    while time.monotonic() < end and not self.gone():
+        if ping and not self.chunk(b': ping\n\n'): return False
+        time.sleep(0.2)
+    return False
+
+# %% ../nbs/18_testing.ipynb #a37755ad
+@patch
+def stream(self: FakeHandler, n: int, said: dict, finish: str, fault: str | None, model: str) -> bool:
+    "The answer `said` as server-sent events, `piece` characters each; True if the client stayed to the end."
+    self.send_response(200)
+    self.send_header('Content-Type', 'text/event-stream')
+    self.send_header('Transfer-Encoding', 'chunked')
+    self.end_headers()
+    self.wfile.flush()
+    # the events never come (until the client hangs up)
+    if fault in ('silent', 'ping'): return self.silent(fault == 'ping')
+    fake, text = self.fake, said.pop('content', '')
+    pieces = [text[i:i + fake.piece] for i in range(0, len(text), fake.piece)] or ['']
+    for i, p in enumerate(pieces):
+        # a hang-up is noticed when the next token is due
+        if self.gone(): return False
+        if i == 0: self.began = time.monotonic()
+        # what else the answer holds (reasoning) comes with its first piece
+        if not self.chunk(sse_event(stream_choice(n, model, dict(content=p, **(said if i == 0 else {}))))):
+            return False
+        if fake.token_s: time.sleep(fake.token_s)
+    # as when not streamed
+    usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
+    end = sse_event({**stream_choice(n, model, {}, finish), 'usage': usage})
+    return self.chunk(end) and self.chunk(b'data: [DONE]\n\n') and self.chunk(b'')
+
+# %% ../nbs/18_testing.ipynb #6a9bfa69
+@patch
+def do_GET(self: FakeHandler):
+    "The model list, llama.cpp's `/props` when scripted, or a 404."
+    fake, path = self.fake, self.path.split('?')[0]
+    if path == '/v1/models':
+        extra = {'max_model_len': fake.max_model_len} if fake.max_model_len else {}
+        data = [dict(id=m, object='model', owned_by=fake.owned_by, **extra) for m in sorted(fake.models)]
+        return self.reply(200, dict(object='list', data=data))
+    if path == '/props' and fake.props: return self.reply(200, fake.props)
+    self.reply(404, dict(detail='Not Found'))
+
+# %% ../nbs/18_testing.ipynb #59b453ac
+@patch
+def tokenized(self: FakeHandler, body: dict):
+    "The tokens of the text in `body` (as many as the scripted `tokenize` counts), or a 404 when none is scripted."
+    if self.fake.tokenize is None: return self.reply(404, dict(detail='Not Found'))
+    text = body.get('input') or body.get('content') or body.get('prompt') or ''
+    return self.reply(200, dict(tokens=list(range(self.fake.tokenize(text)))))
+
+# %% ../nbs/18_testing.ipynb #aca6e3df
+@patch
+def arrived(self: FakeHandler, body: dict) -> tuple[int, str | None]:
+    "Record the request (its time, body and headers); its number, from 1, and the fault it meets."
+    fake = self.fake
+    with fake.lock:
+        fake.arrivals.append(time.monotonic())
+        fake.requests.append(body)
+        fake.headers.append(dict(self.headers))
+        return len(fake.requests), fake.faults.popleft() if fake.faults else None
+
+# %% ../nbs/18_testing.ipynb #232b1e20
+@patch
+def streams(self: FakeHandler, body: dict, fault: str | None) -> bool:
+    "Whether the answer is streamed: asked so, with no fault, refused model or wrong key to answer instead."
+    fake = self.fake
+    key_ok = not fake.api_key or self.headers.get('Authorization') == f'Bearer {fake.api_key}'
+    return bool(body.get('stream')) and fault not in STATUS_FAULTS and body.get('model') in fake.models and key_ok
+
+# %% ../nbs/18_testing.ipynb #8ce49510
+@patch
+def stop_if_done(self: FakeHandler, n: int):
+    "After request `n`, stop the server if it was told to stop after that many (`stop_after`)."
+    fake = self.fake
+    if fake.stop_after and n >= fake.stop_after:
+        fake.closed = True                # no request after this one is answered
+        threading.Thread(target=fake.stop).start()
+
+# %% ../nbs/18_testing.ipynb #86cefacd
+@patch
+def streamed(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
+    "Read the prompt (`prompt_s`), then stream the scripted answer; True if the client stayed to its end."
+    fake = self.fake
+    # reading the prompt: a hang-up goes unnoticed
+    time.sleep(fake.prompt_s(n) if callable(fake.prompt_s) else fake.prompt_s)
+    said = fake.gate(body['messages'][-1]['content']) if fault not in ('silent', 'ping') else ''
+    said = dict(said) if isinstance(said, dict) else dict(content=said)
+    stayed = self.stream(n, said, said.pop('finish_reason', 'stop'), fault, body['model'])
+    self.stop_if_done(n)
+    return stayed
+
+# %% ../nbs/18_testing.ipynb #c867c5de
+@patch
+def decode(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
+    "Hold request `n` as a busy server does (a slot, its latency, a streamed answer); True if a reply is still owed."
+    fake = self.fake
+    # queued until a slot is free, as one-worker servers do
+    if fake.slots: fake.slots.acquire()
+    start, stayed, self.began = time.monotonic(), False, None
+    try:
+        with fake.lock:
+            fake.busy += 1
+            fake.most_busy = max(fake.most_busy, fake.busy)
+        # the client hung up
+        if fake.latency and not self.decoding(fake.latency): return False
+        if self.streams(body, fault):
+            stayed = self.streamed(n, body, fault)
+            return False
+        stayed = True
+        return True
+    finally:
+        with fake.lock:
+            fake.busy -= 1
+            fake.work.append(dict(n=n, start=start, began=self.began, end=time.monotonic(),
+                                  status='answered' if stayed else 'hung up'))
+        if fake.slots: fake.slots.release()
+
+# %% ../nbs/18_testing.ipynb #93c6a02e
+FAULT_REPLIES = {
+    '500': (500, dict(error=dict(message='upstream model crashed'))),
+    # an error body that would drive a terminal
+    'hostile': (500, dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m'))),
+    'unknown-field': (400, dict(error=dict(message='Unrecognized request argument supplied: grammar'))),
+    # llama-cpp-python when prompt + max_tokens exceed n_ctx
+    'broadcast': (500, dict(error=dict(
+        message='could not broadcast input array from shape (2048,) into shape (1901,)'))),
+    'context': (400, dict(error=dict(code='context_length_exceeded', message=(
+        "This model's maximum context length is 2048 tokens. However, you requested 7656 tokens "
+        "(5608 in the messages, 2048 in the completion).")))),
+    '429': (429, dict(error=dict(message='slow down')), [('Retry-After', '1')]),
+}
+
+# %% ../nbs/18_testing.ipynb #ceacd41a
+@patch
+def failed(self: FakeHandler, fault: str | None, body: dict) -> bool:
+    "Fail as `fault` says, or refuse an unknown model or a wrong key; True if it did."
+    if fault == 'trickle': return self.trickle()
+    if fault == 'drop':
+        self.close_connection = True
+        self.connection.shutdown(2)
+        return True
+    if fault in FAULT_REPLIES:
+        self.reply(*FAULT_REPLIES[fault])
+        return True
+    fake, sent = self.fake, self.headers.get('Authorization') or ''
+    key = sent.removeprefix('Bearer ')
+    if fault == 'http404' or body.get('model') not in fake.models:
+        code, message = 404, f"The model `{body.get('model')}` does not exist."
+    elif fault == 'echo-key': code, message = 401, f'Incorrect API key provided: {key[:-2]}**.'
+    elif fake.api_key and sent != f'Bearer {fake.api_key}': code, message = 401, f'Incorrect API key provided: {key}'
+    else: return False
+    self.reply(code, dict(error=dict(message=message)))
+    return True
+
+# %% ../nbs/18_testing.ipynb #3ae12e0b
+@patch
+def trickle(self: FakeHandler) -> bool:
+    "Headers promising a megabyte, then one byte a second for two minutes (or until the client hangs up); True."
+    self.send_response(200)
+    self.send_header('Content-Length', '1000000')
+    self.end_headers()
+    try:
+        for _ in range(120):
+            self.wfile.write(b' ')
+            self.wfile.flush()
+            time.sleep(1)
+    except OSError: pass
+    return True
+
+# %% ../nbs/18_testing.ipynb #8aee8880
+@patch
+def answer(self: FakeHandler, n: int, body: dict, fault: str | None):
+    "The scripted answer as one `chat.completion` (`garbage`: prose with no tag; `huge`, `gzip-bomb`: megabytes)."
+    prompt = body['messages'][-1]['content']
+    said = 'I would say yes, this chunk matters.' if fault == 'garbage' else self.fake.gate(prompt)
+    if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
+    said = said if isinstance(said, dict) else dict(content=said)
+    finish = said.pop('finish_reason', 'stop')
+    self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
+                         choices=[dict(index=0, message=dict(role='assistant', **said), finish_reason=finish)],
+                         usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)),
+               gzipped=fault == 'gzip-bomb')
+    self.stop_if_done(n)
+
+# %% ../nbs/18_testing.ipynb #9dab3d2b
+@patch
+def do_POST(self: FakeHandler):
+    "A tokenize request, or a completion: recorded, decoded, then failed or answered."
+    body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+    # llama.cpp, llama-cpp-python and vLLM
+    if self.path.split('?')[0].endswith('tokenize'): return self.tokenized(body)
+    self.fake.paths.append(self.path)
+    # stopped: hang up, as a server that went away does
+    if self.fake.closed:
+        self.close_connection = True
+        return
+    n, fault = self.arrived(body)
+    if self.decode(n, body, fault) and not self.failed(fault, body): self.answer(n, body, fault)
 
 # %% ../nbs/18_testing.ipynb #aab757e3
 def serve(argv: list[str] | None = None):

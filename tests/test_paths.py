@@ -1,7 +1,9 @@
 """Files stay in their folders (issue 18, item 4): names from sessions and queries are made safe path parts, and no
 log, lock or labels file is written through a symbolic link."""
-import json, os
+import json, os, tempfile
+from pathlib import Path
 import pytest
+from hypothesis import given, settings, strategies as st
 from memgate.files import safe_name
 from memgate.ingest import log_path
 from memgate.labels import labels_path
@@ -29,6 +31,24 @@ def test_a_hostile_project_or_query_name_never_leaves_its_folder(tmp_path, name)
     for path in (log_path(tmp_path, name, Q), log_path(tmp_path, 'p', name), labels_path(tmp_path, name, name)):
         assert path.parent.parent == tmp_path and '..' not in path.parts and path.parent.name, path
         assert path.resolve().is_relative_to(tmp_path.resolve())
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_name_becomes_one_file_name_the_file_system_takes(name):
+    "Cut by characters, a name of 100 emoji made a 411-byte part: the file system refused it (ENAMETOOLONG)."
+    with tempfile.TemporaryDirectory() as d:
+        part = safe_name(name)
+        (Path(d) / part).write_text('x')
+        assert os.listdir(d) == [part] and len(part.encode()) <= 111
+
+def test_a_project_named_in_long_cjk_logs_into_its_folder(tmp_path):
+    "84 CJK letters (252 bytes) name a project; cut at 100 characters its log folder took 263 bytes: ENAMETOOLONG."
+    name = '\u65e5' * 84
+    session(tmp_path / 'claude' / 'projects' / f'-w-{name}' / 's1.jsonl', f'/w/{name}')
+    r = memgate('ingest', '--project', name, '--model', 'keyword-baseline', '--query', Q, '--log-dir',
+                tmp_path / 'runs', CLAUDE_CONFIG_DIR=str(tmp_path / 'claude'), CODEX_HOME=str(tmp_path / 'codex'))
+    logs = list((tmp_path / 'runs').rglob('*.jsonl'))
+    assert r.returncode == 0 and len(logs) == 1 and logs[0].parent.parent == tmp_path / 'runs', r.stderr
 
 def test_a_project_listed_under_claude_with_cwd_root_logs_inside_the_log_dir(tmp_path):
     "A Claude Code session recorded in `/`: its project was named '' and its logs went to the log dir's parent."
