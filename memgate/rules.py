@@ -10,6 +10,7 @@ import base64, math, os, re, tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from fastcore.basics import patch
 from pathlib import Path
 from .domain import MemgateError
 
@@ -115,6 +116,7 @@ _ANY, _NO_DIGIT = '[A-Za-z0-9+/]', '[A-Za-z+/]'
 B64_VALUE = (r'''(?:^|[\s:="'])((?:''' + '|'.join(f'{_NO_DIGIT}{{{p}}}[0-9]{_ANY}{{{15 - p},}}' for p in range(16))
              + f'|{_NO_DIGIT}{{16,}}[0-9]{_ANY}*' + r''')={0,2})(?:$|[\s"',])''')
 
+# %% ../nbs/00a_rules.ipynb #b535a7fd
 @dataclass
 class RuleSet:
     "A rule file's rules and allowlists, whether memgate's defaults stay on, and what identifies the file."
@@ -151,12 +153,14 @@ class RuleSet:
         self._gate.Compile()
         self._word_list = list(self._by_word)
 
-    def _opened(self, subject) -> tuple[list[int], bool]:
-        "(the rules a keyword in a text opens and those without keywords that match it, whether it may hold base64)."
-        out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
-        gate = self._gate.Match(subject) or ()
-        out.update(self._always[j] for j in gate if j < len(self._always))
-        return sorted(out), len(self._always) in gate
+# %% ../nbs/00a_rules.ipynb #9af4e6d1
+@patch
+def _opened(self: RuleSet, subject: str) -> tuple[list[int], bool]:
+    "(the rules a keyword in a text opens and those without keywords that match it, whether it may hold base64)."
+    out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
+    gate = self._gate.Match(subject) or ()
+    out.update(self._always[j] for j in gate if j < len(self._always))
+    return sorted(out), len(self._always) in gate
 
 # %% ../nbs/00a_rules.ipynb #a3ad1d8e
 def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
+from fastcore.basics import patch
 from .domain import MemgateError, Record, Role, count_tokens
 from .files import bounded_lines
 from .terminal import cut_middle, plural
@@ -71,31 +72,33 @@ class Warnings:
         "Warnings over all files."
         return sum(sum(r.warnings.values()) for r in self.files.values())
 
-    def summary(self) -> str:
-        "A line per file with a problem (`SHOWN_FILES` of a kind, then a count), a total; skips summed on the last."
-        at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
-        # a file's own: once
-        counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
-        listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what,
-                                     n in sorted(r.warnings.items()))
-        # files by the warnings they have: the first few named, the rest counted
-        kinds = {}
-        for r in self.files.values():
-            if r.warnings: kinds.setdefault(tuple(sorted(r.warnings)), []).append(r)
-        lines = []
-        for kind, rs in kinds.items():
-            lines += [f"warning: {r.path}: {listed(r)}" for r in rs[:SHOWN_FILES]]
-            more = len(rs) - SHOWN_FILES
-            if more > 0: lines.append(f"warning: {plural(more, 'more file')} with {', '.join(kind)}")
-        skipped = sum((r.skipped for r in self.files.values()), Counter())
-        records = sum(r.records for r in self.files.values())
-        skips = "; skipped " + ', '.join(f"{n} {k}" for k,
-                                         n in sorted(skipped.items())) if skipped else ''
-        hidden = self.redacted
-        secrets = f"; redacted {plural(sum(hidden.values()), 'secret')} ({', '.join(sorted(hidden))})" if hidden else ''
-        lines.append(f"{plural(len(self.files), 'file')}, {plural(records, 'record')}, "
-                     f"{plural(self.total, 'warning')}{skips}{secrets}")
-        return '\n'.join(lines)
+# %% ../nbs/02_sources.ipynb #28ac2f84
+@patch
+def summary(self: Warnings) -> str:
+    "A line per file with a problem (`SHOWN_FILES` of a kind, then a count), a total; skips summed on the last."
+    at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
+    # a file's own: once
+    counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
+    listed = lambda r: ', '.join(f"{counted(r, what, n)}{at(r, what)}" for what,
+                                 n in sorted(r.warnings.items()))
+    # files by the warnings they have: the first few named, the rest counted
+    kinds = {}
+    for r in self.files.values():
+        if r.warnings: kinds.setdefault(tuple(sorted(r.warnings)), []).append(r)
+    lines = []
+    for kind, rs in kinds.items():
+        lines += [f"warning: {r.path}: {listed(r)}" for r in rs[:SHOWN_FILES]]
+        more = len(rs) - SHOWN_FILES
+        if more > 0: lines.append(f"warning: {plural(more, 'more file')} with {', '.join(kind)}")
+    skipped = sum((r.skipped for r in self.files.values()), Counter())
+    records = sum(r.records for r in self.files.values())
+    skips = "; skipped " + ', '.join(f"{n} {k}" for k,
+                                     n in sorted(skipped.items())) if skipped else ''
+    hidden = self.redacted
+    secrets = f"; redacted {plural(sum(hidden.values()), 'secret')} ({', '.join(sorted(hidden))})" if hidden else ''
+    lines.append(f"{plural(len(self.files), 'file')}, {plural(records, 'record')}, "
+                 f"{plural(self.total, 'warning')}{skips}{secrets}")
+    return '\n'.join(lines)
 
 # %% ../nbs/02_sources.ipynb #8112aabc
 _TYPE = re.compile(rb'"type"\s*:\s*"([A-Za-z0-9_./-]+)"')
@@ -312,6 +315,11 @@ CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block,
                      redacted_thinking=_redacted_thinking_block,
                      tool_use=_tool_use_block, tool_result=_tool_result_block, image=_image_block)
 
+# %% ../nbs/02_sources.ipynb #6a1ab236
+def _str(v) -> str | None:
+    "`v` if it is a string, else None: a field of another type is treated as missing."
+    return v if isinstance(v, str) else None
+
 # %% ../nbs/02_sources.ipynb #a15bc133
 QUEUED = '(typed while the agent worked)'     # what a queued message of the person's says it is
 REMOVED = '(removed from the queue)'         # how the ref of a message read from its removal says so
@@ -337,6 +345,7 @@ def _claude_system(obj: dict, report: FileReport) -> str | None:
     if sub == 'compact_boundary' and not body: body = 'conversation compacted'
     return f"({sub}) {body}" if body else f"({sub})"
 
+# %% ../nbs/02_sources.ipynb #65205db1
 def _claude_content(obj: dict, n: int, report: FileReport):
     "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
     msg = obj.get('message')
@@ -348,6 +357,19 @@ def _claude_content(obj: dict, n: int, report: FileReport):
         return None
     return msg['content']
 
+# %% ../nbs/02_sources.ipynb #703fcfde
+def _queue_records(obj: dict, path: Path, ref: str, ts, report: FileReport) -> list[Record]:
+    "The words a `queue-operation` line queued for the agent, as the person's record (a task's notice: the harness's)."
+    text = _queued(obj)
+    if not text:
+        report.skipped['queue-operation'] += 1
+        return []
+    # a task's notification queued for the agent is the harness's, not the person's
+    if _HARNESS.match(text): return [Record(Role.system, text, str(path), ref, ts)]
+    if obj.get('operation') == 'remove': ref = f'{ref} {REMOVED}'
+    return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)]
+
+# %% ../nbs/02_sources.ipynb #2359f95f
 def claude_records(obj: dict, n: int, path: Path, report: FileReport,
                    cut: Callable[[str], str]) -> list[Record]:
     "The records one Claude Code line renders as (often one, none for bookkeeping)."
@@ -358,13 +380,7 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
         report.skipped[kind] += 1
         return []
     # words the person typed while the agent worked, queued for it
-    if kind == 'queue-operation':
-        text = _queued(obj)
-        if not text: report.skipped[kind] += 1
-        # a task's notification queued for the agent is the harness's, not the person's
-        elif _HARNESS.match(text): return [Record(Role.system, text, str(path), ref, ts)]
-        if obj.get('operation') == 'remove': ref = f'{ref} {REMOVED}'
-        return [Record(Role.user, f"{QUEUED} {text}", str(path), ref, ts)] if text else []
+    if kind == 'queue-operation': return _queue_records(obj, path, ref, ts, report)
     if kind == 'system':
         text = _claude_system(obj, report)
         return [] if text is None else [Record(Role.system, text, str(path), ref, ts)]
@@ -469,6 +485,7 @@ def _tool_search_output_item(p: dict):
     names = [t.get('name') or t.get('type') or '?' for t in p.get('tools') or [] if isinstance(t, dict)]
     return Role.tool_result, f"(tools found) {', '.join(map(str, names)) or 'none'}", p.get('call_id')
 
+# %% ../nbs/02_sources.ipynb #e3896167
 def _image_generation_item(p: dict):
     image = f"\n{omitted('image', p['result'])}" if p.get('result') else ''
     return Role.assistant, f"(image generated) {p.get('revised_prompt') or ''}".rstrip() + image, None
@@ -509,10 +526,21 @@ def _session_meta(p: dict) -> list[tuple[Role, str]]:
     head = [(Role.system, f"(session) {said or 'a rollout of the older format'}{where}{parent}")]
     return head + ([(Role.system, p['instructions'])] if p.get('instructions') else [])
 
+# %% ../nbs/02_sources.ipynb #3b971b72
 # the event_msg kinds that are words
 EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)
 EVENT = '(event_msg)'                     # how the ref of a record read from one says so
 
+def _event_records(obj: dict, p: dict, n: int, path: Path, report: FileReport) -> list[Record]:
+    "The words an `event_msg` line `obj` (its payload `p`) holds, as a record; any other event counted as skipped."
+    said = p.get('message') if _str(p.get('type')) in EVENT_ROLES else None
+    if not isinstance(said, str) or not said.strip():
+        # an MCP call known only from its event: counted by name
+        report.skipped[f"event_msg {p['type']}" if p.get('type') == 'mcp_tool_call_end' else 'event_msg'] += 1
+        return []
+    return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}', obj.get('timestamp'))]
+
+# %% ../nbs/02_sources.ipynb #c2ecf20f
 def codex_records(obj: dict, n: int, path: Path, report: FileReport,
                   cut: Callable[[str], str]) -> list[Record]:
     "The records one Codex line renders as."
@@ -535,14 +563,7 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
         report.warn('missing field payload', n)
         return []
     # what was said, when no response_item holds it (`_once` decides)
-    if kind == 'event_msg':
-        said = p.get('message') if _str(p.get('type')) in EVENT_ROLES else None
-        if not isinstance(said, str) or not said.strip():
-            # an MCP call known only from its event: counted by name
-            report.skipped[f"{kind} {p['type']}" if p.get('type') == 'mcp_tool_call_end' else kind] += 1
-            return []
-        return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}',
-                       obj.get('timestamp'))]
+    if kind == 'event_msg': return _event_records(obj, p, n, path, report)
     if kind == 'session_meta': return [rec(role, text) for role, text in _session_meta(p)]
     if kind == 'compacted': return [rec(Role.system, f"(compacted) {p.get('message', '')}")]
     if kind != 'response_item':
@@ -600,11 +621,6 @@ def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
 def _legacy_meta(obj: dict) -> bool:
     "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
     return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
-
-# %% ../nbs/02_sources.ipynb #6a1ab236
-def _str(v) -> str | None:
-    "`v` if it is a string, else None: a field of another type is treated as missing."
-    return v if isinstance(v, str) else None
 
 # %% ../nbs/02_sources.ipynb #8ce90f0d
 def codex_subagent(meta: dict) -> str | None:
@@ -731,6 +747,10 @@ def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
         out[task] = replace(out[task], text=TASK_ABOVE)
     return out
 
+# a sub-agent's task that its call holds verbatim
+TASK_ABOVE = '(the prompt of the call above)'
+
+# %% ../nbs/02_sources.ipynb #a2c8ac3d
 def _conversation(recs: list[Record], t) -> list[Record]:
     "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
     main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
@@ -759,8 +779,7 @@ def _conversation(recs: list[Record], t) -> list[Record]:
     # runs no emitted call started: where they began
     return _by_time(out, [*placed.values(), *loose])
 
-# a sub-agent's task that its call holds verbatim
-TASK_ABOVE = '(the prompt of the call above)'
+# %% ../nbs/02_sources.ipynb #e139cd9b
 # a call's result that repeats the agent's last message
 REPORT_ABOVE = "(agent {}'s last message, above)"
 REWOUND = '(rewound: from here to the next note, an attempt the person went back on and left)'
@@ -853,6 +872,7 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
         r = replace(r, ts=None)
     return r
 
+# %% ../nbs/02_sources.ipynb #21e4f955
 def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
     # (a ref is a uuid of any type)
@@ -875,6 +895,14 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
             if r.role == Role.user and r.text.startswith(QUEUED): queued.add(words(r))
     return out
 
+# %% ../nbs/02_sources.ipynb #2bc53a7f
+def _codex_order(recs: list[Record], path: Path) -> list[Record]:
+    "A Codex session's records: those of its own file `path` in order, each sub-agent's rollout where it began."
+    by_file: dict[str, list[Record]] = {}
+    for r in recs: by_file.setdefault(r.source, []).append(r)
+    return _by_time(by_file.pop(str(path), []), list(by_file.values()))
+
+# %% ../nbs/02_sources.ipynb #5660942f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool = True) -> list[Record]:
     "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
@@ -883,8 +911,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in s.files:
         rep = warnings.report(path, s.format)
-        clean = (lambda t,
-                 rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
+        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
         # counted once: above
         quiet = (lambda t: redact(terminal_text(t), Counter())) if secrets else terminal_text
         # a tool result is redacted whole, then cut: no secret is half-cut
@@ -912,11 +939,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
             recs[first:] = [r if t is r.text else replace(r, text=t) for r,
                             t in zip(recs[first:], texts)]
     if s.format == 'claude': return claude_order(recs, threads)
-    if not s.agents: return recs
-    # a Codex sub-agent's run: where it began
-    by_file: dict[str, list[Record]] = {}
-    for r in recs: by_file.setdefault(r.source, []).append(r)
-    return _by_time(by_file.pop(str(s.path), []), list(by_file.values()))
+    return _codex_order(recs, s.path) if s.agents else recs
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:
