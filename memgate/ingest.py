@@ -73,6 +73,7 @@ def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
                           f"{budget}: the log was edited; memgate does not resume it")
     return n
 
+# %% ../nbs/10_ingest.ipynb #574ab21d
 # what logs written before a setting was recorded did
 _BEFORE = dict(selection={}, gate='on', secret_rules=None)
 _SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor',
@@ -216,6 +217,7 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err
     # None: nothing was left to resume
     return resume_point(path, query, cfg, events) if events else None
 
+# %% ../nbs/10_ingest.ipynb #3569318f
 def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
     "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
@@ -226,6 +228,7 @@ def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> lis
         "redo its turns")
     return [e for e in events if e.offset < start.offset]
 
+# %% ../nbs/10_ingest.ipynb #ee848783
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
               prefix: str) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
@@ -242,6 +245,7 @@ def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
     err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
     return rp
 
+# %% ../nbs/10_ingest.ipynb #95848739
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
                 err=print,
                 prefix: str = '') -> Started | RunSummary:
@@ -264,21 +268,25 @@ async def _first_then_rest(first: Chunk, rest: Reader):
     yield first
     async for c in rest: yield c
 
+# %% ../nbs/10_ingest.ipynb #dfcdd163
 def _where_from(project: Project) -> dict:
     "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
     return dict(source=project.source, **({'listed': True} if project.listed else {}))
 
+# %% ../nbs/10_ingest.ipynb #23d9a6ac
 def _read_info(reader: Reader) -> dict:
     "What run_end records of the reading: secrets redacted, and the sessions' stamp when it read them to the end."
     feed = reader.feed
     return dict(redacted=dict(feed.project.warnings.redacted),
                 **({'sessions_sha': feed.stamp} if reader.exhausted else {}))
 
+# %% ../nbs/10_ingest.ipynb #d063839e
 def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
     "A reader's total under `--limit`: exact once the limit is known to bind."
     n, exact = total
     return (limit, True) if limit and n >= limit else (n, exact)
 
+# %% ../nbs/10_ingest.ipynb #19e895ad
 async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print,
                     prefix='',
                     progress: Progress | None = None) -> RunSummary:
@@ -366,17 +374,20 @@ def _turns_left(x: Started | RunSummary, feed: ChunkFeed) -> int:
     total = min(feed.about(), x.limit) if x.limit else feed.about()
     return max(0, total - (x.resume.t if x.resume else 0))
 
+# %% ../nbs/10_ingest.ipynb #5bc854e4
 def with_head(r: RunSummary) -> RunSummary:
     "`r` with its log's line count and head, once the run is over."
     if Path(r.log).is_file(): r.lines, r.head = log_head(r.log)
     return r
 
+# %% ../nbs/10_ingest.ipynb #dc289198
 def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err,
                    prefix: str):
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
     try: return start_query(plan, q, feed, name, logs, err, prefix)
     except MemgateError as e: return _failed(plan, name, q, e)
 
+# %% ../nbs/10_ingest.ipynb #24476033
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
     "Every query of `plan` over `project` (a period's sessions, with `plan.at`), concurrently, over one read."
