@@ -102,6 +102,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
                                                        tn.applied, tn.unchanged)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
+# %% ../nbs/15_analysis.ipynb #ad749e78
 def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     "One row per log: the numbers `memgate stats` reports."
     g = tn.groupby('log', sort=True)
@@ -116,6 +117,7 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     out['status'] = ends.reindex(out.index)
     return out.reset_index()
 
+# %% ../nbs/15_analysis.ipynb #5cd6552e
 _INT_FIELDS = {'line', 'level', 't', 'tokens', 'budget', 'attempts', 'chunks_seen', 'chunks_used',
                'resumed_from'}
 
@@ -331,6 +333,7 @@ def _plots(r: Runs) -> dict:
     timed, periods = (r.turns['latency_s'].fillna(0) > 0).any(), r.turns['period'].notna().any()
     return {n: p for n, p in PLOTS.items() if (n != 'latency' or timed) and (n != 'periods' or periods)}
 
+# %% ../nbs/15_analysis.ipynb #8d151db7
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
     "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
@@ -353,6 +356,7 @@ discriminating. Plots: {' · '.join(f'<a href="{n}.png">{html.escape(t)}</a>' fo
 </body></html>
 """
 
+# %% ../nbs/15_analysis.ipynb #c6ba7c29
 def report(paths, out) -> Path:
     "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
     r, out = load_runs(paths), out_folder(out)

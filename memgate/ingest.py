@@ -198,6 +198,41 @@ def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
     if plan.limit is None: return resume.limit if resume else None
     return plan.limit or None
 
+# %% ../nbs/10_ingest.ipynb #3569318f
+def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
+    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
+    last = events[-1] if events else {}
+    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
+    start = [e for e in events if e['kind'] == 'run_start'][-1]
+    writer.truncate(start.offset)
+    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
+        "redo its turns")
+    return [e for e in events if e.offset < start.offset]
+
+# %% ../nbs/10_ingest.ipynb #f957898b
+def _exists(path: Path) -> str:
+    "What to say about a log that a plain run would overwrite."
+    s = stats(path)
+    return (f"{path} exists ({s.chunks_seen} turns, {s.status or 'no run_end'}): pass --resume to continue it, "
+            "or --log-dir DIR for a new log")
+
+# %% ../nbs/10_ingest.ipynb #ee848783
+def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
+              prefix: str) -> ResumePoint | None:
+    "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
+    # read once for both questions
+    path, events = writer.path, read_log(writer.path).events
+    if stats(events).chunks_seen: raise MemgateError(_exists(path))
+    try: rp = resume_point(path, query, cfg, events)
+    except ResumeError as e:
+        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
+        shutil.copyfile(path, aside)
+        writer.truncate(0)
+        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
+        return None
+    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
+    return rp
+
 # %% ../nbs/10_ingest.ipynb #a2626b42
 def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
                prefix: str) -> ResumePoint | None:
@@ -216,34 +251,6 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err
     events = _drop_unparsed_run(writer, events, err, prefix)
     # None: nothing was left to resume
     return resume_point(path, query, cfg, events) if events else None
-
-# %% ../nbs/10_ingest.ipynb #3569318f
-def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
-    "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
-    last = events[-1] if events else {}
-    if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
-    start = [e for e in events if e['kind'] == 'run_start'][-1]
-    writer.truncate(start.offset)
-    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
-        "redo its turns")
-    return [e for e in events if e.offset < start.offset]
-
-# %% ../nbs/10_ingest.ipynb #ee848783
-def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
-              prefix: str) -> ResumePoint | None:
-    "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
-    # read once for both questions
-    path, events = writer.path, read_log(writer.path).events
-    if stats(events).chunks_seen: raise MemgateError(_exists(path))
-    try: rp = resume_point(path, query, cfg, events)
-    except ResumeError as e:
-        aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
-        shutil.copyfile(path, aside)
-        writer.truncate(0)
-        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
-        return None
-    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
-    return rp
 
 # %% ../nbs/10_ingest.ipynb #95848739
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
@@ -336,13 +343,6 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
                       plan.model == BASELINE_MODEL,
                       str(e), period=plan.at)
-
-# %% ../nbs/10_ingest.ipynb #f957898b
-def _exists(path: Path) -> str:
-    "What to say about a log that a plain run would overwrite."
-    s = stats(path)
-    return (f"{path} exists ({s.chunks_seen} turns, {s.status or 'no run_end'}): pass --resume to continue it, "
-            "or --log-dir DIR for a new log")
 
 # %% ../nbs/10_ingest.ipynb #1c946668
 def _room_for_logs(n: int):

@@ -361,6 +361,7 @@ def _outcomes(events) -> dict[int, str]:
         elif k in ('memory', 'budget_exceeded', 'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
+# %% ../nbs/13_labels.ipynb #7b55d0b8
 def _run_of(log) -> tuple[Event, list[Event], str]:
     "The run_start of `log`, the events of its level, and the template it used (checked by sha)."
     events = read_log(log).events
@@ -369,6 +370,7 @@ def _run_of(log) -> tuple[Event, list[Event], str]:
     if sha256_text(template) != want: raise LabelError(f"{log}: the run used another template (sha {want[:12]})")
     return start, [e for e in events if e.get('level') == start['level']], template
 
+# %% ../nbs/13_labels.ipynb #41628772
 def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
     "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
     start, events, template = _run_of(log)
