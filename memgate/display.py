@@ -146,34 +146,13 @@ def _drawn():
     "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
     return getattr(sys.stderr, 'raw', sys.stderr)
 
+# %% ../nbs/09b_display.ipynb #6747f737
 class Progress:
     "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
         self.mode, self.err, self.bars = mode, err, []
         # told of every turn (`pace_line`, once)
         self.pace: Callable[[Turn], None] | None = None
-
-    def tracker(self, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
-        "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
-        if self.mode == 'quiet': return None
-        now = total if callable(total) else lambda: (total, True)
-        if self.mode == 'lines':
-            def line(turn: Turn):
-                if self.pace: self.pace(turn)
-                n, exact = now()                  # the estimate, once per line
-                self.err(progress_line(turn, n, prefix, exact))
-            return line
-        from tqdm import tqdm
-        bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars),
-                   file=_drawn(),
-                   leave=True)
-        self.bars.append(bar)
-        def on_turn(turn: Turn):
-            if self.pace: self.pace(turn)
-            bar.total = max(now()[0], turn.t)
-            bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
-            bar.update(turn.t - bar.n)
-        return on_turn
 
     def say(self, message: str):
         "Print a message without breaking the bars."
@@ -186,6 +165,30 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
         self.bars = []
+
+# %% ../nbs/09b_display.ipynb #daf6749c
+@patch
+def tracker(self: Progress, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
+    "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
+    if self.mode == 'quiet': return None
+    now = total if callable(total) else lambda: (total, True)
+    if self.mode == 'lines':
+        def line(turn: Turn):
+            if self.pace: self.pace(turn)
+            n, exact = now()                  # the estimate, once per line
+            self.err(progress_line(turn, n, prefix, exact))
+        return line
+    from tqdm import tqdm
+    bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars),
+               file=_drawn(),
+               leave=True)
+    self.bars.append(bar)
+    def on_turn(turn: Turn):
+        if self.pace: self.pace(turn)
+        bar.total = max(now()[0], turn.t)
+        bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
+        bar.update(turn.t - bar.n)
+    return on_turn
 
 # %% ../nbs/09b_display.ipynb #4f33505c
 HOURS = 3600     # a run this long or longer at the pace of its first call is warned about

@@ -160,6 +160,7 @@ def _lock(path: Path) -> int:
     os.write(fd, f"{os.getpid()}\n".encode())
     return fd
 
+# %% ../nbs/08_log.ipynb #eebe6c3c
 class LogWriter:
     "Appends whole turns of events to one log file, chained and durably. Exactly one writer per file."
     def __init__(self, path):
@@ -356,9 +357,11 @@ class Stats:
         "Gates that said yes over chunks read: how often the model wanted memory to change."
         return self.update_gates / self.chunks_seen if self.chunks_seen else 0.0
 
-    def as_dict(self) -> dict:
-        "The numbers as a dict, the two rates included."
-        return dict(asdict(self), update_rate=self.update_rate, said_yes_rate=self.said_yes_rate)
+# %% ../nbs/08_log.ipynb #f96750f7
+@patch
+def as_dict(self: Stats) -> dict:
+    "The numbers as a dict, the two rates included."
+    return dict(asdict(self), update_rate=self.update_rate, said_yes_rate=self.said_yes_rate)
 
 # %% ../nbs/08_log.ipynb #60c09df6
 @patch
@@ -667,13 +670,20 @@ def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
     return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
                    c.turn['event'] if p else None)
 
+# %% ../nbs/08_log.ipynb #beaa72e9
+def _problem(e: Event, c: _Checker, prev: str, chained: bool) -> str | None:
+    "What is wrong with line `e` after a line of sha `prev`: its place in a turn, its chain, its seal; None if nothing."
+    broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
+    try: return c.check(e) or broken or _broken_seal(e)
+    # a field of a shape no writer writes
+    except (TypeError, ValueError, KeyError, AttributeError) as err:
+        return f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
+
+# %% ../nbs/08_log.ipynb #67ec343e
 def verify(path,                        # the log
-           # fail on an incomplete last line instead of setting it aside
-           strict: bool = False,
-           # accept an unfinished last turn and report it (what --resume redoes)
-           unfinished_ok: bool = False,
-           # hand back the events checked (`Verdict.log`), without their bulk
-           keep: bool = False,
+           strict: bool = False,        # fail on an incomplete last line instead of setting it aside
+           unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
+           keep: bool = False,          # hand back the events checked (`Verdict.log`), without their bulk
            # with `keep`: the events whole, bulk and all (what `memgate.recall` serves, read once)
            whole: bool = False,
            # the sha of a line the log must still hold (or its first 12+ characters)
@@ -690,13 +700,7 @@ def verify(path,                        # the log
         for e in lines:
             # once a line is chained, every later one must be
             chained = chained or 'prev' in e
-            broken = ((_chain_break(e,
-                                    prev) if 'prev' in e else "line without prev in a chained log") if chained
-                      else None)
-            try: problem = c.check(e) or broken or _broken_seal(e)
-            # a field of a shape no writer writes
-            except (TypeError, ValueError, KeyError, AttributeError) as err:
-                problem = f"{e['kind']} event that cannot be checked ({type(err).__name__}: {err})"
+            problem = _problem(e, c, prev, chained)
             if problem: return Verdict(path, False, problem, e.line, *_tally(path))
             c.s.add(e)
             prev = e.digest

@@ -48,6 +48,7 @@ def _rules_config(redact: bool) -> dict:
     own = {'default_rules': default_rules().sha} if rules is None or rules.defaults else {}
     return own | ({'secret_rules': rules.sha} if rules is not None else {})
 
+# %% ../nbs/09_loop.ipynb #ad254b56
 @dataclass(frozen=True)
 class LoopConfig:
     "What a run is allowed to do; all of it is recorded in `run_start`."
@@ -449,6 +450,12 @@ class _Held:
     unparsed: int = 0                # and without one
     last_raw: str = ''
 
+# %% ../nbs/09_loop.ipynb #dd92f2a2
+def _judged(status: str, m: _Held) -> tuple[str, str | None]:
+    "A run's status and error: failed, naming the last answer, when none of its answers was in the gate format."
+    if m.unparsed and not m.parsed: return 'failed', nothing_parsed(m.unparsed, m.last_raw)
+    return status, None
+
 # %% ../nbs/09_loop.ipynb #20f79789
 async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, stop, on_turn) -> str:
     "Commit turns from `ahead` in order, until the chunks end, the exit gate says end or `stop` is set: the status."
@@ -488,44 +495,40 @@ def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: Resu
                       question=query.question, model=model,
                       config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
 
+# %% ../nbs/09_loop.ipynb #c3d32126
+def _asker(level: int, run: str, query: Query, cfg: LoopConfig, client: ModelClient) -> Callable:
+    "How the run asks turn `t`: `run_turn` with what stays the same across turns bound."
+    return lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
+
+# %% ../nbs/09_loop.ipynb #3d144be0
 # the level the run writes: 1 over transcripts, 2 over memories
 async def run_loop(level: int,
                    query: Query,                # the standing question
-                   # chunks: any iterable or async iterable, read in order
-                   source,
+                   source,                      # chunks: any iterable or async iterable, read in order
                    cfg: LoopConfig,             # budgets, retries, sampling, exit gate
                    client: ModelClient,         # the model
-                   # where whole turns of events go: anything with write(*events)
-                   sink,
+                   sink,                        # where whole turns of events go: anything with write(*events)
                    *,
                    project: str = '',           # recorded in run_start
                    model: str = '',             # recorded in run_start
                    resume: ResumePoint | None = None,   # continue a log after its last turn
                    limit: int | None = None,    # read at most the first `limit` chunks
                    stop: asyncio.Event | None = None,   # set it to end the run between turns
-                   # called after each turn is written
-                   on_turn: Callable[[Turn], None] | None = None,
+                   on_turn: Callable[[Turn], None] | None = None,     # called after each turn is written
                    run_info: dict | None = None,  # more fields for run_start
-                   # more fields for run_end, at its end
-                   end_info: Callable[[], dict] | None = None,
+                   end_info: Callable[[], dict] | None = None,       # more fields for run_end, at its end
                    # turns asked at once (`Ahead`); the log is the same for any
                    speculate: int = 1) -> RunOutcome:
     "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    m = _Held(resume.memory, resume.memory_sha,
-              resume.memory_tokens if resume.memory is not None else 0)
+    m = _Held(resume.memory, resume.memory_sha, resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
     _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
-    ask = lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha,
-                                                 cfg, client, n)
-    # ungated: all apply
-    ahead = Ahead(speculate if cfg.use_update_gate else 1, ask, unread(source, resume, limit))
-    try:
-        status = await _committed(ahead, m, sink, s, cfg, stop, on_turn)
-        if m.unparsed and not m.parsed: status, error = 'failed', nothing_parsed(m.unparsed, m.last_raw)
-    # the client gave up a call because `stop` was set
-    except Interrupted: status = 'interrupted'
+    ahead = Ahead(speculate if cfg.use_update_gate else 1,         # ungated: all apply
+                  _asker(level, run, query, cfg, client), unread(source, resume, limit))
+    try: status, error = _judged(await _committed(ahead, m, sink, s, cfg, stop, on_turn), m)
+    except Interrupted: status = 'interrupted'    # the client gave up a call because `stop` was set
     except (asyncio.CancelledError, KeyboardInterrupt):
         status = 'interrupted'
         raise
