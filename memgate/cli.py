@@ -8,6 +8,7 @@ Docs: https://memgate.github.io/memgate/cli.html.md"""
 from __future__ import annotations
 import argparse, asyncio, json, re, shlex, sys
 from pathlib import Path
+from typing import Callable
 from .domain import MemgateError
 from .terminal import VisibleStream, plural
 from .files import whole_file
@@ -37,10 +38,10 @@ from .labels import chat_record, evaluate, export_turns, labels_path, load_label
 __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg', 'verify_args',
            'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
            'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
-           'ingest_args', 'model_args', 'client_options', 'resume_command', 'cmd_ingest', 'report_args', 'cmd_report',
-           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
-           'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args',
-           'cmd_review', 'build_parser', 'main']
+           'ingest_args', 'model_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries',
+           'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
+           'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
+           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -375,6 +376,28 @@ def resume_command(argv: list[str]) -> str:
     return said + (" (with the URL's secrets, shown as ***, typed again)" if shown != argv else '')
 
 # %% ../nbs/14_cli.ipynb #abb847e5
+def loop_config(args) -> LoopConfig:
+    "The loop's settings from a parsed command line: budget, chunks, gates, redaction, selection, sampling."
+    return LoopConfig(budget=chunk_budget(args.chunk_tokens, response_reserve=args.max_tokens),
+                      chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
+                      use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
+                      select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
+                      sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
+
+# %% ../nbs/14_cli.ipynb #137db79c
+def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str], None]):
+    "Print each run's summary (a line, or JSON) with its answer, and on `err` why a run failed and what to heed."
+    if fmt == 'json':
+        print_json(dict(r.as_dict(), **({'answer': answers[r.log]['text']} if r.log in answers else {}))
+                   for r in results)
+    for r in results:
+        a = answers.get(r.log)
+        if fmt != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
+        # the summary says it failed, this says why
+        if r.error: err(f"{r.who()}: {r.status}: {r.error}")
+        for warning in r.warnings(): err(warning)
+
+# %% ../nbs/14_cli.ipynb #41fea45f
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
@@ -382,12 +405,7 @@ def cmd_ingest(args) -> int:
     err, stop, caught = progress.say, asyncio.Event(), []
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(client_options(args), err, stop)
-    cfg = LoopConfig(budget=chunk_budget(args.chunk_tokens, response_reserve=args.max_tokens),
-                     chunk_tokens=args.chunk_tokens, tool_result_chars=args.tool_result_chars,
-                     use_exit_gate=args.exit_gate, redact=not args.no_redact, use_update_gate=args.gate == 'on',
-                     select=selection(args), retry_temperature=args.retry_temperature, fast_no=args.fast_no,
-                     sampling=default_sampling(args.temperature, args.top_p, args.seed,
-                                               args.max_tokens))
+    cfg = loop_config(args)
     only = args.command == 'consolidate'
     if args.consolidate and not (args.period or only):
         raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
@@ -404,16 +422,7 @@ def cmd_ingest(args) -> int:
         err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
     results, answers = got
-    if args.format == 'json':
-        print_json(dict(r.as_dict(),
-                        **({'answer': answers[r.log]['text']} if r.log in answers else {}))
-                   for r in results)
-    for r in results:
-        a = answers.get(r.log)
-        if args.format != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
-        # the summary says it failed, this says why
-        if r.error: err(f"{r.who()}: {r.status}: {r.error}")
-        for warning in r.warnings(): err(warning)
+    print_summaries(results, answers, args.format, err)
     statuses = {r.status for r in results}
     # a level-2 run that could not start (no period logs) is not helped by --resume
     if any(r.status in ('interrupted', 'failed') and (r.level == 1 or r.run != '-') for r in results): err(again)

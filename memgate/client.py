@@ -131,38 +131,38 @@ def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
                 **{k: v for k, v in sampling.items() if v is not None})
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
+def _pool(api_key: str | None, concurrency: int, transport=None):
+    "The HTTP connection pool of a client: `concurrency` connections, the key in its header, no read timeout."
+    import httpx
+    # no read timeout: silence is timed per answer (`_read`)
+    return httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
+                             timeout=httpx.Timeout(None, connect=10.0), transport=transport,
+                             limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency))
+
+# %% ../nbs/07_client.ipynb #2ff1add0
 class OpenAIClient:
     "A model behind an OpenAI-compatible `/v1/chat/completions` endpoint."
     def __init__(self,
                  base_url: str,                # the endpoint's root, e.g. http://127.0.0.1:8000/v1
                  model: str,                   # the model's name on that server
-                 # sent in the Authorization header only; never logged or recorded
-                 api_key: str | None = None,
+                 api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
                  *,
-                 # requests in flight at most, across every caller of this client
-                 concurrency: int = 4,
+                 concurrency: int = 4,         # requests in flight at most, across every caller of this client
                  # seconds of silence allowed (no token); before the first, more for a long prompt, at the
                  # prompt rate measured (a CPU reads slowly)
                  timeout_s: float = 600.0,
-                 # seconds one answer may take all told; None: no limit
-                 max_answer_s: float | None = None,
-                 # ask for server-sent events: read as they come, closed to cancel
-                 stream: bool = True,
-                 # how connection errors, timeouts, 429 and 5xx are retried
-                 retry: Retry = Retry(),
-                 # append every request and answer to this file
-                 record: str | os.PathLike | None = None,
+                 max_answer_s: float | None = None,    # seconds one answer may take all told; None: no limit
+                 stream: bool = True,          # ask for server-sent events: read as they come, closed to cancel
+                 retry: Retry = Retry(),       # how connection errors, timeouts, 429 and 5xx are retried
+                 record: str | os.PathLike | None = None,  # append every request and answer to this file
                  log: Callable[[str], None] | None = None,  # where retry and back-off notices go
-                 # once set, no new try starts: the call raises Interrupted
-                 stop: asyncio.Event | None = None,
-                 # instead of the network (tests, examples)
-                 transport: httpx.AsyncBaseTransport | None = None):
+                 stop: asyncio.Event | None = None,        # once set, no new try starts: the call raises Interrupted
+                 transport: httpx.AsyncBaseTransport | None = None):   # instead of the network (tests, examples)
         if not base_url: raise ConfigError(NO_ENDPOINT)
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
         self.base_url, self.url = api_root(base_url), chat_url(base_url)
-        # what messages name: no key from the query string
-        self.shown = masked_url(self.url)
+        self.shown = masked_url(self.url)           # what messages name: no key from the query string
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.model, self.retry, self.log = model, retry, log
         self._secrets = [api_key, in_url, *query_secrets(base_url)]
@@ -174,25 +174,25 @@ class OpenAIClient:
         # requests given up on that the server may still be working on
         self.drains: set[asyncio.Task] = set()
         self.said_drain = False
-        # no read timeout: silence is timed per answer (`_read`)
-        import httpx
-        self.http = httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
-                                      timeout=httpx.Timeout(None,
-                                                            connect=10.0), transport=transport,
-                                      limits=httpx.Limits(max_connections=concurrency,
-                                                          max_keepalive_connections=concurrency))
+        self.http = _pool(api_key, concurrency, transport)
         self.slots = Slots(concurrency, say=log)
         self.record = Path(record) if record else None
         self.calls = 0
 
-    # never shows the key
-    def __repr__(self): return f"OpenAIClient({self.shown!r}, model={self.model!r})"
+# %% ../nbs/07_client.ipynb #bcfa5522
+# never shows the key
+@patch
+def __repr__(self: OpenAIClient) -> str:
+    "The client as it is shown: its URL masked, its model."
+    return f"OpenAIClient({self.shown!r}, model={self.model!r})"
 
-    async def aclose(self):
-        "Close the connection pool, and the requests held open for the server to begin (a second Ctrl-C: at once)."
-        for task in list(self.drains): task.cancel()
-        await asyncio.gather(*self.drains, return_exceptions=True)
-        await self.http.aclose()
+# %% ../nbs/07_client.ipynb #29c40ff2
+@patch
+async def aclose(self: OpenAIClient):
+    "Close the connection pool, and the requests held open for the server to begin (a second Ctrl-C: at once)."
+    for task in list(self.drains): task.cancel()
+    await asyncio.gather(*self.drains, return_exceptions=True)
+    await self.http.aclose()
 
 # %% ../nbs/07_client.ipynb #1639e2a8
 @patch
@@ -264,72 +264,82 @@ class _Events:
         if not done: raise _Silent(f"no answer in {within:.0f}s")
         return fut.result()
 
-    async def response(self, within: float | None):
-        "The response, once its headers came; from then on one task reads its body."
-        if self.r is None:
-            self.r = await self._wait(self.sending, within)
-            self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
-                                self.shown).__aiter__()
-            self.pump = asyncio.ensure_future(self._pump())
-        return self.r
-
-    async def _pump(self):
-        "Read the body into `blocks` as it comes: a 200's no further than its cap, never far ahead of the caller."
-        try:
-            async for block in self.it:
-                if self.n + len(block) > self.cap and self.r.status_code == 200: raise ClientError(self.too_big)
-                self.n += len(block)
-                self.blocks.append(block)
-                self.ahead += len(block)
-                self.ready.set()
-                while self.ahead > AHEAD:
-                    self.room.clear()
-                    await self.room.wait()
-        except asyncio.CancelledError: raise
-        except Exception as e: self.failure = e
-        finally:
-            self.ended = True
+# %% ../nbs/07_client.ipynb #4d1be383
+@patch
+async def _pump(self: _Events):
+    "Read the body into `blocks` as it comes: a 200's no further than its cap, never far ahead of the caller."
+    try:
+        async for block in self.it:
+            if self.n + len(block) > self.cap and self.r.status_code == 200: raise ClientError(self.too_big)
+            self.n += len(block)
+            self.blocks.append(block)
+            self.ahead += len(block)
             self.ready.set()
+            while self.ahead > AHEAD:
+                self.room.clear()
+                await self.room.wait()
+    except asyncio.CancelledError: raise
+    except Exception as e: self.failure = e
+    finally:
+        self.ended = True
+        self.ready.set()
 
-    async def block(self, within: float | None) -> bytes | None:
-        "The next block of the body, None at its end; `_Silent` when none comes within `within` seconds."
-        while not self.blocks and not self.ended:
-            self.ready.clear()
-            try:
-                async with asyncio.timeout(within): await self.ready.wait()
-            except TimeoutError: raise _Silent(f"no answer in {within:.0f}s") from None
-        if self.blocks:
-            block = self.blocks.popleft()
-            self.ahead -= len(block)
-            self.room.set()
-            return block
-        if self.failure is not None: raise self.failure
-        return None
+# %% ../nbs/07_client.ipynb #4793431f
+@patch
+async def response(self: _Events, within: float | None):
+    "The response, once its headers came; from then on one task reads its body."
+    if self.r is None:
+        self.r = await self._wait(self.sending, within)
+        self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
+                            self.shown).__aiter__()
+        self.pump = asyncio.ensure_future(self._pump())
+    return self.r
 
-    async def next(self, within: float | None) -> bytes | None:
-        "The next `data:` payload, None at the end; `_Silent` if none comes within `within` (keep-alives do not count)."
-        end = None if within is None else time.monotonic() + within
-        await self.response(within)
-        while True:
-            if b'\n' in self.buf:
-                line, self.buf = self.buf.split(b'\n', 1)
-                if line.startswith(b'data:'):
-                    self.began = True
-                    return line[5:].strip()
-                continue
-            block = await self.block(None if end is None else max(0.0, end - time.monotonic()))
-            if block is None:
-                rest, self.buf = self.buf, b''
-                return rest[5:].strip() if rest.startswith(b'data:') else None
-            self.buf += block
+# %% ../nbs/07_client.ipynb #876139ab
+@patch
+async def block(self: _Events, within: float | None) -> bytes | None:
+    "The next block of the body, None at its end; a timeout error when none comes within `within` seconds."
+    while not self.blocks and not self.ended:
+        self.ready.clear()
+        try:
+            async with asyncio.timeout(within): await self.ready.wait()
+        except TimeoutError: raise _Silent(f"no answer in {within:.0f}s") from None
+    if self.blocks:
+        block = self.blocks.popleft()
+        self.ahead -= len(block)
+        self.room.set()
+        return block
+    if self.failure is not None: raise self.failure
+    return None
 
-    async def close(self):
-        "Stop reading and hang up: a server that is answering stops."
-        for fut in (self.pump, self.sending):
-            if fut is not None and not fut.done(): fut.cancel()
-        await asyncio.gather(*(f for f in (self.pump, self.sending) if f is not None),
-                             return_exceptions=True)
-        if self.r is not None: await self.r.aclose()
+# %% ../nbs/07_client.ipynb #2f2bab5f
+@patch
+async def next(self: _Events, within: float | None) -> bytes | None:
+    "The next `data:` payload, None at the end; a timeout error if none comes in `within` seconds (keep-alives do not count)."
+    end = None if within is None else time.monotonic() + within
+    await self.response(within)
+    while True:
+        if b'\n' in self.buf:
+            line, self.buf = self.buf.split(b'\n', 1)
+            if line.startswith(b'data:'):
+                self.began = True
+                return line[5:].strip()
+            continue
+        block = await self.block(None if end is None else max(0.0, end - time.monotonic()))
+        if block is None:
+            rest, self.buf = self.buf, b''
+            return rest[5:].strip() if rest.startswith(b'data:') else None
+        self.buf += block
+
+# %% ../nbs/07_client.ipynb #ab1df9fa
+@patch
+async def close(self: _Events):
+    "Stop reading and hang up: a server that is answering stops."
+    for fut in (self.pump, self.sending):
+        if fut is not None and not fut.done(): fut.cancel()
+    await asyncio.gather(*(f for f in (self.pump, self.sending) if f is not None),
+                         return_exceptions=True)
+    if self.r is not None: await self.r.aclose()
 
 # %% ../nbs/07_client.ipynb #654a85c8
 @dataclass
@@ -379,6 +389,18 @@ def _measured(self: OpenAIClient, body: dict, sent: float, began: float | None =
         # the slowest seen: a prompt not cached
         self.prompt_rate = min(self.prompt_rate or rate, rate)
 
+# %% ../nbs/07_client.ipynb #a039d5f8
+@patch
+async def _whole(self: OpenAIClient, r: httpx.Response, ev: _Events, waited: Callable) -> _Reply:
+    "A body not streamed (an error, or a server that sent all), whole within the timeout; an error's first 64 KiB."
+    parts, whole = [], time.monotonic() + self.timeout_s
+    left = lambda: max(0.0, whole - time.monotonic())
+    while (block := await waited(ev.block, left(), f"no whole answer within {self.timeout_s:g}s")) is not None:
+        parts.append(block)
+        # an error body: its start says enough
+        if r.status_code != 200 and ev.n > 1 << 16: break
+    return _Reply(r.status_code, dict(r.headers), b''.join(parts))
+
 # %% ../nbs/07_client.ipynb #790dcddb
 @patch
 async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float) -> _Reply:
@@ -398,16 +420,7 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
                                              if self.prompt_rate else '')
     r = await waited(ev.response, first, silent)
     # an error, or a server that sent all
-    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''):
-        # a body not streamed: whole within the timeout
-        parts, whole = [], time.monotonic() + self.timeout_s
-        left = lambda: max(0.0, whole - time.monotonic())
-        while (block := await waited(ev.block, left(),
-                                     f"no whole answer within {self.timeout_s:g}s")) is not None:
-            parts.append(block)
-            # an error body: its start says enough
-            if r.status_code != 200 and ev.n > 1 << 16: break
-        return _Reply(r.status_code, dict(r.headers), b''.join(parts))
+    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''): return await self._whole(r, ev, waited)
     s, began = _Streamed(), None
     mid = f"no token for {self.timeout_s:g}s mid-answer"
     while (data := await waited(ev.next, self.timeout_s if began else first,
@@ -504,6 +517,7 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
     try: await asyncio.wait_for(stop.wait(), seconds)
     except asyncio.TimeoutError: pass
 
+# %% ../nbs/07_client.ipynb #fd2b9340
 @patch
 async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, int, float]:
     "POST `body` until a 200, retrying passing failures: (the answer, tries, slot wait); `ClientError` for a final one."
