@@ -315,7 +315,7 @@ async def block(self: _Events, within: float | None) -> bytes | None:
 # %% ../nbs/07_client.ipynb #2f2bab5f
 @patch
 async def next(self: _Events, within: float | None) -> bytes | None:
-    "The next `data:` payload, None at the end; a timeout error if none comes in `within` seconds (keep-alives do not count)."
+    "The next `data:` payload, None at the end; a timeout error if none comes in time (keep-alives do not count)."
     end = None if within is None else time.monotonic() + within
     await self.response(within)
     while True:
