@@ -13,8 +13,8 @@ from typing import BinaryIO, Iterator
 from .domain import MemgateError, sha256_text
 
 # %% auto #0
-__all__ = ['NAME_BYTES', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular', 'read_text', 'writable',
-           'whole_file', 'out_folder', 'safe_name', 'bounded_lines']
+__all__ = ['NAME_CHARS', 'NAME_BYTES', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular', 'read_text',
+           'writable', 'whole_file', 'out_folder', 'safe_name', 'bounded_lines']
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
@@ -126,14 +126,15 @@ def out_folder(path, flag: str = '--out') -> Path:
     return p
 
 # %% ../nbs/00b_files.ipynb #9571a31c
-NAME_BYTES = 100    # the most UTF-8 bytes of a name memgate makes a path part of (file systems allow 255)
+NAME_CHARS = 100    # a name longer than this (in UTF-8 bytes) gets a hash, and keeps this many characters
+NAME_BYTES = 230    # at most: with the hash 241 bytes, room for `.jsonl.lock` (file systems allow 255)
 
 def safe_name(name: str) -> str:
     "`name` as one path part: no separator, `.`/`..`, control or format character; long or changed names get a hash."
     part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
-    if part and part == name and len(part.encode('utf-8')) <= NAME_BYTES: return part
-    # cut at a character's edge, in bytes: an emoji is four
-    short = part.encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
+    if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
+    # cut at a character's edge, in bytes too: 100 CJK letters are 300
+    short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
     return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
 
 # %% ../nbs/00b_files.ipynb #42b0feab

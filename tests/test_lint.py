@@ -68,6 +68,20 @@ def test_no_code_line_is_a_stranded_one_token_tail(tmp_path):
     wrapped = with_cell(tmp_path, "x = dict(a=round(1.2345,\n                 3), b=2)\n")
     assert style.stranded_tails([wrapped]) == ['06_parser.ipynb: cell added line 2: 3), b=2)']
 
+def test_no_exported_cell_is_over_40_lines(tmp_path):
+    "26 exported cells ran past 40 lines (the fake server's handler was 199); each was split (issue 41)."
+    assert style.long_cells(style.module_nbs()) == []
+    long = with_cell(tmp_path, '#| export\ndef f():\n' + '    x = 1\n' * 40)
+    assert style.long_cells([long]) == ['06_parser.ipynb: cell added has 41 lines']
+
+def test_module_notebook_prose_cites_no_issue(tmp_path):
+    "Prose says why a thing is so; when it became so, and through which issue, is CHANGELOG.md's (issue 41)."
+    assert style.issue_history(style.module_nbs() + style.analysis_nbs()) == []
+    nb = json.loads((ROOT / 'nbs' / '06_parser.ipynb').read_text())
+    nb['cells'].append(dict(cell_type='markdown', id='added', metadata={}, source=['Fixed in issue 13.']))
+    (tmp_path / '06_parser.ipynb').write_text(json.dumps(nb))
+    assert style.issue_history([tmp_path / '06_parser.ipynb']) == ['06_parser.ipynb: cell added: issue 13']
+
 def test_no_module_imports_another_modules_private_name():
     "A private name is its module's own: `sync` imported `show._fence` (issue 41)."
     found = []

@@ -38,8 +38,13 @@ def test_any_name_becomes_one_file_name_the_file_system_takes(name):
     "Cut by characters, a name of 100 emoji made a 411-byte part: the file system refused it (ENAMETOOLONG)."
     with tempfile.TemporaryDirectory() as d:
         part = safe_name(name)
-        (Path(d) / part).write_text('x')
-        assert os.listdir(d) == [part] and len(part.encode()) <= 111
+        (Path(d) / (part + '.jsonl.lock')).write_text('x')     # a log's lock: the longest name made of it
+        assert os.listdir(d) == [part + '.jsonl.lock'], part
+
+def test_a_name_whose_cut_fits_keeps_the_folder_it_had():
+    "Names cut by characters that fit stay as they were, so logs begun before are still found on resume."
+    assert safe_name('é' * 150) == 'é' * 100 + '-' + safe_name('é' * 150)[-10:]
+    assert len(safe_name('\u65e5' * 100).encode()) == 228 + 11
 
 def test_a_project_named_in_long_cjk_logs_into_its_folder(tmp_path):
     "84 CJK letters (252 bytes) name a project; cut at 100 characters its log folder took 263 bytes: ENAMETOOLONG."

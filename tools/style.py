@@ -110,9 +110,25 @@ def stranded_tails(nbs, width: int = 110) -> list[str]:
         out += [f"{nb.name}: cell {c.get('id')} line {n}: {lines[n - 1].strip()}" for n in _tails(code, width)]
     return out
 
+def long_cells(nbs, most: int = 40) -> list[str]:
+    "Exported cells of more than `most` code lines: a definition that long is split, or its branches given names."
+    out = []
+    for nb, c, src in code_cells(nbs):
+        if not exported(src): continue
+        n = len([l for l in src.splitlines() if not l.startswith('#|')])
+        if n > most: out.append(f"{nb.name}: cell {c.get('id')} has {n} lines")
+    return out
+
+def issue_history(nbs) -> list[str]:
+    "Prose that cites an issue: a notebook says why a thing is so; CHANGELOG.md says when it became so."
+    return [f"{nb.name}: cell {c.get('id')}: {m[0]}" for nb in nbs for c in cells(nb) if c['cell_type'] == 'markdown'
+            for m in re.finditer(r'\bissues? \d+', ''.join(c['source']))]
+
 def all_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('*.ipynb'))
 
 def module_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob(MODULE_NBS))
+
+def analysis_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('2[0-9]_*.ipynb'))
 
 def line(name: str, s: dict) -> str:
     "One row of the table."
@@ -125,4 +141,6 @@ if __name__ == '__main__':
     print(line('all module notebooks', shape(nbs)))
     if '--each' in sys.argv:
         for nb in nbs: print(line(nb.name, shape([nb])))
-    for m in show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()) + stranded_tails(nbs): print(m)
+    found = (show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()) + stranded_tails(nbs)
+             + long_cells(nbs) + issue_history(nbs))
+    for m in found: print(m)
