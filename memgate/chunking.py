@@ -19,9 +19,9 @@ from .sources import Session, Warnings, file_size, session_records, token_rate
 from .projects import Project
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'BYTES_PER_CHUNK', 'SAMPLE_BYTES', 'FILL',
-           'tail', 'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project',
-           'workers_for', 'counted_sessions', 'chunks_about', 'estimate_chunks']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'SAMPLE_BYTES', 'FILL', 'tail', 'joined_extra',
+           'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for', 'counted_sessions',
+           'estimate_chunks']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -223,13 +223,6 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
             pending.extend(map(submit, islice(sessions, 1)))
             yield s, items
     finally: pool.shutdown(wait=False, cancel_futures=True)
-
-# %% ../nbs/03_chunking.ipynb #0be6021f
-BYTES_PER_CHUNK = 45_000      # of session files per 5000-token chunk, on the bundled sessions
-
-def chunks_about(nbytes: int, max_tokens: int = CHUNK_TOKENS) -> int:
-    "About how many chunks `nbytes` of session files make, before any is read."
-    return nbytes * CHUNK_TOKENS // (BYTES_PER_CHUNK * max_tokens) + 1
 
 # %% ../nbs/03_chunking.ipynb #58298268
 # of session files rendered and counted to estimate a project's chunks before a run

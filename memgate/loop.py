@@ -13,7 +13,7 @@ from fastcore.basics import patch
 from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text, utc_now
 from .terminal import cut_middle
 from .redact import REDACTOR_VERSION
-from .rules import active_rules, default_rules
+from .rules import active_rules, default_rules, uses_defaults
 from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
 from .projects import Selection
 from .chunking import CHUNK_TOKENS
@@ -45,7 +45,7 @@ def _rules_config(redact: bool) -> dict:
     if not redact: return {}
     rules = active_rules()
     # memgate's own rules, when they apply: an edit of templates/secret-rules.toml is seen without a version bump
-    own = {'default_rules': default_rules().sha} if rules is None or rules.defaults else {}
+    own = {'default_rules': default_rules().sha} if uses_defaults(rules) else {}
     return own | ({'secret_rules': rules.sha} if rules is not None else {})
 
 # %% ../nbs/09_loop.ipynb #ad254b56

@@ -16,8 +16,8 @@ from .domain import MemgateError
 
 # %% auto #0
 __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
-           'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'redaction_rules', 'wrapped_end',
-           'decoded_findings', 'findings', 'apply_rules']
+           'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'uses_defaults', 'redaction_rules',
+           'wrapped_end', 'decoded_findings', 'findings', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -258,14 +258,19 @@ def default_rules() -> RuleSet:
     "The rule set of memgate's own secret rules, read once per process (every record's redaction asks for it)."
     return load_rules(default_rules_path())
 
+# %% ../nbs/00a_rules.ipynb #7da8eb53
+def uses_defaults(user: RuleSet | None) -> bool:
+    "Whether memgate's own rules apply beside `user`'s: no rule file given, or one that extends them (`useDefault`)."
+    return user is None or user.defaults
+
 # %% ../nbs/00a_rules.ipynb #efa83120
 _JOINED: dict = {}
 
 def redaction_rules() -> RuleSet:
     "What redaction applies: memgate's rules, a `--secret-rules` file's instead, or both (`[extend] useDefault`)."
     user, base = active_rules(), default_rules()
+    if not uses_defaults(user): return user
     if user is None: return base
-    if not user.defaults: return user
     key = (user.sha, base.sha)
     if key not in _JOINED:
         rules = [r for r in _merged(base.rules, user.rules) if r.id not in user.disabled]
