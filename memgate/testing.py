@@ -261,13 +261,18 @@ def arrived(self: FakeHandler, body: dict) -> tuple[int, str | None]:
         fake.headers.append(dict(self.headers))
         return len(fake.requests), fake.faults.popleft() if fake.faults else None
 
+# %% ../nbs/18_testing.ipynb #f8cb3c46
+@patch
+def key_ok(self: FakeHandler) -> bool:
+    "Whether the request carries the scripted key (any request does, when none is scripted)."
+    return not self.fake.api_key or self.headers.get('Authorization') == f'Bearer {self.fake.api_key}'
+
 # %% ../nbs/18_testing.ipynb #232b1e20
 @patch
 def streams(self: FakeHandler, body: dict, fault: str | None) -> bool:
     "Whether the answer is streamed: asked so, with no fault, refused model or wrong key to answer instead."
-    fake = self.fake
-    key_ok = not fake.api_key or self.headers.get('Authorization') == f'Bearer {fake.api_key}'
-    return bool(body.get('stream')) and fault not in STATUS_FAULTS and body.get('model') in fake.models and key_ok
+    return (bool(body.get('stream')) and fault not in STATUS_FAULTS and body.get('model') in self.fake.models
+            and self.key_ok())
 
 # %% ../nbs/18_testing.ipynb #8ce49510
 @patch
@@ -349,7 +354,7 @@ def failed(self: FakeHandler, fault: str | None, body: dict) -> bool:
     if fault == 'http404' or body.get('model') not in fake.models:
         code, message = 404, f"The model `{body.get('model')}` does not exist."
     elif fault == 'echo-key': code, message = 401, f'Incorrect API key provided: {key[:-2]}**.'
-    elif fake.api_key and sent != f'Bearer {fake.api_key}': code, message = 401, f'Incorrect API key provided: {key}'
+    elif not self.key_ok(): code, message = 401, f'Incorrect API key provided: {key}'
     else: return False
     self.reply(code, dict(error=dict(message=message)))
     return True
