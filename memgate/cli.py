@@ -331,14 +331,14 @@ def model_args(p):
                    help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
     p.add_argument('--replay',
                    help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
-    p.add_argument('--concurrency', type=at_least(1), default=4,
-                   help='model requests in flight at once, across queries (default 4)')
+    p.add_argument('--concurrency', type=at_least(1), default=ClientOptions.concurrency,
+                   help=f'model requests in flight at once, across queries (default {ClientOptions.concurrency})')
     p.add_argument('--temperature', type=float, default=0.0)
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
-    p.add_argument('--timeout', type=seconds, default=600.0,
-                   help="seconds a streamed answer may go without a token (default 600); before its first, more "
-                        "for a long prompt, at the rate the server was measured to read prompts")
+    p.add_argument('--timeout', type=seconds, default=ClientOptions.timeout,
+                   help=f"seconds a streamed answer may go without a token (default {ClientOptions.timeout:g}); "
+                        "before its first, more for a long prompt, at the rate the server was measured to read prompts")
     p.add_argument('--max-answer-time', type=seconds, metavar='SECONDS',
                    help='seconds one answer may take all told (default: no limit, a steady answer goes on)')
     p.add_argument('--no-stream', action='store_true',

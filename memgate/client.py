@@ -429,7 +429,7 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
         began = began or time.monotonic()
         s.add(data)
         if s.error:
-            raise ClientError(f"{self.shown}: the server stopped the answer: {mask_secrets(s.error, self._secrets)}")
+            raise ClientError(f"{self.shown}: the server stopped the answer: {self.masked(s.error)}")
         if until and s.text and '>' in s.text[-1] and until(''.join(s.text)):
             # all that was wanted: the stream is closed, the server stops
             s.finish_reason = CLOSED
@@ -533,12 +533,12 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
             problem = getattr(e, 'why', f"no answer within {self.timeout_s:g}s")
             held = getattr(e, 'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
-            problem = f"{type(e).__name__}: {mask_secrets(str(e), self._secrets) or 'no answer'}"
+            problem = f"{type(e).__name__}: {self.masked(str(e)) or 'no answer'}"
         except ClientError as e: raise _failed(e, attempt) from None
         else:
             queued += waited
             if r.status == 200: return r, attempt, queued
-            said = mask_secrets(server_message(r.as_response()), self._secrets)
+            said = self.masked(server_message(r.as_response()))
             # a 500 too: llama.cpp's own way
             if _CONTEXT_WORDS.search(said) and r.status in (400, 413, 422, 500):
                 raise _failed(ContextError(f"{self.shown}: the prompt does not fit the model's context: {said} "
@@ -575,7 +575,7 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         reasoning = msg.get('reasoning_content') or msg.get('reasoning') or ''
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
-                          f"{mask_secrets(r.content[:200].decode('utf-8', 'replace'), self._secrets)!r}") from None
+                          f"{self.masked(r.content[:200].decode('utf-8', 'replace'))!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
                       choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
 
