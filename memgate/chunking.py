@@ -208,7 +208,8 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         return
     pool = ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
     submit = lambda s: (s,
-                        pool.submit(_session_counted, s, project.tool_result_chars, project.redact,
+                        pool.submit(_session_counted, s, project.tool_result_chars,
+                                    project.redact and project.known_secrets(),
                                     max_tokens))
     try:
         sessions = iter(project.sessions)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterator
 from .domain import Record
 from .files import safe_name
+from .redact import KnownSecrets, found_values
 from .sources import TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions, session_records
 
 # %% auto #0
@@ -32,6 +33,8 @@ class Project:
     source: str = ''
     # named (`find_project`), so `source` is its cwd, not where its sessions are
     listed: bool = False
+    # every value its rules and credential positions take, in all its sessions (`known_secrets`: read once)
+    known: KnownSecrets | None = None
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -39,7 +42,18 @@ class Project:
 
     def session_records(self, s: Session) -> list[Record]:
         "The records of session `s`, rendered with this project's settings."
-        return session_records(s, self.warnings, self.tool_result_chars, self.redact)
+        return session_records(s, self.warnings, self.tool_result_chars, self.redact and self.known_secrets())
+
+    def known_secrets(self) -> KnownSecrets:
+        "Every value a rule or a credential position takes anywhere in the project: secret in all its sessions."
+        if self.known is None:
+            values = {}
+            for s in self.sessions:
+                for r in session_records(s, Warnings(), self.tool_result_chars, False):
+                    values.update(found_values(r.text))
+            key = hashlib.blake2b(f'{self.name}\0{self.source}'.encode(), digest_size=32).digest()
+            self.known = KnownSecrets(dict(sorted(values.items())), key)
+        return self.known
 
     @property
     def size(self) -> int:

@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from .domain import MemgateError, Record, Role, count_tokens
 from .files import bounded_lines
 from .terminal import cut_middle, plural
-from .redact import redact, redact_seams
+from .redact import KnownSecrets, redact, redact_seams
 
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
@@ -911,9 +911,10 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     for path in s.files:
         rep = warnings.report(path, s.format)
-        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted)) if secrets else terminal_text
+        known = secrets if isinstance(secrets, KnownSecrets) else None
+        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted, known)) if secrets else terminal_text
         # counted once: above
-        quiet = (lambda t: redact(terminal_text(t), Counter())) if secrets else terminal_text
+        quiet = (lambda t: redact(terminal_text(t), Counter(), known)) if secrets else terminal_text
         # a tool result is redacted whole, then cut: no secret is half-cut
         cut = shortener(cap, clean)
         first = len(recs)
@@ -935,7 +936,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
         recs[first:] = _once(recs[first:], rep)
         if agent: recs[first:] = [replace(r, agent=agent) for r in recs[first:]]
         if secrets:                          # a secret split between two records of this file
-            texts = redact_seams([r.text for r in recs[first:]], rep.redacted)
+            texts = redact_seams([r.text for r in recs[first:]], rep.redacted, known)
             recs[first:] = [r if t is r.text else replace(r, text=t) for r,
                             t in zip(recs[first:], texts)]
     if s.format == 'claude': return claude_order(recs, threads)

@@ -1,0 +1,68 @@
+"""A blind round's figures: of a corpus's planted secrets, how many reach what a run sends; of its look-alikes, how
+many are redacted; of the leaks, how many `memgate secrets` names.
+
+    python bench/secret_round.py /work/blind/round1/seed1 [/work/blind/round1/seed2 ...] [--show 20]
+
+A corpus folder holds session files (Claude Code, Codex) and `manifest.json`:
+`{"secrets": [{"value", "kind", "where"}], "decoys": [{"value", "kind", "where"}]}`, written by someone who has
+not read memgate's rules. What a run sends is every chunk's text (`chunk_project`), as ingest makes them.
+
+A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
+the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). A
+look-alike is taken when it stood whole in the sessions' text and no longer does in what is sent. A leak is named
+when `memgate secrets`' report (all of it) shows its masked form.
+"""
+import argparse, json, sys
+from collections import Counter
+from pathlib import Path
+from memgate.audit import audit, audit_text
+from memgate.chunking import chunk_project
+from memgate.projects import load_project
+
+WINDOW = 8
+
+def sent_text(folder: Path, redact: bool = True) -> str:
+    "Every chunk's text of the project in `folder`, as a run would send it."
+    return '\n'.join(c.text for c in chunk_project(load_project(folder, redact=redact), workers=1))
+
+def windows(value: str) -> list[str]:
+    "The windows of `value` whose presence counts as a leak."
+    w = min(WINDOW, len(value))
+    return [value[i:i + w] for i in range(len(value) - w + 1)]
+
+def leaked(value: str, out: str, background: str) -> bool:
+    "Whether some window of `value` is in `out` that the surroundings (`background`) do not also hold."
+    return any(w in out and w not in background for w in windows(value))
+
+def measure(folder: Path) -> dict:
+    "The round's figures for one corpus folder."
+    man = json.loads((folder / 'manifest.json').read_text())
+    raw, out = sent_text(folder, redact=False), sent_text(folder)
+    background = raw
+    for s in sorted((x['value'] for x in man['secrets']), key=len, reverse=True):
+        background = background.replace(s, '\x00')
+    leaks = [s for s in man['secrets'] if leaked(s['value'], out, background)]
+    present = [d for d in man['decoys'] if d['value'] in raw]
+    taken = [d for d in present if d['value'] not in out]
+    report = audit_text(audit(load_project(folder)))
+    named = [s for s in leaks if f"{s['value'][:4]}…({len(s['value'])} chars)" in report or s['value'] in report]
+    return dict(folder=str(folder), secrets=len(man['secrets']), leaks=leaks, decoys=len(present), taken=taken,
+                named=named)
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('folders', nargs='+', type=Path)
+    p.add_argument('--show', type=int, default=0, help='list this many leaks and taken look-alikes per folder')
+    args = p.parse_args(argv)
+    for f in args.folders:
+        r = measure(f)
+        nl, nt = len(r['leaks']), len(r['taken'])
+        print(f"{f}: {nl} of {r['secrets']} secrets leak ({nl / max(1, r['secrets']):.1%}); "
+              f"{nt} of {r['decoys']} look-alikes taken ({nt / max(1, r['decoys']):.1%}); "
+              f"secrets names {len(r['named'])} of {nl} leaks")
+        kinds = Counter(s['kind'] for s in r['leaks'])
+        print('   leaks by kind:', ', '.join(f'{k} {n}' for k, n in kinds.most_common(15)))
+        for s in r['leaks'][:args.show]: print('   LEAK ', s['kind'], '|', s['value'][:60], '|', s['where'][:80])
+        for d in r['taken'][:args.show]: print('   TAKEN', d['kind'], '|', d['value'][:60], '|', d['where'][:80])
+
+if __name__ == '__main__': sys.exit(main())
