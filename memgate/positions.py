@@ -36,7 +36,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     server client arn ref prefix suffix store ring board map code cmd command script help text message msg error
     errors validator validation strength complexity rule template example sample placeholder description desc title
     lifetime age window limit retries attempts interval delay duration seconds ms expired valid invalid check verify
-    verified generator factory class module config configuration settings options handler storage backend bucket
+    verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies'''.split())
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`, `recaptchaSiteKey`)
@@ -68,11 +68,19 @@ def _key_named(words: list[str]) -> bool:
     "Whether the `key` among `words` is a credential's: right after a word of `KEY_QUALIFIERS`."
     return any(w in ('key', 'keys') and i and words[i - 1] in KEY_QUALIFIERS for i, w in enumerate(words))
 
+def _random_name(name: str) -> bool:
+    "Whether `name` is no name but a random run (a token's piece before a `=`): its letters and digits change often."
+    core = re.sub(r'[^A-Za-z0-9]', '', name)
+    kinds = ['d' if c.isdigit() else 'u' if c.isupper() else 'l' for c in core]
+    changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
+    return len(core) >= 12 and changes / (len(core) - 1) >= 0.3
+
 def secret_name(name: str,
                 alone: bool = False, # a word of `AMBIGUOUS` alone names one too (a flag: `--auth`, `--pass`)
                ) -> bool:
     "Whether a key, variable or flag named `name` holds a credential: a secret word, and no word that says otherwise."
     words = name_words(name)
+    if _random_name(name): return False
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
@@ -251,8 +259,8 @@ def command_findings(text: str) -> list[Found]:
     # a continued line is read with its continuation (the same length: places stay)
     joined = text.replace('\\\n', '  ').replace('\\\r\n', '   ')
     for line in joined.split('\n'):
+        line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), line)
         if _COMMAND_GATE.search(line):
-            line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), line)
             out += [(s + at, e + at, k) for seg in segments(line) for s, e, k in _command_findings(seg, line)]
         at += len(line) + 1
     return out
@@ -272,7 +280,7 @@ _MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*(?:\+
 _CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?(?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false undefined'.split())
-_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
+_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
 
 def _quoted(text: str, at: int) -> tuple[int, int] | None:
     "The span of the text of the literal at `at` (several literals joined by concatenation: their whole)."
@@ -307,7 +315,8 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
     while e > at and text[e - 1] in ' \t\r,;': e -= 1
     return at, e
 
-_SECRET_WORD = re.compile(r'(?i)pass|pw|pin|psk|secret|token|key|auth|cred|sig|hmac|salt|bearer|cookie|dsn')
+# where a secret-named name may stand: one of its words (or a glued one) in any case
+_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True)))
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 
 # a name made of words (`access_token`, `DigestAuth`): a literal that names, rather than is, a value
@@ -406,34 +415,51 @@ _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape
     key=len, reverse=True)) + r')(?![\w-])')
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*[:：=]')
 _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”|「[^」\n]{3,80}」
-    |\([^()\s]{6,80}\)|[^\s`"'«“「(][^\s]{0,119})''', re.X)
+    |\([^()\s]{6,80}\)|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 def _random_enough(v: str) -> bool:
     "Whether an unquoted value said in prose without `is` or `:` looks like a credential: a digit or symbol in a non-word."
-    return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v))
-            and bool(re.search(r'\d|[^\w./-]', v)))
+    return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v)) and not re.search(r'[:=]["\']', v)
+            and bool(re.search(r'\d|[^\w./\'’-]', v)))
+
+def _prose_value(text: str, t) -> tuple[int, int, bool]:
+    "(start, end, quoted) of a prose token's value: inside its quotes, else without its closing punctuation."
+    s, e = t.span(1)
+    quoted = t[1][0] in '`"\'«“「('
+    if quoted: return s + 1, e - 1, True
+    while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
+    return s, e, False
 
 def _said(text: str, at: int) -> tuple[int, int] | None:
-    "The password said after a password word that ends at `at`: within four words, after `is`/`:` or looking random."
-    says = False
+    "The password said after a password word that ends at `at`: after its `is` or `:`, or next to it looking random."
+    # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
+    if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
+    # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old box`)
+    if (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at):
+        s, e, quoted = _prose_value(text, t)
+        if _random_enough(text[s:e]) and not placeholder(text[s:e]) and '[REDACTED' not in text[s:e]: return s, e
+    pos, says = at, None
+    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
     for _ in range(8):
-        if m := _SAYS_RE.match(text, at):
-            says, at = True, m.end()
-            continue
-        if not (t := _PROSE_TOKEN.match(text, at)): return None
-        s, e = t.span(1)
-        quoted = t[1][0] in '`"\'«“「('
-        if quoted: s, e = s + 1, e - 1
-        else:
-            while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
-        v = text[s:e]
+        if m := _SAYS_RE.match(text, pos):
+            says = m.end()
+            break
+        if not (t := _PROSE_TOKEN.match(text, pos)): break
+        pos = t.end()
+    pos = says or at
+    for words in range(3):
+        while m := _SAYS_RE.match(text, pos): pos = m.end()
+        if not (t := _PROSE_TOKEN.match(text, pos)): return None
+        s, e, quoted = _prose_value(text, t)
+        v, pos = text[s:e], t.end()
+        if '[REDACTED' in v: continue
         if not quoted and (v[:1] in '/.@#&)]}>,;:=' or '(' in v or '[' in v): return None
-        if quoted and not says and (not _random_enough(v) or re.search(r'(?i)pass|pw', v)): return None
-        if says and re.fullmatch(r'\d{4,12}', v): return s, e
-        if not (placeholder(v) or plain_word(v) or '[REDACTED' in v or len(v) < 4):
-            if (_CODE.match(v) is None or _random_enough(v)) and (says or quoted or _random_enough(v)): return s, e
-        if says or quoted: return None
-        at = t.end()
+        if quoted and re.search(r'(?i)pass|pw', v): return None
+        if says and not words and (re.fullmatch(r'\d{4,12}', v) or not (placeholder(v) or plain_word(v) or len(v) < 4
+                                                                      or _CODE.match(v))): return s, e
+        if _random_enough(v) and not placeholder(v): return s, e
+        # without `is`, the password stands next to its word, or one word on (`the admin password earlier (…)`)
+        if not says and words: return None
     return None
 
 def prose_findings(text: str) -> list[Found]:
@@ -459,10 +485,6 @@ def merged(*layers: list[Found]) -> list[Found]:
             if i < last[2]: last[2:] = [i, k]
         else: out.append([s, e, i, k])
     return [(s, e, k) for s, e, _, k in out]
-
-def position_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential `text` holds by position: on a command line, assigned, in a pair, in prose."
-    return merged(command_findings(text), pair_findings(text), assignment_findings(text), prose_findings(text))
 
 _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
 _CELL = re.compile(r'[^|]+')
@@ -491,8 +513,9 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     "The credentials of one table row: cells under a secret-named column, a value beside a secret-named name."
     cells = _cells(line, sep)
     if len(cells) != len(header): return []
-    names = [i for i, h in enumerate(header) if h in ('name', 'key', 'variable', 'env', 'setting', 'field')]
-    values = [i for i, h in enumerate(header) if h in ('value', 'values', 'current', 'new value')]
+    names = [i for i, h in enumerate(header) if set(name_words(h)) & {'name', 'names', 'key', 'keys', 'variable',
+                                                                      'variables', 'var', 'vars', 'env', 'setting'}]
+    values = [i for i, h in enumerate(header) if set(name_words(h)) & {'value', 'values', 'current'}]
     out = []
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
@@ -515,7 +538,7 @@ def table_findings(text: str) -> list[Found]:
         md = '|' in line and _TABLE_SEP.match(nxt)
         csv = not md and line.count(',') >= 1 and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line)
         header = [line[s:e].strip().lower() for s, e in _cells(line, '|' if md else ',')]
-        if not (md or csv) or not any(secret_name(h, True) for h in header) and 'value' not in header:
+        if not (md or csv) or not any(secret_name(h, True) or 'value' in name_words(h) for h in header):
             i += 1
             continue
         j = i + (2 if md else 1)
@@ -526,3 +549,8 @@ def table_findings(text: str) -> list[Found]:
             j += 1
         i = j
     return out
+
+def position_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential `text` holds by position: on a command line, assigned, in a pair, a table or prose."
+    return merged(command_findings(text), pair_findings(text), table_findings(text), assignment_findings(text),
+                  prose_findings(text))

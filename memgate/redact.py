@@ -4,7 +4,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import default_rules, active_rules, findings, redaction_rules
-from .positions import Found, common_passwords, merged, placeholder, plain_word, position_findings
+from .positions import Found, common_passwords, merged, placeholder, plain_word, position_findings, unquote
 from .generated import candidates, decodes_harmless, generated, pseudonym, word_share
 
 REDACTOR_VERSION = 6
@@ -14,10 +14,14 @@ SPREAD_MIN = 12
 # and a long random value's halves, split over two lines or messages, by this many characters at a token's edge
 HALF = 8
 
+# or this long, with letters, digits and a symbol (`Tulip@99`: no word is written so)
+SPREAD_MIN_MIXED = 8
+
 def spreads(value: str) -> bool:
     "Whether a value found in one place is redacted wherever else it stands: long, not digits, no word, no stand-in."
     v = value.strip()
-    return (len(v) >= SPREAD_MIN and not v.isdigit() and not placeholder(v) and not plain_word(v)
+    mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
+    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED) and not v.isdigit() and not placeholder(v) and not plain_word(v)
             and v.lower() not in common_passwords() and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
 
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9_+/=-]')
@@ -109,10 +113,12 @@ def random_findings(text: str, key: bytes = b'') -> list[Found]:
         out.append((s, e, 'random#' + pseudonym(value, key)))
     return out
 
-def secret_findings(text: str, known: KnownSecrets | None = None) -> list[Found]:
+def secret_findings(text: str, known: KnownSecrets | None = None,
+                    random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
+                   ) -> list[Found]:
     "Every secret of `text`, in the order of precedence: a rule, a value found before, a position, random-looking."
     return merged(findings(redaction_rules(), text), known_findings(known, text), position_findings(text),
-                  random_findings(text, known.key if known else b''))
+                  random_findings(text, known.key if known else b'') if random else [])
 
 def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None = None) -> str:
     "`text` with every secret replaced by `[REDACTED:kind]`, counted by kind into `counts`."
@@ -125,10 +131,17 @@ def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None 
         if counts is not None: counts[kind.split('#')[0]] += 1
     return ''.join(out) + text[last:]
 
+def read_forms(written: str) -> list[str]:
+    "What a value written in `written`'s escapes reads as: itself, shell-unquoted, JSON-unescaped, URL-decoded."
+    from urllib.parse import unquote as url_decoded
+    forms = [written, unquote(f"'{written}'")[0], written.replace('\\"', '"').replace('\\\\', '\\'),
+             written.replace('\\ ', ' '), url_decoded(written)]
+    return list(dict.fromkeys(forms))
+
 def found_values(text: str) -> dict[str, str]:
-    "The values `text`'s rules and credential positions take that `spreads` lets spread: value, kind."
+    "The values `text`'s rules and credential positions take that `spreads` lets spread, as read: value, kind."
     found = merged(findings(redaction_rules(), text), position_findings(text))
-    return {text[s:e]: kind for s, e, kind in found if spreads(text[s:e])}
+    return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
 
 # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
 SEAM_CHARS = 256
@@ -139,7 +152,7 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
     "`a` and `b` with a secret that spans their seam replaced, its part in `a` by the placeholder, in `b` removed."
     tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
     joined, seam = tail + head, len(tail)
-    for s, e, kind in secret_findings(joined, known):
+    for s, e, kind in secret_findings(joined, known, random=False):
         if s < seam < e:
             if counts is not None: counts[kind.split('#')[0]] += 1
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
