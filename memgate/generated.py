@@ -9,15 +9,21 @@ MAX_WORDS = 0.5
 
 _VOWELS = set('aeiouy')
 
+# how an English word may start: a vowel, one consonant, or one of these clusters
+_ONSETS = frozenset('''bl br ch cl cr dr fl fr gl gr kn ph pl pr qu sc sh sk sl sm sn sp st sw th tr tw wh wr
+    scr shr spl spr str thr sch chr'''.split())
+
 def wordlike(part: str) -> bool:
-    "Whether an identifier's part reads as a word: in the dictionary, an acronym, pronounceable, or a number."
-    if part.isdigit(): return len(part) >= 4
+    "Whether an identifier's part reads as a word: in the dictionary, pronounceable and 5 letters or more, or a year."
+    if part.isdigit(): return bool(re.fullmatch(r'(?:19|20)\d\d(?:[01]\d[0-3]\d)?', part))
     if len(part) < 3 or not part.isalpha(): return False
     low = part.lower()
     if low in dictionary(): return True
-    if not (part.islower() or part[1:].islower()): return False
+    if len(part) < 5 or not (part.islower() or part[1:].islower()): return False
+    onset = re.match(r'[^aeiouy]*', low)[0]
     vowels = sum(c in _VOWELS for c in low) / len(low)
-    return 0.25 <= vowels <= 0.75 and not re.search(r'[^aeiouy]{4}', low)
+    return (0.3 <= vowels <= 0.6 and (len(onset) <= 1 or onset in _ONSETS)
+            and not re.search(r'[^aeiouy]{3}|[aeiouy]{3}', low))
 
 def word_share(core: str) -> float:
     "The share of `core`'s characters in parts that read as words (`wordlike`), split as identifiers are."
@@ -50,15 +56,21 @@ def generated(text: str) -> bool:
 
 # a run of characters a generated value is made of (base64 and base64url, hex, base32, base62)
 # (with a digit, or upper case after lower twice: a word, a path, a snake_case name is not looked at)
-_CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/-])(?=[A-Za-z_+/-]*[0-9]|(?:[A-Za-z0-9_+/-]*?[a-z][A-Z]){2})'
-                        r'[A-Za-z0-9_+/-]{12,}={0,3}(?![A-Za-z0-9_+/=-])')
+_CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z0-9_+/=-]*?[a-z][A-Z]){2})'
+                        r'[A-Za-z0-9_+/=-]{12,}')
+# a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
+_NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=+')
 
 def candidates(text: str, harmless=lambda token: False):
     "(start, end) of each run of `text` that looks generated, unless `harmless`: whole, or its generated path parts."
     for m in _CANDIDATE.finditer(text):
-        token = m[0].strip('/+')
+        token, start = m[0], m.start()
+        # names assigned to (`KEY=`) are cut off; a random run that holds an `=` (not a name's) stays whole
+        while (name := _NAME_EQ.match(token)) and not generated(name[0].rstrip('=')):
+            token, start = token[name.end():], start + name.end()
+        stripped = token.strip('/+')
+        start, token = start + token.index(stripped) if stripped else start, stripped
         if len(token) < MIN_GENERATED or harmless(token): continue
-        start = m.start() + m[0].index(token)
         parts = token.split('/')
         path = len(parts) > 1 and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3)
         if not path:

@@ -320,7 +320,7 @@ _SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED), ke
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 
 # a name made of words (`access_token`, `DigestAuth`): a literal that names, rather than is, a value
-_NAME_LIKE = re.compile(r'^(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$')
+_NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$')
 
 def name_like(v: str) -> bool:
     "Whether `v` is a name made of words (`access_token`, `DigestAuth`, `DB_PASSWORD`): it names a value."
@@ -378,7 +378,7 @@ _DIRECTIVE = re.compile(r'(?m)^[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\
 _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SHA\}\S+|\{SSHA\}\S+)')
 
 # Oracle's EZConnect login anywhere (a JDBC URL, a tool's argument): user/password@//host:port/service
-_EZCONNECT = re.compile(r'(?<![\w/])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+(?::\d+)?[/:]\w+')
+_EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+:\d+/\w+')
 
 def pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of secrets a config file holds by its form: name and value pairs, directives, hashed lines."
@@ -397,7 +397,7 @@ def pair_findings(text: str) -> list[Found]:
 
 def plain_word(v: str) -> bool:
     "Whether `v` is an ordinary word, or words joined by `-` or `_` (`reset-by-admin`): said of a password, not one."
-    parts = re.split(r'[-_]', v.lower())
+    parts = re.split(r'[-_]', re.sub(r"['’]s?$", '', v.lower()))
     return all(p.isalpha() and (p in dictionary() or len(p) <= 2) for p in parts) and any(len(p) > 2 for p in parts)
 
 # the word for a password in prose, in 30 languages, with their abbreviations (lower case)
@@ -409,7 +409,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
 _PHRASES = ['mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
 _SAYS = (r'(?:is|is\s+now|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
-         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|-|->|→|は|是|为|為|는|은|là|adalah|'
+         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape, set(PASSWORD_WORDS) | set(_PHRASES)),
     key=len, reverse=True)) + r')(?![\w-])')
@@ -421,6 +421,9 @@ def _random_enough(v: str) -> bool:
     "Whether an unquoted value said in prose without `is` or `:` looks like a credential: a digit or symbol in a non-word."
     return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v)) and not re.search(r'[:=]["\']', v)
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
+
+# what an unquoted password said in prose does not start with (a path, a mention, a closing bracket, punctuation)
+_NOT_FIRST = '/.@#&)]}>,;:='
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value: inside its quotes, else without its closing punctuation."
@@ -435,9 +438,11 @@ def _said(text: str, at: int) -> tuple[int, int] | None:
     # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
     # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old box`)
-    if (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at):
+    if text[at:at + 1] in (' ', '\t') and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at):
         s, e, quoted = _prose_value(text, t)
-        if _random_enough(text[s:e]) and not placeholder(text[s:e]) and '[REDACTED' not in text[s:e]: return s, e
+        v = text[s:e]
+        if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v and (quoted or v[:1] not in _NOT_FIRST):
+            return s, e
     pos, says = at, None
     # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
     for _ in range(8):
@@ -453,7 +458,7 @@ def _said(text: str, at: int) -> tuple[int, int] | None:
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        if not quoted and (v[:1] in '/.@#&)]}>,;:=' or '(' in v or '[' in v): return None
+        if not quoted and (v[:1] in _NOT_FIRST or '(' in v or '[' in v): return None
         if quoted and re.search(r'(?i)pass|pw', v): return None
         if says and not words and (re.fullmatch(r'\d{4,12}', v) or not (placeholder(v) or plain_word(v) or len(v) < 4
                                                                       or _CODE.match(v))): return s, e

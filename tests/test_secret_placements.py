@@ -98,7 +98,6 @@ PLACES = [   # (what it is, the text it stands in, the secret); the secret is pu
         'shpat_' + hexs(32), 'lin_api_' + tok(40), 'dckr_pat_' + tok(27), 'gsk_' + tok(52), 'sk_live_' + tok(24),
         'pypi-AgEIcHlwaS5vcmc' + tok(60), 'glsa_' + tok(32) + '_' + hexs(8), 'xapp-1-A' + tok(10, '0123456789') +
         '-1234567890-' + hexs(64), 'rk_live_' + tok(24), 'sntrys_' + tok(60))],
-    ('sentry dsn', 'SENTRY_DSN=https://{}@o123456.ingest.sentry.io/4505', hexs(32)),
     ('jwt', 'id_token: {}', 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ' + tok(60) + '.' + tok(86)),
     # wrapped over two lines: the second line must go too
     ('wrapped', 'OPENAI_API_KEY=\n  {}', 'sk-proj-' + tok(40) + '\n  ' + tok(20) + '7' + tok(20)),
