@@ -99,13 +99,6 @@ def _random_lists(user_sha: str) -> list:
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
-# a value assigned to a key: where it stands, a UUID or a hex string is a credential unless the key names an id
-_ASSIGNED = re.compile(r'''[\w.-]+[ \t"'`\]]*[:=|>,?]+[ \t:=|>,?"'`]*$''')
-
-def _shapes_only(a) -> bool:
-    "Whether allowlist `a` keeps a random-looking value by its shape alone (a UUID, a hex digest), not by its place."
-    return a.rules == ('random',) and a.target == 'secret'
-
 def random_findings(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
     user = active_rules()
@@ -116,8 +109,7 @@ def random_findings(text: str, key: bytes = b'') -> list[Found]:
         line_start = text.rfind('\n', 0, s) + 1
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
-        assigned = _ASSIGNED.search(text, max(line_start, s - 80), s) is not None
-        if any(a.allows(value, before, line) for a in lists if not (assigned and _shapes_only(a))): continue
+        if any(a.allows(value, before, line) for a in lists): continue
         out.append((s, e, 'random#' + pseudonym(value, key)))
     return out
 
