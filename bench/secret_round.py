@@ -44,7 +44,7 @@ def measure(folder: Path) -> dict:
     leaks = [s for s in man['secrets'] if leaked(s['value'], out, background)]
     present = [d for d in man['decoys'] if d['value'] in raw]
     taken = [d for d in present if d['value'] not in out]
-    report = audit_text(audit(load_project(folder)))
+    report = audit_text(audit(load_project(folder)), every=True)
     named = [s for s in leaks if f"{s['value'][:4]}…({len(s['value'])} chars)" in report or s['value'] in report]
     return dict(folder=str(folder), secrets=len(man['secrets']), leaks=leaks, decoys=len(present), taken=taken,
                 named=named)

@@ -194,6 +194,8 @@ def chunks_args(p):
     "Options of `memgate chunks`."
     add_project_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
+    p.add_argument('--all', action='store_true',
+                   help='list every value pseudonymised or kept (default: a few of each group)')
 
 # %% ../nbs/14_cli.ipynb #da2eee9f
 def cmd_chunks(args) -> int:
@@ -215,6 +217,8 @@ def secrets_args(p):
     "Options of `memgate secrets`."
     add_project_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
+    p.add_argument('--all', action='store_true',
+                   help='list every value pseudonymised or kept (default: a few of each group)')
 
 # %% ../nbs/14_cli.ipynb #e972b41a
 def cmd_secrets(args) -> int:
@@ -222,7 +226,7 @@ def cmd_secrets(args) -> int:
     if args.no_redact: raise ConfigError("secrets audits the redaction: leave out --no-redact")
     a = audit(load_project(args.project, args.tool_result_chars, True, selection(args)))
     if args.format == 'json': print_json([a.as_dict()])
-    else: print(audit_text(a))
+    else: print(audit_text(a, args.all))
     return 0
 
 # %% ../nbs/14_cli.ipynb #36ec3d7f
@@ -712,7 +716,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 # %% ../nbs/14_cli.ipynb #4175e419
 def _say_skipped(rs) -> None:
-    "One line naming the rules of a `--secret-rules` file that match file paths only (a session has no files)."
+    "A line naming a `--secret-rules` file's rules of file paths only (a session has none), and one if it replaces memgate's."
+    if rs is not None and not rs.defaults:
+        print(f"memgate: {rs.path} replaces memgate's own rules; values in credential positions, values found "
+              "before and random-looking values are still redacted", file=sys.stderr)
     if rs is None or not rs.skipped: return
     names = ', '.join(rs.skipped[:3]) + (f' and {len(rs.skipped) - 3} more' if len(rs.skipped) > 3 else '')
     print(f"memgate: {rs.path}: {len(rs.skipped)} rule(s) match file paths only, not text: {names} (not used)",

@@ -70,7 +70,11 @@ def candidates(text: str, harmless=lambda token: False):
             token, start = token[name.end():], start + name.end()
         stripped = token.strip('/+')
         start, token = start + token.index(stripped) if stripped else start, stripped
-        if len(token) < MIN_GENERATED or harmless(token): continue
+        if len(token) < MIN_GENERATED: continue
+        # base64 of something harmless is judged whole (its `/` are no path's)
+        if harmless(token):
+            yield start, start + len(token)
+            continue
         parts = token.split('/')
         path = len(parts) > 1 and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3)
         if not path:
@@ -78,7 +82,7 @@ def candidates(text: str, harmless=lambda token: False):
             continue
         at = start
         for p in parts:
-            if generated(p) and not harmless(p): yield at, at + len(p)
+            if generated(p): yield at, at + len(p)
             at += len(p) + 1
 
 # what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip, a DER certificate

@@ -161,6 +161,9 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|<[\w -]+>|exam
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$|^[\w.-]+\.(?i:pem|key|json
     |txt|env|ya?ml|toml|crt|cer|p12|pfx|jks|gpg|asc|cfg|conf|ini|pub|der|keystore)$''', re.X)
 
+# why a value in a credential position is kept (`memgate secrets` names each)
+KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
+
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
     v = v.strip()
@@ -348,7 +351,9 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]+', value)): return None
     return s, e
 
-def assignment_findings(text: str) -> list[Found]:
+def assignment_findings(text: str,
+                        kept: list | None = None, # gets (start, end, why) of each value such a key holds that is kept
+                       ) -> list[Found]:
     "(start, end, kind) of each value assigned to a secret-named key or variable, in any syntax, whole as it is delimited."
     out, done = [], -1
     for w in _SECRET_WORD.finditer(text):
@@ -366,6 +371,7 @@ def assignment_findings(text: str) -> list[Found]:
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
+        elif span and span[1] > span[0] and kept is not None: kept.append((*span, KEPT_STAND_IN))
     return out
 
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`, Kubernetes' env list

@@ -99,19 +99,29 @@ def _random_lists(user_sha: str) -> list:
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
-def random_findings(text: str, key: bytes = b'') -> list[Found]:
-    "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
+# what keeps a random-looking value that decodes to harmless text or a known binary (`memgate secrets` groups by it)
+HARMLESS = 'base64 of harmless text, an image or an archive'
+
+def random_review(text: str, key: bytes = b'') -> list[Found]:
+    "(start, end, decision) of each random-looking run of `text`: `random#pseudonym`, or what kept it as it is."
     user = active_rules()
     lists, out = _random_lists(user.sha if user else ''), []
     inner = lambda plain: findings(redaction_rules(), plain, decode=False) or position_findings(plain)
-    for s, e in candidates(text, lambda token: decodes_harmless(token, inner)):
+    harmless = lambda token: decodes_harmless(token, inner)
+    for s, e in candidates(text, harmless):
         value = text[s:e]
         line_start = text.rfind('\n', 0, s) + 1
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
-        if any(a.allows(value, before, line) for a in lists): continue
-        out.append((s, e, 'random#' + pseudonym(value, key)))
+        kept = next((a for a in lists if a.allows(value, before, line)), None)
+        if kept: out.append((s, e, kept.description or 'an allowlist'))
+        elif harmless(value): out.append((s, e, HARMLESS))
+        else: out.append((s, e, 'random#' + pseudonym(value, key)))
     return out
+
+def random_findings(text: str, key: bytes = b'') -> list[Found]:
+    "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
+    return [f for f in random_review(text, key) if f[2].startswith('random#')]
 
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)

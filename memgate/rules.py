@@ -49,6 +49,7 @@ class Allowlist:
     condition: str = 'OR'           # OR: either check allows it; AND: both must
     # a top-level allowlist's `targetRules`: only these rules (none: every rule)
     rules: tuple[str, ...] = ()
+    description: str = ''           # what it lets through, in the rule file's words (`memgate secrets` groups by it)
 
     # its regexes as one: a finding is checked in one pass, not one per regex
     def __post_init__(self):
@@ -101,7 +102,7 @@ def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
         raise RulesError(f"{path}: rule {rule!r}: allowlist regexTarget {target!r} is not secret, match or line")
     return Allowlist([_compiled(path, rule, r) for r in a.get('regexes', [])],
                      tuple(str(w).lower() for w in a.get('stopwords', [])), target, cond,
-                     tuple(a.get('targetRules', [])))
+                     tuple(a.get('targetRules', [])), str(a.get('description', '')))
 
 def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> list[Allowlist]:
     "The allowlists of `table`: its `[[many]]`, or the older single `[one]`, not both (as gitleaks says)."
