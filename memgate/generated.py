@@ -77,8 +77,8 @@ def candidates(text: str, harmless=lambda token: False):
             continue
         parts = token.split('/')
         path = len(parts) > 1 and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3)
-        if not path:
-            if generated(token): yield start, start + len(token)
+        if not path and generated(token):
+            yield start, start + len(token)
             continue
         at = start
         for p in parts:
