@@ -51,6 +51,8 @@ def generated(text: str) -> bool:
         core = joined
     if len(core) < MIN_GENERATED or core.isdigit(): return False
     if _classes(core) < 2 and len(core) < 24: return False
+    # letters only, each part a word's length (`hmacShaKeyFor`, `createTRPCProxyClient`): an identifier's words
+    if core.isalpha() and all(len(p) >= 3 for p in _PARTS.findall(core)): return False
     if word_share(core) > MAX_WORDS: return False
     return class_changes(core) >= 0.2 or (len(core) >= 20 and len(set(core)) / len(core) >= 0.5)
 
