@@ -194,8 +194,6 @@ def chunks_args(p):
     "Options of `memgate chunks`."
     add_project_args(p)
     p.add_argument('--format', choices=('text', 'json'), default='text')
-    p.add_argument('--all', action='store_true',
-                   help='list every value pseudonymised or kept (default: a few of each group)')
 
 # %% ../nbs/14_cli.ipynb #da2eee9f
 def cmd_chunks(args) -> int:
@@ -222,7 +220,7 @@ def secrets_args(p):
 
 # %% ../nbs/14_cli.ipynb #e972b41a
 def cmd_secrets(args) -> int:
-    "Say what a run would redact in a project (by kind, with examples) and what random-looking text it would send."
+    "Say what a run would redact in a project, what it would pseudonymise and what it keeps, each with where it stands."
     if args.no_redact: raise ConfigError("secrets audits the redaction: leave out --no-redact")
     a = audit(load_project(args.project, args.tool_result_chars, True, selection(args)))
     if args.format == 'json': print_json([a.as_dict()])
@@ -678,7 +676,7 @@ def cmd_review(args) -> int:
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
-    secrets=('say what a run would redact in a project, and what random-looking text it would send', secrets_args,
+    secrets=('say what a run would redact, pseudonymise and keep in a project, and where', secrets_args,
              cmd_secrets),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime, hashlib, os, re
 from collections import Counter
 from dataclasses import dataclass, field
+from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
 from .domain import Record
@@ -43,17 +44,6 @@ class Project:
     def session_records(self, s: Session) -> list[Record]:
         "The records of session `s`, rendered with this project's settings."
         return session_records(s, self.warnings, self.tool_result_chars, self.redact and self.known_secrets())
-
-    def known_secrets(self) -> KnownSecrets:
-        "Every value a rule or a credential position takes anywhere in the project: secret in all its sessions."
-        if self.known is None:
-            values = {}
-            for s in self.sessions:
-                for r in session_records(s, Warnings(), self.tool_result_chars, False):
-                    values.update(found_values(r.text))
-            key = hashlib.blake2b(f'{self.name}\0{self.source}'.encode(), digest_size=32).digest()
-            self.known = KnownSecrets(dict(sorted(values.items())), key)
-        return self.known
 
     @property
     def size(self) -> int:
@@ -258,3 +248,16 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
         raise SourceError(f"project {name}: none of its {len(every)} sessions (first {every[0].first_ts or '?'}, "
                           f"last {every[-1].first_ts or '?'}) is selected: {select}")
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
+
+# %% ../nbs/02a_projects.ipynb #dddadd6e
+@patch
+def known_secrets(self: Project) -> KnownSecrets:
+    "Every value a rule or a credential position takes anywhere in the project: secret in all its sessions."
+    if self.known is None:
+        values = {}
+        for s in self.sessions:
+            for r in session_records(s, Warnings(), self.tool_result_chars, False):
+                values.update(found_values(r.text))
+        key = hashlib.blake2b(f'{self.name}\0{self.source}'.encode(), digest_size=32).digest()
+        self.known = KnownSecrets(dict(sorted(values.items())), key)
+    return self.known

@@ -904,7 +904,8 @@ def _codex_order(recs: list[Record], path: Path) -> list[Record]:
 
 # %% ../nbs/02_sources.ipynb #5660942f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
-                    secrets: bool = True) -> list[Record]:
+                    secrets: bool | KnownSecrets = True, # redact; the project's known values: spread to every place
+                   ) -> list[Record]:
     "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
     read = claude_records if s.format == 'claude' else codex_records
     recs, threads = [], {}
