@@ -1,4 +1,4 @@
-"""What a run would redact in a project before anything is sent, and every doubt it had: what it pseudonymised and what it kept.
+"""What a run would redact in a project, and every doubt it had: what it pseudonymised and what it kept.
 
 Docs: https://memgate.github.io/memgate/audit.html.md"""
 
@@ -108,7 +108,8 @@ def audit_text(a: Audit, every: bool = False) -> str:
     "The audit as `memgate secrets` prints it: a screen of groups, each with a few examples; `every`: all of them."
     n, show = sum(a.redacted.values()), (None if every else EXAMPLES)
     lines = [f"{a.project}: {plural(a.files, 'file')}, {plural(a.records, 'record')}: "
-             f"{plural(n, 'secret')} would be redacted" + (f", of {plural(len(a.redacted), 'kind')}" if a.redacted else '')]
+             f"{plural(n, 'secret')} would be redacted"
+             + (f", of {plural(len(a.redacted), 'kind')}" if a.redacted else '')]
     for kind, count in a.redacted.most_common():
         lines.append(f"  {kind}  {count}")
         lines += [f"      {x}" for x in a.examples.get(kind, [])]

@@ -714,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # %% ../nbs/14_cli.ipynb #4175e419
 def _say_skipped(rs) -> None:
-    "A line naming a `--secret-rules` file's rules of file paths only (a session has none), and one if it replaces memgate's."
+    "A line naming a `--secret-rules` file's rules of paths only (a session has none); one if it replaces memgate's."
     if rs is not None and not rs.defaults:
         print(f"memgate: {rs.path} replaces memgate's own rules; values in credential positions, values found "
               "before and random-looking values are still redacted", file=sys.stderr)

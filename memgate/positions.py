@@ -1,4 +1,4 @@
-"""Credentials by where they stand: a command's credential flag, a secret-named key's value, a config file's form, a table's column, a password said in prose.
+"""Credentials by where they stand: a credential flag, a secret-named key, a config file's form, a table, prose.
 
 Docs: https://memgate.github.io/memgate/positions.html.md"""
 
@@ -61,11 +61,13 @@ CREDENTIAL_ARGS = {
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
 }
 
+# %% ../nbs/00e_positions.ipynb #ae3d839c
 # flags whose value is `pass:SECRET`, `env:NAME` or `file:PATH` (openssl's)
 PASS_ARG = re.compile(r'^(pass|env|file|fd|stdin):')
 
 # a credential in a word: `user:password` (curl -u), `user%password` (smbclient -U), `user/password@db` (Oracle)
-USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':', ('wget', '--user'): None, ('smbclient', '-U'): '%',
+USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':', ('wget', '--user'): None,
+             ('smbclient', '-U'): '%',
              ('http', '-a'): ':', ('httpie', '-a'): ':', ('xh', '-a'): ':', ('mount', '-o'): None}
 
 ORACLE = frozenset({'sqlplus', 'expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl', 'sql'})
@@ -162,8 +164,10 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 
 # %% ../nbs/00e_positions.ipynb #4fa98d31
 # a line worth reading as a command: a command of the table, a flag or a name that may name a credential
-_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:' + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS}, key=len,
-    reverse=True)) + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
+_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:' + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
+                                                                          key=len, reverse=True))
+                           + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
+                           + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
 
 # a line's number as a file viewer shows it (`cat -n`, an agent's Read: `    12→`): not part of what the line says
 LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t)')
@@ -183,9 +187,11 @@ def command_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #5e3151fd
 # a name, then what assigns it or gives its default: `=`, `:`, `:=`, `=>`, `||`, `??`, `?:`, `,` (a pair, a
 # lookup's default), `.unwrap_or(`, `.getOrElse(`, ...; a type annotation between (`password: str = "…"`)
-_NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)(?P<close>\s*[\])]{1,2})?
+_NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
+    (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)|:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
-    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,|\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?)[ \t]*)''', re.X)
+    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,
+    |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?)[ \t]*)''', re.X)
 
 # what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
@@ -198,12 +204,14 @@ _MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*(?:\+
 
 # %% ../nbs/00e_positions.ipynb #57e2fdda
 # unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a keyword
-_CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?(?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|or|and|if)\s.*)?
+_CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?
+    (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
 
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false undefined'.split())
 
-_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
+_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*'
+                         r'(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
 
 # %% ../nbs/00e_positions.ipynb #59eda496
 def _quoted(text: str, at: int) -> tuple[int, int] | None:
@@ -250,7 +258,7 @@ _NAME_CHAR = re.compile(r'[\w.$@:-]')
 
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
-    "The span of the value assigned at `at` to the name at `name_at` (quoted, a block, a config line's rest or a token)."
+    "The span of the value assigned at `at` to the name at `name_at`: quoted, a block, a config line's rest, a token."
     lit = _WRAP.match(text, at).end()
     if text[lit:lit + 1] in ('"', "'", '`'):
         span = _quoted(text, lit)
@@ -277,7 +285,7 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
 def assignment_findings(text: str,
                         kept: list | None = None, # gets (start, end, why) of each value such a key holds that is kept
                        ) -> list[Found]:
-    "(start, end, kind) of each value assigned to a secret-named key or variable, in any syntax, whole as it is delimited."
+    "(start, end, kind) of each value assigned to a secret-named key or variable, in any syntax, whole as delimited."
     out, done = [], -1
     for w in _SECRET_WORD.finditer(text):
         a = w.start()
@@ -300,7 +308,8 @@ def assignment_findings(text: str,
 # %% ../nbs/00e_positions.ipynb #018165aa
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`, Kubernetes' env list
 # (`- name: DB_PASSWORD⏎  value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style `Name=X,Value=Y`
-_PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[=:][ \t]*["']?(?P<name>[\w.-]{2,80})["']?
+_PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[=:][ \t]*["']?
+    (?P<name>[\w.-]{2,80})["']?
     [ \t]*,?[ \t]*(?:\r?\n[ \t]*)?-?[ \t]*["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
 
 # a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a line
@@ -329,10 +338,12 @@ def pair_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 # the word for a password in prose, in 30 languages, with their abbreviations (lower case)
-PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña contrasena clave mot de passe mdp '
-    'senha palavra-passe wachtwoord hasło haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
-    'passord adgangskode kodeord salasana κωδικός סיסמה كلمة المرور كلمة السر पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
-    'mật khẩu mat khau kata sandi kata laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin').split()
+PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña '
+                  'contrasena clave mot de passe mdp senha palavra-passe wachtwoord hasło '
+                  'haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
+                  'passord adgangskode kodeord salasana κωδικός סיסמה كلمة المرور كلمة '
+                  'السر पासवर्ड パスワード 密码 密碼 口令 비밀번호 mật khẩu mat khau kata sandi kata '
+                  'laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin').split()
 
 # multi-word ones joined back
 _PHRASES = ['mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
@@ -347,12 +358,13 @@ _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape
 
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*[:：=]')
 
-_PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”|「[^」\n]{3,80}」
+_PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
+    |「[^」\n]{3,80}」
     |\([^()\s]{6,80}\)|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str) -> bool:
-    "Whether an unquoted value said in prose without `is` or `:` looks like a credential: a digit or symbol in a non-word."
+    "Whether an unquoted value said in prose without `is` or `:` looks like a credential: a digit or symbol, no word."
     return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v)) and not re.search(r'[:=]["\']', v)
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
@@ -488,6 +500,6 @@ def table_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential `text` holds by position: on a command line, assigned, in a pair, a table or prose."
-    return merged(command_findings(text), pair_findings(text), table_findings(text), assignment_findings(text),
-                  prose_findings(text))
+    "(start, end, kind) of each credential of `text` by position: a command, an assignment, a pair, a table, prose."
+    return merged(command_findings(text), pair_findings(text), table_findings(text),
+                  assignment_findings(text), prose_findings(text))

@@ -39,7 +39,8 @@ def spreads(value: str) -> bool:
     "Whether a value found in one place is redacted wherever else it stands: long, not digits, no word, no stand-in."
     v = value.strip()
     mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
-    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED) and not v.isdigit() and not placeholder(v) and not plain_word(v)
+    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED) and not v.isdigit() and not placeholder(v)
+            and not plain_word(v)
             and v.lower() not in common_passwords() and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
 
 # %% ../nbs/01_redact.ipynb #3bdbdc99

@@ -34,7 +34,7 @@ def common_passwords() -> frozenset[str]:
 _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 
 def name_words(name: str) -> list[str]:
-    "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password` and `db.password` are ['db', 'password']."
+    "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password`, `db.password`: ['db', 'password']."
     return [w.lower() for w in _PARTS.findall(name)]
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
@@ -114,7 +114,9 @@ def secret_name(name: str,
     return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w) for w in words)
 
 # %% ../nbs/00d_words.ipynb #1a6e569a
-_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|[{(\[$@:].*|.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)|\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
+_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|[{(\[$@:].*
+    |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
+    |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\))$''', re.X)
 
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|<[\w -]+>|example|dummy|placeholder|redacted|changeme
@@ -123,7 +125,8 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|<[\w -]+>|exam
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
     |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+)$''', re.X)
 
-_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$|^[\w.-]+\.(?i:pem|key|json
+_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
+    |^[\w.-]+\.(?i:pem|key|json
     |txt|env|ya?ml|toml|crt|cer|p12|pfx|jks|gpg|asc|cfg|conf|ini|pub|der|keystore)$''', re.X)
 
 # why a value in a credential position is kept (`memgate secrets` names each)
