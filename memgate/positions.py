@@ -35,8 +35,10 @@ def unquote(raw: str) -> tuple[str, list[int]]:
 # %% ../nbs/00e_positions.ipynb #c324104d
 _SHELL_WORD = re.compile(r'''(?:[^\s'"\\;&|<>()`]|\\.|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")+''')
 
-# a command's flags and subcommands that take a credential, keyed by (command, flag): 'next' the word after it,
-# 'attached' only joined to it (`mysql -pSECRET`: `mysql -p db` asks), 'both' either; an int: that positional word
+# a command's flags and subcommands that take a credential, keyed by (command, flag): 'next' the
+# word after it,
+# 'attached' only joined to it (`mysql -pSECRET`: `mysql -p db` asks), 'both' either; an int: that
+# positional word
 CREDENTIAL_ARGS = {
     **{(c, '-p'): 'attached' for c in ('mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mariadb',
                                        'mariadb-dump', 'mysqlsh', 'mysqlcheck', '7z', '7za')},
@@ -65,7 +67,8 @@ CREDENTIAL_ARGS = {
 # flags whose value is `pass:SECRET`, `env:NAME` or `file:PATH` (openssl's)
 PASS_ARG = re.compile(r'^(pass|env|file|fd|stdin):')
 
-# a credential in a word: `user:password` (curl -u), `user%password` (smbclient -U), `user/password@db` (Oracle)
+# a credential in a word: `user:password` (curl -u), `user%password` (smbclient -U),
+# `user/password@db` (Oracle)
 USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':', ('wget', '--user'): None,
              ('smbclient', '-U'): '%',
              ('http', '-a'): ':', ('httpie', '-a'): ':', ('xh', '-a'): ':', ('mount', '-o'): None}
@@ -163,13 +166,15 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
     return out
 
 # %% ../nbs/00e_positions.ipynb #4fa98d31
-# a line worth reading as a command: a command of the table, a flag or a name that may name a credential
+# a line worth reading as a command: a command of the table, a flag or a name that may name a
+# credential
 _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:' + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
                                                                           key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
 
-# a line's number as a file viewer shows it (`cat -n`, an agent's Read: `    12→`): not part of what the line says
+# a line's number as a file viewer shows it (`cat -n`, an agent's Read: ` 12→`): not part of what
+# the line says
 LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t)')
 
 def command_findings(text: str) -> list[Found]:
@@ -185,8 +190,10 @@ def command_findings(text: str) -> list[Found]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #5e3151fd
-# a name, then what assigns it or gives its default: `=`, `:`, `:=`, `=>`, `||`, `??`, `?:`, `,` (a pair, a
-# lookup's default), `.unwrap_or(`, `.getOrElse(`, ...; a type annotation between (`password: str = "…"`)
+# a name, then what assigns it or gives its default: `=`, `:`, `:=`, `=>`, `||`, `??`, `?:`, `,` (a
+# pair, a
+# lookup's default), `.unwrap_or(`, `.getOrElse(`, ...; a type annotation between (`password: str =
+# "…"`)
 _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
     (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)|:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
@@ -203,7 +210,8 @@ _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 _MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*(?:\+|\.\.?|&)?[ \t]*)?(?="|')''')
 
 # %% ../nbs/00e_positions.ipynb #57e2fdda
-# unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a keyword
+# unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a
+# keyword
 _CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?
     (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
@@ -268,7 +276,8 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     starts = bool(_LINE_START.match(text[line_start:name_at]))
     if starts and re.match(r'[|>][-+]?[ \t]*(?:\n|$)', text[at:at + 4]):
         return _block(text, at, name_at - line_start)
-    # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest of the line;
+    # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest
+    # of the line;
     # a shell's (`export KEY=v`): a word
     shell = re.search(r'(?:export|set|setenv)[ \t]+$', text[line_start:name_at])
     config = starts and not shell and (sep.strip() == ':' or '=' in sep and ' =' not in sep)
@@ -306,19 +315,23 @@ def assignment_findings(text: str,
     return out
 
 # %% ../nbs/00e_positions.ipynb #018165aa
-# a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`, Kubernetes' env list
-# (`- name: DB_PASSWORD⏎  value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style `Name=X,Value=Y`
+# a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`,
+# Kubernetes' env list
+# (`- name: DB_PASSWORD⏎ value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style
+# `Name=X,Value=Y`
 _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[=:][ \t]*["']?
     (?P<name>[\w.-]{2,80})["']?
     [ \t]*,?[ \t]*(?:\r?\n[ \t]*)?-?[ \t]*["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
 
-# a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a line
+# a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a
+# line
 _DIRECTIVE = re.compile(r'(?m)^[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
 
 # a password hash file's line (.htpasswd, shadow): what follows the user is the hash, a secret too
 _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SHA\}\S+|\{SSHA\}\S+)')
 
-# Oracle's EZConnect login anywhere (a JDBC URL, a tool's argument): user/password@//host:port/service
+# Oracle's EZConnect login anywhere (a JDBC URL, a tool's argument):
+# user/password@//host:port/service
 _EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+:\d+/\w+')
 
 def pair_findings(text: str) -> list[Found]:
@@ -369,7 +382,8 @@ def _random_enough(v: str) -> bool:
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
 # %% ../nbs/00e_positions.ipynb #ea424e5f
-# what an unquoted password said in prose does not start with (a path, a mention, a closing bracket, punctuation)
+# what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
+# punctuation)
 _NOT_FIRST = '/.@#&)]}>,;:='
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
@@ -387,14 +401,16 @@ def _said(text: str, at: int,
     "The password said after a password word that ends at `at`: after its `is` or `:`, or next to it looking random."
     # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
-    # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old box`)
+    # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old
+    # box`)
     if text[at:at + 1] in (' ', '\t') and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at):
         s, e, quoted = _prose_value(text, t)
         v = text[s:e]
         if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v and (quoted or v[:1] not in _NOT_FIRST):
             return s, e
     pos, says = at, None
-    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
+    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é
+    # …`)
     for _ in range(8):
         if m := _SAYS_RE.match(text, pos):
             says = m.end()
@@ -414,7 +430,8 @@ def _said(text: str, at: int,
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
         if says and not words and (number or not word): return s, e
         if _random_enough(v) and not placeholder(v): return s, e
-        # after `is`, only ordinary words come before the password (`is really …`); without it, one word at most
+        # after `is`, only ordinary words come before the password (`is really …`); without it, one
+        # word at most
         # (`the admin password earlier (…)`)
         if (says and not plain_word(v)) or (not says and words): return None
     return None
@@ -424,7 +441,8 @@ def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose, in any of `PASSWORD_WORDS`' languages, quoted or not."
     out = []
     for m in _PROSE.finditer(text):
-        # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's (`password_hash`)
+        # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
+        # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
         span = _said(text, m.end(), 4 if m[0].lower() == 'pin' else 6)
         # a PIN is its digits

@@ -21,15 +21,18 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLE
            'read_forms', 'found_values', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
-# part of the renderer version: a resumed log can tell its chunks were redacted differently (this is the code's;
-# the rules' own sha is recorded apart, as `run_start`'s default_rules, so a rule edit needs no bump here)
+# part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
+# the code's;
+# the rules' own sha is recorded apart, as `run_start`'s default_rules, so a rule edit needs no bump
+# here)
 REDACTOR_VERSION = 6
 
 # %% ../nbs/01_redact.ipynb #00c9b1d1
 # a value found spreads to its other mentions only if it could not be an ordinary word
 SPREAD_MIN = 12
 
-# and a long random value's halves, split over two lines or messages, by this many characters at a token's edge
+# and a long random value's halves, split over two lines or messages, by this many characters at a
+# token's edge
 HALF = 8
 
 # or this long, with letters, digits and a symbol (`Tulip@99`: no word is written so)
@@ -123,7 +126,8 @@ def _random_lists(user_sha: str) -> list:
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
-# what keeps a random-looking value that decodes to harmless text or a known binary (`memgate secrets` groups by it)
+# what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
+# secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
 
 def random_review(text: str, key: bytes = b'') -> list[Found]:

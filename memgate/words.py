@@ -59,7 +59,8 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies'''.split())
 
-# a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`, `recaptchaSiteKey`)
+# a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
+# `recaptchaSiteKey`)
 PUBLIC_WORDS = frozenset('public publishable anon site'.split())
 
 # two words that together name no credential
@@ -71,7 +72,8 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
     ('public', 'keys'), ('sort', 'keys')])
 
-# alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they do
+# alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
+# do
 AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'.split())
 
 # %% ../nbs/00d_words.ipynb #246b4cf5
@@ -80,7 +82,8 @@ def _glued(w: str) -> bool:
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
 # %% ../nbs/00d_words.ipynb #db859f89
-# `key` names a credential only after one of these (`API_KEY`, `signingKey`), or alone in capitals (`KEY=`):
+# `key` names a credential only after one of these (`API_KEY`, `signingKey`), or alone in capitals
+# (`KEY=`):
 # `queryKey`, `sortKey` and `primary_key` are keys of another kind
 KEY_QUALIFIERS = frozenset('''api secret private access signing master encryption encrypt decryption license ssh
     deploy account app application service consumer auth session webhook crypt crypto hmac jwt client subscription
