@@ -13,12 +13,12 @@ from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules
 from .words import Found, common_passwords, merged, placeholder, plain_word
 from .positions import position_findings, unquote
-from .generated import candidates, decodes_harmless, generated, pseudonym, word_share
+from .generated import candidates, decodes_harmless, generated, identifier_like, pseudonym, word_share
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'SEAM_CHARS', 'spreads', 'written_forms',
-           'KnownSecrets', 'known_findings', 'random_review', 'random_findings', 'secret_findings', 'redact',
-           'read_forms', 'found_values', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'SEAM_CHARS', 'spreads',
+           'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings', 'code_value',
+           'secret_findings', 'redact', 'read_forms', 'found_values', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -152,13 +152,34 @@ def random_findings(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
     return [f for f in random_review(text, key) if f[2].startswith('random#')]
 
+# %% ../nbs/01_redact.ipynb #eb815f28
+# the kinds that take a value by where it stands: there, code is no value
+POSITIONAL = frozenset('''password prose-password cookie assigned-credential command-credential config-credential
+    table-credential prose-credential'''.split())
+_CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?:[(\[<{].*|[ \t]*[|,].*)?[;:,)\]]*')
+_ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
+
+def code_value(text: str, s: int, e: int) -> bool:
+    "Whether `text[s:e]`, taken where a credential may stand, is code: unquoted, a name of words, a type, a call."
+    v = text[s:e]
+    if text[s - 1:s] in ('"', "'", '`') or _ENV_LINE.search(text, max(0, s - 80), s): return False
+    if not _CODE_VALUE.fullmatch(v): return False
+    compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
+    return bool(compound) and identifier_like(v)
+
+# %% ../nbs/01_redact.ipynb #e5523968
+def _not_code(text: str, found: list[Found]) -> list[Found]:
+    "`found` without the values taken by position that are code."
+    return [f for f in found if f[2] not in POSITIONAL or not code_value(text, f[0], f[1])]
+
 # %% ../nbs/01_redact.ipynb #110cb7a2
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence: a rule, a value found before, a position, random-looking."
-    return merged(findings(redaction_rules(), text), known_findings(known, text), position_findings(text),
-                  random_findings(text, known.key if known else b'') if random else [])
+    key = known.key if known else b''
+    return merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
+                  _not_code(text, position_findings(text)), random_findings(text, key) if random else [])
 
 # %% ../nbs/01_redact.ipynb #1a708648
 def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None = None) -> str:
