@@ -93,6 +93,9 @@ def generated(text: str) -> bool:
     joined = re.sub(r'[-_]', '', text)
     if len(core) < MIN_GENERATED and len(joined) >= 24 and _RUN.fullmatch(joined) and _classes(joined) == 3:
         core = joined
+    # standard base64's `+` and `/` too, when the whole is base64 of a key's length
+    if re.fullmatch(r'[A-Za-z0-9+/]{22,}={0,2}', text) and re.search('[+/]', text):
+        core = re.sub(r'[^A-Za-z0-9]', '', text)
     if len(core) < MIN_GENERATED or core.isdigit(): return False
     if _classes(core) < 2 and len(core) < 24: return False
     # letters only, each part a word's length (`hmacShaKeyFor`, `createTRPCProxyClient`): an identifier's words;
@@ -114,6 +117,12 @@ _CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z
 # a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
 _NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=+')
 
+def _base64(token: str) -> bool:
+    "Whether `token` is standard base64 of 16 bytes or more (a key's), whatever its `/` and `+`."
+    if len(token) < 24 or len(token) % 4 or not re.fullmatch(r'[A-Za-z0-9+/]+={0,2}', token): return False
+    try: return len(base64.b64decode(token, validate=True)) >= 16
+    except (binascii.Error, ValueError): return False
+
 def candidates(text: str, harmless=lambda token: False):
     "(start, end) of each run of `text` that looks generated, unless `harmless`: whole, or its generated path parts."
     for m in _CANDIDATE.finditer(text):
@@ -130,7 +139,8 @@ def candidates(text: str, harmless=lambda token: False):
             yield start, start + len(token)
             continue
         parts = token.split('/')
-        path = len(parts) > 1 and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3)
+        path = (len(parts) > 1 and not _base64(token)
+                and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3))
         if not path and generated(token):
             yield start, start + len(token)
             continue

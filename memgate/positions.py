@@ -325,7 +325,7 @@ _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[
 
 # a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a
 # line
-_DIRECTIVE = re.compile(r'(?m)^[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
+_DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
 
 # a password hash file's line (.htpasswd, shadow): what follows the user is the hash, a secret too
 _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SHA\}\S+|\{SSHA\}\S+)')
@@ -356,7 +356,8 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
                   'passord adgangskode kodeord salasana κωδικός סיסמה كلمة المرور كلمة '
                   'السر पासवर्ड パスワード 密码 密碼 口令 비밀번호 mật khẩu mat khau kata sandi kata '
-                  'laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin').split()
+                  'laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
+                  'passkey community').split()
 
 # multi-word ones joined back
 _PHRASES = ['mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
@@ -373,7 +374,7 @@ _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」
-    |\([^()\s]{6,80}\)|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
+    |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str) -> bool:
@@ -384,7 +385,7 @@ def _random_enough(v: str) -> bool:
 # %% ../nbs/00e_positions.ipynb #ea424e5f
 # what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
 # punctuation)
-_NOT_FIRST = '/.@#&)]}>,;:='
+_NOT_FIRST = '/.@#&)]}<>,;:='
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value: inside its quotes, else without its closing punctuation."
@@ -444,9 +445,11 @@ def prose_findings(text: str) -> list[Found]:
         # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
         # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
-        span = _said(text, m.end(), 4 if m[0].lower() == 'pin' else 6)
-        # a PIN is its digits
-        if span and (m[0].lower() != 'pin' or re.fullmatch(r'\d{4,8}', text[span[0]:span[1]])):
+        # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 27820389`)
+        number = m[0].lower() in ('pin', 'puk', 'passkey')
+        right = re.compile(r'[ \t]+(\d{4,12})\b').match(text, m.end()) if number else None
+        span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
+        if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
     return out
 

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules
-from .words import Found, common_passwords, merged, placeholder, plain_word
+from .words import Found, common_passwords, merged, placeholder, plain_word, secret_name
 from .positions import position_findings, unquote
 from .generated import candidates, decodes_harmless, generated, identifier_like, pseudonym, word_share
 
@@ -53,7 +53,8 @@ def written_forms(value: str) -> list[str]:
     "`value` as text may write it: itself, URL-encoded, JSON-escaped, shell-escaped (`\\ `, `'\\''`, `\\\"`)."
     from urllib.parse import quote, quote_plus
     forms = [value, quote(value, safe=''), quote(value, safe=':@'), quote_plus(value), json.dumps(value)[1:-1],
-             value.replace(' ', '\\ '), value.replace("'", "'\\''"), value.replace('"', '\\"')]
+             value.replace(' ', '\\ '), value.replace("'", "'\\''"), value.replace('"', '\\"'),
+             re.sub(r'([:\\])', r'\\\1', value)]
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #a76022f0
@@ -129,14 +130,23 @@ def _random_lists(user_sha: str) -> list:
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
+# a certificate or a public key, PEM-armoured (its lines escaped in JSON too): public by nature
+_PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)-----'
+                         r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
 
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`: `random#pseudonym`, or what kept it as it is."
     user = active_rules()
     lists, out = _random_lists(user.sha if user else ''), []
     inner = lambda plain: findings(redaction_rules(), plain, decode=False) or position_findings(plain)
+    # a run kept whole by its shape (a documented example, a known prefix) is not cut into a path's parts
+    whole = lambda token: decodes_harmless(token, inner) or any(a.allows(token, token, token) for a in lists
+                                                                if a.target == 'secret')
     harmless = lambda token: decodes_harmless(token, inner)
-    for s, e in candidates(text, harmless):
+    public = [m.span() for m in _PUBLIC_PEM.finditer(text)]
+    for s, e in candidates(text, whole):
+        # inside a certificate or a public key: public
+        if any(a <= s and e <= b for a, b in public): continue
         value = text[s:e]
         line_start = text.rfind('\n', 0, s) + 1
         line_end = text.find('\n', e)
@@ -168,9 +178,24 @@ def code_value(text: str, s: int, e: int) -> bool:
     return bool(compound) and identifier_like(v)
 
 # %% ../nbs/01_redact.ipynb #e5523968
+_KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
+_MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
+
 def _not_code(text: str, found: list[Found]) -> list[Found]:
-    "`found` without the values taken by position that are code."
-    return [f for f in found if f[2] not in POSITIONAL or not code_value(text, f[0], f[1])]
+    "`found` without what position took that is no value: code, a key named for no credential, a reference's message."
+    out = []
+    for s, e, kind in found:
+        if kind in POSITIONAL:
+            if code_value(text, s, e): continue
+            # the key before it names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
+            if (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
+                                                                           secret_name(k[1].rsplit('.', 1)[-1])):
+                continue
+            # inside `${NAME}` or `${NAME:?message}` (a default, `${NAME:-value}`, is a value)
+            if any(m.start() < e and s < m.end() for m in _MESSAGE_REF.finditer(text, max(0, s - 200), e + 200)):
+                continue
+        out.append((s, e, kind))
+    return out
 
 # %% ../nbs/01_redact.ipynb #110cb7a2
 def secret_findings(text: str, known: KnownSecrets | None = None,
@@ -198,7 +223,7 @@ def read_forms(written: str) -> list[str]:
     "What a value written in `written`'s escapes reads as: itself, shell-unquoted, JSON-unescaped, URL-decoded."
     from urllib.parse import unquote as url_decoded
     forms = [written, unquote(f"'{written}'")[0], written.replace('\\"', '"').replace('\\\\', '\\'),
-             written.replace('\\ ', ' '), url_decoded(written)]
+             written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #b4f06f34

@@ -135,10 +135,13 @@ _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[
 # why a value in a credential position is kept (`memgate secrets` names each)
 KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 
+# a host name (with its port), a secret manager's reference: where a value is, not what
+_ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
+
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
     v = v.strip()
-    return (not v or bool(_REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v))
+    return (not v or bool(_REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v) or _ELSEWHERE.match(v))
             or v.startswith('-'))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
