@@ -82,7 +82,9 @@ def identifier_like(text: str) -> bool:
     "Whether `text` is a name made of words: at least 70% of its letters in parts that read as words."
     parts = [p for p in _PARTS.findall(text) if p.isalpha()]
     letters = sum(map(len, parts))
-    return letters >= 6 and sum(len(p) for p in parts if wordlike(p)) >= 0.7 * letters
+    # a random run's parts are short (`kX9vQ2`: `k`, `X`, `v`, `Q`): an identifier's are words
+    short = sum(len(p) for p in parts if len(p) <= 3)
+    return letters >= 6 and short <= 0.5 * letters and sum(len(p) for p in parts if wordlike(p)) >= 0.7 * letters
 
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:

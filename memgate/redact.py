@@ -131,6 +131,7 @@ def _random_lists(user_sha: str) -> list:
 # secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
 # a certificate or a public key, PEM-armoured (its lines escaped in JSON too): public by nature
+_WRAPPED_TAIL = re.compile(r'[ \t]*\r?\n[ \t]*([A-Za-z0-9+/_-]{2,31}={0,2})[ \t]*(?=\r?\n|$)')
 _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)-----'
                          r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
 
@@ -154,7 +155,11 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         kept = next((a for a in lists if a.allows(value, before, line)), None)
         if kept: out.append((s, e, kept.description or 'an allowlist'))
         elif harmless(value): out.append((s, e, HARMLESS))
-        else: out.append((s, e, 'random#' + pseudonym(value, key)))
+        else:
+            out.append((s, e, 'random#' + pseudonym(value, key)))
+            # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
+            if len(value) >= 32 and (tail := _WRAPPED_TAIL.match(text, e)) and set(tail[1]) <= set(value + '='):
+                out.append((*tail.span(1), 'random#' + pseudonym(tail[1], key)))
     return out
 
 # %% ../nbs/01_redact.ipynb #83f4766a
@@ -187,8 +192,8 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     for s, e, kind in found:
         if kind in POSITIONAL:
             if code_value(text, s, e): continue
-            # the key before it names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
-            if (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
+            # the key before a rule's value names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
+            if kind == 'password' and (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
                                                                            secret_name(k[1].rsplit('.', 1)[-1])):
                 continue
             # inside `${NAME}` or `${NAME:?message}` (a default, `${NAME:-value}`, is a value)
