@@ -12,7 +12,7 @@ from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
-           'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings', 'pair_findings',
+           'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings', 'pair_findings',
            'prose_findings', 'table_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
@@ -385,7 +385,9 @@ def _random_enough(v: str) -> bool:
 # %% ../nbs/00e_positions.ipynb #ea424e5f
 # what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
 # punctuation)
-_NOT_FIRST = '/.@#&)]}<>,;:='
+_NOT_FIRST = '/.@#&)]}<>,;:=+|\\'
+# words that have other senses too (`the community`): their password needs an `is` or a `:`
+ORDINARY = frozenset({'community', 'pin', 'clave', 'parola'})
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value: inside its quotes, else without its closing punctuation."
@@ -404,7 +406,8 @@ def _said(text: str, at: int,
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
     # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old
     # box`)
-    if text[at:at + 1] in (' ', '\t') and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at):
+    if (text[at:at + 1] in (' ', '\t') and text[:at].rsplit(None, 1)[-1].lower() not in ORDINARY
+            and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at)):
         s, e, quoted = _prose_value(text, t)
         v = text[s:e]
         if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v and (quoted or v[:1] not in _NOT_FIRST):
