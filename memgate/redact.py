@@ -186,12 +186,20 @@ def code_value(text: str, s: int, e: int) -> bool:
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 
+def _stand_in(value: str) -> bool:
+    "Whether the rule file's placeholder allowlists (those for every rule) let `value` through."
+    lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
+    return any(a.allows(value, value, value) for a in lists)
+
 def _not_code(text: str, found: list[Found]) -> list[Found]:
     "`found` without what position took that is no value: code, a key named for no credential, a reference's message."
     out = []
     for s, e, kind in found:
         if kind in POSITIONAL:
-            if code_value(text, s, e): continue
+            value = text[s:e]
+            # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
+            if code_value(text, s, e) or placeholder(value) or _stand_in(value): continue
+            if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
             # the key before a rule's value names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
             if kind == 'password' and (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
                                                                            secret_name(k[1].rsplit('.', 1)[-1])):
@@ -234,7 +242,7 @@ def read_forms(written: str) -> list[str]:
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
     "The values `text`'s rules and credential positions take that `spreads` lets spread, as read: value, kind."
-    found = merged(findings(redaction_rules(), text), position_findings(text))
+    found = merged(_not_code(text, findings(redaction_rules(), text)), _not_code(text, position_findings(text)))
     return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
 
 # %% ../nbs/01_redact.ipynb #3e121bcc
