@@ -79,6 +79,7 @@ AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'
 # %% ../nbs/00d_words.ipynb #246b4cf5
 def _glued(w: str) -> bool:
     "Whether `w` is a short prefix glued to a credential word (`pgpass`, `dbpassword`), not a word (`bypass`)."
+    if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
 # %% ../nbs/00d_words.ipynb #db859f89
@@ -122,7 +123,7 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\))$''', re.X)
 
-_PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|<[\w -]+>|example|dummy|placeholder|redacted|changeme
+_PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x+|0+|1234(?:5678?)?)|my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string|changeit
@@ -136,7 +137,7 @@ _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[
 KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 
 # a host name (with its port), a secret manager's reference: where a value is, not what
-_ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
+_ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
 
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
