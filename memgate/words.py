@@ -41,7 +41,7 @@ def name_words(name: str) -> list[str]:
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
-    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp'''.split())
+    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp pat'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd')
@@ -74,7 +74,7 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
 
 # alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
 # do
-AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'.split())
+AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature pat'.split())
 
 # %% ../nbs/00d_words.ipynb #246b4cf5
 def _glued(w: str) -> bool:
@@ -137,7 +137,9 @@ _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[
 KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 
 # a host name (with its port), a secret manager's reference: where a value is, not what
-_ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
+_ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|lan'
+                        r'|co|uk|de|fr'
+                        r'|nl|jp|ai|edu|gov|info|biz|me|us|eu|ca|au|sh|svc|cluster|amazonaws|azure|gcp)(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
 
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
