@@ -59,7 +59,8 @@ class Audit:
         "The audit as `--format json` prints it: every doubt, each value masked with where it stands."
         return dict(project=self.project, files=self.files, records=self.records,
                     redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k, n in self.redacted.items()},
-                    pseudonymised=[dict(value=v, where=w) for v, w in self.pseudonyms.items()],
+                    pseudonymised=[dict(pseudonym=p, value=v, where=w) for p, vals in self.pseudonyms.items()
+                                   for v, w in vals.items()],
                     kept={g: [dict(value=v, where=w) for v, w in vals.items()] for g, vals in self.kept.items()})
 
 # %% ../nbs/02b_audit.ipynb #84814451

@@ -1,6 +1,6 @@
 """Secret rules in gitleaks' schema (issue 26): each field of a rule file has its effect, a file that cannot be used is
 one line naming it, a run records the rules it redacted with, and `memgate secrets` audits a project before a run."""
-import json
+import json, re
 from collections import Counter
 import pytest
 from synth import cc, write_jsonl
@@ -85,8 +85,11 @@ def test_extend_keeps_memgates_patterns_and_disabled_rules_turns_one_off(rules):
     counts = Counter()
     jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk'
     text = redact(f'ACME_TOKEN=k3v9x0q2m8w7r4t1z password=hunter2hunter2 jwt {jwt}', counts)
-    assert text == f'ACME_TOKEN=[REDACTED:acme-token] password=[REDACTED:password] jwt {jwt}'
-    assert counts == Counter({'acme-token': 1, 'password': 1})
+    # the jwt rule is off; its signature still looks random, and random-looking values stay pseudonymised (issue 48)
+    head, payload, signature = jwt.split('.')
+    assert re.fullmatch(rf'ACME_TOKEN=\[REDACTED:acme-token\] password=\[REDACTED:password\] jwt {head}\.{payload}\.'
+                        r'\[REDACTED:random#[0-9a-f]{8}\]', text), text
+    assert counts == Counter({'acme-token': 1, 'password': 1, 'random': 1})
 
 def test_a_file_without_extend_replaces_memgates_patterns_and_extend_path_merges(tmp_path, monkeypatch):
     from memgate.redact import redact
@@ -96,7 +99,8 @@ def test_a_file_without_extend_replaces_memgates_patterns_and_extend_path_merges
     top.write_text('[extend]\npath = "base.toml"\n'
                    '[[rules]]\nid = "acme"\nentropy = 3.0\nregex = \'\'\'acme=(\\w+)\'\'\'\n')
     monkeypatch.setenv(RULES_ENV, str(base))
-    assert redact('acme=abc password=hunter2hunter2') == 'acme=[REDACTED:acme] password=hunter2hunter2'
+    # a file without [extend] replaces memgate's rules of shapes; credential positions stay on (issue 48)
+    assert redact('acme=abc password=hunter2hunter2') == 'acme=[REDACTED:acme] password=[REDACTED:command-credential]'
     rs = load_rules(top)
     assert [(r.id, r.entropy, r.keywords) for r in rs.rules] == [('acme', 3.0, ('acme',))] and not rs.defaults
     assert taken(rs, 'acme=aaaa') == [] and taken(rs, 'acme=k3v9x0q2') == ['k3v9x0q2']
@@ -144,14 +148,15 @@ def test_secrets_audits_a_project_showing_no_secret(tmp_path, rules):
     planted(tmp_path / 'p')
     r = memgate('secrets', '--project', tmp_path / 'p', '--secret-rules', rules)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[0] == 'p: 1 file, 2 records: 2 secrets would be redacted, of 2 kinds'
+    assert r.stdout.splitlines()[0] == 'p: 1 file, 2 records: 3 secrets would be redacted, of 3 kinds'
     assert '  acme-token  1' in r.stdout and '  password  1' in r.stdout and '[REDACTED:acme-token]' in r.stdout
-    assert 'review: 1 random-looking string no rule took' in r.stdout and 'Zr8K…(28 chars) in ' in r.stdout
+    # the random token nobody knows is pseudonymised, and named (issue 48)
+    assert 'pseudonymised: 1 random-looking value' in r.stdout and 'Zr8K…(28 chars)  in S1.jsonl at ' in r.stdout
     for secret in ('k3v9x0q2m8w7r4t1z', 'hunter2hunter2', 'Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se'):
         assert not any(secret[i:i + 8] in r.stdout + r.stderr for i in range(len(secret) - 7)), secret
     got = memgate('secrets', '--project', tmp_path / 'p', '--format', 'json', '--secret-rules', rules)
     (row,) = json.loads(got.stdout)
-    assert row['redacted']['acme-token']['count'] == 1 and row['unredacted_random']['count'] == 1
+    assert row['redacted']['acme-token']['count'] == 1 and len(row['pseudonymised']) == 1
 
 def test_a_secret_of_a_users_rule_split_between_two_records_is_replaced_on_both_sides(tmp_path, rules):
     "A tool's output written in two records: each half alone is too short for the rule (and the name no secret's)."
@@ -164,16 +169,19 @@ def test_a_secret_of_a_users_rule_split_between_two_records_is_replaced_on_both_
     assert 'k3v9x0q2' not in text and 'm8w7r4t1zQ' not in text and 'and then it timed out' in text
 
 def test_secrets_names_every_random_looking_string_it_counts_masked_with_file_and_place(tmp_path):
-    "Issue 38: the review line counted 46 strings and named 5; each one counted is now named, and none shown whole."
+    """Issue 38: the review line counted 46 strings and named 5; each one counted is named, none shown whole. Issue 48:
+    they are pseudonymised now; a first screen shows a few of each group, and --all every one."""
     tokens = [f'Zr8Kp2Lm5Nx7Qw1Ty4Ub{i:02d}Vc6Xd9Se' for i in range(12)]
     write_jsonl(tmp_path / 'p' / 's.jsonl', [cc('user', f'2026-01-01T10:00:{i:02d}.000Z', f'the build printed {t}')
                                              for i, t in enumerate(tokens)])
-    got = json.loads(memgate('secrets', '--project', tmp_path / 'p', '--format', 'json').stdout)
-    left = got[0]['unredacted_random'] if isinstance(got, list) else got['unredacted_random']
-    assert left['count'] == len(left['examples']) == 12
-    assert all(x.startswith('Zr8K…(30 chars) in ') and ' at u-2026-01-01T10:00:' in x for x in left['examples'])
+    got = json.loads(memgate('secrets', '--project', tmp_path / 'p', '--format', 'json').stdout)[0]
+    named = got['pseudonymised']
+    assert len(named) == 12 and all(x['value'] == 'Zr8K…(30 chars)' for x in named)
+    assert sorted(x['where'][0] for x in named) == [f's.jsonl at u-2026-01-01T10:00:{i:02d}.000Z' for i in range(12)]
     text = memgate('secrets', '--project', tmp_path / 'p').stdout
-    assert text.count('Zr8K…(30 chars) in ') == 12 and not any(t in text for t in tokens)
+    assert text.count('Zr8K…(30 chars)') == 3 and '… 9 more (--all lists them)' in text
+    every = memgate('secrets', '--project', tmp_path / 'p', '--all').stdout
+    assert every.count('Zr8K…(30 chars)') == 12 and not any(t in text + every for t in tokens)
 
 def test_the_log_records_memgates_own_rules_so_an_edit_of_them_refuses_a_resume(tmp_path, monkeypatch):
     "Issue 41: editing templates/secret-rules.toml needed a hand-bumped REDACTOR_VERSION, or a resume mixed rule sets."
