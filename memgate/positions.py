@@ -268,9 +268,9 @@ _NAME_CHAR = re.compile(r'[\w.$@:-]')
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`: quoted, a block, a config line's rest, a token."
     lit = _WRAP.match(text, at).end()
-    if text[lit:lit + 1] in ('"', "'", '`'):
-        span = _quoted(text, lit)
-        return None if span and name_like(text[span[0]:span[1]]) else span
+    # a literal, closed on its line (an unclosed quote is part of a config line's value: `PW=u'22 x`)
+    if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
+        return None if name_like(text[span[0]:span[1]]) else span
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
     line_start = text.rfind('\n', 0, name_at) + 1
     starts = bool(_LINE_START.match(text[line_start:name_at]))
@@ -429,7 +429,8 @@ def _said(text: str, at: int,
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
         if not quoted and (v[:1] in _NOT_FIRST or '(' in v or '[' in v): return None
-        if quoted and re.search(r'(?i)pass|pw', v): return None
+        # a quoted field name or tag (`json:"password"`), not a value
+        if quoted and re.search(r'(?i)passw|:\s*"', v): return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
         if says and not words and (number or not word): return s, e

@@ -126,7 +126,8 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x+|0+|1234(?:5678?)?)|my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
-    |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string|changeit
+    |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
+    |changeit
     |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+)$''', re.X)
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
@@ -139,7 +140,9 @@ KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 # a host name (with its port), a secret manager's reference: where a value is, not what
 _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|lan'
                         r'|co|uk|de|fr'
-                        r'|nl|jp|ai|edu|gov|info|biz|me|us|eu|ca|au|sh|svc|cluster|amazonaws|azure|gcp)(?::\d+)?|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+)$')
+                        r'|nl|jp|ai|edu|gov|info|biz|me|us|eu|ca|au|sh|svc|cluster|amazonaws|azure|gcp)(?::\d+)?'
+                        r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+'
+                        r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."

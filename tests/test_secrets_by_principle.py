@@ -1,0 +1,81 @@
+"""Secrets found by principle, not by the syntaxes a corpus held (issue 48): generated values placed where developers
+put them, a value found once absent everywhere, values under the floor never spreading, non-credential flags never
+taken.
+
+The values are hypothesis's: any characters a password may hold, written escaped as each place requires."""
+import json, re, shlex
+from hypothesis import HealthCheck, given, settings, strategies as st
+from synth import cc, write_jsonl
+from memgate.chunking import chunk_project
+from memgate.projects import load_project
+from memgate.redact import redact, spreads
+from memgate.positions import command_findings
+
+# a password: letters and digits with punctuation, quotes, backslashes and spaces among them, 12 to 40 characters,
+# with a letter, a digit and a symbol (the floor of what may be a word is not what this tests)
+PUNCT = '!#%&*+,-./:;=?@^_~ "\'\\$'
+password = st.text(st.sampled_from('abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789' + PUNCT),
+                   min_size=12, max_size=40).filter(
+    lambda v: v == v.strip() and re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w ]', v)
+    and '  ' not in v and not v.startswith(('-', '$', '{', '(', '[', '<', '%', '@', ':', '/', '.', '#', "'", '"'))
+    and not re.search(r'(.)\1\1', v))
+
+def windows(value: str, n: int = 8) -> list[str]: return [value[i:i + n] for i in range(len(value) - n + 1)]
+
+def leaked(value: str, sent: str, template: str) -> list[str]:
+    "Windows of 8 of `value` that are sent and that the surrounding template does not hold."
+    return [w for w in windows(value) if w in sent and w not in template]
+
+PLACES = {
+    'argv after a credential flag': lambda v: f"mysql -u root --password={shlex.quote(v)} shop",
+    'sqlcmd -P': lambda v: f"sqlcmd -S db -U sa -P {shlex.quote(v)} -Q 'select 1'",
+    'env assignment': lambda v: f"export DB_PASSWORD={shlex.quote(v)}",
+    'dotenv line': lambda v: f"DB_PASSWORD={v}" if '"' not in v and '#' not in v else f"DB_PASSWORD={json.dumps(v)}",
+    'json value': lambda v: '{"db_password": ' + json.dumps(v) + '}',
+    'python literal': lambda v: f"db_password = {v!r}",
+    'env lookup default': lambda v: f"pw = os.environ.get('DB_PASSWORD', {v!r})",
+    'prose, English': lambda v: f"the new db password is `{v}` from today",
+    'prose, Portuguese': lambda v: f"a nova senha do banco é `{v}` a partir de hoje",
+    'prose, German': lambda v: f"das neue Passwort ist `{v}` ab heute",
+    'prose, French': lambda v: f"le mot de passe est `{v}` désormais",
+    'prose, Spanish': lambda v: f"la contraseña es `{v}` desde hoy",
+    'table cell': lambda v: f"| Service | Password |\n|---|---|\n| db | `{v.replace('|', '/')}` |",
+}
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(password, st.sampled_from(sorted(PLACES)))
+def test_a_generated_password_is_taken_wherever_it_stands(value, place):
+    text = PLACES[place](value)
+    template = PLACES[place]('\x00')
+    assert leaked(value, redact(text), template) == [], (place, text, redact(text))
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(password)
+def test_a_secret_found_in_one_session_is_absent_from_every_other(tmp_path, value):
+    "Found after a credential flag in the last session, it is gone from the first one's prose and its thinking too."
+    value = value.replace('`', '')
+    folder = tmp_path / f'p{abs(hash(value))}'
+    write_jsonl(folder / 'a.jsonl', [cc('user', '2026-01-01T10:00:00.000Z', f'I wrote it down: {value} , keep it',
+                                        sid='A'),
+                                     cc('assistant', '2026-01-01T10:00:01.000Z',
+                                        [dict(type='thinking', thinking=f'the user said {value} , noted',
+                                              signature='s')],
+                                        sid='A')])
+    write_jsonl(folder / 'b.jsonl', [cc('user', '2026-01-02T10:00:00.000Z',
+                                        f"run: mysql -u root --password={shlex.quote(value)} shop", sid='B')])
+    sent = '\n'.join(c.text for c in chunk_project(load_project(folder), workers=1))
+    if spreads(value):
+        assert value not in sent, sent
+
+@given(st.sampled_from(['admin', '8080', 'true', 'changeme', '/run/secrets/db', 'password1', 'root', 'hunter2',
+                        '${DB_PASSWORD}', 'us-west-2', 'localhost:5432']))
+def test_values_under_the_floor_never_spread(value):
+    assert not spreads(value)
+
+@given(st.sampled_from(['mkdir -p /tmp/x', 'docker run -p 5432:5432 postgres', 'git commit -a -m fix',
+                        'grep -w token src', 'sed -e s/a/b/ f', 'mysql -u root -p shop', 'docker build -t app .',
+                        'ls -la ~/.ssh', 'ssh -i ~/.ssh/id_rsa host', 'curl -H "Accept: json" https://x']),
+       st.sampled_from(['', '$ ', '  command: ', '    12→']))
+def test_flags_that_take_no_credential_are_never_taken(line, prefix):
+    assert command_findings(prefix + line) == []
