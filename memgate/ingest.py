@@ -76,10 +76,11 @@ def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
 # %% ../nbs/10_ingest.ipynb #574ab21d
 # what logs written before a setting was recorded did
 _BEFORE = dict(selection={}, gate='on', secret_rules=None)
-_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'redactor',
-             'selection', 'gate', 'secret_rules', 'default_rules')
-# settings older logs did not record, and whose absence says nothing: not compared there (`redactor` was)
-_UNRECORDED = ('default_rules',)
+_SETTINGS = ('template_sha', 'chunk_tokens', 'tool_result_chars', 'memory_budget', 'renderer', 'selection', 'gate',
+             'secret_rules')
+# how memgate redacts (its code's version, its own rules' sha) may change under a log: a resume goes on while each
+# chunk the log read comes out the same (`unread` compares their shas), and stops at the first that does not
+_REDACTION = ('redactor', 'default_rules')
 
 def resume_point(path: Path, query: Query, cfg: LoopConfig,
                  events: list | None = None) -> ResumePoint:
@@ -93,7 +94,6 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
                           "use another --log-dir to start a new log")
     now = cfg.log_config()
     for k in _SETTINGS:
-        if k in _UNRECORDED and k not in last['config']: continue
         was, it = last['config'].get(k, _BEFORE.get(k)), now.get(k, _BEFORE.get(k))
         if was != it:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "
