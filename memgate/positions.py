@@ -213,7 +213,7 @@ _MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*(?:\+
 # unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a
 # keyword
 _CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?
-    (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|or|and|if)\s.*)?
+    (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|==|!=|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
 
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false undefined'.split())
@@ -270,7 +270,10 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     lit = _WRAP.match(text, at).end()
     # a literal, closed on its line (an unclosed quote is part of a config line's value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
-        return None if name_like(text[span[0]:span[1]]) else span
+        # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
+        literal = text[span[0]:span[1]]
+        word = literal.islower() and plain_word(literal) and '-' not in literal
+        return None if name_like(literal) or word else span
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
     line_start = text.rfind('\n', 0, name_at) + 1
     starts = bool(_LINE_START.match(text[line_start:name_at]))
@@ -286,8 +289,8 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     first = re.match(r'[\w$@]*', value)[0]
     if first.lower() in _TYPES or (first[:1].isupper() and re.match(r'\w+(?:<|\[\]|\?|$)', value)
                                     and not config): return None
-    # code: a name, an attribute, a call; in config text a bare word is text
-    if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]+', value)): return None
+    # code: a name, an attribute, a call; in config text a bare word is text, of four characters at least
+    if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]{4,}', value)): return None
     return s, e
 
 # %% ../nbs/00e_positions.ipynb #7281c986

@@ -127,7 +127,7 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x+|0+|1234(?:5678?)?)|my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
-    |changeit
+    |changeit|foo|bar|baz|qux|quux|foobar|%[-+# 0-9.*]*[a-zA-Z]
     |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+)$''', re.X)
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
@@ -146,7 +146,7 @@ _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev
 
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
-    v = v.strip()
+    v = v.strip().rstrip(')]}')
     return (not v or bool(_REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v) or _ELSEWHERE.match(v))
             or v.startswith('-'))
 
