@@ -30,7 +30,7 @@ _TOKEN_CHAR = re.compile(r'[A-Za-z0-9+_=/-]')
 
 # %% ../nbs/02b_audit.ipynb #6ec73a2d
 def masked(value: str) -> str:
-    "What a report shows of a value it judged: its first four characters and its length, never the rest."
+    "What a report shows of a value it judged."
     return f"{value[:4]}…({len(value)} chars)"
 
 # %% ../nbs/02b_audit.ipynb #bebb7c0c
@@ -45,7 +45,7 @@ def _context(text: str, s: int, e: int) -> str:
 # %% ../nbs/02b_audit.ipynb #58285e30
 @dataclass
 class Audit:
-    "What redaction does to a project's text, and each doubt it had: values pseudonymised, values kept and why."
+    "What redaction does to a project's text, and each doubt it had."
     project: str
     files: int = 0
     records: int = 0
@@ -56,7 +56,7 @@ class Audit:
     kept: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        "The audit as `--format json` prints it: every doubt, each value masked with where it stands."
+        "The audit as `--format json` prints it."
         return dict(project=self.project, files=self.files, records=self.records,
                     redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k, n in self.redacted.items()},
                     pseudonymised=[dict(pseudonym=p, value=v, where=w) for p, vals in self.pseudonyms.items()
@@ -70,7 +70,7 @@ def _note(book: dict, value: str, where: str):
 
 # %% ../nbs/02b_audit.ipynb #3cb92eb6
 def _doubtful(value: str) -> bool:
-    "Whether a value kept in a credential position could be a credential after all: text, not a URL or a reference."
+    "Whether a value kept in a credential position could be a credential after all."
     return len(value) >= 6 and value[0] not in '[{($<%' and '://' not in value and not value.startswith('/')
 
 # %% ../nbs/02b_audit.ipynb #707f9581
@@ -106,7 +106,7 @@ def _group(name: str) -> str:
 
 # %% ../nbs/02b_audit.ipynb #17513ccb
 def audit_text(a: Audit, every: bool = False) -> str:
-    "The audit as `memgate secrets` prints it: a screen of groups, each with a few examples; `every`: all of them."
+    "The audit as `memgate secrets` prints it: a screen of groups, each with a few examples."
     n, show = sum(a.redacted.values()), (None if every else EXAMPLES)
     lines = [f"{a.project}: {plural(a.files, 'file')}, {plural(a.records, 'record')}: "
              f"{plural(n, 'secret')} would be redacted"

@@ -90,7 +90,7 @@ def _span(where: list[int], a: int = 0, b: int | None = None, kind: str = 'comma
 
 # %% ../nbs/00e_positions.ipynb #911261b4
 def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
-    "The credential a word assigns to a secret name (`db.password=x`, `-Dpw=x`, `KEY=x`), to the next `name=`."
+    "The credential a word assigns to a secret name."
     for m in re.finditer(r'([A-Za-z_][\w.-]*)=', v):
         if not secret_name(m[1]): continue
         nxt = re.search(r'[ ,;&](?=[A-Za-z_][\w.-]*=)', v[m.end():])
@@ -104,7 +104,7 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #14a0f631
 def _credential(v: str, where: list[int], a: int, cmd: str | None, flag: str) -> list[Found]:
-    "The credential in word `v` from character `a`: after `user:` where the flag takes both, after `pass:`."
+    "The credential in word `v` from character `a`."
     if (sep := USER_PASS.get((cmd, flag), '')) and sep in v[a:]: a = v.index(sep, a) + 1
     elif m := PASS_ARG.match(v[a:]):
         if m[1] != 'pass': return []
@@ -115,7 +115,7 @@ def _credential(v: str, where: list[int], a: int, cmd: str | None, flag: str) ->
 _SEPARATOR = re.compile(r'[;&|()`]')
 
 def segments(line: str) -> list[list[tuple[str, list[int]]]]:
-    "The simple commands of a shell line, each a list of its words (value, where each character stands)."
+    "The simple commands of a shell line, each a list of its words."
     out, cur, last = [], [], 0
     for m in _SHELL_WORD.finditer(line):
         if _SEPARATOR.search(line, last, m.start()) and cur:
@@ -138,7 +138,7 @@ def flag_parts(v: str, cmd: str | None) -> tuple[str, int, bool] | None:
 
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
-    "The credentials one simple command gives: by (command, flag), by a flag's name, by position, by assignment."
+    "The credentials one simple command gives: by."
     out, cmd, i = [], None, 0
     while i < len(words):
         v, where = words[i]
@@ -223,7 +223,7 @@ _LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*'
 
 # %% ../nbs/00e_positions.ipynb #59eda496
 def _quoted(text: str, at: int) -> tuple[int, int] | None:
-    "The span of the text of the literal at `at` (several literals joined by concatenation: their whole)."
+    "The span of the text of the literal at `at` (several literals joined by concatenation."
     if not (m := _LITERAL.match(text, at)): return None
     s, e = m.start() + 1, m.end() - 1
     while (more := _MORE.match(text, m.end())) and (nxt := _LITERAL.match(text, more.end())):
@@ -232,7 +232,7 @@ def _quoted(text: str, at: int) -> tuple[int, int] | None:
 
 # %% ../nbs/00e_positions.ipynb #a4ab8491
 def _block(text: str, at: int, indent: int) -> tuple[int, int] | None:
-    "The span of a YAML block scalar's lines (`key: |`, `key: >-`): those indented more than its key."
+    "The span of a YAML block scalar's lines (`key: |`, `key: >-`)."
     line_end = text.find('\n', at)
     if line_end < 0: return None
     end, pos = line_end, line_end + 1
@@ -246,7 +246,7 @@ def _block(text: str, at: int, indent: int) -> tuple[int, int] | None:
 
 # %% ../nbs/00e_positions.ipynb #cb931130
 def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
-    "The span of an unquoted value: to the end of its line in a config line (comments off), else of its token."
+    "The span of an unquoted value: to the end of its line in a config line."
     if whole_line:
         e = text.find('\n', at)
         e = len(text) if e < 0 else e
@@ -266,7 +266,7 @@ _NAME_CHAR = re.compile(r'[\w.$@:-]')
 
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
-    "The span of the value assigned at `at` to the name at `name_at`: quoted, a block, a config line's rest, a token."
+    "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
     # a literal, closed on its line (an unclosed quote is part of a config line's value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
@@ -338,7 +338,7 @@ _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SH
 _EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+:\d+/\w+')
 
 def pair_findings(text: str) -> list[Found]:
-    "(start, end, kind) of secrets a config file holds by its form: name and value pairs, directives, hashed lines."
+    "(start, end, kind) of secrets a config file holds by its form."
     out = []
     for m in _PAIR.finditer(text):
         if secret_name(m['name']) and (span := _value_at(text, m.end(), m.start(), '=')):
@@ -381,7 +381,7 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str) -> bool:
-    "Whether an unquoted value said in prose without `is` or `:` looks like a credential: a digit or symbol, no word."
+    "Whether an unquoted value said in prose without `is` or `:` looks like a credential."
     return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v)) and not re.search(r'[:=]["\']', v)
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
@@ -393,20 +393,16 @@ _NOT_FIRST = '/.@#&)]}<>,;:=+|\\'
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola'})
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
-    "(start, end, quoted) of a prose token's value: inside its quotes, else without its closing punctuation."
+    "(start, end, quoted) of a prose token's value."
     s, e = t.span(1)
     quoted = t[1][0] in '`"\'«“「('
     if quoted: return s + 1, e - 1, True
     while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
     return s, e, False
 
-# %% ../nbs/00e_positions.ipynb #58d9dc85
-def _said(text: str, at: int,
-          digits: int = 6, # a number of this many digits or more after `is` is the password (a PIN's: 4)
-         ) -> tuple[int, int] | None:
-    "The password said after a password word that ends at `at`: after its `is` or `:`, or next to it looking random."
-    # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
-    if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
+# %% ../nbs/00e_positions.ipynb #963f0101
+def _next_to(text: str, at: int) -> tuple[int, int] | None:
+    "The password right after its word, when it looks random (`root pw xY7!kk22 on the old box`)."
     # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old
     # box`)
     if (text[at:at + 1] in (' ', '\t') and text[:at].rsplit(None, 1)[-1].lower() not in ORDINARY
@@ -415,6 +411,16 @@ def _said(text: str, at: int,
         v = text[s:e]
         if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v and (quoted or v[:1] not in _NOT_FIRST):
             return s, e
+    return None
+
+# %% ../nbs/00e_positions.ipynb #58d9dc85
+def _said(text: str, at: int,
+          digits: int = 6, # a number of this many digits or more after `is` is the password (a PIN's: 4)
+         ) -> tuple[int, int] | None:
+    "The password said after a password word that ends at `at`."
+    # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
+    if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
+    if span := _next_to(text, at): return span
     pos, says = at, None
     # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é
     # …`)
@@ -433,7 +439,7 @@ def _said(text: str, at: int,
         if '[REDACTED' in v: continue
         if not quoted and (v[:1] in _NOT_FIRST or '(' in v or '[' in v): return None
         # a quoted field name or tag (`json:"password"`), not a value
-        if quoted and re.search(r'(?i)passw|:\s*"', v): return None
+        if quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v): return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
         if says and not words and (number or not word): return s, e
@@ -466,7 +472,7 @@ _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \
 _CSV_CELL = re.compile(r'[ \t]*(?:"(?:[^"]|"")*"|[^,]*)')
 
 def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
-    "The spans of a table row's cells (a CSV's quoted cells whole), their spaces and backticks or quotes trimmed."
+    "The spans of a table row's cells."
     parts = line.split(sep)
     if sep != '|':
         parts, at = [], 0
@@ -485,7 +491,7 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
 
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
-    "The credentials of one table row: cells under a secret-named column, a value beside a secret-named name."
+    "The credentials of one table row."
     cells = _cells(line, sep)
     if len(cells) != len(header): return []
     names = [i for i, h in enumerate(header) if set(name_words(h)) & {'name', 'names', 'key', 'keys', 'variable',
@@ -501,7 +507,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
 
 # %% ../nbs/00e_positions.ipynb #0e5afa4f
 def table_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential in a table: a markdown table's or a CSV's column named for a secret."
+    "(start, end, kind) of each credential in a table."
     out, lines, at = [], text.split('\n'), 0
     starts = []
     for line in lines:
@@ -528,6 +534,6 @@ def table_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential of `text` by position: a command, an assignment, a pair, a table, prose."
+    "(start, end, kind) of each credential of `text` by position."
     return merged(command_findings(text), pair_findings(text), table_findings(text),
                   assignment_findings(text), prose_findings(text))

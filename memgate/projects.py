@@ -258,6 +258,7 @@ def known_secrets(self: Project) -> KnownSecrets:
         for s in self.sessions:
             for r in session_records(s, Warnings(), self.tool_result_chars, False):
                 values.update(found_values(r.text))
-        key = hashlib.blake2b(f'{self.name}\0{self.source}'.encode(), digest_size=32).digest()
+        # by the project's name: the same sessions make the same chunks wherever they are read from
+        key = hashlib.blake2b(self.name.encode(), digest_size=32).digest()
         self.known = KnownSecrets(dict(sorted(values.items())), key)
     return self.known

@@ -11,14 +11,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules
-from .words import Found, common_passwords, merged, placeholder, plain_word, secret_name
+from .words import Found, common_passwords, dictionary, merged, placeholder, plain_word, secret_name
 from .positions import position_findings, unquote
-from .generated import candidates, decodes_harmless, generated, identifier_like, pseudonym, word_share
+from .generated import CODE_WORDS, candidates, decodes_harmless, generated, pseudonym, word_share
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'SEAM_CHARS', 'spreads',
-           'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings', 'code_value',
-           'secret_findings', 'redact', 'read_forms', 'found_values', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
+           'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
+           'code_value', 'secret_findings', 'redact', 'read_forms', 'found_values', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -39,7 +39,7 @@ HALF = 8
 SPREAD_MIN_MIXED = 8
 
 def spreads(value: str) -> bool:
-    "Whether a value found in one place is redacted wherever else it stands: long, not digits, no word, no stand-in."
+    "Whether a value found in one place is redacted wherever else it stands."
     v = value.strip()
     mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
     return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED) and not v.isdigit() and not placeholder(v)
@@ -50,7 +50,7 @@ def spreads(value: str) -> bool:
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9_+/=-]')
 
 def written_forms(value: str) -> list[str]:
-    "`value` as text may write it: itself, URL-encoded, JSON-escaped, shell-escaped (`\\ `, `'\\''`, `\\\"`)."
+    "`value` as text may write it: itself, URL-encoded, JSON-escaped, shell-escaped."
     from urllib.parse import quote, quote_plus
     forms = [value, quote(value, safe=''), quote(value, safe=':@'), quote_plus(value), json.dumps(value)[1:-1],
              value.replace(' ', '\\ '), value.replace("'", "'\\''"), value.replace('"', '\\"'),
@@ -60,7 +60,7 @@ def written_forms(value: str) -> list[str]:
 # %% ../nbs/01_redact.ipynb #a76022f0
 @dataclass
 class KnownSecrets:
-    "Every value a project's rules and credential positions took, by kind: redacted wherever else it stands."
+    "Every value a project's rules and credential positions took, by kind."
     values: dict[str, str] = field(default_factory=dict)   # value: the kind that took it (never written)
     key: bytes = b''                                         # of the project's pseudonyms
 
@@ -72,7 +72,7 @@ class KnownSecrets:
         self.values, self.key, self._auto = state['values'], state['key'], None
 
     def automaton(self):
-        "An Aho-Corasick automaton of the values and of their long halves' edges (built once per process)."
+        "An Aho-Corasick automaton of the values and of their long halves' edges."
         if self._auto is None:
             import ahocorasick
             auto = ahocorasick.Automaton()
@@ -86,7 +86,7 @@ class KnownSecrets:
         return self._auto
 
     def digest(self) -> str:
-        "What the run records of its index: a keyed hash of its values (never the values), to tell two indexes apart."
+        "What the run records of its index: a keyed hash of its values."
         h = hashlib.blake2b(key=self.key[:64] or b'memgate', digest_size=16)
         for v in sorted(self.values): h.update(hashlib.sha256(v.encode()).digest())
         return h.hexdigest()
@@ -127,6 +127,7 @@ def _random_lists(user_sha: str) -> list:
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
+# %% ../nbs/01_redact.ipynb #f0b1b098
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
@@ -136,7 +137,7 @@ _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)
                          r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
 
 def random_review(text: str, key: bytes = b'') -> list[Found]:
-    "(start, end, decision) of each random-looking run of `text`: `random#pseudonym`, or what kept it as it is."
+    "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
     lists, out = _random_lists(user.sha if user else ''), []
     inner = lambda plain: findings(redaction_rules(), plain, decode=False) or position_findings(plain)
@@ -171,16 +172,21 @@ def random_findings(text: str, key: bytes = b'') -> list[Found]:
 # the kinds that take a value by where it stands: there, code is no value
 POSITIONAL = frozenset('''password prose-password cookie assigned-credential command-credential config-credential
     table-credential prose-credential'''.split())
+# of those, the rule file's (the rest are `memgate.positions`')
+RULE_KINDS = frozenset({'password', 'prose-password', 'cookie'})
 _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?:[(\[<{].*|[ \t]*[|,].*)?[;:,)\]]*')
 _ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
 
 def code_value(text: str, s: int, e: int) -> bool:
-    "Whether `text[s:e]`, taken where a credential may stand, is code: unquoted, a name of words, a type, a call."
+    "Whether `text[s:e]`, taken where a credential may stand, is code."
     v = text[s:e]
     if text[s - 1:s] in ('"', "'", '`') or _ENV_LINE.search(text, max(0, s - 80), s): return False
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
-    return bool(compound) and identifier_like(v)
+    # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
+    parts = [p.lower() for p in re.findall(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+', v)]
+    known = sum(len(p) for p in parts if p in CODE_WORDS or (len(p) > 2 and p in dictionary()))
+    return bool(compound) and known >= 0.7 * sum(map(len, parts))
 
 # %% ../nbs/01_redact.ipynb #e5523968
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
@@ -192,13 +198,14 @@ def _stand_in(value: str) -> bool:
     return any(a.allows(value, value, value) for a in lists)
 
 def _not_code(text: str, found: list[Found]) -> list[Found]:
-    "`found` without what position took that is no value: code, a key named for no credential, a reference's message."
+    "`found` without what position took that is no value."
     out = []
     for s, e, kind in found:
         if kind in POSITIONAL:
             value = text[s:e]
             # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
-            if code_value(text, s, e) or placeholder(value) or _stand_in(value): continue
+            # (a rule of the file judged its own stand-ins already; memgate's words judge the positions' values)
+            if code_value(text, s, e) or _stand_in(value) or (kind not in RULE_KINDS and placeholder(value)): continue
             if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
             # the key before a rule's value names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
             if kind == 'password' and (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
@@ -214,7 +221,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:
-    "Every secret of `text`, in the order of precedence: a rule, a value found before, a position, random-looking."
+    "Every secret of `text`, in the order of precedence."
     key = known.key if known else b''
     return merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
                   _not_code(text, position_findings(text)), random_findings(text, key) if random else [])
@@ -233,7 +240,7 @@ def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None 
 
 # %% ../nbs/01_redact.ipynb #ec086dca
 def read_forms(written: str) -> list[str]:
-    "What a value written in `written`'s escapes reads as: itself, shell-unquoted, JSON-unescaped, URL-decoded."
+    "What a value written in `written`'s escapes reads as."
     from urllib.parse import unquote as url_decoded
     forms = [written, unquote(f"'{written}'")[0], written.replace('\\"', '"').replace('\\\\', '\\'),
              written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
@@ -241,7 +248,7 @@ def read_forms(written: str) -> list[str]:
 
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
-    "The values `text`'s rules and credential positions take that `spreads` lets spread, as read: value, kind."
+    "The values `text`'s rules and credential positions take that `spreads` lets spread, as read."
     found = merged(_not_code(text, findings(redaction_rules(), text)), _not_code(text, position_findings(text)))
     return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
 

@@ -17,7 +17,7 @@ __all__ = ['SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECR
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
 def dictionary() -> frozenset[str]:
-    "English words and names, lower case (zxcvbn's frequency lists): what parts of identifiers and prose are made of."
+    "English words and names, lower case (zxcvbn's frequency lists)."
     from zxcvbn.frequency_lists import FREQUENCY_LISTS as F
     lists = ('english_wikipedia', 'us_tv_and_film', 'female_names', 'male_names', 'surnames', 'passwords')
     # (a word is kept in one list only: `access` is among the passwords)
@@ -26,7 +26,7 @@ def dictionary() -> frozenset[str]:
 # %% ../nbs/00d_words.ipynb #bfaa1a14
 @lru_cache(maxsize=1)
 def common_passwords() -> frozenset[str]:
-    "The 30,000 most common passwords, lower case (zxcvbn's list): values too guessable to spread as secrets."
+    "The 30,000 most common passwords, lower case (zxcvbn's list)."
     from zxcvbn.frequency_lists import FREQUENCY_LISTS as F
     return frozenset(F['passwords'])
 
@@ -34,14 +34,14 @@ def common_passwords() -> frozenset[str]:
 _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 
 def name_words(name: str) -> list[str]:
-    "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password`, `db.password`: ['db', 'password']."
+    "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password`, `db.password`."
     return [w.lower() for w in _PARTS.findall(name)]
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
-    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp pat'''.split())
+    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd')
@@ -74,11 +74,11 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
 
 # alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
 # do
-AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature pat'.split())
+AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'.split())
 
 # %% ../nbs/00d_words.ipynb #246b4cf5
 def _glued(w: str) -> bool:
-    "Whether `w` is a short prefix glued to a credential word (`pgpass`, `dbpassword`), not a word (`bypass`)."
+    "Whether `w` is a short prefix glued to a credential word (`pgpass`, `dbpassword`), not a word."
     if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
@@ -98,7 +98,7 @@ def _key_named(words: list[str]) -> bool:
 
 # %% ../nbs/00d_words.ipynb #c94484ee
 def _random_name(name: str) -> bool:
-    "Whether `name` is no name but a random run (a token's piece before a `=`): its letters and digits change often."
+    "Whether `name` is no name but a random run (a token's piece before a `=`)."
     core = re.sub(r'[^A-Za-z0-9]', '', name)
     kinds = ['d' if c.isdigit() else 'u' if c.isupper() else 'l' for c in core]
     changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
@@ -108,7 +108,7 @@ def _random_name(name: str) -> bool:
 def secret_name(name: str,
                 alone: bool = False, # a word of `AMBIGUOUS` alone names one too (a flag: `--auth`, `--pass`)
                ) -> bool:
-    "Whether a key, variable or flag named `name` holds a credential: a secret word, and no word that says otherwise."
+    "Whether a key, variable or flag named `name` holds a credential."
     words = name_words(name)
     if _random_name(name): return False
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
@@ -118,7 +118,11 @@ def secret_name(name: str,
     return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w) for w in words)
 
 # %% ../nbs/00d_words.ipynb #1a6e569a
-_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|[{(\[$@:].*
+# code's start (a bracket, a symbol, a decorator): a reference unless a key's run of letters and digits is in it
+_CODE_START = re.compile(r'^(?:[{(\[](?:[A-Za-z_$@"\'\s\])}].*)?|@[A-Za-z_][\w.]*|:[A-Za-z_]\w*[?!]?'
+                         r'|\$(?:[A-Za-z_{(].*)?)$')
+_KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
+_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\))$''', re.X)
@@ -145,9 +149,12 @@ _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev
                         r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
 def placeholder(v: str) -> bool:
-    "Whether `v` stands for a value rather than being one: a reference, a placeholder, a path, a flag, a keyword."
-    v = v.strip().rstrip(')]}')
-    return (not v or bool(_REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v) or _ELSEWHERE.match(v))
+    "Whether `v` stands for a value rather than being one."
+    v = v.strip()
+    # a bracket that closes nothing is the code's around it (`[options.authInfo=true]`)
+    while v and v[-1] in ')]}' and v.count(v[-1]) > v.count(dict(zip(')]}', '([{'))[v[-1]]): v = v[:-1]
+    code = _CODE_START.match(v) and not _KEY_RUN.search(v)
+    return (not v or bool(code or _REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v) or _ELSEWHERE.match(v))
             or v.startswith('-'))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
@@ -158,18 +165,18 @@ Found = tuple[int, int, str]
 _NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$')
 
 def name_like(v: str) -> bool:
-    "Whether `v` is a name made of words (`access_token`, `DigestAuth`, `DB_PASSWORD`): it names a value."
+    "Whether `v` is a name made of words (`access_token`, `DigestAuth`, `DB_PASSWORD`)."
     return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 for w in name_words(v))
 
 # %% ../nbs/00d_words.ipynb #be3e682f
 def plain_word(v: str) -> bool:
-    "Whether `v` is an ordinary word, or words joined by `-` or `_` (`reset-by-admin`): said of a password, not one."
+    "Whether `v` is an ordinary word, or words joined by `-` or `_` (`reset-by-admin`)."
     parts = re.split(r'[-_]', re.sub(r"['’]s?$", '', v.lower()))
     return all(p.isalpha() and (p in dictionary() or len(p) <= 2) for p in parts) and any(len(p) > 2 for p in parts)
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:
-    "Findings of several finders as one, in order: where two overlap, their union, named by the earlier layer's."
+    "Findings of several finders as one, in order."
     flat = sorted((s, e, i, k) for i, found in enumerate(layers) for s, e, k in found if e > s)
     out: list[list] = []
     for s, e, i, k in flat:
