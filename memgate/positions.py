@@ -179,6 +179,8 @@ LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t)')
 
 def command_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential the command lines of `text` give in a credential position."
+    # most texts hold no command line: one look at the whole first
+    if not _COMMAND_GATE.search(text): return []
     out, at = [], 0
     # a continued line is read with its continuation (the same length: places stay)
     joined = text.replace('\\\n', '  ').replace('\\\r\n', '   ')
@@ -467,6 +469,7 @@ def prose_findings(text: str) -> list[Found]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
+_ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t))?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$')
 _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
 
 _CSV_CELL = re.compile(r'[ \t]*(?:"(?:[^"]|"")*"|[^,]*)')
@@ -508,6 +511,8 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
 # %% ../nbs/00e_positions.ipynb #0e5afa4f
 def table_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential in a table."
+    # most texts hold no table: a markdown table's rule or a CSV header's line, looked for once
+    if not _ANY_TABLE.search(text): return []
     out, lines, at = [], text.split('\n'), 0
     starts = []
     for line in lines:
