@@ -10,7 +10,7 @@ import hashlib, json, re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from .rules import active_rules, default_rules, findings, redaction_rules
+from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
 from .words import Found, common_passwords, dictionary, merged, placeholder, plain_word, secret_name
 from .positions import position_findings, unquote
 from .generated import CODE_WORDS, candidates, decodes_harmless, generated, pseudonym, word_share
@@ -229,14 +229,7 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
 # %% ../nbs/01_redact.ipynb #1a708648
 def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None = None) -> str:
     "`text` with every secret replaced by `[REDACTED:kind]`, counted by kind into `counts`."
-    found = secret_findings(text, known)
-    if not found: return text
-    out, last = [], 0
-    for s, e, kind in found:
-        out += [text[last:s], f'[REDACTED:{kind}]']
-        last = e
-        if counts is not None: counts[kind.split('#')[0]] += 1
-    return ''.join(out) + text[last:]
+    return stand_ins(text, secret_findings(text, known), counts)
 
 # %% ../nbs/01_redact.ipynb #ec086dca
 def read_forms(written: str) -> list[str]:

@@ -17,7 +17,7 @@ from .domain import MemgateError
 # %% auto #0
 __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
            'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'uses_defaults', 'redaction_rules',
-           'wrapped_end', 'decoded_findings', 'findings', 'apply_rules']
+           'wrapped_end', 'decoded_findings', 'findings', 'stand_ins', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -369,14 +369,21 @@ def findings(rs: RuleSet, text: str,
         end = max(end, e)
     return out
 
+# %% ../nbs/00a_rules.ipynb #057b71f7
+def stand_ins(text: str, # the text the spans index
+              found: list[tuple[int, int, str]], # sorted, disjoint `(start, end, kind)` spans
+              counts: Counter | None = None, # counted into by kind, the part before any `#`
+             ) -> str:
+    "`text` with each span of `found` replaced by `[REDACTED:kind]`."
+    if not found: return text
+    out, last = [], 0
+    for s, e, kind in found:
+        out += [text[last:s], f'[REDACTED:{kind}]']
+        last = e
+        if counts is not None: counts[kind.split('#')[0]] += 1
+    return ''.join(out) + text[last:]
+
 # %% ../nbs/00a_rules.ipynb #d82c0209
 def apply_rules(rs: RuleSet, text: str, counts: Counter | None = None) -> str:
     "`text` with each secret `rs`'s rules take replaced by `[REDACTED:rule-id]`, counted by rule into `counts`."
-    found = findings(rs, text)
-    if not found: return text
-    out, last = [], 0
-    for s, e, rid in found:
-        out += [text[last:s], f'[REDACTED:{rid}]']
-        last = e
-        if counts is not None: counts[rid] += 1
-    return ''.join(out) + text[last:]
+    return stand_ins(text, findings(rs, text), counts)
