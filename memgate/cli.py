@@ -41,7 +41,7 @@ __all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Pars
            'ingest_args', 'model_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries',
            'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
            'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
-           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'build_parser', 'main']
+           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -673,6 +673,49 @@ def cmd_review(args) -> int:
     if not waiting: print(f"nothing waits for review ({plural(len(got), 'log')} under {', '.join(dirs)})")
     return 1 if bad else 0
 
+# %% ../nbs/14_cli.ipynb #a0c1e001
+def rotate_args(p):
+    "Options of `memgate rotate`."
+    logs_args(p)
+    p.add_argument('--project', help="the project whose found values to look for too (default: the sessions each "
+                   "log's run read, where its run_start says they are)")
+    p.add_argument('--scrub', action='store_true',
+                   help='replace each log that holds such a value by a scrubbed copy (a new chain; the old log is '
+                   'kept beside it, as NAME.jsonl.pre-scrub-HEAD, for you to delete)')
+
+# %% ../nbs/14_cli.ipynb #a0c1e003
+def _known_for(log: Path, start: dict, given: str | None, cache: dict):
+    "The found values of the project `log`'s run read (or `given`), read once per project; None, said, if not there."
+    try: spec = given or recorded_project(log, start)
+    except MemgateError as e:
+        print(f"memgate rotate: {e}; meanwhile values found elsewhere in the project are not looked for",
+              file=sys.stderr)
+        return None
+    chars = start['config'].get('tool_result_chars', TOOL_RESULT_CHARS)
+    if (spec, chars) not in cache: cache[spec, chars] = load_project(spec, chars, True).known_secrets()
+    return cache[spec, chars]
+
+# %% ../nbs/14_cli.ipynb #a0c1e004
+def cmd_rotate(args) -> int:
+    "Say the values each log sent that the current rules take; with --scrub, replace such logs by scrubbed copies."
+    from memgate.rotate import rotate_text, scrub, sent_secrets
+    cache, held, passed = {}, 0, 0
+    for p in log_files(args.logs):
+        try:
+            known = _known_for(p, first_event(p), args.project, cache)
+            sent = sent_secrets(p, known)
+            print(rotate_text(p, sent))
+            if sent and args.scrub:
+                done = scrub(p, known)
+                print(f"{p}: scrubbed, {plural(done.replacements, 'value')} replaced {head_said(*log_head(p))}; "
+                      f"the old log still holds them: {done.old} (delete it once they are rotated)")
+            held += bool(sent) and not args.scrub
+        except MemgateError as e:
+            print(passed_over(p, e, 'looked at'), file=sys.stderr)
+            passed += 1
+    if held: print(f"memgate rotate --scrub (with the same logs) replaces {plural(held, 'log')} by scrubbed copies")
+    return 1 if held or passed else 0
+
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
@@ -684,6 +727,8 @@ COMMANDS = dict(
                  cmd_ingest),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
+    rotate=("say what logs sent that the current rules take (rotate it); --scrub replaces them by scrubbed "
+            "copies", rotate_args, cmd_rotate),
     verify=('check logs: shas, parents, turns, run_end counts', verify_args, cmd_verify),
     stats=('numbers recomputed from the events of logs', stats_args, cmd_stats),
     report=('write plots (PNG) and an index.html for logs', report_args, cmd_report),

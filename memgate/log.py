@@ -436,6 +436,8 @@ class _Checker:
     "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
     def __init__(self):
         self.runs, self.ended, self.shas, self.memories = {}, set(), set(), set()
+        # a scrubbed copy (`memgate rotate --scrub`): its memories' token counts are the scrubbed texts'
+        self.scrubbed = False
         # the open turn's gate or parse_failed event, with what it has received so far
         self.turn = None
         self.s = Stats()    # stats of the events before the current one: last turn, last memory
@@ -468,6 +470,8 @@ class _Checker:
 def run_start(self: _Checker, e: Event) -> str | None:
     "A run may start once, and not while a turn still owes its memory."
     if e['run'] in self.runs: return f"run {e['run']} started twice"
+    if 'scrubbed' in e and e.line != 1: return "only a log's first line may say it is a scrubbed copy"
+    self.scrubbed = self.scrubbed or 'scrubbed' in e
     if (p := self.pending()): return p
     self.runs[e['run']] = e
     self.turn = None
@@ -549,7 +553,9 @@ def memory(self: _Checker, e: Event) -> str | None:
     budget = self.runs[e['run']]['config'].get('memory_budget')
     if not isinstance(budget, (int, type(None))) or isinstance(budget, bool):
         return f"the run's config has memory_budget {budget!r}, not a number of tokens"
-    if budget is not None and n > budget: return f"memory of {n} tokens exceeds the run's budget {budget}"
+    # a placeholder may count more tokens than the value it replaced
+    if budget is not None and n > budget and not self.scrubbed:
+        return f"memory of {n} tokens exceeds the run's budget {budget}"
     tn['memory'] = e['sha']
     self.shas.add(e['sha'])
     self.memories.add(e['sha'])
@@ -655,6 +661,14 @@ class _Kept:
         return (f"; holds the head kept at line {self.line}, then {plural(a.total(), 'line')} appended"
                 + (f": {', '.join(what)}" if what else ''))
 
+# %% ../nbs/08_log.ipynb #5c7a9e01
+def _scrub_said(c: _Checker) -> str:
+    "What a verdict adds of a scrubbed copy (`memgate rotate --scrub`): the log it replaced, and how much it changed."
+    first = next(iter(c.runs.values()), None)
+    said = [f"{s.get('head', '?')[:12]} ({plural(s.get('replacements', 0), 'value')} replaced)"
+            for s in (first or {}).get('scrubbed') or [] if isinstance(s, dict)]
+    return f"; a scrubbed copy of the log whose head was {', then '.join(said)}" if said else ''
+
 # %% ../nbs/08_log.ipynb #727c1bda
 def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
             unfinished_ok: bool) -> Verdict:
@@ -664,6 +678,7 @@ def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
                        f"the last turn is unfinished: {p} (memgate ingest --resume redoes it)",
                        c.turn['event'].line, n, torn)
     note = '' if chained else ', unchained (written before memgate chained its logs)'
+    note += _scrub_said(c)
     last = next(reversed(c.runs), None)
     if last is not None and last not in c.ended:
         note += f"; its last run {last} is unfinished (no run_end: it was killed, or is still being written)"
