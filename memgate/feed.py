@@ -8,15 +8,18 @@ Docs: https://memgate.github.io/memgate/feed.html.md"""
 from __future__ import annotations
 import asyncio, threading, time
 from collections import defaultdict, deque
+from itertools import combinations
 from typing import Callable
 from fastcore.basics import patch
-from .domain import Chunk, MemgateError
+from .domain import Chunk, MemgateError, Record
+from .redact import KnownSecrets, written_forms
+from .sources import Warnings, session_records
 from .projects import Project
 from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
 from .loop import ResumePoint, ResumeError
 
 # %% auto #0
-__all__ = ['ChunkFeed', 'Reader', 'WholeView', 'UnreadView']
+__all__ = ['REDACTED_LATER', 'ChunkFeed', 'Reader', 'WholeView', 'redacted_later', 'UnreadView']
 
 # %% ../nbs/09a_feed.ipynb #80c854c6
 class ChunkFeed:
@@ -36,7 +39,7 @@ class ChunkFeed:
         if not fresh and self.whole is None:
             self.whole = WholeView(self.max_tokens)
             self.views.append((self.whole, []))
-        view = UnreadView(resume, self.max_tokens) if fresh else self.whole
+        view = UnreadView(resume, self.max_tokens, self.project) if fresh else self.whole
         if fresh: self.views.append((view, []))
         reader = Reader(self, view, self.ahead)
         next(rs for v, rs in self.views if v is view).append(reader)
@@ -211,11 +214,41 @@ class WholeView:
         "Chunks held back until every session was read: none."
         return []
 
+# %% ../nbs/09a_feed.ipynb #e5a10001
+# found values in one turn's records tried left out, at most (2**8 readings); a turn holding more is refused
+REDACTED_LATER = 8
+
+def redacted_later(project: Project,        # the project, its index of found values grown since
+                   t: int,                  # the turn
+                   records: list[Record],   # its records, as they read now
+                   logged: str              # the sha of the chunk the log read at `t`
+                   ) -> list[str] | None:
+    "The found values whose redaction alone makes turn `t`'s records read differently from the log's chunk, or None."
+    known = project.known_secrets() if project.redact else None
+    files = {r.source for r in records}
+    sessions = [s for s in project.sessions if files & {str(f) for f in s.files}]
+    refs = [(r.source, r.ref) for r in records]
+    read = lambda secrets: {(r.source, r.ref): r for s in sessions
+                            for r in session_records(s, Warnings(), project.tool_result_chars, secrets)}
+    if not known or not known.values or not sessions: return None
+    raw = read(False)
+    if any(k not in raw for k in refs): return None
+    text = '\n'.join(raw[k].text for k in refs)
+    held = [v for v in known.values if any(f in text for f in written_forms(v))]
+    for n in range(1, min(len(held), REDACTED_LATER) + 1):
+        for left in combinations(held, n):
+            less = KnownSecrets({v: kind for v, kind in known.values.items() if v not in left}, known.key)
+            again = read(less)
+            if Chunk.from_records(t, [again[k] for k in refs]).sha == logged: return list(left)
+    return None
+
 # %% ../nbs/09a_feed.ipynb #5dff16d9
 class UnreadView:
     "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
-    def __init__(self, rp: ResumePoint, max_tokens: int):
+    def __init__(self, rp: ResumePoint, max_tokens: int, project: Project | None = None):
         self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
+        # the project: a turn that reads differently only by values found since is accepted, and noted here
+        self.project, self.rotated = project, {}
         self.turn_of = {(src['file'], ref): t for t,
                         srcs in rp.read.items() for src in srcs for ref in src['refs']}
         self.seen, self.unchecked = defaultdict(list), set(rp.read)
@@ -239,9 +272,14 @@ class UnreadView:
         return out
 
     def _check(self, t: int):
-        if Chunk.from_records(t, self.seen.pop(t, [])).sha != self.rp.chunk_shas[t]:
+        records, logged = self.seen.pop(t, []), self.rp.chunk_shas[t]
+        if Chunk.from_records(t, records).sha != logged and (values := self._later(t, records, logged)) is None:
             files = ', '.join(sorted({src['file'] for src in self.rp.read[t]}))
             raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
                               "into a new --log-dir to read it anew")
+        if Chunk.from_records(t, records).sha != logged: self.rotated[t] = values
         self.unchecked.discard(t)
+
+    def _later(self, t: int, records: list[Record], logged: str) -> list[str] | None:
+        return redacted_later(self.project, t, records, logged) if self.project and records else None
 

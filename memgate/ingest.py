@@ -29,7 +29,7 @@ from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
 __all__ = ['log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'Started',
-           'run_limit', 'continued', 'start_query', 'run_query', 'with_head', 'periods_chosen', 'ingest']
+           'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head', 'periods_chosen', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
@@ -277,8 +277,9 @@ async def _first_then_rest(first: Chunk, rest: Reader):
 
 # %% ../nbs/10_ingest.ipynb #dfcdd163
 def _where_from(project: Project) -> dict:
-    "What run_start records of where the sessions are: `source`, and `listed` for a project found by name."
-    return dict(source=project.source, **({'listed': True} if project.listed else {}))
+    "What run_start records of the sessions: `source`, `listed` for a project found by name, its found values' digest."
+    return dict(source=project.source, **({'listed': True} if project.listed else {}),
+                **({'index': project.known_secrets().digest()} if project.redact else {}))
 
 # %% ../nbs/10_ingest.ipynb #23d9a6ac
 def _read_info(reader: Reader) -> dict:
@@ -293,6 +294,18 @@ def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
     n, exact = total
     return (limit, True) if limit and n >= limit else (n, exact)
 
+# %% ../nbs/10_ingest.ipynb #f6b20000
+def sent_before(path: Path,       # the log resumed
+                rotated: dict,    # turn: the values its records now have redacted (`UnreadView.rotated`)
+                prefix: str = ''
+                ) -> str:
+    "What a resume says of the turns its log sent before memgate knew values it now redacts."
+    values = {v for vs in rotated.values() for v in vs}
+    turns = ', '.join(f't={t}' for t in sorted(rotated))
+    return (f"{prefix}{path}: {plural(len(rotated), 'turn')} ({turns}) sent {plural(len(values), 'value')} "
+            f"found since to be secret: rotate them (memgate rotate {path} names them; --scrub takes them out "
+            "of the log)")
+
 # %% ../nbs/10_ingest.ipynb #19e895ad
 async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print,
                     prefix='',
@@ -304,6 +317,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
             first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
+            if (rotated := getattr(s.reader.view, 'rotated', None)): err(sent_before(s.path, rotated, prefix))
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)

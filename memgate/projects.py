@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/projects.html.md"""
 
 # %% ../nbs/02a_projects.ipynb #e7c9d123
 from __future__ import annotations
-import datetime, hashlib, os, re
+import datetime, hashlib, os, re, threading
 from collections import Counter
 from dataclasses import dataclass, field
 from fastcore.basics import patch
@@ -250,15 +250,23 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
 
 # %% ../nbs/02a_projects.ipynb #dddadd6e
+_KNOWN_READ = threading.Lock()
+
+def _found_in(project: Project) -> KnownSecrets:
+    "Every value a rule or a credential position takes in `project`'s sessions, read from their text unredacted."
+    values = {}
+    for s in project.sessions:
+        for r in session_records(s, Warnings(), project.tool_result_chars, False): values.update(found_values(r.text))
+    # by the project's name: the same sessions make the same chunks wherever they are read from
+    key = hashlib.blake2b(project.name.encode(), digest_size=32).digest()
+    return KnownSecrets(dict(sorted(values.items())), key)
+
+
+# %% ../nbs/02a_projects.ipynb #d41c0a7e
 @patch
 def known_secrets(self: Project) -> KnownSecrets:
     "Every value a rule or a credential position takes anywhere in the project: secret in all its sessions."
-    if self.known is None:
-        values = {}
-        for s in self.sessions:
-            for r in session_records(s, Warnings(), self.tool_result_chars, False):
-                values.update(found_values(r.text))
-        # by the project's name: the same sessions make the same chunks wherever they are read from
-        key = hashlib.blake2b(self.name.encode(), digest_size=32).digest()
-        self.known = KnownSecrets(dict(sorted(values.items())), key)
+    # read once: a second caller (the run's first event, the feed's thread) waits for the first
+    with _KNOWN_READ:
+        if self.known is None: self.known = _found_in(self)
     return self.known

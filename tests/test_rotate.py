@@ -62,3 +62,28 @@ def test_a_log_that_fails_verify_is_passed_over_not_scrubbed(tmp_path):
     code, out, err = memgate('rotate', '--scrub', '--project', proj, log)
     assert code == 1 and err.startswith(f"{log}:") and 'not looked at' in err and 'verifies' in err
     assert log.read_bytes() == edited and len(list(log.parent.iterdir())) == 1
+
+def test_a_log_written_before_the_index_grew_resumes_and_says_rotate(tmp_path):
+    """Issue 48: a resume across the change. The old session's chunk now reads with the password redacted; the turn
+    is accepted (only a value found since changed it), the new session is read on, and the run says rotate."""
+    proj, log = logged_before_the_value_was_known(tmp_path)
+    start = read_log(log).events[0]
+    assert len(start['index']) == 32                   # the index's digest, as it was then
+    code, out, err = memgate('ingest', '--project', proj, '--model', 'keyword-baseline', '--query', 'infra-root-causes',
+                             '--log-dir', tmp_path / 'runs', '--resume')
+    assert code == 0, err
+    assert (f"{log}: 1 turn (t=1) sent 1 value found since to be secret: rotate them (memgate rotate {log} names "
+            "them; --scrub takes them out of the log)") in err
+    events = read_log(log).events
+    starts = [e for e in events if e['kind'] == 'run_start']
+    assert len(starts) == 2 and starts[1]['index'] != starts[0]['index'] and verify(log).ok
+    assert max(e['t'] for e in events if e['kind'] == 'gate') == 2      # the new session's turn, numbered on
+    assert PASSWORD not in ''.join(e.get('text', '') for e in events if e['kind'] == 'evidence' and e['t'] == 2)
+
+def test_a_session_edited_in_place_is_still_refused_on_resume(tmp_path):
+    proj, log = logged_before_the_value_was_known(tmp_path)
+    first = proj / 'S1.jsonl'
+    first.write_text(first.read_text().replace('restart the worker', 'restart the broker'))
+    code, out, err = memgate('ingest', '--project', proj, '--model', 'keyword-baseline', '--query', 'infra-root-causes',
+                             '--log-dir', tmp_path / 'runs', '--resume')
+    assert code == 1 and f"{first} changed other than by appending: turn t=1 read it differently" in err
