@@ -685,7 +685,7 @@ def rotate_args(p):
 
 # %% ../nbs/14_cli.ipynb #a0c1e003
 def _known_for(log: Path, start: dict, given: str | None, cache: dict):
-    "The found values of the project `log`'s run read (or `given`), read once per project; None, said, if not there."
+    "The found values of the project `log`'s run read (or `given`), once per project; None, said, if gone."
     try: spec = given or recorded_project(log, start)
     except MemgateError as e:
         print(f"memgate rotate: {e}; meanwhile values found elsewhere in the project are not looked for",
@@ -697,7 +697,7 @@ def _known_for(log: Path, start: dict, given: str | None, cache: dict):
 
 # %% ../nbs/14_cli.ipynb #a0c1e004
 def cmd_rotate(args) -> int:
-    "Say the values each log sent that the current rules take; with --scrub, replace such logs by scrubbed copies."
+    "Say what each log sent that the current rules take; with --scrub, replace such logs by scrubbed copies."
     from memgate.rotate import rotate_text, scrub, sent_secrets
     cache, held, passed = {}, 0, 0
     for p in log_files(args.logs):
@@ -707,13 +707,15 @@ def cmd_rotate(args) -> int:
             print(rotate_text(p, sent))
             if sent and args.scrub:
                 done = scrub(p, known)
-                print(f"{p}: scrubbed, {plural(done.replacements, 'value')} replaced {head_said(*log_head(p))}; "
+                said = head_said(*log_head(p))
+                print(f"{p}: scrubbed, {plural(done.replacements, 'value')} replaced {said}; "
                       f"the old log still holds them: {done.old} (delete it once they are rotated)")
             held += bool(sent) and not args.scrub
         except MemgateError as e:
             print(passed_over(p, e, 'looked at'), file=sys.stderr)
             passed += 1
-    if held: print(f"memgate rotate --scrub (with the same logs) replaces {plural(held, 'log')} by scrubbed copies")
+    if held: print(f"memgate rotate --scrub (with the same logs) replaces {plural(held, 'log')} by scrubbed "
+                   "copies")
     return 1 if held or passed else 0
 
 # %% ../nbs/14_cli.ipynb #6645858b

@@ -10,8 +10,9 @@ import base64, binascii, hashlib, re
 from .words import dictionary
 
 # %% auto #0
-__all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'wordlike', 'word_share', 'class_changes', 'identifier_like', 'generated',
-           'candidates', 'decodes_harmless', 'pseudonym']
+__all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
+           'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'every_candidate',
+           'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -66,9 +67,12 @@ _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 _RUN = re.compile(r'[A-Za-z0-9]+')
 
 # %% ../nbs/00f_generated.ipynb #1ad1b2cf
-def class_changes(core: str) -> float:
-    "How often, per character, `core` changes between lower case, upper case and digits."
-    kinds = ['d' if c.isdigit() else 'u' if c.isupper() else 'l' for c in core]
+def class_changes(core: str,
+                  symbols: bool = False   # count other characters as a fourth kind
+                  ) -> float:
+    "How often, per character, `core` changes between lower case, upper case and digits (and symbols)."
+    kind = lambda c: 'd' if c.isdigit() else 'u' if c.isupper() else 'l' if c.islower() or not symbols else 's'
+    kinds = [kind(c) for c in core]
     changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
     return changes / max(1, len(core) - 1)
 
@@ -150,6 +154,57 @@ def candidates(text: str, harmless=lambda token: False):
         for p in parts:
             if generated(p): yield at, at + len(p)
             at += len(p) + 1
+
+# %% ../nbs/00f_generated.ipynb #b9d40001
+# what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths, names, versions and
+# ranges hold them)
+PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
+_PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{12,}')
+# what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
+# `$$`, an email, a URL
+_TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
+                         r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*=')
+_NAMED = re.compile(r'^[A-Za-z_][\w.-]*[:=]')
+
+def password_like(body: str) -> bool:
+    "Whether `body`, a word with two of a password's symbols, looks generated rather than written."
+    parts = [p for p in re.split(r'[^A-Za-z0-9]+', body) if p]
+    letters = sum(c.isalpha() for c in body)
+    # its letters mostly in words and names (`text-align:left`, `obj.isValid&&!done`): written
+    wordy = sum(len(p) for p in parts if len(p) >= 4 and (word_share(p) > MAX_WORDS or identifier_like(p)))
+    if letters < 5 or wordy > letters / 2: return False
+    # parts of random letters and digits (`d28a`, `KEoR`), not hex (an address, ids) ...
+    odd = [p for p in parts if len(p) >= 3 and word_share(p) <= MAX_WORDS and not identifier_like(p)]
+    beyond_hex = any(re.search('[g-zG-Z]', p) for p in odd if len(p) >= 4)
+    if sum(map(len, odd)) >= 8 and beyond_hex and generated(''.join(parts)): return True
+    # ... or cases, digits and symbols mixed as only a generator mixes them, inside its parts too
+    # (`9mQ`, `bLGKpy`; `UTF-8`, `text/html` change at symbols only)
+    inside = sum(class_changes(p) * (len(p) - 1) for p in parts)
+    mixed = re.search('[a-z]', body) and re.search('[A-Z]', body) and (
+        re.search('[0-9]', body) or len({c for c in body if c in PASSWORD_SYMBOLS}) >= 3)
+    return bool(mixed) and inside >= 2 and class_changes(body, symbols=True) >= 0.3
+
+# %% ../nbs/00f_generated.ipynb #b9d4000a
+def punctuated(text: str):
+    "(start, end) of each word of `text` that looks like a generated password."
+    for m in _PUNCTUATED.finditer(text):
+        word = m[0].rstrip('.,;:!?')
+        end = m.start() + len(word)
+        # a call, or text
+        if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word): continue
+        # a name before it (`key=`, `data:`) and base64's padding are no part of a password
+        named = _NAMED.match(word)
+        skip = named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
+        body = word[skip:].rstrip('=')
+        symbols = {c for c in body if c in PASSWORD_SYMBOLS}
+        if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body): yield m.start() + skip, end
+
+# %% ../nbs/00f_generated.ipynb #b9d50000
+def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
+    "(start, end) of each run of `text` that looks generated: punctuated words, then runs outside them."
+    words = list(punctuated(text))
+    inside = lambda s, e: any(a < e and s < b for a, b in words)
+    return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 
 # %% ../nbs/00f_generated.ipynb #fde920d8
 # what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip, a DER

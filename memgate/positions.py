@@ -204,7 +204,7 @@ _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-
 
 # what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
-    |rb|br|@|&|\$|b64decode|base64\.b64decode)\(?|\()*''', re.X)
+    |rb|br|@|&|\$|b64decode|base64\.b64decode)\(?|\(\s*)*''', re.X)
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 
@@ -275,7 +275,9 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
         # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
         literal = text[span[0]:span[1]]
         word = literal.islower() and plain_word(literal) and '-' not in literal
-        return None if name_like(literal) or word else span
+        # a bracket opened over lines holds one value only when it closes right after it (not a tuple's)
+        alone = '\n' not in text[at:lit] or re.match(r'\s*\)', text[span[1] + 1:])
+        return None if name_like(literal) or word or not alone else span
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
     line_start = text.rfind('\n', 0, name_at) + 1
     starts = bool(_LINE_START.match(text[line_start:name_at]))
@@ -382,9 +384,12 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
-def _random_enough(v: str) -> bool:
-    "Whether an unquoted value said in prose without `is` or `:` looks like a credential."
-    return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v)) and not re.search(r'[:=]["\']', v)
+def _random_enough(v: str,
+                   quoted: bool = False # quoted whole (`…`): a `:"` inside is the value's, not a key's
+                   ) -> bool:
+    "Whether a value said in prose without `is` or `:` looks like a credential."
+    return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v))
+            and (quoted or not re.search(r'[:=]["\']', v))
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
 # %% ../nbs/00e_positions.ipynb #ea424e5f
@@ -431,6 +436,8 @@ def _said(text: str, at: int,
             says = m.end()
             break
         if not (t := _PROSE_TOKEN.match(text, pos)): break
+        # a quoted value before any copula is what was said (`password earlier (…) goes to`)
+        if _prose_value(text, t)[2] and _random_enough(text[slice(*_prose_value(text, t)[:2])], True): break
         pos = t.end()
     pos = says or at
     for words in range(3):
@@ -445,7 +452,7 @@ def _said(text: str, at: int,
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
         if says and not words and (number or not word): return s, e
-        if _random_enough(v) and not placeholder(v): return s, e
+        if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
         # word at most
         # (`the admin password earlier (…)`)

@@ -6,14 +6,14 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 
 # %% ../nbs/01_redact.ipynb #faf25850
 from __future__ import annotations
-import hashlib, json, re
+import hashlib, json, re, shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
 from .words import Found, common_passwords, dictionary, merged, placeholder, plain_word, secret_name
 from .positions import position_findings, unquote
-from .generated import CODE_WORDS, candidates, decodes_harmless, generated, pseudonym, word_share
+from .generated import CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym, word_share
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
@@ -146,7 +146,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
                                                                 if a.target == 'secret')
     harmless = lambda token: decodes_harmless(token, inner)
     public = [m.span() for m in _PUBLIC_PEM.finditer(text)]
-    for s, e in candidates(text, whole):
+    for s, e in every_candidate(text, whole):
         # inside a certificate or a public key: public
         if any(a <= s and e <= b for a, b in public): continue
         value = text[s:e]
@@ -231,11 +231,23 @@ def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None 
     "`text` with every secret replaced by `[REDACTED:kind]`, counted by kind into `counts`."
     return stand_ins(text, secret_findings(text, known), counts)
 
+# %% ../nbs/01_redact.ipynb #c0ffee01
+def _shell_word(written: str) -> list[str]:
+    "What `written`, a shell word's text within its quotes, reads as (`a b '\"'\"'` is `a b '`)."
+    out = []
+    # its span may stop inside a quote of the `'"'"'` idiom: closed each way
+    for text in [q + written + end for q in ("'", '') for end in ('', "'", '"', '"\'')]:
+        try: words = shlex.split(text)
+        except ValueError: continue
+        if len(words) == 1 and words[0] not in out: out.append(words[0])
+    return out
+
 # %% ../nbs/01_redact.ipynb #ec086dca
 def read_forms(written: str) -> list[str]:
     "What a value written in `written`'s escapes reads as."
     from urllib.parse import unquote as url_decoded
-    forms = [written, unquote(f"'{written}'")[0], written.replace('\\"', '"').replace('\\\\', '\\'),
+    forms = [written, unquote(f"'{written}'")[0], *_shell_word(written),
+             written.replace('\\"', '"').replace('\\\\', '\\'),
              written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
 
@@ -249,7 +261,8 @@ def found_values(text: str) -> dict[str, str]:
 # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
 SEAM_CHARS = 256
 
-_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\]$')
+# a value cut where the text ends (what prose reads as a last comma or stop may be its own)
+_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\][^\w\s]{0,3}$')
 
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
@@ -263,6 +276,17 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
     return a, b
 
+# %% ../nbs/01_redact.ipynb #a7c30000
+_LONE_TOKEN = re.compile(r'\s*(\S{4,})\s*$')
+
+def _rest_of(b: str) -> int | None:
+    "Where the rest of a value cut at a seam ends in the next text `b`: a token run on, or a text that is one token."
+    # a message that is one token, no word: the rest of a value pasted over two (`+d28a!KEoR`, not `thanks!`)
+    lone = _LONE_TOKEN.match(b)
+    bare = lone[1].rstrip('.,!?;:') if lone else ''
+    if lone and not plain_word(bare) and (len(bare) >= 8 or re.search(r'[^A-Za-z]', bare)): return lone.end()
+    return more.end() if (more := _MORE_TOKEN.match(b)) else None
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSecrets | None = None) -> list[str]:
     "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
@@ -270,8 +294,8 @@ def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSe
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if not a or not b: continue
-        if (end := _ENDS_REDACTED.search(a)) and (more := _MORE_TOKEN.match(b)):
+        if (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
-            out[i + 1] = f'[REDACTED:{end[1]}]' + b[more.end():]
+            out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]
         else: out[i], out[i + 1] = _across(a, b, counts, known)
     return out

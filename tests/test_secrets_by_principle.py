@@ -79,3 +79,27 @@ def test_values_under_the_floor_never_spread(value):
        st.sampled_from(['', '$ ', '  command: ', '    12→']))
 def test_flags_that_take_no_credential_are_never_taken(line, prefix):
     assert command_findings(prefix + line) == []
+
+# placements that span records or stand in the model's own text: a session of them, chunked as a run sends it
+SESSION_PLACES = {
+    'assistant text': lambda v: [cc('assistant', '2026-01-01T10:00:01.000Z',
+                                    [dict(type='text', text=f"I set DB_PASSWORD to `{v}` in the env file.")])],
+    'thinking': lambda v: [cc('assistant', '2026-01-01T10:00:01.000Z',
+                              [dict(type='thinking', thinking=f"The admin password earlier (`{v}`) goes to the vault.",
+                                    signature='s')])],
+    'split over two lines': lambda v: [cc('user', '2026-01-01T10:00:00.000Z',
+                                          f"DB_PASSWORD = (\n    {v[:len(v) // 2]!r}\n    {v[len(v) // 2:]!r}\n)")],
+    'split over two messages': lambda v: [cc('user', '2026-01-01T10:00:00.000Z', f"the db password is {v[:len(v) // 2]}"),
+                                          cc('user', '2026-01-01T10:00:02.000Z', v[len(v) // 2:])],
+}
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+# unquoted in a message, a value starts with a letter or digit and holds no quote or space: a reader takes those
+# for the sentence's own
+@given(password.filter(lambda v: not set(v) & set(' `"\'') and v[0].isalnum()), st.sampled_from(sorted(SESSION_PLACES)))
+def test_a_generated_password_is_taken_in_the_models_text_and_split_over_lines_or_messages(tmp_path, value, place):
+    folder = tmp_path / f'p{abs(hash((value, place)))}'
+    write_jsonl(folder / 'a.jsonl', SESSION_PLACES[place](value))
+    sent = '\n'.join(c.text for c in chunk_project(load_project(folder), workers=1))
+    assert leaked(value, sent, '') == [], (place, value, sent)
