@@ -215,7 +215,8 @@ class WholeView:
         return []
 
 # %% ../nbs/09a_feed.ipynb #e5a10001
-# found values in one turn's records tried left out, at most (2**8 readings); a turn holding more is refused
+# found values in one turn's records tried left out, at most (2**8 readings); a turn holding more is
+# refused
 REDACTED_LATER = 8
 
 def redacted_later(project: Project,        # the project, its index of found values grown since
@@ -247,7 +248,8 @@ class UnreadView:
     "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
     def __init__(self, rp: ResumePoint, max_tokens: int, project: Project | None = None):
         self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
-        # the project: a turn that reads differently only by values found since is accepted, and noted here
+        # the project: a turn that reads differently only by values found since is accepted, and
+        # noted here
         self.project, self.rotated = project, {}
         self.turn_of = {(src['file'], ref): t for t,
                         srcs in rp.read.items() for src in srcs for ref in src['refs']}

@@ -6,13 +6,13 @@ Docs: https://memgate.github.io/memgate/generated.html.md"""
 
 # %% ../nbs/00f_generated.ipynb #736be3dd
 from __future__ import annotations
-import base64, binascii, hashlib, re
+import base64, binascii, hashlib, re, urllib.parse
 from .words import dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
-           'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'every_candidate',
-           'decodes_harmless', 'pseudonym']
+           'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded',
+           'every_candidate', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -199,10 +199,22 @@ def punctuated(text: str):
         symbols = {c for c in body if c in PASSWORD_SYMBOLS}
         if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body): yield m.start() + skip, end
 
+# %% ../nbs/00f_generated.ipynb #c0ffee80
+_PERCENT_RUN = re.compile(r'(?<![\w%.~+/=-])[A-Za-z0-9%._~+/=-]{16,}')
+
+def percent_encoded(text: str):
+    "(start, end) of each URL-encoded run of `text` whose decoded text holds a generated value (a signed cookie's)."
+    for m in _PERCENT_RUN.finditer(text):
+        if not re.search(r'%[0-9A-Fa-f]{2}', m[0]): continue
+        plain = urllib.parse.unquote(m[0])
+        if any(generated(p) for p in re.split(r'[^A-Za-z0-9+/_-]+', plain) if len(p) >= MIN_GENERATED):
+            yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each run of `text` that looks generated: punctuated words, then runs outside them."
     words = list(punctuated(text))
+    words += [(s, e) for s, e in percent_encoded(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 
@@ -214,6 +226,8 @@ _MAGIC = (b'\x89PNG', b'\xff\xd8\xff', b'GIF8', b'RIFF', b'%PDF', b'\x1f\x8b', b
 def decodes_harmless(token: str, inner) -> bool:
     "Whether `token` is base64 of a harmless thing."
     t = token.rstrip('=')
+    # a value cut short (a length no base64 has) decodes as far as it goes
+    t = t[:-1] if len(t) % 4 == 1 else t
     try: raw = base64.b64decode(t + '=' * (-len(t) % 4), altchars=b'-_' if re.search('[-_]', t) else None,
                                 validate=True)
     except (binascii.Error, ValueError): return False

@@ -436,7 +436,8 @@ class _Checker:
     "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
     def __init__(self):
         self.runs, self.ended, self.shas, self.memories = {}, set(), set(), set()
-        # a scrubbed copy (`memgate rotate --scrub`): its memories' token counts are the scrubbed texts'
+        # a scrubbed copy (`memgate rotate --scrub`): its memories' token counts are the scrubbed
+        # texts'
         self.scrubbed = False
         # the open turn's gate or parse_failed event, with what it has received so far
         self.turn = None

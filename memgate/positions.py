@@ -6,14 +6,15 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
-import re
+import json, re
 from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like, name_words, placeholder,
                            plain_word, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
-           'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings', 'pair_findings',
-           'prose_findings', 'table_findings', 'position_findings']
+           'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings', 'table_findings',
+           'argv_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -61,6 +62,8 @@ CREDENTIAL_ARGS = {
     **{('keytool', f): 'next' for f in ('-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass',
                                         '-destkeypass', '-new')},
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
+    # a key's passphrase: new (-N) and old (-P)
+    ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
 }
 
 # %% ../nbs/00e_positions.ipynb #ae3d839c
@@ -275,7 +278,8 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
         # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
         literal = text[span[0]:span[1]]
         word = literal.islower() and plain_word(literal) and '-' not in literal
-        # a bracket opened over lines holds one value only when it closes right after it (not a tuple's)
+        # a bracket opened over lines holds one value only when it closes right after it (not a
+        # tuple's)
         alone = '\n' not in text[at:lit] or re.match(r'\s*\)', text[span[1] + 1:])
         return None if name_like(literal) or word or not alone else span
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
@@ -321,6 +325,28 @@ def assignment_findings(text: str,
         elif span and span[1] > span[0] and kept is not None: kept.append((*span, KEPT_STAND_IN))
     return out
 
+# %% ../nbs/00e_positions.ipynb #c0ffee90
+# a device's or a daemon's directive whose credential comes last, after its word and a type digit:
+# `radius-server host 10.0.0.5 key X`, `enable secret 5 X`, `snmp-server community X RO`, `stats
+# auth admin:X`
+_LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*[a-z][\w-]{1,40}(?:[ \t]+[^\s=:"\'`]+){0,6}?[ \t]+'
+                        r'(?P<w>key|secret|password|community|auth|psk|pre-shared-key)[ \t]+(?:\d[ \t]+)?'
+                        r'(?P<v>[^\s"\'`]+)(?:[ \t]+(?:RO|RW|ro|rw))?[ \t]*$')
+
+def directive_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential a device's or a daemon's directive gives last (`radius-server … key X`)."
+    out = []
+    for m in _LAST_WORD.finditer(text):
+        s, v = m.start('v'), m['v']
+        # `auth user:password`: the password
+        if m['w'] == 'auth' and ':' in v: s, v = s + v.index(':') + 1, v[v.index(':') + 1:]
+        # a credential has a digit or a symbol inside (`w4Cm.Zz-v`), and no brackets (`struct{}`)
+        bare = v.rstrip('.,;:!?')
+        strange = re.search(r'\d|[^\w(){}\[\]<>]', bare[:-1]) and not re.search(r'[(){}\[\]<>]', bare)
+        if len(bare) >= 6 and strange and not placeholder(v):
+            out.append((s, m.end('v'), 'config-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #018165aa
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`,
 # Kubernetes' env list
@@ -352,6 +378,7 @@ def pair_findings(text: str) -> list[Found]:
         if secret_name(m['name']) and not placeholder(v) and not plain_word(v):
             out.append((*(m.span('v') if not m['v'].startswith('"') else (m.start('v') + 1, m.end('v') - 1)),
                         'config-credential'))
+    out += directive_findings(text)
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
     out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text) if not placeholder(m['v'])]
     return out
@@ -370,7 +397,8 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
 _PHRASES = ['mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
 
-_SAYS = (r'(?:is|is\s+now|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
+_SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
+         r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 
@@ -475,6 +503,22 @@ def prose_findings(text: str) -> list[Found]:
             out.append((*span, 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #c0ffee60
+# one-time codes a service hands out in a list: each is a password
+_CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)[ \t-]+codes?\b[^\n:]{0,30}:[ \t]*'
+                    r'(?P<list>[^\n]*(?:\n[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]*)*)')
+_CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
+                        r'(?:[- ][A-Za-z0-9]{3,}){0,3}(?![\w-])')
+
+def code_list_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each recovery or backup code listed after its words (`backup codes: 2o7yr-igsdt, …`)."
+    out = []
+    for m in _CODES.finditer(text):
+        at = m.start('list')
+        out += [(at + c.start(), at + c.end(), 'prose-credential') for c in _CODE_ITEM.finditer(m['list'])
+                if len(c[0].replace('-', '')) >= 6 and not plain_word(c[0])]
+    return out
+
 # %% ../nbs/00e_positions.ipynb #dc884dd8
 _ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t))?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$')
 _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
@@ -544,8 +588,38 @@ def table_findings(text: str) -> list[Found]:
         i = j
     return out
 
+# %% ../nbs/00e_positions.ipynb #c0ffee50
+# a command given as an argv array of JSON strings (Codex's `["bash", "-lc", "…"]`): its script is a
+# command line
+_ARGV_SCRIPT = re.compile(r'''\[\s*"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh"\s*,\s*"-l?c"\s*,\s*("(?:[^"\\\n]|\\.)*")''')
+
+def _json_string(text: str, s: int, e: int) -> tuple[str, list[int]]:
+    "The JSON string literal `text[s:e]` decoded, and for each of its characters where it stands in `text`."
+    out, where, i = [], [], s + 1
+    while i < e - 1:
+        if text[i] == '\\':
+            n = 6 if text[i + 1] == 'u' else 2
+            try: out.append(json.loads(f'"{text[i:i + n]}"'))
+            except ValueError: out.append(text[i:i + n])
+            where.append(i)
+            i += n
+        else:
+            out.append(text[i])
+            where.append(i)
+            i += 1
+    return ''.join(out), where + [e - 1]
+
+def argv_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential in a shell script given as a JSON argv's string, placed in `text`."
+    out = []
+    for m in _ARGV_SCRIPT.finditer(text):
+        script, where = _json_string(text, *m.span(1))
+        out += [(where[s], where[e - 1] + 1, kind) for s, e, kind in command_findings(script)]
+    return out
+
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
-    return merged(command_findings(text), pair_findings(text), table_findings(text),
-                  assignment_findings(text), prose_findings(text))
+    return merged(command_findings(text), argv_findings(text), pair_findings(text), table_findings(text),
+                  assignment_findings(text), prose_findings(text), code_list_findings(text))

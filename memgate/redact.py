@@ -18,7 +18,8 @@ from .generated import CODE_WORDS, decodes_harmless, every_candidate, generated,
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'code_value', 'secret_findings', 'redact', 'read_forms', 'found_values', 'redact_seams']
+           'code_value', 'secret_findings', 'redact', 'read_forms', 'keyed_random', 'found_values',
+           'printed_secret_file', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -57,6 +58,11 @@ def written_forms(value: str) -> list[str]:
              re.sub(r'([:\\])', r'\\\1', value)]
     return list(dict.fromkeys(forms))
 
+# %% ../nbs/01_redact.ipynb #c0ffee30
+def _mixed(text: str) -> bool:
+    "Whether `text` holds two of lower case, upper case and digits."
+    return sum(bool(re.search(k, text)) for k in ('[a-z]', '[A-Z]', '[0-9]')) >= 2
+
 # %% ../nbs/01_redact.ipynb #a76022f0
 @dataclass
 class KnownSecrets:
@@ -80,7 +86,10 @@ class KnownSecrets:
                 for form in written_forms(v): auto.add_word(form, (form, kind, 0))
                 if len(v) >= 2 * HALF + 4 and generated(v):
                     for edge, side in ((v[:HALF], 1), (v[-HALF:], -1)):
-                        if not auto.exists(edge) and word_share(edge) < 0.5: auto.add_word(edge, (v, kind, side))
+                        # an edge that reads as a word or a name (`northmol` of a host) is no half
+                        # of a secret
+                        if not auto.exists(edge) and word_share(edge) < 0.5 and _mixed(edge):
+                            auto.add_word(edge, (v, kind, side))
             if len(auto): auto.make_automaton()
             self._auto = auto
         return self._auto
@@ -218,13 +227,18 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #110cb7a2
+# an element's closing tag at a found span's end
+_CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
+
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence."
     key = known.key if known else b''
-    return merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
-                  _not_code(text, position_findings(text)), random_findings(text, key) if random else [])
+    found = merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
+                   _not_code(text, position_findings(text)), random_findings(text, key) if random else [])
+    # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
+    return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
 
 # %% ../nbs/01_redact.ipynb #1a708648
 def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None = None) -> str:
@@ -251,10 +265,25 @@ def read_forms(written: str) -> list[str]:
              written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
 
+# %% ../nbs/01_redact.ipynb #c0ffee40
+# a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
+_KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
+                               r'''(?:=|:|=>)[ \t]*["'`]?$''')
+
+def keyed_random(text: str) -> list[Found]:
+    "(start, end, kind) of each random-looking value assigned to a name ending in `key`: a credential, found."
+    out = []
+    for s, e, kind in random_findings(text):
+        line_start = text.rfind('\n', 0, s) + 1
+        if _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s]): out.append((s, e, 'assigned-credential'))
+    return out
+
+
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
     "The values `text`'s rules and credential positions take that `spreads` lets spread, as read."
-    found = merged(_not_code(text, findings(redaction_rules(), text)), _not_code(text, position_findings(text)))
+    found = merged(_not_code(text, findings(redaction_rules(), text)), _not_code(text, position_findings(text)),
+                   keyed_random(text))
     return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
 
 # %% ../nbs/01_redact.ipynb #3e121bcc
@@ -281,11 +310,32 @@ _LONE_TOKEN = re.compile(r'\s*(\S{4,})\s*$')
 
 def _rest_of(b: str) -> int | None:
     "Where the rest of a value cut at a seam ends in the next text `b`: a token run on, or a text that is one token."
-    # a message that is one token, no word: the rest of a value pasted over two (`+d28a!KEoR`, not `thanks!`)
+    # a message that is one token, no word: the rest of a value pasted over two (`+d28a!KEoR`, not
+    # `thanks!`)
     lone = _LONE_TOKEN.match(b)
-    bare = lone[1].rstrip('.,!?;:') if lone else ''
+    # (what ends a sentence is no part of it; a comma or a colon may be the value's)
+    bare = lone[1].rstrip('.!?') if lone else ''
     if lone and not plain_word(bare) and (len(bare) >= 8 or re.search(r'[^A-Za-z]', bare)): return lone.end()
     return more.end() if (more := _MORE_TOKEN.match(b)) else None
+
+# %% ../nbs/01_redact.ipynb #c0ffee70
+# a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names
+_PRINTS = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
+                     r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
+# what a file of code, data or a public key is called: its content is read by the other layers
+_NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
+                                r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
+_LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
+
+def printed_secret_file(command: str, output: str) -> list[Found]:
+    "(start, end, kind) in `output` of each line that is one word, printed from a file named as a secret."
+    named = [m['path'] for m in _PRINTS.finditer(command)]
+    secret = [p for p in named
+              if secret_name(re.split(r'[\\/]', p)[-1].lstrip('.')) and not _NOT_A_SECRET_FILE.search(p)]
+    if not secret: return []
+    return [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
+            if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
+
 
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSecrets | None = None) -> list[str]:
@@ -294,7 +344,9 @@ def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSe
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if not a or not b: continue
-        if (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
+        if (printed := printed_secret_file(a, b)):
+            out[i + 1] = stand_ins(b, printed, counts)
+        elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
             out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]
         else: out[i], out[i + 1] = _across(a, b, counts, known)

@@ -22,7 +22,8 @@ __all__ = ['TEXT_FIELDS', 'EARLIER_FIELDS', 'Sent', 'ScrubError', 'logged_events
            'scrubbed_events', 'Scrubbed', 'scrub']
 
 # %% ../nbs/08a_rotate.ipynb #f6ff73af
-# the fields of each kind of event that hold text a model was sent or wrote (a gate's `earlier` attempts too)
+# the fields of each kind of event that hold text a model was sent or wrote (a gate's `earlier`
+# attempts too)
 TEXT_FIELDS = dict(gate=('think', 'candidate', 'raw'), parse_failed=('raw', 'error'), evidence=('text',),
                    memory=('text',), answer=('text',))
 EARLIER_FIELDS = ('raw', 'error')

@@ -41,7 +41,7 @@ def name_words(name: str) -> list[str]:
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
-    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp'''.split())
+    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd')
@@ -115,6 +115,8 @@ def secret_name(name: str,
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
     if name.isupper() and words in (['key'], ['keys']): return True
+    # a community is SNMP's password, and only SNMP's
+    if 'community' in words and 'snmp' not in words: words = [w for w in words if w != 'community']
     return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w) for w in words)
 
 # %% ../nbs/00d_words.ipynb #1a6e569a
@@ -125,7 +127,8 @@ _KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
 _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
-    |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\))$''', re.X)
+    |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
+    |\{[A-Za-z0-9+/]{16,}={0,2}\})$''', re.X)
 
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x+|0+|1234(?:5678?)?)|my[-_]?(?:secret

@@ -30,7 +30,8 @@ PLACES = {
     'argv after a credential flag': lambda v: f"mysql -u root --password={shlex.quote(v)} shop",
     'sqlcmd -P': lambda v: f"sqlcmd -S db -U sa -P {shlex.quote(v)} -Q 'select 1'",
     'env assignment': lambda v: f"export DB_PASSWORD={shlex.quote(v)}",
-    'dotenv line': lambda v: f"DB_PASSWORD={v}" if '"' not in v and '#' not in v else f"DB_PASSWORD={json.dumps(v)}",
+    # spaces only where quoted (an unquoted `A B=` reads as a second assignment)
+    'dotenv line': lambda v: f"DB_PASSWORD={v}" if not set(v) & set('"# ') else f"DB_PASSWORD={json.dumps(v)}",
     'json value': lambda v: '{"db_password": ' + json.dumps(v) + '}',
     'python literal': lambda v: f"db_password = {v!r}",
     'env lookup default': lambda v: f"pw = os.environ.get('DB_PASSWORD', {v!r})",
