@@ -90,7 +90,8 @@ SESSION_PLACES = {
                                     signature='s')])],
     'split over two lines': lambda v: [cc('user', '2026-01-01T10:00:00.000Z',
                                           f"DB_PASSWORD = (\n    {v[:len(v) // 2]!r}\n    {v[len(v) // 2:]!r}\n)")],
-    'split over two messages': lambda v: [cc('user', '2026-01-01T10:00:00.000Z', f"the db password is {v[:len(v) // 2]}"),
+    'split over two messages': lambda v: [cc('user', '2026-01-01T10:00:00.000Z',
+                                             f"the db password is {v[:len(v) // 2]}"),
                                           cc('user', '2026-01-01T10:00:02.000Z', v[len(v) // 2:])],
 }
 
