@@ -1,4 +1,4 @@
-"""What was sent before the rules knew it: the turns of a log whose text holds a value the current rules take ("rotate it"), and a scrubbed copy of the log on request.
+"""What a log sent before the rules knew it: "rotate it", and on request a scrubbed copy of the log.
 
 Docs: https://memgate.github.io/memgate/rotate.html.md"""
 
