@@ -14,7 +14,7 @@ from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
            'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings',
            'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings', 'table_findings',
-           'argv_findings', 'position_findings']
+           'argv_findings', 'hcl_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -394,7 +394,9 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'passkey community').split()
 
 # multi-word ones joined back
-_PHRASES = ['mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
+_PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
+            'código de recuperación',
+            'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
 
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
@@ -504,20 +506,32 @@ def prose_findings(text: str) -> list[Found]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
-# one-time codes a service hands out in a list: each is a password
-_CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)[ \t-]+codes?\b[^\n:]{0,30}:[ \t]*'
-                    r'(?P<list>[^\n]*(?:\n[ \t]*(?:[-*•]|\d+[.)])[ \t]+[^\n]*)*)')
+# one-time codes a service hands out in a list, after their name (`BACKUP VERIFICATION CODES`, `recovery codes:`)
+_CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?[ \t-]+codes?\b'
+                    r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:[- ][A-Za-z0-9]{3,}){0,3}(?![\w-])')
 
 def code_list_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each recovery or backup code listed after its words (`backup codes: 2o7yr-igsdt, …`)."
+    "(start, end, kind) of each recovery or backup code listed after its name, on its line or in the lines below."
     out = []
     for m in _CODES.finditer(text):
-        at = m.start('list')
-        out += [(at + c.start(), at + c.end(), 'prose-credential') for c in _CODE_ITEM.finditer(m['list'])
-                if len(c[0].replace('-', '')) >= 6 and not plain_word(c[0])]
+        rest = text[m.end():text.find('\n', m.end()) % (len(text) + 1)]
+        # a list's title: it ends its line, says `:` or opens a quoted cell (a CSV's notes)
+        if not (m[0].endswith(':') or not rest.strip() or rest.count('"') % 2): continue
+        at, started, skipped = m.end(), False, 0
+        for line in text[at:at + 4000].split('\n')[:40]:
+            # a list's number (`1.`), not a code
+            body = re.sub(r'^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+', lambda n: ' ' * len(n[0]), line)
+            items = [c for c in _CODE_ITEM.finditer(body) if len(c[0].replace('-', '').replace(' ', '')) >= 6
+                     and not plain_word(c[0])]
+            if items: out += [(at + c.start(), at + c.end(), 'prose-credential') for c in items]
+            elif started or skipped >= 5: break
+            else: skipped += 1
+            started = started or bool(items)
+            at += len(line) + 1
     return out
+
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
 _ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t))?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$')
@@ -618,8 +632,24 @@ def argv_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #e1f00000
+# a Terraform variable, its name in the block's label: its default is the value (`sensitive = true` says so too)
+_HCL_VARIABLE = re.compile(r'variable\s+"(?P<name>[^"\n]+)"\s*\{(?P<body>[^{}]*)\}')
+_HCL_DEFAULT = re.compile(r'(?m)^[ \t]*default[ \t]*=[ \t]*"(?P<v>(?:[^"\\\n]|\\.)*)"')
+
+def hcl_findings(text: str) -> list[Found]:
+    "(start, end, kind) of the default of each Terraform variable named as a secret or marked `sensitive`."
+    out = []
+    for m in _HCL_VARIABLE.finditer(text):
+        sensitive = re.search(r'(?m)^[ \t]*sensitive[ \t]*=[ \t]*true\b', m['body'])
+        if not (sensitive or secret_name(m['name'])) or not (d := _HCL_DEFAULT.search(m['body'])): continue
+        at = m.start('body')
+        if d['v'] and not placeholder(d['v']): out.append((at + d.start('v'), at + d.end('v'), 'config-credential'))
+    return out
+
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
     return merged(command_findings(text), argv_findings(text), pair_findings(text), table_findings(text),
-                  assignment_findings(text), prose_findings(text), code_list_findings(text))
+                  assignment_findings(text), prose_findings(text), code_list_findings(text), hcl_findings(text))

@@ -11,15 +11,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import Found, common_passwords, dictionary, merged, placeholder, plain_word, secret_name
+from .words import (PUBLIC_WORDS, Found, common_passwords, dictionary, merged, name_words, placeholder,
+                           plain_word, secret_name)
 from .positions import position_findings, unquote
 from .generated import CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym, word_share
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'code_value', 'secret_findings', 'redact', 'read_forms', 'keyed_random', 'found_values',
-           'printed_secret_file', 'redact_seams']
+           'code_value', 'keyed_random', 'secret_findings', 'redact', 'read_forms', 'found_values',
+           'printed_secret_file', 'generator_output', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -185,11 +186,17 @@ POSITIONAL = frozenset('''password prose-password cookie assigned-credential com
 RULE_KINDS = frozenset({'password', 'prose-password', 'cookie'})
 _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?:[(\[<{].*|[ \t]*[|,].*)?[;:,)\]]*')
 _ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
+_ENV_ASSIGN = re.compile(r'(?:^|[\s"\'`(])[A-Z][A-Z0-9]*_[A-Z0-9_]*=$')
+_YAML_KEY = re.compile(r'(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?[A-Za-z_][\w.-]*:[ \t]+$')
 
 def code_value(text: str, s: int, e: int) -> bool:
     "Whether `text[s:e]`, taken where a credential may stand, is code."
     v = text[s:e]
     if text[s - 1:s] in ('"', "'", '`') or _ENV_LINE.search(text, max(0, s - 80), s): return False
+    # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals, not names of code
+    if _ENV_ASSIGN.search(text, max(0, s - 80), s): return False
+    literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v)
+    if literal and _YAML_KEY.search(text, max(0, s - 120), s): return False
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
@@ -226,6 +233,23 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
         out.append((s, e, kind))
     return out
 
+# %% ../nbs/01_redact.ipynb #c0ffee40
+# a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
+_KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
+                               r'''(?:=|:|=>)[ \t]*["'`]?$''')
+
+def keyed_random(text: str) -> list[Found]:
+    "(start, end, kind) of each random-looking value assigned to a name ending in `key`: a credential."
+    out = []
+    # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not
+    for s, e, why in random_review(text):
+        if not (why.startswith('random#') or re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])): continue
+        line_start = text.rfind('\n', 0, s) + 1
+        named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
+        if named and not PUBLIC_WORDS & set(name_words(named[0])): out.append((s, e, 'assigned-credential'))
+    return out
+
+
 # %% ../nbs/01_redact.ipynb #110cb7a2
 # an element's closing tag at a found span's end
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
@@ -236,7 +260,8 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
     "Every secret of `text`, in the order of precedence."
     key = known.key if known else b''
     found = merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
-                   _not_code(text, position_findings(text)), random_findings(text, key) if random else [])
+                   _not_code(text, position_findings(text)), keyed_random(text),
+                   random_findings(text, key) if random else [])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
 
@@ -264,20 +289,6 @@ def read_forms(written: str) -> list[str]:
              written.replace('\\"', '"').replace('\\\\', '\\'),
              written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
-
-# %% ../nbs/01_redact.ipynb #c0ffee40
-# a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
-_KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
-                               r'''(?:=|:|=>)[ \t]*["'`]?$''')
-
-def keyed_random(text: str) -> list[Found]:
-    "(start, end, kind) of each random-looking value assigned to a name ending in `key`: a credential, found."
-    out = []
-    for s, e, kind in random_findings(text):
-        line_start = text.rfind('\n', 0, s) + 1
-        if _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s]): out.append((s, e, 'assigned-credential'))
-    return out
-
 
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
@@ -337,6 +348,18 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
 
 
+# %% ../nbs/01_redact.ipynb #e2f00000
+# a command that makes passwords: what it prints is one, line by line
+_MAKES_SECRETS = re.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|makepasswd|openssl\s+rand|'
+                            r'gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
+
+def generator_output(command: str, output: str) -> list[Found]:
+    "(start, end, kind) in `output` of each line a password generator in `command` printed."
+    if not _MAKES_SECRETS.search(command): return []
+    return [(*m.span(1), 'password') for m in re.finditer(r'(?m)^[ \t]*(\S[^\n]{5,119}?)[ \t]*$', output)
+            if not placeholder(m[1]) and '[REDACTED' not in m[1]]
+
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSecrets | None = None) -> list[str]:
     "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
@@ -344,7 +367,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSe
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if not a or not b: continue
-        if (printed := printed_secret_file(a, b)):
+        if (printed := printed_secret_file(a, b) or generator_output(a, b)):
             out[i + 1] = stand_ins(b, printed, counts)
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
