@@ -196,7 +196,9 @@ def code_value(text: str, s: int, e: int) -> bool:
     # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals, not names of code
     if _ENV_ASSIGN.search(text, max(0, s - 80), s): return False
     literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v)
-    if literal and _YAML_KEY.search(text, max(0, s - 120), s): return False
+    # (a YAML value ends its line; code's `key: name,` goes on)
+    line_rest = text[e:text.find('\n', e) % (len(text) + 1)]
+    if literal and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip(): return False
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
