@@ -1,0 +1,30 @@
+"""The blind rounds' corpora (issue 48), each kept once the round after it was measured: a project written by someone
+who never read memgate's rules, its redactor or its tests, secrets planted where developers paste them and
+look-alikes beside them (seed 1 of each round's `gen.py`, its manifest in `tests/data/blind_roundN`).
+
+Measured blind, before any fix for it: round 1 leaked 26 of 281 secrets and took 34 look-alikes; round 2 leaked
+7.4-9.3% of its secrets and took 23.6% of its look-alikes; round 3 leaked 15 of 248 and took 17 of 134. Each test
+holds what the fixes since made of its round at the commit that kept it."""
+import sys
+from pathlib import Path
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'bench'))
+from secret_round import measure  # noqa: E402
+
+DATA = Path(__file__).parent / 'data'
+
+# round: (secrets planted, at least this many look-alikes present, most leaks, most look-alikes taken)
+ROUNDS = {1: (281, 160, 2, 13), 2: (257, 130, 7, 14), 3: (248, 130, 2, 9)}
+
+@pytest.mark.parametrize('round_', sorted(ROUNDS))
+def test_a_blind_rounds_secrets_stay_home_and_its_look_alikes_are_sent(round_):
+    secrets, decoys, most_leaks, most_taken = ROUNDS[round_]
+    r = measure(DATA / f'blind_round{round_}')
+    leaks, taken = [s['kind'] for s in r['leaks']], [d['kind'] for d in r['taken']]
+    print(f"\nround {round_}: {len(leaks)} of {r['secrets']} secrets leak; {len(taken)} of {r['decoys']} look-alikes "
+          f"taken; memgate secrets names {len(r['named'])} of {len(leaks)} leaks")
+    assert r['secrets'] == secrets and r['decoys'] >= decoys
+    assert len(leaks) <= most_leaks, leaks
+    assert len(taken) <= most_taken, taken
+    assert len(r['named']) <= len(leaks)
