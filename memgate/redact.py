@@ -240,11 +240,13 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
 _KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
                                r'''(?:=|:|=>)[ \t]*["'`]?$''')
 
-def keyed_random(text: str) -> list[Found]:
+def keyed_random(text: str,
+                 review: list[Found] | None = None # `random_review(text)`, when the caller has it already
+                 ) -> list[Found]:
     "(start, end, kind) of each random-looking value assigned to a name ending in `key`: a credential."
     out = []
     # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not
-    for s, e, why in random_review(text):
+    for s, e, why in random_review(text) if review is None else review:
         if not (why.startswith('random#') or re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])): continue
         line_start = text.rfind('\n', 0, s) + 1
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
@@ -260,10 +262,11 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence."
-    key = known.key if known else b''
+    # the random-looking runs, judged once: a key's values and the pseudonyms both come from it
+    review = random_review(text, known.key if known else b'')
     found = merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
-                   _not_code(text, position_findings(text)), keyed_random(text),
-                   random_findings(text, key) if random else [])
+                   _not_code(text, position_findings(text)), keyed_random(text, review),
+                   [f for f in review if f[2].startswith('random#')] if random else [])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
 
