@@ -113,6 +113,30 @@ def generated(text: str) -> bool:
     # (letters only: a long name of few words repeats too few letters to tell by variety)
     return class_changes(core) >= 0.2 or (len(core) >= 20 and not core.isalpha() and len(set(core)) / len(core) >= 0.5)
 
+# %% ../nbs/00f_generated.ipynb #552567a9
+def _base64(token: str) -> bool:
+    "Whether `token` is standard base64 of 16 bytes or more (a key's), whatever its `/` and `+`."
+    if len(token) < 24 or len(token) % 4: return False
+    if not re.fullmatch(r'[A-Za-z0-9+/]+={0,2}', token): return False
+    # (random bytes' base64 has both cases: one case only is a path's or a name's)
+    if not (re.search('[a-z]', token) and re.search('[A-Z]', token)): return False
+    try: return len(base64.b64decode(token, validate=True)) >= 16
+    except (binascii.Error, ValueError): return False
+
+# %% ../nbs/00f_generated.ipynb #b5ace05e
+# a URL's scheme and host (and the path so far) before a run, or a host's name before its last label
+# and path (Go's `golang.org/x/oauth2`)
+_IN_URL = re.compile(r'[a-z][a-z0-9+.-]*://[^\s/?#"\'<>@]*(?:/[^\s?#"\'<>]*)?$'
+                     r'|(?<![\w.])[a-z][a-z0-9-]*\.$')
+
+def _path(text: str, start: int, token: str) -> bool:
+    "Whether `token`, a run with a `/` at `start` of `text`, is a path (judged part by part), not base64."
+    # a URL's path, and a run with a whole word between two slashes (base64's parts are no words)
+    if _IN_URL.search(text, max(0, start - 300), start): return True
+    parts = token.split('/')
+    if any(len(p) >= 4 and p.isalpha() and p.islower() and word_share(p) == 1 for p in parts): return True
+    return not _base64(token) and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3)
+
 # %% ../nbs/00f_generated.ipynb #b42eab4a
 # a run of characters a generated value is made of (base64 and base64url, hex, base32, base62)
 # (with a digit, or upper case after lower twice: a word, a path, a snake_case name is not looked
@@ -123,12 +147,6 @@ _CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z
 # a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
 _NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=+')
 
-def _base64(token: str) -> bool:
-    "Whether `token` is standard base64 of 16 bytes or more (a key's), whatever its `/` and `+`."
-    if len(token) < 24 or len(token) % 4 or not re.fullmatch(r'[A-Za-z0-9+/]+={0,2}', token): return False
-    try: return len(base64.b64decode(token, validate=True)) >= 16
-    except (binascii.Error, ValueError): return False
-
 def candidates(text: str, harmless=lambda token: False):
     "(start, end) of each run of `text` that looks generated, unless `harmless`."
     for m in _CANDIDATE.finditer(text):
@@ -137,6 +155,10 @@ def candidates(text: str, harmless=lambda token: False):
         # stays whole
         while (name := _NAME_EQ.match(token)) and not generated(name[0].rstrip('=')):
             token, start = token[name.end():], start + name.end()
+        # (base64 of a JPEG starts `/9j/`: judged whole before its slashes are cut off)
+        if harmless(token):
+            yield start, start + len(token)
+            continue
         stripped = token.strip('/+')
         start, token = start + token.index(stripped) if stripped else start, stripped
         if len(token) < MIN_GENERATED: continue
@@ -145,8 +167,7 @@ def candidates(text: str, harmless=lambda token: False):
             yield start, start + len(token)
             continue
         parts = token.split('/')
-        path = (len(parts) > 1 and not _base64(token)
-                and any(word_share(p) > MAX_WORDS for p in parts if len(p) >= 3))
+        path = len(parts) > 1 and _path(text, start, token)
         if not path and generated(token):
             yield start, start + len(token)
             continue

@@ -589,6 +589,8 @@ def table_findings(text: str) -> list[Found]:
         nxt = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i + 1])
         md = '|' in line and _TABLE_SEP.match(nxt)
         csv = not md and line.count(',') >= 1 and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line)
+        # a header's cells are names, not a sentence's clauses (prose has commas too)
+        csv = csv and all(len(cell.split()) <= 3 for cell in line.split(','))
         header = [line[s:e].strip().lower() for s, e in _cells(line, '|' if md else ',')]
         if not (md or csv) or not any(secret_name(h, True) or 'value' in name_words(h) for h in header):
             i += 1

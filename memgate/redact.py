@@ -6,28 +6,30 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 
 # %% ../nbs/01_redact.ipynb #faf25850
 from __future__ import annotations
-import hashlib, json, re, shlex
+import hashlib, json, re, shlex, urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (PUBLIC_WORDS, Found, common_passwords, dictionary, merged, name_words, placeholder,
-                           plain_word, secret_name)
+from .words import (NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary, machine_made, merged,
+                           name_words, placeholder, plain_word, plain_words, secret_name)
 from .positions import position_findings, unquote
-from .generated import CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym, word_share
+from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
+                              word_share, wordlike)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'code_value', 'keyed_random', 'secret_findings', 'redact', 'read_forms', 'found_values',
-           'printed_secret_file', 'generator_output', 'redact_seams']
+           'expression', 'names_key', 'ordinary_cookie', 'code_value', 'template_only', 'keyed_random',
+           'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file', 'generator_output',
+           'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
 # the code's;
 # the rules' own sha is recorded apart, as `run_start`'s default_rules, so a rule edit needs no bump
 # here)
-REDACTOR_VERSION = 6
+REDACTOR_VERSION = 7
 
 # %% ../nbs/01_redact.ipynb #00c9b1d1
 # a value found spreads to its other mentions only if it could not be an ordinary word
@@ -178,6 +180,86 @@ def random_findings(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
     return [f for f in random_review(text, key) if f[2].startswith('random#')]
 
+# %% ../nbs/01_redact.ipynb #8b7030aa
+def _glued(part: str) -> bool:
+    "Whether `part` is two or more words glued (`jsonwebtoken`), each of three letters or more."
+    ends, words = {0}, dictionary()
+    for i in range(3, len(part) + 1):
+        if any(i - j >= 3 and (part[j:i] in words or part[j:i] in CODE_WORDS) for j in ends): ends.add(i)
+    return len(part) in ends and len(part) >= 6
+
+# %% ../nbs/01_redact.ipynb #66d23966
+# what starts an expression, not a literal: a reference, a dereference, a path's `::`, PHP's root
+# namespace, an Elixir struct, a type's keyword, a list, a map, a closure's bars
+_SIGIL = re.compile(r"^(?:&(?:mut[ \t]+|'\w+[ \t]+)?|\*+|::?|\\(?=\w)|%(?=\w*\{)"
+                    r"|(?:impl|dyn|new)[ \t]+|[\[({|])")
+# what joins code: a call, a block, a generic, a path, an arrow, a closure, a method on a number
+# or on a call's result (a dotted chain of words alone may be a passphrase: `code_value` weighs it)
+_JOINS = re.compile(r'[(){}\[\]<>|]|::|->|=>|[\d)\]]\.[A-Za-z_]')
+_IDENT_PART = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+')
+# a regular expression's literal (`/([^\s],;=]+)\s*/g`) and what only a pattern holds
+_REGEX_LITERAL = re.compile(r'/.+/[dgimsuy]*|/[(\[^\\].*')
+_INNER_LITERAL = re.compile(r'''(["'`])[^"'`\s]{6,}\1''')
+_REGEX_SIGN = re.compile(r'\\[sdwSDWbB]|\(\?[:=!<]|\[\^')
+
+def expression(value: str) -> bool:
+    "Whether `value`, unquoted where a credential may stand, is code's expression, not a literal."
+    v = value.rstrip(';,)')
+    if not re.search(r'[A-Za-z0-9]', v): return True
+    if _REGEX_LITERAL.fullmatch(v) and _REGEX_SIGN.search(v): return True
+    # a literal inside is the value (`!unsafe 'TJmB[=6f?;('`, `Some("…")`): in code, the literal
+    # is what is taken
+    if not (_SIGIL.match(v) or _JOINS.search(v)) or _INNER_LITERAL.search(v): return False
+    # its names read as code's words (`oauth2.Token`, `Hs256Signer`, `RSAPublicKey`); a generated
+    # password's letters read as none (`kX9(vQ2{`); a name of one or two letters (`|p|`, `u8`)
+    # tells neither
+    parts = [p.lower() for p in _IDENT_PART.findall(v) if len(p) > 2]
+    letters = sum(map(len, parts))
+    # (a short part is a word only when a dictionary says so: `Aabco` reads, but is no word; and
+    # code's names are mostly letters, a generated value's mostly not)
+    word = lambda p: wordlike(p) and (len(p) >= 6 or p in CODE_WORDS or p in dictionary()) or _glued(p)
+    known = sum(len(p) for p in parts if word(p))
+    if letters < 0.5 * len(re.findall(r'[A-Za-z0-9]', v)): return False
+    # (a generic call's `::<` or `>(`, or two paths, say code by themselves: half its names may
+    # be a crate's)
+    share = 0.5 if re.search(r'::<|>\(', v) or v.count('::') >= 2 else 0.7
+    return letters >= 3 and known >= share * letters or not parts and bool(_SIGIL.match(v))
+
+# %% ../nbs/01_redact.ipynb #9287cb8f
+_CONSTANT = re.compile(r'[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+')
+
+def names_key(key: str, value: str) -> bool:
+    "Whether `value`, assigned to `key`, is a name (the key's own words, a constant's), not a secret."
+    words = name_words(value)
+    if not words or ' ' in value.strip(): return False
+    # the key's own words (`HTTP_COOKIE = 'HTTP_COOKIE'`, `awsSessionToken = "AWS_SESSION_TOKEN"`)
+    if set(words) <= set(name_words(key)): return True
+    known = [w for w in words if w in CODE_WORDS or (len(w) > 2 and w in dictionary())]
+    # a constant's name of words (an environment variable's, `"CLIENT_SECRET"`), or a dotted
+    # name sharing a word with its key (`session_key: 'rack.session'`)
+    named = _CONSTANT.fullmatch(value) or (re.fullmatch(r'[a-z]+(?:[._][a-z]+)+', value)
+                                            and set(words) & set(name_words(key)))
+    return bool(named) and sum(map(len, known)) >= 0.7 * sum(map(len, words))
+
+# %% ../nbs/01_redact.ipynb #c73cc2da
+_COOKIE_PAIR = re.compile(r'([^\s=;,]+)=([^;,\s]*)')
+# a cookie's name that says its value is a session's or a credential
+_SESSION_WORDS = frozenset('''sess session sessionid sid token auth jwt csrf xsrf remember login sso
+    bm'''.split())
+
+def ordinary_cookie(value: str) -> bool:
+    "Whether a cookie's `name=value` pairs hold ordinary state only (`foo=bar`), no session's id."
+    pairs = _COOKIE_PAIR.findall(value)
+    if not pairs: return False
+    for name, v in pairs:
+        plain = urllib.parse.unquote(v).strip('"')
+        words = set(name_words(name))
+        named = secret_name(name) or words & _SESSION_WORDS or name.upper().startswith('SESS')
+        # (a signed cookie's signature follows a `.` or a `:`)
+        if any(generated(p) for p in [plain, *re.split(r'[.:]', plain)] if p): return False
+        if named and len(plain) >= 6 and not plain_words(plain): return False
+    return True
+
 # %% ../nbs/01_redact.ipynb #eb815f28
 # the kinds that take a value by where it stands: there, code is no value
 POSITIONAL = frozenset('''password prose-password cookie assigned-credential command-credential config-credential
@@ -199,6 +281,7 @@ def code_value(text: str, s: int, e: int) -> bool:
     # (a YAML value ends its line; code's `key: name,` goes on)
     line_rest = text[e:text.find('\n', e) % (len(text) + 1)]
     if literal and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip(): return False
+    if expression(v): return True
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
@@ -206,29 +289,61 @@ def code_value(text: str, s: int, e: int) -> bool:
     known = sum(len(p) for p in parts if p in CODE_WORDS or (len(p) > 2 and p in dictionary()))
     return bool(compound) and known >= 0.7 * sum(map(len, parts))
 
-# %% ../nbs/01_redact.ipynb #e5523968
-_KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
-_MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
+# %% ../nbs/01_redact.ipynb #36a5451d
+# what fills a template: interpolations, a format's verbs and the words and marks around them
+_INTERPOLATION = re.compile(r'#\{[^{}\n]*\}|\$\{[^{}\n]*\}|\{\$[^{}\n]*\}')
+_FORMAT = re.compile(r'(?:%[-+# 0-9.*]*[a-zA-Z]|\{\w*(?::[^{}]*)?\}|\\[nrt]'
+                     r'|[\s/:,;.=()\[\]*A-Za-z-])+')
+_VERB = re.compile(r'%[-+# 0-9.*]*[vsdqxXTfgw]|\{\d*\}')
 
+def template_only(value: str) -> bool:
+    "Whether `value` is a template's holes (interpolations, a format's verbs), no literal of its own."
+    rest = _INTERPOLATION.sub('', value)
+    if rest != value and len(re.findall(r'[A-Za-z0-9]', rest)) < 4: return True
+    return bool(_VERB.search(value) and _FORMAT.fullmatch(value))
+
+# %% ../nbs/01_redact.ipynb #538dea0e
 def _stand_in(value: str) -> bool:
     "Whether the rule file's placeholder allowlists (those for every rule) let `value` through."
     lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
     return any(a.allows(value, value, value) for a in lists)
+
+# %% ../nbs/01_redact.ipynb #e5523968
+_KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
+_MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
+# a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`): a
+# backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a span's end
+_ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
+_CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
+_BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split())
+# a tag's attributes or a generic's parameters before a value (`<h3 id="cookie-info">COOKIES`,
+# `Map<Password, Password> DIRECT`): the key was inside them (an element named for a secret holds
+# one)
+_CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
 
 def _not_code(text: str, found: list[Found]) -> list[Found]:
     "`found` without what position took that is no value."
     out = []
     for s, e, kind in found:
         if kind in POSITIONAL:
-            value = text[s:e]
+            if cut := _ESCAPED_END.search(text, s, e): e = cut.start()
+            if tag := _CLOSING.search(text[s:e]): e = s + tag.start()
+            value, k = text[s:e], _KEY_BEFORE.search(text, max(0, s - 80), s)
+            # no letter nor digit, a space first, a boolean, a template's holes, a tag's name
+            if not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace(): continue
+            if cut and len(value) < 4 or value.lower() in _BOOLEANS or template_only(value): continue
+            if _CLOSED.search(text, max(0, s - 200), s): continue
             # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
             # (a rule of the file judged its own stand-ins already; memgate's words judge the positions' values)
             if code_value(text, s, e) or _stand_in(value) or (kind not in RULE_KINDS and placeholder(value)): continue
             if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
-            # the key before a rule's value names no credential (`API_KEY_HEADER=`, plist's `<key>`): words decide
-            if kind == 'password' and (k := _KEY_BEFORE.search(text, max(0, s - 80), s)) and not (secret_name(k[1]) or
-                                                                           secret_name(k[1].rsplit('.', 1)[-1])):
-                continue
+            # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
+            # names itself, or names what a machine makes and holds a person's words
+            named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
+            if k and (kind == 'password' and not named or names_key(k[1], value)): continue
+            if k and machine_made(k[1]) and plain_words(value): continue
+            cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
+            if '=' in value and cookie and ordinary_cookie(value): continue
             # inside `${NAME}` or `${NAME:?message}` (a default, `${NAME:-value}`, is a value)
             if any(m.start() < e and s < m.end() for m in _MESSAGE_REF.finditer(text, max(0, s - 200), e + 200)):
                 continue
@@ -250,14 +365,14 @@ def keyed_random(text: str,
         if not (why.startswith('random#') or re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])): continue
         line_start = text.rfind('\n', 0, s) + 1
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
-        if named and not PUBLIC_WORDS & set(name_words(named[0])): out.append((s, e, 'assigned-credential'))
+        words = name_words(named[0]) if named else []
+        # (a public key, a cache's or a sort's key is no credential)
+        if named and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & set(zip(words, words[1:])):
+            out.append((s, e, 'assigned-credential'))
     return out
 
 
 # %% ../nbs/01_redact.ipynb #110cb7a2
-# an element's closing tag at a found span's end
-_CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
-
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 # %% auto #0
 __all__ = ['SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
-           'KEPT_STAND_IN', 'Found', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'placeholder',
-           'name_like', 'plain_word', 'merged']
+           'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words',
+           'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -176,6 +176,27 @@ def plain_word(v: str) -> bool:
     "Whether `v` is an ordinary word, or words joined by `-` or `_` (`reset-by-admin`)."
     parts = re.split(r'[-_]', re.sub(r"['’]s?$", '', v.lower()))
     return all(p.isalpha() and (p in dictionary() or len(p) <= 2) for p in parts) and any(len(p) > 2 for p in parts)
+
+# %% ../nbs/00d_words.ipynb #f81d5519
+# a name's word that says a machine made its value (a token, a key, a salt, a session's id) ...
+MACHINE_MADE = frozenset('''token tokens key keys salt session sessions cookie cookies sig signature
+    nonce csrf xsrf hmac'''.split())
+# ... and one that says a person may have chosen it
+PERSON_MADE = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin secret secrets
+    credential credentials cred creds mnemonic'''.split())
+
+def machine_made(name: str) -> bool:
+    "Whether `name` names a value a machine makes (a token, a key, a salt), not a person's choice."
+    words = set(name_words(name))
+    return bool(words & MACHINE_MADE) and not words & PERSON_MADE
+
+# %% ../nbs/00d_words.ipynb #36fbd71e
+def plain_words(v: str) -> bool:
+    "Whether `v` is ordinary words (`not a good one`, `signing salt v1`): a person's text, no machine's."
+    parts = [p for p in re.split(r'[\s._-]+', v.strip()) if p]
+    words = [p for p in parts if p.isalpha() and (p.lower() in dictionary() or len(p) <= 2)]
+    numbers = [p for p in parts if re.fullmatch(r'[vV]?\d{1,2}', p)]
+    return bool(parts) and len(words) + len(numbers) == len(parts) and max(map(len, words), default=0) > 2
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:

@@ -17,6 +17,10 @@ KEPT = [
     '"lineage": "0d6c9a3e-4b1f-4c7e-9a2d-5e8f7a6b3c1d"',
     '"shasum": "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",',                   # npm's lockfile shasum
     'PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=',               # a WireGuard public key
+    '  "private_key_id": "4f2a9c1b7d3e5f60718293a4b5c6d7e8f9012345",',        # names a key, as a kid does
+    '647a1bedc56a5ae0b3ccdf3fee0b29595b7b6ae6f65d3b9c85733e46fb45e138  dist/cli-linux-amd64',  # sha256sum
+    "define( 'build_id', '9b411dd123acc7241ef2db740227e40e' );",              # an id in a call's pair
+    '<add key="tenant_id" value="2d947792d707eafd137110aaa0a7c90c2a97153f" />',  # an id in a key/value pair
 ]
 
 @pytest.mark.parametrize('text', KEPT)

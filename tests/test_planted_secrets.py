@@ -1,4 +1,4 @@
-"""Secrets really stay home (issue 18, items 1 and 2): 42 realistic secrets of 31 kinds (none real) planted in Claude
+"""Secrets really stay home (issue 18, items 1 and 2): 41 realistic secrets of 30 kinds (none real) planted in Claude
 Code and Codex sessions (tool inputs, tool results, past the tool-result cut too, assistant text, wrapped over lines,
 split between two records)
 run through `ingest` with MEMGATE_RECORD against a recording server; no 12-character piece of any secret may be in
@@ -24,7 +24,6 @@ SECRETS = {   # kind: [(the secret, the text it stands in)]
     'aws-secret-key': [('q8Zr3Lm+Wx7Tb2Yv/Kp9Nc4Hs6Jd1Fg5Qa0Ee2Rt', 'aws_secret_access_key = {}')],
     'azure-key': [('Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXY=',
                    'DefaultEndpointsProtocol=https;AccountName=shopdata;AccountKey={};EndpointSuffix=core.windows.net')],
-    'gcp-private-key-id': [('4f2a9c1b7d3e5f60718293a4b5c6d7e8f9012345', '  "private_key_id": "{}",')],
     'google-api-key': [('AIza' + 'SyB7dK2mQ9xL4vN8pR3tW6yZ1aC5eG0hJ3k', 'maps key {}')],
     'github-token': [('ghp_' + 'R2d2C3p0B8b8K2s0Y4l3M1a9N6e5W7x1Q4z8',
                       'git remote set-url origin https://x:{}@github.com/o/r'),
