@@ -34,6 +34,7 @@ CODE_WORDS = frozenset('''id ok io ui db os fs ip js ts go rs py ed ec by to of 
     init impl async sync auth oauth oidc saml totp otp mfa ver sig enc dec priv pub hkdf pbkdf bcrypt scrypt argon csrf
     xss cors grpc rpc ws wss ipv vm gpu cpu k8s okp jti iat exp nbf kid alg crv npm pnpm tsx jsx dto dao orm crud
     repo pkg lib bin cli sdk cdn ssr spa pwa rx gc rt
+    byte uint bool char rune vec usize isize dyn struct enum fn func nil
     map tag get set put add new old run key val var let def end for row col box tab top log all any has can use out raw
     sum cmp fmt now day bit mix hex net web app the and not but one two six ten big red hot cut fit fix mod sub pop
     job ask say see try via per pre pro non off own few age air art bad bed bus car cat dog eye far fun gas god hat
@@ -206,19 +207,30 @@ def password_like(body: str) -> bool:
     return bool(mixed) and inside >= 2 and class_changes(body, symbols=True) >= 0.3
 
 # %% ../nbs/00f_generated.ipynb #b9d4000a
+def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
+    "(start, end) of `word`, at `start` of `text`, when it looks like a generated password."
+    end = start + len(word)
+    # a call, or text
+    if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word): return None
+    # a name before it (`key=`, `data:`) and base64's padding are no part of a password
+    named = _NAMED.match(word)
+    skip = named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
+    body = word[skip:].rstrip('=')
+    symbols = {c for c in body if c in PASSWORD_SYMBOLS}
+    if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body): return start + skip, end
+    return None
+
 def punctuated(text: str):
     "(start, end) of each word of `text` that looks like a generated password."
     for m in _PUNCTUATED.finditer(text):
         word = m[0].rstrip('.,;:!?')
-        end = m.start() + len(word)
-        # a call, or text
-        if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word): continue
-        # a name before it (`key=`, `data:`) and base64's padding are no part of a password
-        named = _NAMED.match(word)
-        skip = named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
-        body = word[skip:].rstrip('=')
-        symbols = {c for c in body if c in PASSWORD_SYMBOLS}
-        if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body): yield m.start() + skip, end
+        if span := _password_word(text, m.start(), word):
+            yield span
+            continue
+        # a CSV row's cells, when the row as one word is none (`login,oSk181uTM*6rU2+Mvc,otpauth://…`)
+        if word.count(',') >= 2:
+            for cell in re.finditer(r'[^,]+', word):
+                if span := _password_word(text, m.start() + cell.start(), cell[0]): yield span
 
 # %% ../nbs/00f_generated.ipynb #c0ffee80
 _PERCENT_RUN = re.compile(r'(?<![\w%.~+/=-])[A-Za-z0-9%._~+/=-]{16,}')

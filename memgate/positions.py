@@ -12,9 +12,9 @@ from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
-           'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings', 'table_findings',
-           'argv_findings', 'hcl_findings', 'position_findings']
+           'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings',
+           'table_findings', 'argv_findings', 'hcl_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -265,7 +265,8 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 
 # %% ../nbs/00e_positions.ipynb #d51a9fb2
 # where a secret-named name may stand: one of its words (or a glued one) in any case
-_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True)))
+# (and `code`, which names a secret after what it opens: `alarm_installer_code`)
+_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED) | {'code'}, key=len, reverse=True)))
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 
@@ -393,8 +394,15 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
                   'passkey community').split()
 
+# a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
+# machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
+SENT_CODE_WORDS = ('暗証番号 認証コード 確認コード 验证码 驗證碼 인증번호 otp').split()
+TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar').split()
+
 # multi-word ones joined back
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
+            'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
+            'api key', 'access key', 'secret key', 'auth token', 'access token',
             'código de recuperación',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
@@ -404,8 +412,11 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 
-_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape, set(PASSWORD_WORDS) | set(_PHRASES)),
-    key=len, reverse=True)) + r')(?![\w-])')
+_TOKEN_SAID = set(TOKEN_WORDS) | {'api key', 'access key', 'secret key', 'auth token', 'access token'}
+_TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
+_SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
+_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
+                    + r')(?![\w-])')
 
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*[:：=]')
 
@@ -427,7 +438,7 @@ def _random_enough(v: str,
 # punctuation)
 _NOT_FIRST = '/.@#&)]}<>,;:=+|\\'
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
-ORDINARY = frozenset({'community', 'pin', 'clave', 'parola'})
+ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value."
@@ -498,9 +509,14 @@ def prose_findings(text: str) -> list[Found]:
         # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
         # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 27820389`)
-        number = m[0].lower() in ('pin', 'puk', 'passkey')
+        number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
         right = re.compile(r'[ \t]+(\d{4,12})\b').match(text, m.end()) if number else None
         span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
+        # a machine's credential said in prose is a run of letters and digits, its word not code's
+        # (`"secret", algorithms=…`, `token("foo")`)
+        if span and m[0].lower() in _TOKEN_SAID and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
+                                                            and _TOKEN_VALUE.fullmatch(text[span[0]:span[1]])):
+            continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
     return out

@@ -20,7 +20,7 @@ from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'expression', 'names_key', 'ordinary_cookie', 'code_value', 'template_only', 'keyed_random',
+           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random',
            'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file', 'generator_output',
            'redact_seams']
 
@@ -219,11 +219,12 @@ def expression(value: str) -> bool:
     # code's names are mostly letters, a generated value's mostly not)
     word = lambda p: wordlike(p) and (len(p) >= 6 or p in CODE_WORDS or p in dictionary()) or _glued(p)
     known = sum(len(p) for p in parts if word(p))
+    if not parts: return bool(_SIGIL.match(v))
     if letters < 0.5 * len(re.findall(r'[A-Za-z0-9]', v)): return False
     # (a generic call's `::<` or `>(`, or two paths, say code by themselves: half its names may
     # be a crate's)
     share = 0.5 if re.search(r'::<|>\(', v) or v.count('::') >= 2 else 0.7
-    return letters >= 3 and known >= share * letters or not parts and bool(_SIGIL.match(v))
+    return letters >= 3 and known >= share * letters
 
 # %% ../nbs/01_redact.ipynb #9287cb8f
 _CONSTANT = re.compile(r'[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+')
@@ -247,18 +248,16 @@ _COOKIE_PAIR = re.compile(r'([^\s=;,]+)=([^;,\s]*)')
 _SESSION_WORDS = frozenset('''sess session sessionid sid token auth jwt csrf xsrf remember login sso
     bm'''.split())
 
-def ordinary_cookie(value: str) -> bool:
-    "Whether a cookie's `name=value` pairs hold ordinary state only (`foo=bar`), no session's id."
-    pairs = _COOKIE_PAIR.findall(value)
-    if not pairs: return False
-    for name, v in pairs:
-        plain = urllib.parse.unquote(v).strip('"')
-        words = set(name_words(name))
-        named = secret_name(name) or words & _SESSION_WORDS or name.upper().startswith('SESS')
+def cookie_credentials(value: str) -> list[tuple[int, int]]:
+    "(start, end) in `value`, a cookie's `name=value` pairs, of each value that is a session's id or a token."
+    out = []
+    for m in _COOKIE_PAIR.finditer(value):
+        name, plain = m[1], urllib.parse.unquote(m[2]).strip('"')
+        named = secret_name(name) or set(name_words(name)) & _SESSION_WORDS or name.upper().startswith('SESS')
         # (a signed cookie's signature follows a `.` or a `:`)
-        if any(generated(p) for p in [plain, *re.split(r'[.:]', plain)] if p): return False
-        if named and len(plain) >= 6 and not plain_words(plain): return False
-    return True
+        if any(generated(p) for p in [plain, *re.split(r'[.:]', plain)] if p) or (
+                named and len(plain) >= 6 and not plain_words(plain)): out.append(m.span(2))
+    return out
 
 # %% ../nbs/01_redact.ipynb #eb815f28
 # the kinds that take a value by where it stands: there, code is no value
@@ -308,7 +307,7 @@ def _stand_in(value: str) -> bool:
     lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
     return any(a.allows(value, value, value) for a in lists)
 
-# %% ../nbs/01_redact.ipynb #e5523968
+# %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`): a
@@ -320,7 +319,9 @@ _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split()
 # `Map<Password, Password> DIRECT`): the key was inside them (an element named for a secret holds
 # one)
 _CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
+_BRACKETED = re.compile(r'<[A-Za-z][\w.-]*>$')
 
+# %% ../nbs/01_redact.ipynb #e5523968
 def _not_code(text: str, found: list[Found]) -> list[Found]:
     "`found` without what position took that is no value."
     out = []
@@ -330,9 +331,13 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if tag := _CLOSING.search(text[s:e]): e = s + tag.start()
             value, k = text[s:e], _KEY_BEFORE.search(text, max(0, s - 80), s)
             # no letter nor digit, a space first, a boolean, a template's holes, a tag's name
-            if not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace(): continue
+            # (nor is one character over and over, `BBBBBBBBB`: a stand-in)
+            if not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace() or len(set(value)) == 1: continue
             if cut and len(value) < 4 or value.lower() in _BOOLEANS or template_only(value): continue
-            if _CLOSED.search(text, max(0, s - 200), s): continue
+            # (a name in angle brackets, `<redis-password>@host`, is a stand-in's, unless its element closes
+            # after the value: `<password>X</password>`)
+            if _CLOSED.search(text, max(0, s - 200), s) or _BRACKETED.search(text, max(0, s - 80), s) and not tag:
+                continue
             # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
             # (a rule of the file judged its own stand-ins already; memgate's words judge the positions' values)
             if code_value(text, s, e) or _stand_in(value) or (kind not in RULE_KINDS and placeholder(value)): continue
@@ -343,7 +348,10 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
             if k and machine_made(k[1]) and plain_words(value): continue
             cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
-            if '=' in value and cookie and ordinary_cookie(value): continue
+            # a cookie: only the values of its pairs that are credentials (none, for ordinary state)
+            if '=' in value and cookie and _COOKIE_PAIR.search(value):
+                out += [(s + a, s + b, kind) for a, b in cookie_credentials(value)]
+                continue
             # inside `${NAME}` or `${NAME:?message}` (a default, `${NAME:-value}`, is a value)
             if any(m.start() < e and s < m.end() for m in _MESSAGE_REF.finditer(text, max(0, s - 200), e + 200)):
                 continue
@@ -456,13 +464,19 @@ _PRINTS = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:sudo\s+)?(?:cat|head|ta
 # what a file of code, data or a public key is called: its content is read by the other layers
 _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
                                 r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
+# a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
+_ECHOES = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 
 def printed_secret_file(command: str, output: str) -> list[Found]:
-    "(start, end, kind) in `output` of each line that is one word, printed from a file named as a secret."
+    "(start, end, kind) in `output` of each one-word line printed from a file or a variable named as a secret."
     named = [m['path'] for m in _PRINTS.finditer(command)]
-    secret = [p for p in named
-              if secret_name(re.split(r'[\\/]', p)[-1].lstrip('.')) and not _NOT_A_SECRET_FILE.search(p)]
+    # a file's name without its last extension (`github-recovery-codes.txt`)
+    stem = lambda p: re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', p)[-1].lstrip('.'))
+    secret = [p for p in named if secret_name(stem(p)) and not _NOT_A_SECRET_FILE.search(p)]
+    # (an environment variable's name ending in `KEY` is a key's)
+    secret += [m[1] for m in _ECHOES.finditer(command)
+               if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]
     if not secret: return []
     return [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]

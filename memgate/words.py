@@ -10,9 +10,10 @@ import re
 from functools import lru_cache
 
 # %% auto #0
-__all__ = ['SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
-           'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words',
-           'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'merged']
+__all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'AMBIGUOUS',
+           'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords',
+           'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words',
+           'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -36,6 +37,12 @@ _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 def name_words(name: str) -> list[str]:
     "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password`, `db.password`."
     return [w.lower() for w in _PARTS.findall(name)]
+
+# %% ../nbs/00d_words.ipynb #58324b3f
+# a code named for what it opens or recovers (`alarm code`, `installer code`, `recovery codes`):
+# `code` otherwise ends a name of no credential (`status_code`, `country_code`)
+OPENING_CODES = frozenset('''alarm door gate safe installer access security master unlock entry garage keypad
+    lock panel verification recovery backup rescue scratch puk'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word of a name that says its value is a credential
@@ -111,6 +118,8 @@ def secret_name(name: str,
     "Whether a key, variable or flag named `name` holds a credential."
     words = name_words(name)
     if _random_name(name): return False
+    # a code that opens something (`alarm_installer_code`, `door-code`, `recovery codes`) is a secret
+    if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False

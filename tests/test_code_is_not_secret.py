@@ -54,7 +54,14 @@ KEPT = ['%{session_id: ^session_id} = session <- Ash.get!(MyApp.Session, session
         'let secret = env::var("JWT_SECRET")?;', 'pub api_key: Option<String>,', 'var token: String?',
         'password: ENV["DB_PASSWORD"],', 'String token = Jwts.builder()',
         'GITHUB_TOKEN="${GITHUB_TOKEN:-$(gh auth token)}"', "crypt($2, gen_salt('bf', 12))",
-        "ALTER ROLE app_user WITH PASSWORD :'password';", 'const password = next.password || config.password;']
+        "ALTER ROLE app_user WITH PASSWORD :'password';", 'const password = next.password || config.password;',
+        # issue 48: an expression, a type, a generic call, a constant naming its key, a template's holes, a cookie
+        'token := &Token{', 'envSessionToken = "APP_SESSION_TOKEN"', 'cannot refresh token: %v\\nbody: %s',
+        'Box::new(hmac::Hs256Signer::new(key)?)', 'password: Option<P>', 'serde_json::from_str::<Claims>(',
+        'RESET_PASSWORD_WITHIN = 6.hours', "HTTP_COOKIE = 'HTTP_COOKIE'",
+        'password = "#{password}#{self.class.pepper}"',
+        "res.append('Set-Cookie', 'theme=dark; Path=/; HttpOnly');", 'KeyAlgorithm<Password, Password>>',
+        'AUTHORIZATION = "Authorization"', 'sliding_cookie: {30, :seconds}']
 
 def session_reading_and_writing(files: list[Path], folder: Path) -> int:
     "A session that reads each of `files` and writes it back, under `folder`; the characters of code it shows."

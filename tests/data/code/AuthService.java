@@ -64,4 +64,8 @@ public class AuthService {
         String token = apiKey.isBlank() ? System.getenv("FALLBACK_TOKEN") : apiKey;
         return token;
     }
+
+    // algorithms keyed by what they take, and the header a request names (issue 48)
+    public static final Map<String, KeyAlgorithm<Password, Password>> PASSWORD_ALGORITHMS = new HashMap<>();
+    public static final String AUTHORIZATION = "Authorization";
 }

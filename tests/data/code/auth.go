@@ -93,3 +93,20 @@ func refresh(ctx context.Context, store map[string]string, sessionID string) (st
 	}
 	return password, true
 }
+
+// the token a refresh returns, and the names its environment gives (issue 48: code in a credential's slot)
+const (
+	envSessionToken = "APP_SESSION_TOKEN"
+	envSecretKey    = "APP_SECRET_KEY"
+)
+
+func refreshed(resp *tokenResponse) (*Token, error) {
+	if resp.Error != "" {
+		return nil, fmt.Errorf("auth: cannot refresh token: %v\nbody: %s", resp.Error, resp.Body)
+	}
+	token := &Token{
+		AccessToken: resp.AccessToken,
+		Expiry:      time.Now().Add(time.Duration(resp.ExpiresIn) * time.Second),
+	}
+	return token, nil
+}

@@ -79,3 +79,17 @@ pub fn credentials_from(login: &Login) -> (String, String) {
     let token = format!("{}:{}", login.username, password);
     (login.username.clone(), token)
 }
+
+// signers by algorithm, a password that may be absent, a generic call (issue 48)
+pub fn signer(alg: Alg, key: &[u8]) -> Result<Box<dyn Signer>, Error> {
+    let signer = match alg {
+        Alg::Hs256 => Box::new(hmac::Hs256Signer::new(key)?) as Box<dyn Signer>,
+        Alg::Hs512 => Box::new(hmac::Hs512Signer::new(key)?) as Box<dyn Signer>,
+    };
+    Ok(signer)
+}
+
+pub fn basic_auth<U: Display, P: Display>(username: U, password: Option<P>) -> String {
+    let claims = serde_json::from_str::<Claims>(&payload(&username)).unwrap_or_default();
+    format!("{}:{}", username, password.map(|p| p.to_string()).unwrap_or_default())
+}

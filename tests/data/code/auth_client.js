@@ -42,3 +42,10 @@ function setSession(next) {
   const password = next.password || config.password;
   return password;
 }
+
+// a test's cookie and the parser of a cookie header (issue 48)
+function rememberTheme(res) {
+  res.append('Set-Cookie', 'theme=dark; Path=/; HttpOnly');
+  const cookiePairs = /([^\s,;=]+)\s*(?:=\s*([^,;]+))?/g;
+  return cookiePairs;
+}

@@ -89,4 +89,7 @@ defmodule MyAppWeb.AuthController do
   def signing_salt, do: System.get_env("SIGNING_SALT") || raise "SIGNING_SALT is missing"
   def cred_tuple(creds), do: {creds.username, creds.password}
   def capture_token, do: &Accounts.get_user_by_session_token/1
+  # a sliding cookie's window, and a token checked against its own interpolation (issue 48)
+  def slide(conn), do: SlidingCookie.call(conn, sliding_cookie: {30, :seconds})
+  def tampered(token), do: "#{token}#{:crypto.strong_rand_bytes(4)}"
 end

@@ -70,3 +70,13 @@ config = {
   secret_key_base: Rails.application.secret_key_base,
   session_store: :cookie_store
 }
+
+# how long a reset link lives, and the names of the headers a request carries (issue 48)
+RESET_PASSWORD_WITHIN = 6.hours
+HTTP_COOKIE = 'HTTP_COOKIE'
+SET_COOKIE = 'set-cookie'
+
+def peppered(password)
+  password = "#{password}#{self.class.pepper}" if self.class.pepper.present?
+  ::BCrypt::Password.create(password, cost: 12)
+end
