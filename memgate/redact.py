@@ -11,8 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary, machine_made, merged,
-                           name_words, placeholder, plain_word, plain_words, secret_name)
+from .words import (NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary,
+                           machine_made, merged, name_like, name_words, placeholder, plain_word,
+                           plain_words, secret_name)
 from .positions import position_findings, unquote
 from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
                               word_share, wordlike)
@@ -22,7 +23,7 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLE
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
            'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random',
            'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file', 'generator_output',
-           'redact_seams']
+           'fetched_secret', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -467,6 +468,7 @@ _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
 _ECHOES = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
+_PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 
 def printed_secret_file(command: str, output: str) -> list[Found]:
     "(start, end, kind) in `output` of each one-word line printed from a file or a variable named as a secret."
@@ -478,8 +480,14 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     secret += [m[1] for m in _ECHOES.finditer(command)
                if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]
     if not secret: return []
-    return [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
-            if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
+    found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
+             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
+    # the first file's first line, words and all, when the command starts with it: a passphrase
+    # (`cat .vault_pass && ansible-vault view …` prints `blizzard barley 24 galaxy flint eagle tulip!`)
+    first = _PASSPHRASE_LINE.match(output)
+    if named[:1] == secret[:1] and first and not found[:1] == [(*first.span('v'), 'password')]:
+        found.insert(0, (*first.span('v'), 'password'))
+    return found
 
 
 # %% ../nbs/01_redact.ipynb #e2f00000
@@ -494,6 +502,27 @@ def generator_output(command: str, output: str) -> list[Found]:
             if not placeholder(m[1]) and '[REDACTED' not in m[1]]
 
 
+# %% ../nbs/01_redact.ipynb #8660a91d
+# the command line of a tool call (`command: …`, a Codex argv's script) in the record before an output
+_COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
+# the first line of an output, when it is one token and the rest is blank or prose
+_FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
+
+def fetched_secret(command: str, output: str) -> list[Found]:
+    "(start, end, kind) in `output` of the token a command that fetches a credential prints first."
+    lines = _COMMAND_LINE.findall(command)
+    # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
+    # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
+    named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
+                if not re.search(r'[./]', w))
+    m = _FIRST_TOKEN.match(output)
+    if not (named and m) or len(output) > 2000: return []
+    v = m[1]
+    # a path, a name of words, an identifier or a stand-in is not what was fetched
+    if placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or v.startswith(('/', '-', '{', '[')):
+        return []
+    return [(*m.span(1), 'password')]
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSecrets | None = None) -> list[str]:
     "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
@@ -501,7 +530,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSe
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if not a or not b: continue
-        if (printed := printed_secret_file(a, b) or generator_output(a, b)):
+        if (printed := printed_secret_file(a, b) or generator_output(a, b) or fetched_secret(a, b)):
             out[i + 1] = stand_ins(b, printed, counts)
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
