@@ -265,8 +265,9 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 
 # %% ../nbs/00e_positions.ipynb #d51a9fb2
 # where a secret-named name may stand: one of its words (or a glued one) in any case
-# (and `code`, which names a secret after what it opens: `alarm_installer_code`)
-_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED) | {'code'}, key=len, reverse=True)))
+# (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`)
+_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True))
+                          + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 

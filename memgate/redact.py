@@ -22,8 +22,8 @@ from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
            'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random',
-           'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file', 'generator_output',
-           'fetched_secret', 'redact_seams']
+           'text_findings', 'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -381,15 +381,33 @@ def keyed_random(text: str,
     return out
 
 
+# %% ../nbs/01_redact.ipynb #963a9dc3
+# what a text's findings are before a project's found values join them, by the text's digest and the
+# rules': the project's pre-pass (`found_values`) and the redaction after it read the same texts
+_TEXT_FINDINGS: dict = {}
+_TEXT_FINDINGS_MOST = 50_000
+
+def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
+    "The findings of `text` alone: the rules' and the positions' (code let through), and the random runs' review."
+    key = (hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest(),
+           redaction_rules().sha, default_rules().sha)
+    if (hit := _TEXT_FINDINGS.get(key)) is None:
+        if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: _TEXT_FINDINGS.clear()
+        hit = _TEXT_FINDINGS[key] = (_not_code(text, findings(redaction_rules(), text)),
+                                     _not_code(text, position_findings(text)), random_review(text))
+    return hit
+
 # %% ../nbs/01_redact.ipynb #110cb7a2
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence."
     # the random-looking runs, judged once: a key's values and the pseudonyms both come from it
-    review = random_review(text, known.key if known else b'')
-    found = merged(_not_code(text, findings(redaction_rules(), text)), known_findings(known, text),
-                   _not_code(text, position_findings(text)), keyed_random(text, review),
+    rules_found, position_found, review = text_findings(text)
+    if known and known.key:
+        review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#') else why)
+                  for s, e, why in review]
+    found = merged(rules_found, known_findings(known, text), position_found, keyed_random(text, review),
                    [f for f in review if f[2].startswith('random#')] if random else [])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
@@ -422,8 +440,8 @@ def read_forms(written: str) -> list[str]:
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
     "The values `text`'s rules and credential positions take that `spreads` lets spread, as read."
-    found = merged(_not_code(text, findings(redaction_rules(), text)), _not_code(text, position_findings(text)),
-                   keyed_random(text))
+    rules_found, position_found, review = text_findings(text)
+    found = merged(rules_found, position_found, keyed_random(text, review))
     return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
 
 # %% ../nbs/01_redact.ipynb #3e121bcc
