@@ -220,7 +220,8 @@ def expression(value: str) -> bool:
     # code's names are mostly letters, a generated value's mostly not)
     word = lambda p: wordlike(p) and (len(p) >= 6 or p in CODE_WORDS or p in dictionary()) or _glued(p)
     known = sum(len(p) for p in parts if word(p))
-    if not parts: return bool(_SIGIL.match(v))
+    # (no name at all: code only as a bracket's short start, `{30`; a generated value may be all digits)
+    if not parts: return bool(_SIGIL.match(v)) and len(v) <= 6
     if letters < 0.5 * len(re.findall(r'[A-Za-z0-9]', v)): return False
     # (a generic call's `::<` or `>(`, or two paths, say code by themselves: half its names may
     # be a crate's)
