@@ -537,8 +537,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output)
     if not (named and m) or len(output) > 2000: return []
     v = m[1]
-    # a path, a name of words, an identifier or a stand-in is not what was fetched
-    if placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or v.startswith(('/', '-', '{', '[')):
+    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a stand-in is
+    # not what was fetched
+    if placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v or v[:1] in '-{[':
         return []
     return [(*m.span(1), 'password')]
 
