@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/analysis.html.md"""
 
 # %% ../nbs/15_analysis.ipynb #2af15c1f
 from __future__ import annotations
-import html
+import html, warnings
 from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
@@ -168,8 +168,10 @@ def plot_update_rates(runs: pd.DataFrame):
             color=[RUN_COLORS['baseline' if b else 'model'] for b in runs['baseline']])
     ax.scatter(runs['said_yes_rate'] * 100, ys, marker='|', s=200, color='black', zorder=3,
                label='said yes (before the budget rule)')
-    for y, v in zip(ys, runs['update_rate']): ax.text(v * 100 + 0.8, y, f"{v * 100:.1f}%",
-                                                      va='center', fontsize=8)
+    # a few points right of the bar's end, on white: clear of the said-yes mark and the ticks
+    for y, v in zip(ys, runs['update_rate']):
+        ax.annotate(f"{v * 100:.1f}%", (v * 100, y), xytext=(6, 0), textcoords='offset points', va='center',
+                    fontsize=8, bbox=dict(facecolor='white', edgecolor='none', pad=0.5))
     for y in ys[1:]:
         # a new project
         if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)
@@ -229,7 +231,8 @@ def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     "Memory size in tokens over t, per run, against the memory budget."
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
     for run, tr in turns.groupby('run', sort=False):
-        ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]))
+        # a run of one turn is one point, which a step line alone never draws
+        ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]), marker='o' if len(tr) == 1 else None)
     ax.set_xlabel('turn t (chunk)')
     return _against_budget(fig, ax, budget, 'memory (tokens)', 'Memory size over the run')
 
@@ -362,7 +365,10 @@ def report(paths, out) -> Path:
     r, out = load_runs(paths), out_folder(out)
     plots = _plots(r)
     for name, (title, make) in plots.items():
-        fig = make(r)
+        # many runs' long names leave tight_layout no room; the page is saved tight to its contents anyway
+        with warnings.catch_warnings():
+            warnings.filterwarnings('ignore', message='.*[Tt]ight.?layout')
+            fig = make(r)
         with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])

@@ -30,18 +30,19 @@ from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .pipeline import ClientOptions, make_clients, run_ingest
-from .periods import PERIODS, zone
+from .periods import PERIODS, kinds_in, zone
 from .consolidate import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg', 'verify_args',
-           'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection', 'project_chunks',
-           'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args', 'recorded_project', 'cmd_prompt',
-           'ingest_args', 'model_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries',
-           'cmd_ingest', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
-           'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
-           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'build_parser', 'main']
+__all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg',
+           'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
+           'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
+           'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'consolidate_args', 'client_options',
+           'resume_command', 'loop_config', 'print_summaries', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
+           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
+           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
+           'rotate_args', 'cmd_rotate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -90,6 +91,9 @@ def logs_args(p):
 def head_arg(value: str) -> str:
     "A `--head` as given: 12 to 64 hex digits (the head `ingest` printed), else a one-line refusal saying so."
     if re.fullmatch(r'[0-9a-fA-F]{12,64}', value): return value.lower()
+    if re.fullmatch(r'[0-9a-fA-F]{65,}', value):
+        raise argparse.ArgumentTypeError(f"{value[:16]}…: {len(value)} hex digits, longer than any head (a sha-256 "
+                                         "has 64): give the head `ingest` printed")
     raise argparse.ArgumentTypeError(f"{value!r} is not a head: give the 12 or more hex digits that `ingest` "
                                      "(or `answer`) printed after 'head' for this log")
 
@@ -118,6 +122,12 @@ def cmd_verify(args) -> int:
             for line in moved: print(f"{p}: stale: {line}: memgate consolidate (with ingest's options)",
                                      file=sys.stderr)
             bad += bool(moved)
+    # a query folder of period logs holds one kind: level 2 would read each session once per kind
+    for folder in dict.fromkeys(p.parent for p in logs):
+        if len(kinds := kinds_in(folder)) > 1:
+            print(f"{folder}: mixes period logs by {' and '.join(kinds)}: level 2 reads one kind; "
+                  "move each other kind's logs to a folder of their own", file=sys.stderr)
+            bad += 1
     return 1 if bad else 0
 
 # %% ../nbs/14_cli.ipynb #a953594e
@@ -323,6 +333,8 @@ def ingest_args(p):
                    help="then level 2: one memory over each query's period memories, in time order (with --period)")
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
+    p.add_argument('--fast-no', action='store_true', help='stop reading an answer at <check>no</check> (the memory '
+                   'stays, as a no says): the rest is not decoded; the exit gate of such a turn is not asked')
     model_args(p)
 
 # %% ../nbs/14_cli.ipynb #19bc63c6
@@ -346,9 +358,6 @@ def model_args(p):
     p.add_argument('--no-stream', action='store_true',
                    help="ask for whole answers, not server-sent events (a server that cannot stream): an answer "
                         "given up on then goes on in the server")
-    p.add_argument('--fast-no', action='store_true',
-                   help='stop reading an answer once it says <check>no</check> (the memory stays, as a no says): '
-                        'the rest is not decoded; the exit gate of such a turn is not asked')
     p.add_argument('--max-tokens', type=at_least(16), default=Budget.response_reserve,
                    help=f'the answer reserve: max_tokens of each request, kept free in the context '
                         f'(default {Budget.response_reserve})')
@@ -359,6 +368,21 @@ def model_args(p):
                         f'(default {Retry.attempts - 1})')
     p.add_argument('--retry-wait', type=float, default=Retry.base_s,
                    help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
+
+# %% ../nbs/14_cli.ipynb #596eaa22
+SESSION_ONLY = ('limit', 'resume', 'period', 'tz', 'consolidate', 'since', 'until', 'session', 'tool_result_chars',
+                'no_redact', 'secret_rules')        # ingest's options of reading sessions
+
+class _SessionsOnly(argparse.Action):
+    "An option of reading sessions, given to `consolidate`: refused, naming it."
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is ingest's: consolidate reads each period log's memory whole")
+
+def consolidate_args(p):
+    "Options of `memgate consolidate`: ingest's, less those of reading sessions."
+    ingest_args(p)
+    for a in p._actions:
+        if a.dest in SESSION_ONLY: a.help, a.__class__ = argparse.SUPPRESS, _SessionsOnly
 
 # %% ../nbs/14_cli.ipynb #e7129f0f
 def client_options(args) -> ClientOptions:
@@ -387,7 +411,8 @@ def loop_config(args) -> LoopConfig:
                       sampling=default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens))
 
 # %% ../nbs/14_cli.ipynb #137db79c
-def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str], None]):
+def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str], None],
+                    note: Callable[[str], None] | None = None):      # where notes go (default `err`)
     "Print each run's summary (a line, or JSON) with its answer, and on `err` why a run failed and what to heed."
     if fmt == 'json':
         print_json(dict(r.as_dict(), **({'answer': answers[r.log]['text']} if r.log in answers else {}))
@@ -397,7 +422,7 @@ def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str],
         if fmt != 'json': print(r.line(why=False) + (f"\n  answer: {a['text']}" if a else ''), flush=True)
         # the summary says it failed, this says why
         if r.error: err(f"{r.who()}: {r.status}: {r.error}")
-        for warning in r.warnings(): err(warning)
+        for warning in r.warnings(): (note or err if warning.startswith('note:') else err)(warning)
 
 # %% ../nbs/14_cli.ipynb #41fea45f
 def cmd_ingest(args) -> int:
@@ -424,10 +449,13 @@ def cmd_ingest(args) -> int:
         err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
     results, answers = got
-    print_summaries(results, answers, args.format, err)
+    print_summaries(results, answers, args.format, err, progress.info)
     statuses = {r.status for r in results}
-    # a level-2 run that could not start (no period logs) is not helped by --resume
-    if any(r.status in ('interrupted', 'failed') and (r.level == 1 or r.run != '-') for r in results): err(again)
+    # only where it helps: an interrupted run, a call given up, a failure after turns (once its cause is
+    # mended); not a refusal before any turn, another writer, a log folder that is a file, a level 2 never begun
+    helps = lambda r: r.status == 'interrupted' or r.status == 'failed' and (
+        r.resumable or r.resumable is None and r.stats.chunks_seen > 0)
+    if any(helps(r) and (r.level == 1 or r.run != '-') for r in results): err(again)
     if caught and (not results or 'interrupted' in statuses): return stopped
     # a gate never opened: no question
     unanswered = args.answer and any(r.log not in answers for r in results
@@ -659,7 +687,9 @@ def cmd_review(args) -> int:
     for line in bad: print(f"not reviewable: {line}", file=sys.stderr)
     waiting, cmd = [r for r in got if r.pending], review_command(dirs)
     for sha in args.approve:
-        hit = [r for r in waiting if len(sha) >= 12 and r.sha.startswith(sha.lower())]
+        if len(sha) < 12: raise ReviewError(f"--approve {sha[:64]}: too short to name one memory; give 12 or more "
+                                            f"hex digits of its sha, as {cmd} shows it")
+        hit = [r for r in waiting if r.sha.startswith(sha.lower())]
         if not hit: raise ReviewError(f"no memory waiting for review has sha {sha[:64]!r}: {cmd} lists them")
         e = approve(hit[0].log, sha, args.by)
         print(f"approved {hit[0].project}/{hit[0].query} memory {e['memory_sha'][:12]} (by {e['by']}): "
@@ -725,8 +755,8 @@ COMMANDS = dict(
              cmd_secrets),
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
-    consolidate=("level 2: one memory over each query's period memories (after ingest --period)", ingest_args,
-                 cmd_ingest),
+    consolidate=("level 2: one memory over each query's period memories (after ingest --period)",
+                 consolidate_args, cmd_ingest),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     rotate=("say what logs sent that the current rules take (rotate it); --scrub replaces them by scrubbed "

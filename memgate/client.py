@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 
 # %% ../nbs/07_client.ipynb #13e1c453
 from __future__ import annotations
-import asyncio, email.utils, json, os, random, re, time, zlib
+import asyncio, email.utils, ipaddress, json, os, random, re, socket, time, zlib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,9 +23,10 @@ from .endpoint import (NO_ENDPOINT, ConfigError, api_root, chat_url, mask_secret
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
-           'ContextError', 'Interrupted', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message',
-           'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'NO_KEY', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
+           'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped', 'on_this_machine', 'unresolved', 'ScriptedClient',
+           'Retry', 'retry_after_seconds', 'server_message', 'request_body', 'OpenAIClient', 'request_key',
+           'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -67,6 +68,39 @@ class ContextError(ClientError):
 # %% ../nbs/07_client.ipynb #e0583002
 class Interrupted(ClientError):
     "A model call given up because the run was asked to stop (Ctrl-C): the run ends `interrupted`, not `failed`."
+
+# %% ../nbs/07_client.ipynb #e2164dca
+class GaveUp(ClientError):
+    "A call given up after retrying passing failures (timeouts, 5xx, lost connections): resumable."
+    resumable = True
+
+# %% ../nbs/07_client.ipynb #5abd3cd7
+class ServerStopped(GaveUp):
+    "A server on this machine that refuses connections after it took some: perhaps crashed."
+
+# %% ../nbs/07_client.ipynb #00bb6d4c
+def on_this_machine(url: str) -> bool:
+    "Whether `url`'s host is this machine: `localhost`, a loopback address, or a unix socket."
+    import httpx
+    u = httpx.URL(url)
+    host = (u.host or '').strip('[]').lower()
+    if u.scheme.endswith('+unix') or host == 'localhost' or host.endswith('.localhost'): return True
+    try: return ipaddress.ip_address(host).is_loopback
+    except ValueError: return False
+
+# %% ../nbs/07_client.ipynb #cc051c8b
+_NO_NAME = re.compile(r'(?i)name or service not known|nodename nor servname|name resolution|'
+                      r'getaddrinfo')
+
+def unresolved(e: BaseException) -> bool:
+    "Whether connection error `e` (or what caused it) is a host name that does not resolve."
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, socket.gaierror): return True
+        if _NO_NAME.search(str(e)): return True
+        e = e.__cause__ or e.__context__
+    return False
 
 # %% ../nbs/07_client.ipynb #a7e04896
 class ScriptedClient:
@@ -178,6 +212,8 @@ class OpenAIClient:
         self.slots = Slots(concurrency, say=log)
         self.record = Path(record) if record else None
         self.calls = 0
+        # what a refusal and a lost server are told by: a key sent, a connection ever taken
+        self.keyed, self.reached = bool(api_key), False
 
 # %% ../nbs/07_client.ipynb #bcfa5522
 # never shows the key
@@ -517,6 +553,24 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
     try: await asyncio.wait_for(stop.wait(), seconds)
     except asyncio.TimeoutError: pass
 
+# %% ../nbs/07_client.ipynb #00838392
+NO_KEY = "; no key was sent: set MEMGATE_API_KEY (or OPENAI_API_KEY) to the server's key"
+
+# %% ../nbs/07_client.ipynb #3f4c2ca3
+@patch
+def _given_up(self: OpenAIClient, tries: int, problem: str, lost: Exception | None) -> GaveUp:
+    "The error of a call given up after `tries`: a local server's stop, a lost network, named."
+    import httpx
+    after = f"gave up after {tries} {'try' if tries == 1 else 'tries'}"
+    if isinstance(lost, (httpx.ConnectError, httpx.ConnectTimeout)) and self.reached:
+        if on_this_machine(self.base_url):
+            return ServerStopped(f"{self.shown}: the model server stopped: it took connections "
+                                 f"before and refuses them now ({after}), so it may have crashed "
+                                 "(its own output says why): start it again")
+        return GaveUp(f"{self.shown}: {after}: a network failure, the server was reached before "
+                      f"and cannot be now ({problem})")
+    return GaveUp(f"{self.shown}: {after}; last: {problem}")
+
 # %% ../nbs/07_client.ipynb #fd2b9340
 @patch
 async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, int, float]:
@@ -527,16 +581,16 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
         if self.stop is not None and self.stop.is_set():
             raise _failed(Interrupted(f"{self.shown}: stopped before try {attempt}"), attempt - 1)
         self.calls += 1
-        after, held = None, None
+        after, held, lost = None, None, None
         try: r, waited = await self._try(body, cap, until)
         except asyncio.TimeoutError as e:
             problem = getattr(e, 'why', f"no answer within {self.timeout_s:g}s")
             held = getattr(e, 'drain', None)
         except (httpx.TimeoutException, httpx.TransportError) as e:
-            problem = f"{type(e).__name__}: {self.masked(str(e)) or 'no answer'}"
+            problem, lost = f"{type(e).__name__}: {self.masked(str(e)) or 'no answer'}", e
         except ClientError as e: raise _failed(e, attempt) from None
         else:
-            queued += waited
+            queued, self.reached = queued + waited, True
             if r.status == 200: return r, attempt, queued
             said = self.masked(server_message(r.as_response()))
             # a 500 too: llama.cpp's own way
@@ -546,12 +600,12 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
             if r.status != 429 and r.status < 500:
                 sent = (f"; the request carried `{'`, `'.join(self.extra)}` for --constrain, which --constrain off "
                         "leaves out" if self.extra and r.status in (400, 422) else '')
+                if r.status in (401, 403) and not self.keyed: sent += NO_KEY
                 raise _failed(ClientError(f"{self.shown} answered HTTP {r.status}: {said} (model {self.model!r}"
                                           f"{sent})"), attempt)
             problem, after = f"HTTP {r.status}: {said}", retry_after_seconds(r.headers.get('retry-after'))
-        if attempt == self.retry.attempts:
-            tries = 'try' if attempt == 1 else 'tries'
-            raise _failed(ClientError(f"{self.shown}: gave up after {attempt} {tries}; last: {problem}"), attempt)
+        self.reached |= not isinstance(lost, (httpx.ConnectError, httpx.ConnectTimeout))
+        if attempt == self.retry.attempts: raise _failed(self._given_up(attempt, problem, lost), attempt)
         if held and not (self.stop and self.stop.is_set()):
             # a retry is not queued behind the prompt it gave up on
             await asyncio.wait({held})

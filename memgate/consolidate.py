@@ -19,6 +19,7 @@ from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
 from .ingest import IngestPlan, continued, log_path, project_folder, with_head
 from .projects import Selection, load_project
+from .periods import kinds_in
 
 # %% auto #0
 __all__ = ['LEVEL2_LOG', 'level2_path', 'ConsolidateError', 'PeriodMemory', 'period_memory', 'period_memories', 'period_text',
@@ -75,6 +76,11 @@ def period_memory(path) -> PeriodMemory | None:
 def period_memories(folder) -> list[PeriodMemory]:
     "The final memories of the period logs in a query's `folder`, in time order; those with none left out."
     logs = sorted(p for p in Path(folder).glob('*.jsonl') if p.name != LEVEL2_LOG)
+    if len(kinds := kinds_in(folder)) > 1:
+        held = ', '.join(f"{plural(len(v), 'log')} by {k}" for k, v in kinds.items())
+        raise ConsolidateError(f"{folder}: holds period logs of {len(kinds)} kinds ({held}); "
+                               "level 2 reads one: move each other kind's logs to a folder of "
+                               "their own (as ingest --log-dir does)")
     if not logs: raise ConsolidateError(f"{folder}: no period logs to consolidate (memgate ingest --period month "
                                         "writes them)")
     got = sorted((m for m in map(period_memory, logs) if m), key=lambda m: m.period)
@@ -194,7 +200,8 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
                                       speculate=plan.speculate)
         # this query's periods cannot be read; the others go on
         except MemgateError as e: return RunSummary('-', name, q.id, str(level2_path(folder)), 'failed', Stats(), 0.0,
-                                                    plan.model, error=str(e), level=2)
+                                                    plan.model, error=str(e), level=2,
+                                                    resumable=e.resumable)
     try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
     finally:
         if progress: progress.close()

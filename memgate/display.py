@@ -56,6 +56,7 @@ class RunSummary:
     discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
     period: str | None = None     # the period its log is of (`--period`), None for a whole project
     level: int = 1                # 2: a consolidation over the period memories
+    resumable: bool | None = None  # whether `--resume` can go on after its failure (`MemgateError.resumable`)
 
 # %% ../nbs/09b_display.ipynb #e2f93a4b
 @patch
@@ -92,7 +93,7 @@ def who(self: RunSummary) -> str:
 def line(self: RunSummary, why: bool = True) -> str:
     "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
     s, who = self.stats, self.who()
-    why = f": {self.error}" if why else ' (why: on stderr)'
+    why = f": {self.error}" if why else ' (the reason is printed on stderr)'
     label = ('  (keyword baseline)' if self.baseline else '')
     label += '  (ungated: --gate off)' if self.gate == 'off' else ''
     label += f"  fast-no: {s.fast_no} answers read to their no" if s.fast_no else ''
@@ -105,7 +106,8 @@ def line(self: RunSummary, why: bool = True) -> str:
     # it never reached a turn: what stopped it is the news
     if self.status == 'failed' and not s.chunks_seen:
         return f"{who}: failed before any turn{why}{where}"
-    return (f"{who}: run {self.run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
+    run = f"run {self.run}" if self.run != '-' else 'no new run'
+    return (f"{who}: {run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
@@ -165,6 +167,12 @@ class Progress:
         "End the bars."
         for bar in self.bars: bar.close()
         self.bars = []
+
+# %% ../nbs/09b_display.ipynb #f31050fa
+@patch
+def info(self: Progress, message: str):
+    "Say `message` unless quiet: what a run costs and read, and notes (warnings and errors go to `say`)."
+    if self.mode != 'quiet': self.say(message)
 
 # %% ../nbs/09b_display.ipynb #daf6749c
 @patch

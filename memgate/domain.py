@@ -21,6 +21,8 @@ __all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'MemgateError
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
     "Base of memgate's user-facing errors: the message names the file, line, tag or component at fault."
+    # whether `ingest --resume` can go on after it: True, False, or None (it can where the log holds turns)
+    resumable: bool | None = None
 
 # %% ../nbs/00_domain.ipynb #b8cfed91
 def templates_dir() -> Path:

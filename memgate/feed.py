@@ -24,8 +24,9 @@ __all__ = ['REDACTED_LATER', 'ChunkFeed', 'Reader', 'WholeView', 'redacted_later
 # %% ../nbs/09a_feed.ipynb #80c854c6
 class ChunkFeed:
     "A project's chunks, read and counted once in a thread, for the `Reader` of every query of a run."
-    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64):
+    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64, info=None):
         self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
+        self.info = info or err         # where the line of what was read goes (warnings go to `err`)
         # [(view, [readers])]; the view every run from the start shares
         self.views, self.whole = [], None
         self.size, self.stamp = project.size, project.stamp()   # before reading any
@@ -179,8 +180,8 @@ def _said(self: ChunkFeed):
     "Say what reading the project found (on the event loop, once the thread is done)."
     *warned, total_line = self.project.warnings.summary().splitlines()
     made = f"{self.whole.next - 1} chunks, " if self.whole else ''
-    self.err(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {time.monotonic() - self.t0:.1f}s: "
-             f"{made}{total_line}")
+    self.info(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {time.monotonic() - self.t0:.1f}s: "
+              f"{made}{total_line}")
     for line in warned: self.err(line)
 
 # %% ../nbs/09a_feed.ipynb #b7519a31

@@ -13,8 +13,8 @@ from typing import BinaryIO, Iterator
 from .domain import MemgateError, sha256_text
 
 # %% auto #0
-__all__ = ['NAME_CHARS', 'NAME_BYTES', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular', 'read_text',
-           'writable', 'whole_file', 'out_folder', 'safe_name', 'bounded_lines']
+__all__ = ['NAME_CHARS', 'NAME_BYTES', 'RESERVED', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular',
+           'read_text', 'writable', 'whole_file', 'out_folder', 'safe_name', 'legacy_name', 'bounded_lines']
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
@@ -129,11 +129,27 @@ def out_folder(path, flag: str = '--out') -> Path:
 NAME_CHARS = 100    # a name longer than this (in UTF-8 bytes) gets a hash, and keeps this many characters
 NAME_BYTES = 230    # at most: with the hash 241 bytes, room for `.jsonl.lock` (file systems allow 255)
 
+# Windows' device names: `CON` or `con.jsonl` names no file there
+RESERVED = {'CON', 'PRN', 'AUX', 'NUL', *(f'{d}{i}' for d in ('COM', 'LPT') for i in range(1, 10))}
+
+def _char(c: str) -> str:
+    "`c`, or `_` where it is a separator, a control or format character, white space or `:*?\"<>|`."
+    return '_' if c in '/\\:*?"<>|' or c.isspace() or unicodedata.category(c)[0] in 'CZ' else c
+
 def safe_name(name: str) -> str:
-    "`name` as one path part: no separator, `.`/`..`, control or format character; long or changed names get a hash."
+    "`name` as one portable path part (see above); long or changed names get a hash."
+    part = ''.join(map(_char, name)).lstrip('.').rstrip('.')
+    kept = part == name and part.split('.')[0].upper() not in RESERVED
+    if part and kept and len(part.encode('utf-8')) <= NAME_CHARS: return part
+    # cut at a character's edge, in bytes too: 100 CJK letters are 300
+    short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
+    return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
+
+# %% ../nbs/00b_files.ipynb #290767eb
+def legacy_name(name: str) -> str:
+    "The name `safe_name` gave `name` before names were portable: where logs of then are found."
     part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
     if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
-    # cut at a character's edge, in bytes too: 100 CJK letters are 300
     short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
     return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
 

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Callable
 from dataclasses import replace
 from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
-from .files import safe_name, FileRefused, open_regular
+from .files import legacy_name, safe_name, FileRefused, open_regular
 from .terminal import plural
 from .sources import SourceError, Warnings
 from .projects import load_project, Project, Selection
-from .periods import by_period
+from .periods import UNDATED, PeriodError, by_period, kinds_in
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
@@ -28,15 +28,21 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'Started',
-           'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head', 'periods_chosen', 'ingest']
+__all__ = ['named', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan', 'cost_line',
+           'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head',
+           'periods_chosen', 'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
+def named(folder: Path, name: str, ext: str = '') -> Path:
+    "`folder`'s part named `name`: its portable name, or its old one (`legacy_name`) if only that is."
+    new, old = folder / f'{safe_name(name)}{ext}', folder / f'{legacy_name(name)}{ext}'
+    return old if old != new and not new.exists() and old.exists() else new
+
 def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, a period's in a folder."
-    folder = Path(log_dir) / safe_name(project)
-    if period is None: return folder / f'{safe_name(query_id)}.jsonl'
-    return folder / safe_name(query_id) / f'{safe_name(period)}.jsonl'
+    folder = named(Path(log_dir), project)
+    if period is None: return named(folder, query_id, '.jsonl')
+    return named(named(folder, query_id), period, '.jsonl')
 
 # %% ../nbs/10_ingest.ipynb #9e2ca00c
 def _folder_names(project: Project) -> list[str]:
@@ -57,10 +63,16 @@ def _sources_in(folder: Path) -> set[str]:
         out.add(first.get('source', '') if isinstance(first, dict) else '')
     return out
 
+def _same(log_dir, name: str) -> list[Path]:
+    "The folders in `log_dir` that are `name`'s on some file system: its names new and old, any case."
+    want = {safe_name(name).casefold(), legacy_name(name).casefold()}
+    if not Path(log_dir).is_dir(): return []
+    return [f for f in Path(log_dir).iterdir() if f.name.casefold() in want]
+
 def project_folder(log_dir, project: Project) -> str:
     "The folder of `project`'s logs under `log_dir`: its name, unless another project's logs are there (see below)."
     names = _folder_names(project)
-    held = {n: _sources_in(Path(log_dir) / safe_name(n)) for n in names}
+    held = {n: set().union(*map(_sources_in, _same(log_dir, n))) for n in names}
     return (next((n for n in names if project.source in held[n]), None)
             or next(n for n in names if not held[n] - {''}))
 
@@ -356,7 +368,7 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     if s.status != 'failed': run, elapsed_s = '-', 0.0
     return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
                       plan.model == BASELINE_MODEL,
-                      str(e), period=plan.at)
+                      str(e), period=plan.at, resumable=e.resumable)
 
 # %% ../nbs/10_ingest.ipynb #1c946668
 def _room_for_logs(n: int):
@@ -405,7 +417,7 @@ def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs:
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
     "Every query of `plan` over `project` (a period's sessions, with `plan.at`), concurrently, over one read."
-    feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err)
+    feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err, info=progress.info)
     at = f"{plan.at} " if plan.at else ''
     prefix = (lambda q: f"{at}{q.id} ") if len(plan.queries) > 1 else (lambda q: at)
     async def run_one(x: Started | RunSummary) -> RunSummary:
@@ -417,7 +429,8 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
-        if feed.views: err(cost_line(plan, f"{name} {plan.at}" if plan.at else name, feed.size, feed.about(), left))
+        if feed.views:
+            progress.info(cost_line(plan, f"{name} {plan.at}" if plan.at else name, feed.size, feed.about(), left))
         if sum(left) > 1 and plan.model != BASELINE_MODEL:
             progress.pace = _pacer(name, sum(left), plan, progress)
         feed.start()
@@ -436,6 +449,27 @@ def periods_chosen(project: Project, plan: IngestPlan) -> dict[str, list]:
                                    f"{plan.period} holds a selected session: {plan.loop.select}")
     return kept
 
+# %% ../nbs/10_ingest.ipynb #c6846e85
+def _free_dir(plan: IngestPlan, project: Project) -> str:
+    "A `--log-dir` beside `plan.log_dir` where `plan`'s period logs meet no other kind's."
+    base = str(plan.log_dir).rstrip('/\\') or '.'
+    for d in (f"{base}-{plan.period}", *(f"{base}-{plan.period}-{i}" for i in range(2, 100))):
+        name = project_folder(d, project)
+        held = (kinds_in(log_path(d, name, q.id, UNDATED).parent) for q in plan.queries)
+        if all(set(k) <= {plan.period} for k in held): return d
+    return f"{base}-{plan.period}-{sha256_text(base)[:8]}"
+
+def one_kind(plan: IngestPlan, project: Project, name: str):
+    "Refuse, before any call, logs by `plan.period` in a query folder that holds another kind's."
+    for q in plan.queries:
+        folder = log_path(plan.log_dir, name, q.id, UNDATED).parent
+        if (other := {k: v for k, v in kinds_in(folder).items() if k != plan.period}):
+            kind, logs = next(iter(other.items()))
+            free = _free_dir(plan, project)
+            raise PeriodError(f"{folder}: holds {plural(len(logs), 'period log')} by {kind}; logs by "
+                              f"{plan.period} beside them would mix both kinds in one level 2: give "
+                              f"this run a folder of its own, --log-dir {free}")
+
 # %% ../nbs/10_ingest.ipynb #d768e608
 async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
@@ -443,14 +477,15 @@ async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_cl
     chosen = periods_chosen(project, plan)
     # each period is read whole: its logs record no selection, so any later selection resumes them
     each = replace(plan, loop=replace(plan.loop, select=Selection()))
+    one_kind(plan, project, name)
     for p in chosen: _check_fresh(replace(each, at=p), name)
     _room_for_logs(len(plan.queries))
     names, size = list(chosen), sum(s.size for ss in chosen.values() for s in ss)
     whole = Project(project.name, [s for ss in chosen.values() for s in ss], Warnings(), project.tool_result_chars)
-    err(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), a log for each of "
-        f"{plural(len(plan.queries), 'query', 'queries')} in each: about "
-        f"{plural(estimate_chunks(whole, plan.loop.chunk_tokens), 'chunk')} ({size / 2**20:.1f} MB) in all; each "
-        "period says its cost, less what its logs read before, as it starts")
+    progress.info(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), "
+                  f"a log for each of {plural(len(plan.queries), 'query', 'queries')} in each: about "
+                  f"{plural(estimate_chunks(whole, plan.loop.chunk_tokens), 'chunk')} ({size / 2**20:.1f} MB) "
+                  "in all; each period says its cost, less what its logs read before, as it starts")
     out = []
     for p, sessions in chosen.items():
         if stop is not None and stop.is_set(): break

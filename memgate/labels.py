@@ -272,6 +272,9 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
     # the labels for its chunking
     size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')
     paths = {k: labels_path(labels_dir, *k, size(k)) for k in groups}
+    if not Path(labels_dir).is_dir():
+        raise LabelError(f"{labels_dir}: no such folder of labels (<folder>/<project>/<query>.toml, from what "
+                         "`memgate chunks` prints; the bundled ones are in labels/)")
     if not any(p.exists() for p in paths.values()):
         (project, query), path = next(iter(paths.items()))
         raise LabelError(f"{path}: no labels for project {project!r}, query {query!r}")

@@ -12,6 +12,11 @@ from typing import Callable
 # %% auto #0
 __all__ = ['SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'Slots', 'answer_cap']
 
+# %% ../nbs/06b_limits.ipynb #8a11cb68
+def _secs(s: float) -> str:
+    "Seconds as a person reads them: `20.0s`, or `40 ms` below a tenth of a second (never `0.0s`)."
+    return f"{s:.1f}s" if s >= 0.1 else f"{s * 1000:.0f} ms"
+
 # %% ../nbs/06b_limits.ipynb #36fac821
 # an answer this many times slower than the fastest one means requests wait in the server's queue
 SLOWER = 1.6
@@ -37,8 +42,10 @@ class Slots:
         if slow and self.limit > 1:
             self.limit = max(1.0, self.limit / 2)
             if self.say and not self.said:
-                why = 'no answer in time' if latency_s is None else f"{latency_s:.1f}s against {self.fastest:.1f}s"
-                self.say(f"the server is queueing requests: {int(self.limit)} in flight from now on ({why})")
+                why = ('an answer did not come in time' if latency_s is None else
+                       f"an answer took {_secs(latency_s)}, the fastest {_secs(self.fastest)}")
+                self.say(f"the server answers slower with more requests at once ({why}): memgate sends at "
+                         f"most {int(self.limit)} at a time from now on")
             self.said = True
         elif judged and not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
         async with self._free:

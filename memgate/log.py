@@ -46,9 +46,10 @@ RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
 
 class LogError(MemgateError):
     "A log that cannot be read; the message names the file and the line (also in `line`)."
-    def __init__(self, msg: str, line: int | None = None):
+    def __init__(self, msg: str, line: int | None = None, resumable: bool | None = None):
         super().__init__(msg)
         self.line = line
+        if resumable is not None: self.resumable = resumable
 
 # %% ../nbs/08_log.ipynb #324b0dfc
 class Event(dict):
@@ -131,6 +132,7 @@ def last_line_sha(path) -> str:
 # %% ../nbs/08_log.ipynb #3c2214bd
 class LogLocked(LogError):
     "A log that another process is writing."
+    resumable = False           # a resume meets the same writer
 
 # %% ../nbs/08_log.ipynb #4833a997
 def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
@@ -177,6 +179,10 @@ class LogWriter:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         except OSError as e:
             self.close()
+            # a folder on the way that is a file: said so (the OS says only "Not a directory")
+            if (f := next((q for q in self.path.parents if q.exists() and not q.is_dir()), None)):
+                raise LogError(f"{self.path}: {f} is a file, not a folder: the log folder (--log-dir) "
+                               "must be one", resumable=False) from None
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
 
     def close(self):

@@ -16,7 +16,9 @@ from . import recall
 __all__ = ['MCP_EXTRA', 'NOTICE', 'sdk', 'complain', 'answered', 'bad_arguments', 'server_class', 'build_server', 'serve']
 
 # %% ../nbs/13c_mcpserver.ipynb #6f074719
-MCP_EXTRA = "the MCP server needs the mcp extra: pip install 'memgate[mcp]'"
+# memgate is not on PyPI: its extra installs from the clone, the SDK alone from anywhere
+MCP_EXTRA = ("the MCP server needs the mcp package: pip install 'mcp>=2.3,<3' (or, in memgate's clone, "
+             "pip install '.[mcp]')")
 
 def sdk():
     "The SDK's `MCPServer`, `ToolError` and `ResourceError`; `MemgateError` saying how to install it if it is not."

@@ -7,10 +7,13 @@ Docs: https://memgate.github.io/memgate/periods.html.md"""
 # %% ../nbs/02c_periods.ipynb #33e42419
 from __future__ import annotations
 from datetime import datetime, timezone
+import json, re
+from pathlib import Path
 from .domain import MemgateError
+from .files import FileRefused, open_regular
 
 # %% auto #0
-__all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period']
+__all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period', 'period_kind', 'kinds_in']
 
 # %% ../nbs/02c_periods.ipynb #ce562f93
 class PeriodError(MemgateError):
@@ -58,4 +61,26 @@ def by_period(sessions,               # sessions (anything with `first_ts` and `
     out: dict[str, list] = {}
     for s in sorted(sessions, key=lambda s: (s.first_ts or '\uffff', str(s.path))):
         out.setdefault(name(s), []).append(s)
+    return out
+
+# %% ../nbs/02c_periods.ipynb #13b68c66
+_KIND = {'day': re.compile(r'\d{4}-\d{2}-\d{2}'), 'week': re.compile(r'\d{4}-W\d{2}'),
+         'month': re.compile(r'\d{4}-\d{2}')}
+
+def period_kind(name: str) -> str | None:
+    "The kind of period named `name`: day, week, month or session; None for `undated` (any kind's)."
+    if name == UNDATED: return None
+    return next((k for k, rx in _KIND.items() if rx.fullmatch(name)), 'session')
+
+# %% ../nbs/02c_periods.ipynb #bf46b76a
+def kinds_in(folder) -> dict[str, list[str]]:
+    "The kinds of period whose logs are in a query's `folder`, each with its logs' names."
+    out: dict[str, list[str]] = {}
+    for f in sorted(Path(folder).glob('*.jsonl')) if Path(folder).is_dir() else []:
+        try:
+            with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
+        except (FileRefused, ValueError): continue
+        if not isinstance(first, dict) or first.get('level') == 2 or 'period' not in first: continue
+        if (kind := first.get('periods') or period_kind(str(first['period']))):
+            out.setdefault(kind, []).append(f.name)
     return out

@@ -11,7 +11,7 @@ from typing import Callable
 from .domain import count_tokens
 from .parser import gate_format
 from .prompt import Budget, template_tokens
-from .client import ClientError, ContextError, OpenAIClient
+from .client import ClientError, ContextError, OpenAIClient, unresolved
 from .endpoint import ConfigError, masked_url
 
 # %% auto #0
@@ -33,9 +33,10 @@ class ServerInfo:
 
     def describe(self) -> str:
         "The server in a few words, for the cost line."
-        ctx = f"context {self.context} ({self.said.get('context')})" if self.context else 'context not said'
+        ctx = f"context {self.context} ({self.said.get('context')})" if self.context else 'its context unknown'
         slots = f", {self.slots} slot{'s' if self.slots != 1 else ''}" if self.slots else ''
-        return f"{self.kind} server, {ctx}{slots}"
+        kind = f"{self.kind} server" if self.kind != 'unknown' else 'a server of unknown kind'
+        return f"{kind}, {ctx}{slots}"
 
 # %% ../nbs/07a_servers.ipynb #275ba02f
 def _int(x) -> int | None:
@@ -58,6 +59,10 @@ async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
     # not a server without that endpoint: no server
     except (httpx.ConnectError, httpx.ConnectTimeout) as e:
         why = client.masked(str(e)) or type(e).__name__
+        if unresolved(e):
+            host = httpx.URL(client.base_url).host
+            raise NoServerError(f"{masked_url(client.base_url)}: the host name {host!r} does not resolve "
+                                f"({why}): check it in --base-url (or MEMGATE_BASE_URL)") from None
         raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): start the model server, "
                             "or pass the --base-url it listens at") from None
     except (httpx.HTTPError, ValueError): return None
@@ -114,7 +119,9 @@ _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
            ('sglang', 'grammar'): lambda g: dict(ebnf=g),
            ('sglang', 'regex'): lambda r: dict(regex=r)}
 
-def _a_server(kind: str) -> str: return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
+def _a_server(kind: str) -> str:
+    "`a vllm server`; `such a server` for one whose kind is unknown."
+    return 'such a server' if kind == 'unknown' else f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
 
 def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
                mode: str = 'auto',                        # auto, off, grammar or regex
@@ -130,7 +137,8 @@ def constraint(kind: str,                                 # the server's kind (`
     make = _FIELDS.get((kind, how)) or (_FIELDS[('llama.cpp',
                                            how)] if kind == 'unknown' and mode == how == 'grammar'
                                          else None)
-    if make is None and mode == 'auto': return {}, f"unconstrained: memgate knows no grammar field of {_a_server(kind)}"
+    if make is None and mode == 'auto':
+        return {}, f"answers free-form (no grammar option known for {_a_server(kind)}; each is still parsed)"
     if make is None:
         raise ConfigError(f"--constrain {mode}: {_a_server(kind)} takes no {how} (try --constrain "
                           f"{'grammar' if how == 'regex' else 'off'})")

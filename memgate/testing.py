@@ -16,9 +16,9 @@ from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .domain import count_tokens, sha256_text
 
 # %% auto #0
-__all__ = ['STATUS_FAULTS', 'ANSWER', 'INCIDENT', 'FAULT_REPLIES', 'default_gate', 'incident_gate', 'FakeServer', 'FakeHandler',
-           'FakeHTTPServer', 'sse_event', 'stream_choice', 'serve', 'smollm2_gguf', 'LlamaServer', 'cpu_s',
-           'idle_after']
+__all__ = ['STATUS_FAULTS', 'ANSWER', 'INCIDENT', 'FAULT_REPLIES', 'default_gate', 'incident_gate', 'AnyModel', 'FakeServer',
+           'FakeHandler', 'FakeHTTPServer', 'sse_event', 'stream_choice', 'serve', 'smollm2_gguf', 'LlamaServer',
+           'cpu_s', 'idle_after']
 
 # %% ../nbs/18_testing.ipynb #a89344ef
 STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 'gzip-bomb',
@@ -30,7 +30,9 @@ ANSWER = 'Failures were seen in the chunks the memory names. <evidence>t=1</evid
 def default_gate(prompt: str) -> str:
     "yes when the chunk mentions an error; the memory gains one line naming the chunk; exit never. Answers ANSWER."
     if '\n<updates> ' in prompt: return ANSWER          # the answer step's prompt, not a turn's
-    memory, section = prompt_parts(prompt)
+    try: memory, section = prompt_parts(prompt)
+    # a prompt that is not memgate's (someone trying the server by hand): a no, memory empty
+    except ValueError: return gate_response(False, '', think='not a memgate prompt')
     if 'error' not in section.lower(): return gate_response(False, memory, think='no failure here')
     prev = '' if memory == 'No previous memory' else memory + '\n'
     return gate_response(True, f"{prev}- failure seen in chunk {sha256_text(section)[:10]}",
@@ -54,6 +56,11 @@ def incident_gate(prompt: str, budget: int | None = None, pattern: str = INCIDEN
     if not new: return gate_response(False, '\n'.join(lines), think='nothing new')
     return gate_response(True, '\n'.join(lines + new), think=f"{len(new)} new")
 
+# %% ../nbs/18_testing.ipynb #cad150d4
+class AnyModel(set):
+    "Every model name: what the served scripted server (`python -m memgate.testing`) answers to unless given names."
+    def __contains__(self, name) -> bool: return isinstance(name, str)
+
 # %% ../nbs/18_testing.ipynb #9aa866d7
 class FakeServer:
     "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
@@ -62,7 +69,8 @@ class FakeServer:
                  stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None,
                  prompt_s=0.0, token_s=0.0, piece=16, tokenize=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
-        self.models, self.api_key, self.stop_after = set(models), api_key, stop_after
+        self.models = models if isinstance(models, AnyModel) else set(models)
+        self.api_key, self.stop_after = api_key, stop_after
         self.requests, self.headers, self.lock, self.port = [], [], threading.Lock(), port
         self.arrivals = []          # time.monotonic() of each request, for the bench scripts
         self.httpd, self.connections, self.closed = None, set(), False
@@ -237,7 +245,8 @@ def do_GET(self: FakeHandler):
     fake, path = self.fake, self.path.split('?')[0]
     if path == '/v1/models':
         extra = {'max_model_len': fake.max_model_len} if fake.max_model_len else {}
-        data = [dict(id=m, object='model', owned_by=fake.owned_by, **extra) for m in sorted(fake.models)]
+        names = sorted(fake.models) or ['test-model']         # any name: the one the tests use
+        data = [dict(id=m, object='model', owned_by=fake.owned_by, **extra) for m in names]
         return self.reply(200, dict(object='list', data=data))
     if path == '/props' and fake.props: return self.reply(200, fake.props)
     self.reply(404, dict(detail='Not Found'))
@@ -410,9 +419,11 @@ def serve(argv: list[str] | None = None):
     ap = argparse.ArgumentParser(prog='python -m memgate.testing')
     ap.add_argument('--port', type=int, default=8123)
     ap.add_argument('--latency', type=float, default=0.0)
+    ap.add_argument('--model', action='append', help='a model name it answers to (repeat it); default: any')
     a = ap.parse_args(argv)
-    s = FakeServer(latency=a.latency, port=a.port).start()
-    print(f'serving {s.url} (model test-model); Ctrl-C stops')
+    s = FakeServer(latency=a.latency, port=a.port, models=a.model or AnyModel()).start()
+    said = ', '.join(a.model) if a.model else 'any model name'
+    print(f'serving {s.url} ({said}); Ctrl-C stops', flush=True)
     try: threading.Event().wait()
     except KeyboardInterrupt: s.stop()
 

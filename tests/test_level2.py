@@ -236,3 +236,57 @@ def test_consolidating_without_period_logs_says_how_to_make_them_and_no_resume(t
     assert (f"incidents level 2: failed: {folder(tmp_path / 'runs')}: no period logs to consolidate "
             "(memgate ingest --period month writes them)") in r.stderr
     assert '--resume' not in r.stderr
+
+def test_a_run_of_another_period_kind_into_the_same_folder_is_refused_before_any_call(tmp_path):
+    proj = incident_project(tmp_path / 'home', months=2, incidents=6)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month', '--consolidate').returncode == 0
+        before, calls = {p.name: p.read_bytes() for p in folder(runs).iterdir()}, len(s.requests)
+        for kind in ('day', 'week', 'session'):
+            r = ingest(s, proj, runs, '--period', kind, '--consolidate')
+            assert r.returncode == 2 and len(s.requests) == calls, r.stderr
+            assert r.stderr == (f"memgate ingest: error: {folder(runs)}: holds 2 period logs by month; "
+                                f"logs by {kind} beside them would mix both kinds in one level 2: give this "
+                                f"run a folder of its own, --log-dir {runs}-{kind}\n")
+        assert {p.name: p.read_bytes() for p in folder(runs).iterdir()} == before
+        # the advice works as given
+        r = ingest(s, proj, Path(f"{runs}-day"), '--period', 'day', '--consolidate')
+        assert r.returncode == 0 and len(s.requests) > calls, r.stderr
+    # a folder mixed by hand: level 2 refuses it and verify flags it
+    day = next(p for p in folder(f"{runs}-day").glob('20*.jsonl'))
+    shutil.copy(day, folder(runs) / day.name)
+    v = memgate('verify', runs)
+    assert v.returncode == 1 and f"{folder(runs)}: mixes period logs by month and day: level 2 reads one" in v.stderr
+    with FakeServer(gate=level_aware) as s:
+        r = ingest(s, proj, runs, 'consolidate')
+        assert r.returncode == 1 and not s.requests
+    assert "holds period logs of 2 kinds (2 logs by month, 1 log by day); level 2 reads one" in r.stderr
+
+def test_session_period_logs_have_portable_names_and_old_names_are_still_resumed_and_consolidated(tmp_path):
+    from memgate.files import legacy_name
+    proj = incident_project(tmp_path / 'home', months=2, incidents=6)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'session', '--consolidate').returncode == 0
+        names = sorted(p.name for p in folder(runs).iterdir())
+        assert len(names) > 2 and not any(set(n) & set(' :*?"<>|') for n in names), names
+        # the logs of a version that named them with spaces and colons: renamed back, level 2 made again
+        shutil.rmtree(folder(runs))
+        assert ingest(s, proj, runs, '--period', 'session').returncode == 0
+        for p in list(folder(runs).glob('20*.jsonl')):
+            p.rename(p.with_name(legacy_name(read_log(p).events[0]['period']) + '.jsonl'))
+        old = sorted(p.name for p in folder(runs).iterdir())
+        assert all(' ' in n and ':' in n for n in old), old
+        assert ingest(s, proj, runs, 'consolidate').returncode == 0
+        # a new session: its log gets the portable name, the old logs are resumed where they are
+        incident_session(proj, 'S9999', datetime(2026, 2, 27, 9, tzinfo=timezone.utc), [900])
+        before = {n: (folder(runs) / n).read_bytes() for n in old}
+        r = ingest(s, proj, runs, '--period', 'session', '--consolidate', '--resume')
+        assert r.returncode == 0, r.stderr
+    now = sorted(p.name for p in folder(runs).iterdir())
+    assert set(old) < set(now) and len(now) == len(old) + 2          # the new session's log, and level 2's
+    assert all((folder(runs) / n).read_bytes() == before[n] for n in old)
+    l2 = folder(runs) / LEVEL2_LOG
+    assert memgate('verify', runs).returncode == 0
+    assert 'INC-0900' in [e for e in events(l2) if e['kind'] == 'memory'][-1]['text']

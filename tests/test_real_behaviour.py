@@ -30,7 +30,7 @@ def test_a_one_slot_server_with_four_queries_logs_turns_steadily(tmp_path):
     assert r.returncode == 0, r.stderr
     assert [len(turns(tmp_path, q)) for q in ('infra-root-causes', 'build-and-test-failures', 'conventions',
                                                'design-decisions')] == [3, 3, 3, 3]
-    assert 'the server is queueing requests: ' in r.stderr
+    assert 'the server answers slower with more requests at once (' in r.stderr
 
 def test_a_server_that_says_its_slots_gets_no_more_requests_than_that(tmp_path):
     props = dict(default_generation_settings=dict(n_ctx=32768), total_slots=1)
