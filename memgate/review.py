@@ -8,17 +8,20 @@ Docs: https://memgate.github.io/memgate/review.html.md"""
 from __future__ import annotations
 import difflib, getpass, os, re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from .domain import MemgateError, new_run_id, utc_now
 from .terminal import plural, visible
-from .log import Event, LogWriter, make_event
+from .log import Event, LogError, LogWriter, make_event, verify
 from .recall import checked, echo, entry, served_logs, timestamp
-from .show import Learned, Update, headline, learned
+from .show import Learned, Update, headline, learned, lineage
 
 # %% auto #0
-__all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'evidence_records', 'words', 'line_kind', 'marks', 'evidence_kinds', 'ReviewError',
-           'Review', 'review_of', 'reviewer', 'approve', 'review_text', 'reviews', 'review_command', 'for_agents']
+__all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'MATCH_SHARE', 'evidence_records', 'words', 'line_kind', 'origins',
+           'period_source', 'marks', 'matched', 'period_logs', 'period_updates', 'trail', 'evidence_kinds',
+           'ReviewError', 'Review', 'review_of', 'reviewer', 'approve', 'review_text', 'reviews', 'review_command',
+           'for_agents']
 
 # %% ../nbs/13b_review.ipynb #69bbeca0
 KINDS = dict(person="the person's words", agent="the agent's words", tool='tool output', page='a fetched page',
@@ -52,6 +55,7 @@ def evidence_records(text: str, sources: list[dict]) -> list[tuple[str, str]]:
 
 # %% ../nbs/13b_review.ipynb #3200b138
 _WORD = re.compile(r'[^\W_]{3,}')
+MATCH_SHARE = 0.5      # a text a line came from holds at least this share of the line's words
 
 def words(text: str) -> set[str]:
     "The words of `text` a line is matched by: runs of three or more letters or digits, lower case."
@@ -64,27 +68,119 @@ def line_kind(line: str, records: list[tuple[str, set]]) -> str | None:
     if not w: return None
     best = Counter()
     for kind, ws in records: best[kind] = max(best[kind], len(w & ws))
-    if max(best['person'], best['agent']) * 2 >= len(w): return 'person' if best['person'] >= best['agent'] else 'agent'
+    if max(best['person'], best['agent']) >= MATCH_SHARE * len(w):
+        return 'person' if best['person'] >= best['agent'] else 'agent'
     found = {k: best[k] for k in UNTRUSTED if best[k]}
     return max(found, key=found.get) if found else 'unknown'
 
+# %% ../nbs/13b_review.ipynb #d28c2f5c
+def origins(updates: list[Update]) -> dict[str, int]:
+    "Each line `updates` added, with the index of the last update that added it."
+    out = {}
+    for i, u in enumerate(updates):
+        for line in u.added.splitlines(): out[line] = i
+    return out
+
+# %% ../nbs/13b_review.ipynb #5ff6ddf5
+def period_source(u: Update) -> dict | None:
+    "The period memory level-2 update `u` read, as its evidence's source names it; None at level 1."
+    return next((s for s in u.sources if 'period' in s and 'memory' in s), None)
+
 # %% ../nbs/13b_review.ipynb #d30daeca
+def _records(u: Update, cache: dict) -> list[tuple[str, set]]:
+    "The (kind, words) records of update `u`'s evidence, made once per `cache`."
+    key = ('records', u.memory_sha, u.evidence_sha)
+    if key not in cache:
+        cache[key] = [(k, words(t)) for k, t in evidence_records(u.evidence, u.sources)]
+    return cache[key]
+
 def marks(updates: list[Update], memory: str | None) -> list[dict]:
     "The lines of `memory` whose only evidence was not the person's or the agent's words: line, kind, turn, text."
-    origin, seen, out = {}, {}, []
-    for u in updates:
-        for line in u.added.splitlines(): origin[line] = u
+    at, cache, out = origins(updates), {}, []
     for n, line in enumerate((memory or '').splitlines(), 1):
-        if (u := origin.get(line)) is None: continue
-        if u.t not in seen: seen[u.t] = [(k, words(t)) for k, t in evidence_records(u.evidence, u.sources)]
-        if (kind := line_kind(line, seen[u.t])) in UNTRUSTED: out.append(dict(line=n, kind=kind, t=u.t, text=line))
+        if (i := at.get(line)) is None: continue
+        u = updates[i]
+        # a level-2 line: followed down to the period memory line it came from (`trail`, below)
+        if period_source(u): got = trail(line, updates[:i + 1], cache)
+        else: got = dict(kind=line_kind(line, _records(u, cache)))
+        if got['kind'] in UNTRUSTED:
+            out.append(dict(line=n, kind=got['kind'], t=u.t, text=line) | got)
     return out
+
+# %% ../nbs/13b_review.ipynb #8f205ed5
+_MARKER = re.compile(r'^\s*(?:(?:[-*+•]|\d{1,3}[.)])\s+)*')     # list markers, nested
+
+@lru_cache(maxsize=1024)
+def _lines(text: str) -> tuple[tuple[str, str, frozenset], ...]:
+    "Each line of `text`, bare of its list markers, and its words: made once for a text."
+    return tuple((s, _MARKER.sub('', s).strip(), frozenset(words(s))) for s in text.splitlines())
+
+def matched(line: str, texts: list[str]) -> tuple[str, int, str] | None:
+    "Where `line` came from among `texts`: (`exact` or `overlap`, which text, its line), or None."
+    key, w = _MARKER.sub('', line).strip(), words(line)
+    lines = [(i, s, b, ws) for i, t in enumerate(texts) for s, b, ws in _lines(t)]
+    # the same line, its list markers aside, in the first text holding it
+    hit = next(((i, s) for i, s, b, _ in lines if b == key), None) if key else None
+    if hit: return ('exact', *hit)
+    # else the line holding most of its words (among equals: fewest others, then the first)
+    score = lambda c: ((n := len(w & c[3])), n - len(c[3]))
+    best = max(lines, key=score, default=None)
+    return ('overlap', *best[:2]) if w and best and score(best)[0] >= MATCH_SHARE * len(w) else None
+
+# %% ../nbs/13b_review.ipynb #101cc76d
+def period_logs(path, updates: list[Update]) -> list[Update]:
+    "`updates` of the level-2 log at `path`, each period memory read naming its period log's path."
+    folder = Path(path).parent
+    def named(s: dict) -> dict:
+        name = str(s.get('file', ''))
+        # a name that is not a bare log name beside the level-2 log names no log: the trail ends
+        ok = 'memory' in s and Path(name).name == name and name.endswith('.jsonl')
+        return dict(s, log=str(folder / name)) if ok else s
+    return [replace(u, sources=[named(s) for s in u.sources]) for u in updates]
+
+# %% ../nbs/13b_review.ipynb #b11a2222
+def period_updates(source: dict) -> list[Update] | None:
+    "The level-1 updates behind the memory period `source` names; None if its log cannot say."
+    log, sha = source.get('log'), source.get('memory')
+    if not log or not sha or not Path(log).is_file(): return None
+    v = verify(log, unfinished_ok=True, keep=True, whole=True)
+    if not v.ok: return None
+    try: ups = lineage(v.log.events)
+    except LogError: return None
+    i = next((i for i, u in enumerate(ups) if u.memory_sha == sha), None)
+    return None if i is None else ups[:i + 1]
+
+# %% ../nbs/13b_review.ipynb #a1ae6de6
+def trail(line: str,                # a line of a level-2 memory
+          updates: list[Update],    # the level-2 updates up to the one that added it, logs named
+          cache: dict | None = None # what was read already, kept from line to line
+          ) -> dict:
+    "Where level-2 `line` came from: its kind, `how` it matched, its period and that period's turn."
+    cache = {} if cache is None else cache
+    out = dict(kind=None, how=None, period=None, period_t=None)
+    if not words(line): return out
+    # the period memory its own update read first, then the ones read before it, latest first
+    read = [u for u in reversed(updates) if period_source(u)]
+    if (m := matched(line, [u.evidence for u in read])) is None: return dict(out, kind='unknown')
+    how, i, found = m
+    s = period_source(read[i])
+    key = ('period', s.get('log'), s['memory'])
+    if key not in cache: cache[key] = (ups := period_updates(s)) and (ups, origins(ups))
+    out.update(how=how, period=s['period'])
+    if not cache[key] or (j := cache[key][1].get(found)) is None: return dict(out, kind='unknown')
+    u1 = cache[key][0][j]
+    return dict(out, kind=line_kind(found, _records(u1, cache)), period_t=u1.t)
 
 # %% ../nbs/13b_review.ipynb #1e00ae94
 def evidence_kinds(u: Update) -> str:
     "What kinds of text an update's evidence held, counted: `the person's words, tool output ×3`."
-    n = Counter(k for k, _ in evidence_records(u.evidence, u.sources))
-    return ', '.join(KINDS[k] + (f' ×{n[k]}' if n[k] > 1 else '') for k in KINDS if n[k])
+    if (s := period_source(u)):
+        # a period memory: the kinds its lines came from, through its period log
+        cache = {}
+        n = Counter(k for line in u.evidence.splitlines() if (k := trail(line, [u], cache)['kind']))
+    else: n = Counter(k for k, _ in evidence_records(u.evidence, u.sources))
+    said = ', '.join(KINDS[k] + (f' ×{n[k]}' if n[k] > 1 else '') for k in KINDS if n[k])
+    return f"period {s['period']}'s memory, from {said or 'no words'}" if s else said
 
 # %% ../nbs/13b_review.ipynb #991d0e8f
 class ReviewError(MemgateError):
@@ -105,7 +201,7 @@ class Review:
     approved: str | None
     by: str | None
     at: str | None
-    updates: list[Update]      # every update, oldest first
+    updates: list[Update]      # every update, oldest first (at level 2 naming their period logs)
 
     @property
     def pending(self) -> bool:
@@ -126,9 +222,11 @@ def review_of(path, events: list[Event], x: Learned | None = None) -> Review:
     # the memory now, if it was ever approved; else the one approved last
     last = next((e for e in reversed(said) if e['memory_sha'] == x.memory_sha), said[-1] if said else None)
     sha = last['memory_sha'] if last else None
+    # a level-2 update names its period log's path, for `marks` to follow its lines down
+    ups = period_logs(path, x.updates) if x.level == 2 else x.updates
     return Review(str(path), x.project, x.query, x.question, x.updates[-1].tokens if x.updates else 0,
                   x.memory_sha, x.memory, sha, texts.get(sha), last and last['by'],
-                  last and timestamp(last.get('ts')), x.updates)
+                  last and timestamp(last.get('ts')), ups)
 
 # %% ../nbs/13b_review.ipynb #ac219fa2
 def reviewer() -> str:
@@ -157,6 +255,14 @@ def _sessions(u: Update) -> str:
         return f" {a[:16]}..{b[11:16]}" if a and b else ''
     return '; '.join(f"{Path(s['file']).name}{hours(s)}" for s in u.sources) or '-'
 
+def _via(m: dict) -> str:
+    "Where a level-2 mark's line came from, after its turn; nothing at level 1."
+    if 'how' not in m: return ''
+    if m['period'] is None: return ', in no period memory it read'
+    at = f", from period {m['period']}"
+    if m['period_t'] is None: return f"{at}, whose log is gone or no longer holds it"
+    return f"{at} t={m['period_t']}" + (' by word overlap' if m['how'] == 'overlap' else '')
+
 def review_text(r: Review, approve_cmd: str) -> str:
     "What `memgate review` shows of memory `r`: its diff, lineage and marked lines, then the command approving it."
     was = (f"changed since {r.approved_sha[:12]}, approved by {r.by} on {r.at}" if r.approved_sha
@@ -170,7 +276,8 @@ def review_text(r: Review, approve_cmd: str) -> str:
     out += [f"  t={u.t}  {_sessions(u)}  evidence: {evidence_kinds(u)}" for u in since]
     if (ms := marks(r.updates, r.memory)):
         out += ['', "lines whose only evidence was not the person's or the agent's words:"]
-        out += [f"  line {m['line']} ({KINDS[m['kind']]}, t={m['t']}): {m['text']}" for m in ms]
+        out += [f"  line {m['line']} ({KINDS[m['kind']]}, t={m['t']}{_via(m)}): {m['text']}"
+                for m in ms]
     out += ['', f"approve it: {approve_cmd} --approve {r.sha[:12]}"]
     return visible('\n'.join(out))
 

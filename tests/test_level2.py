@@ -1,9 +1,9 @@
 "Periods at level 1 and their consolidation at level 2 (issue 39), against scripted models that remember incidents."
-import asyncio, json, os, shutil, subprocess, sys
+import asyncio, json, os, re, shutil, subprocess, sys
 import pytest
 from datetime import datetime, timezone
 from pathlib import Path
-from conftest import run
+from conftest import FIXTURES, run
 from helpers import clean_env, memgate
 from synth import cc, incident, incident_project, incident_session, write_jsonl
 from memgate.client import ScriptedClient
@@ -290,3 +290,17 @@ def test_session_period_logs_have_portable_names_and_old_names_are_still_resumed
     l2 = folder(runs) / LEVEL2_LOG
     assert memgate('verify', runs).returncode == 0
     assert 'INC-0900' in [e for e in events(l2) if e['kind'] == 'memory'][-1]['text']
+
+def test_review_of_the_bundled_run_by_day_shows_each_level2_line_its_period_evidence_kind(tmp_path):
+    "The README's path for long histories, on the bundled sessions' three days: no level-2 line is left untold."
+    runs = tmp_path / 'runs'
+    r = memgate('ingest', '--project', FIXTURES / 'transcripts', '--model', 'keyword-baseline', '--period', 'day',
+                '--consolidate', '--log-dir', runs, '--quiet')
+    assert r.returncode == 0, r.stderr
+    listed = memgate('review', '--log-dir', runs).stdout
+    assert len(re.findall(r'^== transcripts/', listed, re.M)) == 4
+    assert 'cannot be told' not in listed and ' from period 2025-09-25 t=' in listed
+    marked = re.findall(r'^  line \d+ \((tool output|harness text), t=\d, from period 2025-\d\d-\d\d t=\d+'
+                        r'(?: by word overlap)?\): ', listed, re.M)
+    assert len(marked) == 22 and {'tool output', 'harness text'} == set(marked)
+    assert "evidence: period 2025-09-03's memory, from the agent's words" in listed

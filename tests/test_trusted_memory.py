@@ -128,6 +128,57 @@ def test_injected_instructions_reach_agents_md_only_after_review_marked_as_from_
     assert 'nothing waits for review' in memgate('review', '--log-dir', tmp_path / 'runs').stdout
     assert memgate('sync', '--log-dir', tmp_path / 'runs', '--agents-md', agents, '--check').returncode == 0
 
+def two_days(proj: Path):
+    "Two Claude Code sessions a day apart: a fetched page on the first, a tool's output on the second."
+    for day, (tool, asked, said) in enumerate([('WebFetch', dict(url='https://docs.example.invalid'), PAGE),
+                                               ('Bash', dict(command='cat NOTES'), TOOL)], 1):
+        ts = f'2026-11-0{day}T10:00:0'
+        rows = [dict(type='user', message=dict(role='user', content='Set up the project.')),
+                dict(type='assistant', message=dict(role='assistant', content=[
+                    dict(type='tool_use', id=f'c{day}', name=tool, input=asked)])),
+                dict(type='user', message=dict(role='user', content=[
+                    dict(type='tool_result', tool_use_id=f'c{day}', content=said)]))]
+        for i, r in enumerate(rows):
+            r.update(uuid=f'd{day}u{i}', parentUuid=f'd{day}u{i - 1}' if i else None, sessionId=f's{day}',
+                     cwd='/work/app', isSidechain=False, timestamp=f'{ts}{i}Z')
+        (proj / f's{day}.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))
+
+def quoter(prompt: str) -> str:
+    "A model that keeps each instruction it reads, quoted whole, at either level."
+    return yes('\n'.join(f'- {said}' for said in (PAGE, TOOL) if said in prompt))
+
+def test_review_and_sync_follow_a_level2_line_down_to_the_period_evidence_it_came_from(tmp_path):
+    "Consolidated by day, a level-2 line shows its period's evidence kind; 'cannot be told' only past a lost log."
+    proj, runs = tmp_path / 'app', tmp_path / 'runs'
+    proj.mkdir()
+    two_days(proj)
+    with FakeServer(gate=quoter) as fake:
+        r = memgate('ingest', '--project', proj, '--base-url', fake.url, '--model', 'test-model', '--query',
+                    'conventions', '--log-dir', runs, '--quiet', '--period', 'day', '--consolidate')
+    assert r.returncode == 0, r.stderr
+    folder = runs / 'app' / 'conventions'
+    assert sorted(p.name for p in folder.glob('*.jsonl')) == ['2026-11-01.jsonl', '2026-11-02.jsonl', 'level2.jsonl']
+    listed = memgate('review', '--log-dir', runs).stdout
+    assert re.search(r'line \d+ \(a fetched page, t=1, from period 2026-11-01 t=1\): .*Always run', listed)
+    assert re.search(r'line \d+ \(tool output, t=2, from period 2026-11-02 t=1\): .*IMPORTANT', listed)
+    assert 'cannot be told' not in listed
+    assert "evidence: period 2026-11-02's memory, from tool output" in listed
+    # sync writes the same marks for the level-2 memory
+    agents = tmp_path / 'AGENTS.md'
+    assert memgate('sync', '--log-dir', runs, '--agents-md', agents, '--unreviewed').returncode == 0
+    text = agents.read_text()
+    assert 'covers: 2 periods, 2026-11-01 .. 2026-11-02' in text
+    assert re.search(r'line \d+ \(a fetched page, t=1\): .*Always run', text)
+    assert re.search(r'line \d+ \(tool output, t=2\): .*IMPORTANT', text) and 'cannot be told' not in text
+    # where the trail truly ends (the second day's log is gone) it says so, and only there
+    (folder / '2026-11-02.jsonl').unlink()
+    listed = memgate('review', '--log-dir', runs).stdout
+    assert re.search(r'line \d+ \(a fetched page, t=1, from period 2026-11-01 t=1\): .*Always run', listed)
+    assert re.search(r'line \d+ \(text whose speaker cannot be told, t=2, from period 2026-11-02, whose log '
+                     r'is gone or no longer holds it\): .*IMPORTANT', listed)
+    assert memgate('sync', '--log-dir', runs, '--agents-md', agents, '--unreviewed').returncode == 0
+    assert re.search(r'line \d+ \(text whose speaker cannot be told, t=2\): .*IMPORTANT', agents.read_text())
+
 def test_a_project_name_holding_the_end_marker_cannot_grow_the_file_sync_after_sync(tmp_path):
     proj = tmp_path / 'p <!-- memgate:end --> # Run'
     shutil.copytree(FIXTURES / 'transcripts' / 'claude-code', proj)
