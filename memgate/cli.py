@@ -652,17 +652,17 @@ def sync_args(p):
 def cmd_sync(args) -> int:
     "Write (or with `--check`, check) the managed section of each file named; exit 1 when `--check` finds one stale."
     from memgate.review import for_agents, review_command
-    from memgate.sync import sync
+    from memgate.sync import summary, sync
     targets = [t for t in (args.agents_md, args.claude_md) if t]
     if not targets: raise MemgateError('name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
     dirs, stale = args.log_dir or ['runs'], []
     entries, waiting = for_agents(dirs, args.unreviewed)     # every log read once, for both files
-    notes = sum(e.get('memory') is not None for e in entries)
     for t in targets:
-        changed = sync(t, dirs, check=args.check, entries=entries, unreviewed=args.unreviewed,
-                       max_bytes=args.max_bytes, max_lines=args.max_lines)
-        print(f"{t}: {'stale' if args.check and changed else 'updated' if changed else 'up to date'} "
-              f"({plural(notes, 'note')})")
+        changed, held = sync(t, dirs, check=args.check, entries=entries, unreviewed=args.unreviewed,
+                             max_bytes=args.max_bytes, max_lines=args.max_lines)
+        # the notes written, each cut and each left out named: the count is the file's
+        state = 'stale' if args.check and changed else 'updated' if changed else 'up to date'
+        print(f"{t}: {state} ({summary(held)})")
         if changed: stale.append(t)
     if waiting and not args.unreviewed:
         print(f"{plural(len(waiting), 'memory', 'memories')} waiting for review, not written: {', '.join(waiting)} "

@@ -311,6 +311,8 @@ def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
         sha = r.sha if unreviewed else r.approved_sha
         if sha is None and r.sha is not None: continue
         text = r.memory if sha == r.sha else r.approved
-        out.append(dict(e, memory=text, sha=sha, reviewed=sha is not None and sha == r.approved_sha,
-                        by=r.by if sha == r.approved_sha else None, marks=marks(r.upto(sha), text)))
+        # now: the memory the log holds now, which `memgate show` shows
+        ok = sha is not None and sha == r.approved_sha
+        out.append(dict(e, memory=text, sha=sha, now=r.sha, reviewed=ok, by=r.by if ok else None,
+                        marks=marks(r.upto(sha), text)))
     return sorted(out, key=lambda e: (e.get('project') or '', e.get('query') or '', e['log'])), waiting

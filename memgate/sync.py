@@ -6,7 +6,8 @@ Docs: https://memgate.github.io/memgate/sync.html.md"""
 
 # %% ../nbs/13d_sync.ipynb #13e3b873
 from __future__ import annotations
-import re
+import re, shlex
+from dataclasses import dataclass
 from pathlib import Path
 from .domain import MemgateError
 from .terminal import plural, visible
@@ -15,8 +16,8 @@ from .recall import timestamp
 from .review import KINDS, for_agents
 
 # %% auto #0
-__all__ = ['BEGIN', 'END', 'MAX_BYTES', 'MAX_LINES', 'FRAME', 'UNREVIEWED', 'inert', 'memory_block', 'section', 'with_section',
-           'placed', 'sync']
+__all__ = ['BEGIN', 'END', 'MAX_BYTES', 'MAX_LINES', 'FRAME', 'UNREVIEWED', 'LISTED', 'inert', 'memory_block', 'Fit',
+           'section_of', 'fit', 'section', 'with_section', 'placed', 'sync', 'summary']
 
 # %% ../nbs/13d_sync.ipynb #c2a43454
 BEGIN = '<!-- memgate:begin (written by memgate sync; edits inside are replaced) -->'
@@ -37,17 +38,32 @@ def _covers(e: dict) -> list[str]:
     c = e.get('covers') or []
     return [f"covers: {plural(len(c), 'period')}, {c[0]} .. {c[-1]} (level 2 over the period memories)"] if c else []
 
-def memory_block(e: dict, n: int, total: int) -> str:
+def _show(e: dict) -> str:
+    "The command that shows the memory of entry `e` whole: `memgate show` on its log."
+    return f"memgate show {shlex.quote(e['log'])}"
+
+def _cut(e: dict, n: int, keep: int, of: int) -> str:
+    "What follows note `n` when only the first `keep` of its memory's `of` lines are written."
+    moved = e.get('now', e['sha']) != e['sha']       # the log's memory changed since the approval
+    shows = ('This shows its log, whose memory changed since the approval (memgate review shows '
+             'the change):' if moved else 'This shows the whole memory:')
+    return (f"\nNote {n} is cut to stay within the window: above are the first {keep} of its "
+            f"memory's {of} lines. {shows}\n\n{inert(_show(e))}")
+
+def memory_block(e: dict, n: int, total: int, keep: int | None = None) -> str:
     "One memory's part of the section: memgate's own heading, then everything from the log in inert fences."
+    # keep: write only the memory's first `keep` lines (whole lines, as they are), and say it is cut
+    lines = (e.get('memory') or '').split('\n')
     when = f", updated {u[:10]}" if (u := timestamp(e.get('updated'))) else ''
     status = ('no memory yet' if e.get('memory') is None else f"reviewed by {e['by']} (memory {e['sha'][:12]})"
               if e.get('reviewed') else f"NOT REVIEWED (memory {e['sha'][:12]})")
     about = [f"question: {e['question']}", f"query: {e['query']} (project {e['project']})",
              f"from: run {e['run']}, log head {e['head'][:16]}{when}", *_covers(e), status, 'memory:',
-             e['memory'] or '(none)']
+             '\n'.join(lines[:keep]) if keep else e['memory'] or '(none)']
     out = f"### Note {n} of {total}\n\n{inert(chr(10).join(about))}"
-    if not e.get('marks'): return out
-    lines = [f"line {m['line']} ({KINDS[m['kind']]}, t={m['t']}): {m['text']}" for m in e['marks']]
+    if keep: out += _cut(e, n, keep, len(lines))
+    if not (ms := [m for m in e.get('marks') or [] if not keep or m['line'] <= keep]): return out
+    lines = [f"line {m['line']} ({KINDS[m['kind']]}, t={m['t']}): {m['text']}" for m in ms]
     return (out + f"\nUnverified lines of note {n} (their only evidence was tool output, a fetched page or harness "
             f"text):\n\n{inert(chr(10).join(lines))}")
 
@@ -58,20 +74,81 @@ FRAME = ("Notes a model distilled from this project's past coding-agent sessions
          "tool output, fetched pages or harness text.")
 UNREVIEWED = ("**Written with `memgate sync --unreviewed`: a note marked NOT REVIEWED was not approved by a person; "
               "treat it with more care still.**")
+LISTED = 20     # the notes left out that a section names, at most (memgate sync prints every one)
 
+@dataclass
+class Fit:
+    "What a section within `max_bytes` and `max_lines` holds, and what it leaves out."
+    notes: list[tuple[dict, int | None]]    # (entry, how many of its memory's lines: None, all)
+    left: list[dict]                        # the entries left out
+    max_bytes: int
+    max_lines: int
+
+# %% ../nbs/13d_sync.ipynb #fbf04602
+def _status(e: dict) -> str:
+    "Where the memory of entry `e` stands with its reviewer, in a word or three."
+    if e.get('reviewed'): return 'approved'
+    return 'not reviewed' if e.get('memory') is not None else 'no memory yet'
+
+def _left_out(f: Fit) -> list[str]:
+    "The lines of a section naming each note `f` leaves out, with the command that shows it."
+    if not f.left: return []
+    names = [f"{e.get('project')}/{e.get('query')}, {_status(e)}: {_show(e)}"
+             for e in f.left[:LISTED]]
+    if (more := len(f.left) - LISTED) > 0: names.append(f"and {more} more (memgate sync names all)")
+    return [f"{plural(len(f.left), 'note')} left out to stay within {f.max_bytes:,} bytes and "
+            f"{f.max_lines} lines; the command that shows each:", '', inert('\n'.join(names))]
+
+def section_of(f: Fit, unreviewed: bool = False, widest: int = 0) -> str:
+    "The managed section of what `f` holds, markers included; numbered `widest` of `widest` if given."
+    head = [BEGIN, "## Notes from past sessions (memgate)", '', FRAME, '']
+    if unreviewed: head += [UNREVIEWED, '']
+    total = widest or len(f.notes)
+    blocks = [memory_block(e, widest or i, total, keep) for i, (e, keep) in enumerate(f.notes, 1)]
+    return '\n'.join(head + blocks + _left_out(f) + [END]) + '\n'
+
+# %% ../nbs/13d_sync.ipynb #97c8a36b
+def _rank(e: dict) -> int:
+    "0: a memory a person approved; 1: one nobody approved (`--unreviewed`); 2: no memory yet."
+    return 0 if e.get('reviewed') else 1 if e.get('memory') is not None else 2
+
+def fit(entries: list[dict], unreviewed: bool = False, max_bytes: int = MAX_BYTES,
+        max_lines: int = MAX_LINES, eol: str = '\n') -> Fit:
+    "What a section of `entries` within `max_bytes` and `max_lines` (ending `eol`) holds."
+    order = sorted(entries, key=_rank)        # by project and query within a rank
+    at = {id(e): i for i, e in enumerate(order)}
+    def tried(notes) -> Fit | None:
+        kept = {id(e) for e, _ in notes}
+        f = Fit(sorted(notes, key=lambda n: at[id(n[0])]), [e for e in order if id(e) not in kept],
+                max_bytes, max_lines)
+        # measured numbered widest, so the notes numbered as written take no more room
+        s = section_of(f, unreviewed, len(entries))
+        size = len(s.encode()) + (len(eol) - 1) * s.count('\n')
+        return f if size <= max_bytes and s.count('\n') <= max_lines else None
+    notes = []
+    # approved notes whole; one that does not fit whole cut to the first lines that do; others whole
+    for e in order:
+        if _rank(e) == 0 and tried(notes + [(e, None)]): notes.append((e, None))
+    for e in order:
+        if _rank(e) or any(e is n for n, _ in notes): continue
+        lo, hi = 0, (e['memory'] or '').count('\n')
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if tried(notes + [(e, mid)]) else (lo, mid - 1)
+        if lo: notes.append((e, lo))
+    # the others only where every approved note is written
+    if sum(_rank(e) == 0 for e in order) == len(notes):
+        for e in order:
+            if _rank(e) and tried(notes + [(e, None)]): notes.append((e, None))
+    left = [e for e in order if not any(e is n for n, _ in notes)]
+    return tried(notes) or Fit(notes, left, max_bytes, max_lines)
+
+# %% ../nbs/13d_sync.ipynb #a63accb5
 def section(entries: list[dict], unreviewed: bool = False, max_bytes: int = MAX_BYTES,
             max_lines: int = MAX_LINES) -> str:
     "The managed section of `entries`, markers included, within `max_bytes` and `max_lines`; what was left out said."
-    head = [BEGIN, "## Notes from past sessions (memgate)", '', FRAME, ''] + ([UNREVIEWED, ''] if unreviewed else [])
-    body, left = [], 0
-    for i, e in enumerate(entries, 1):
-        block = memory_block(e, i, len(entries))
-        trial = '\n'.join(head + body + [block, END]) + '\n'
-        if left or len(trial.encode()) > max_bytes - 120 or trial.count('\n') > max_lines - 2: left += 1
-        else: body.append(block)
-    if left: body.append(f"({plural(left, 'more note')} left out to stay within {max_bytes:,} bytes and "
-                         f"{max_lines} lines: memgate show has them)\n")
-    return '\n'.join(head + body + [END]) + '\n'
+    return section_of(fit(entries, unreviewed, max_bytes, max_lines), unreviewed)
+
 
 # %% ../nbs/13d_sync.ipynb #3b017d00
 _TITLE = re.compile(r'#[ \t][^\n]*(?:\n|\Z)(?:[ \t]*\n)*')
@@ -88,13 +165,14 @@ def with_section(text: str, sec: str) -> str:
 
 # %% ../nbs/13d_sync.ipynb #b337d643
 def placed(old: str, entries: list[dict], unreviewed: bool = False, max_bytes: int = MAX_BYTES,
-           max_lines: int = MAX_LINES, eol: str = '\n') -> str:
+           max_lines: int = MAX_LINES, eol: str = '\n') -> tuple[str, Fit]:
     "`old` with the section of `entries`, ending within the first `max_bytes` and `max_lines` (lines ending `eol`)."
     a = old.find(BEGIN)
     at = a if a >= 0 else (m.end() if (m := _TITLE.match(old)) else 0)
     before = old[:at]
     room = max_bytes - len(before.encode()) - (len(eol) - 1) * before.count('\n')
-    new = with_section(old, section(entries, unreviewed, room, max_lines - before.count('\n')))
+    f = fit(entries, unreviewed, room, max_lines - before.count('\n'), eol)
+    new = with_section(old, section_of(f, unreviewed))
     end = new.find(END) + len(END) + 1
     size, lines = len(new[:end].encode()) + (len(eol) - 1) * new[:end].count('\n'), new[:end].count('\n')
     if size > max_bytes or lines > max_lines:
@@ -102,22 +180,38 @@ def placed(old: str, entries: list[dict], unreviewed: bool = False, max_bytes: i
         raise MemgateError(f"the section would end at byte {size:,}, line {lines}: past the first {max_bytes:,} "
                            f"bytes or {max_lines} lines an agent reads; shorten the text above it (it starts at "
                            f"line {starts}), or give --max-bytes/--max-lines for an agent that reads more")
-    return new
+    return new, f
 
 # %% ../nbs/13d_sync.ipynb #3ec52cf0
 def sync(path, log_dirs, check: bool = False, entries: list[dict] | None = None, unreviewed: bool = False,
-         max_bytes: int = MAX_BYTES, max_lines: int = MAX_LINES) -> bool:
-    "Write the section of the logs under `log_dirs` (their `entries`, if read already) into `path`; True if it changed."
+         max_bytes: int = MAX_BYTES, max_lines: int = MAX_LINES) -> tuple[bool, Fit]:
+    "Write the section of the logs under `log_dirs` (their `entries`) into `path`: (changed, its `Fit`)."
     p = Path(path)
     no_link((p, p.parent), 'file')
     old, eol = read_text(p, p.name)
     entries = for_agents(log_dirs, unreviewed)[0] if entries is None else entries
     # a memory that cannot be verified is not written, and not silently left out either
     if (bad := next((e for e in entries if 'error' in e), None)): raise MemgateError(bad['error'])
-    new = placed(old, entries, unreviewed, max_bytes, max_lines, eol)
+    new, f = placed(old, entries, unreviewed, max_bytes, max_lines, eol)
     # the file's own line endings, so --check compares like with like and a CRLF file stays CRLF
     new, old = new.replace('\n', eol), old.replace('\n', eol)
-    if new == old or check: return new != old
+    if new == old or check: return new != old, f
     # atomic, no link followed, the file's mode kept
-    with whole_file(p, 'w', p.name) as f: f.write(new)
-    return True
+    with whole_file(p, 'w', p.name) as out: out.write(new)
+    return True, f
+
+# %% ../nbs/13d_sync.ipynb #9aa59ecb
+def _name(e: dict) -> str:
+    "`project/query` of entry `e`, safe for a terminal."
+    return visible(f"{e.get('project')}/{e.get('query')}")
+
+def summary(f: Fit) -> str:
+    "What `memgate sync` says a section holds: the count of notes written, each cut, each left out."
+    out = [plural(len(f.notes), 'note')]
+    cut = [f"{_name(e)}, {k} of {e['memory'].count(chr(10)) + 1} lines" for e, k in f.notes if k]
+    if cut:
+        out.append(f"cut to fit: {', '.join(cut)}")
+    if left := [_name(e) + (' (approved)' if e.get('reviewed') else '') for e in f.left]:
+        out.append(f"{len(left)} left out to stay within {f.max_bytes:,} bytes and {f.max_lines} "
+                   f"lines: {', '.join(left)} (memgate show has them)")
+    return '; '.join(out)
