@@ -20,11 +20,12 @@ from .redact import KnownSecrets, redact, redact_seams
 # %% auto #0
 __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION', 'CLAUDE_SKIP', 'CLAUDE_SYSTEM_SKIP',
            'CLAUDE_BLOCKS', 'QUEUED', 'REMOVED', 'CODEX_SKIP', 'CODEX_ITEMS', 'CODEX_BOOKKEEPING', 'EVENT_ROLES',
-           'EVENT', 'NOT_A_SESSION', 'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND', 'NO_THREAD',
-           'GOLDEN', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted', 'terminal_text',
-           'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records', 'Sniffed',
-           'sniff_session', 'sniff', 'codex_subagent', 'codex_parent', 'Session', 'file_size', 'group_sessions',
-           'Thread', 'thread_of', 'claude_order', 'session_records', 'sampled_lines', 'record_fill', 'token_rate']
+           'EVENT', 'COPIED', 'NOT_A_SESSION', 'SUBAGENT_CALLS', 'TASK_ABOVE', 'REPORT_ABOVE', 'REWOUND', 'REWIND',
+           'NO_THREAD', 'GOLDEN', 'SourceError', 'FileReport', 'Warnings', 'bookkeeping', 'json_lines', 'omitted',
+           'terminal_text', 'tool_call', 'shortener', 'ClaudeLine', 'claude_records', 'codex_output', 'codex_records',
+           'Sniffed', 'sniff_session', 'sniff', 'codex_subagent', 'codex_parent', 'codex_ordinal', 'Head', 'codex_head',
+           'Session', 'file_size', 'group_sessions', 'Thread', 'thread_of', 'claude_order', 'codex_copy',
+           'session_records', 'sampled_lines', 'record_fill', 'token_rate']
 
 # %% ../nbs/02_sources.ipynb #19bf52d8
 class SourceError(MemgateError):
@@ -166,6 +167,8 @@ RENDERER_VERSION = 8   # how records become text; a log records it, so resume ca
 #    preamble told apart from the person; newer Claude Code state records counted as bookkeeping.
 # 8: Codex sub-agent rollouts read as the sub-agent's, in their parent's session; tool search, image generation,
 #    generic tool calls and agents' messages rendered, compaction markers counted; a Claude tool_use line a call.
+# 9: a Codex sub-agent's copy of its parent's history (below `subagent_history_start_ordinal`,
+#    or told by its records) not read again; its own records placed after the copy's end.
 
 def omitted(what: str, data) -> str:
     "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
@@ -640,6 +643,41 @@ def codex_parent(meta: dict) -> str | None:
     spawn = next((v for v in sub.values() if isinstance(v, dict)), {}) if isinstance(sub, dict) else {}
     return _str(spawn.get('parent_thread_id')) or _str(meta.get('parent_thread_id'))
 
+# %% ../nbs/02_sources.ipynb #9195ff65
+# how a file's report counts the parent's history a Codex sub-agent's rollout begins with
+COPIED = 'copied parent history'
+
+def codex_ordinal(obj: dict, n: int) -> int:
+    "The ordinal of `obj`, line `n` of a Codex rollout: its own, else its place (line 1 is 0)."
+    o = obj.get('ordinal')
+    return o if type(o) is int else n - 1
+
+# %% ../nbs/02_sources.ipynb #f157b8ad
+@dataclass
+class Head:
+    "What the first `session_meta` of a Codex rollout says of it, and what reading the file found."
+    line: int                  # its line number
+    sid: str | None            # the session's id
+    agent: str | None          # the sub-agent's name; None for a session of its own
+    parent: str | None         # the session that spawned it
+    start: int | None          # `subagent_history_start_ordinal`: its first line of its own
+    ts: str | None = None      # when it began
+    records: int = 0           # how many records its `session_meta` line rendered as
+    copies: list[Record] = field(default_factory=list)   # those of the lines it copied, not read
+
+    def copied(self, obj: dict, n: int) -> bool:
+        "Whether `obj`, line `n`, is of the parent's history this sub-agent's rollout begins with."
+        own = self.agent is None or self.start is None or n == self.line
+        return not own and codex_ordinal(obj, n) < self.start
+
+def codex_head(obj: dict, n: int) -> Head:
+    "What `session_meta` line `obj` (line `n`) says: whose sub-agent, where its own lines begin."
+    p = obj['payload'] if isinstance(obj.get('payload'), dict) else {}
+    start, agent = p.get('subagent_history_start_ordinal'), codex_subagent(p)
+    return Head(n, _str(p.get('id')), agent, codex_parent(p) if agent else None,
+                start if type(start) is int and start >= 0 else None,
+                _str(obj.get('timestamp')) or _str(p.get('timestamp')))
+
 # %% ../nbs/02_sources.ipynb #a086d929
 @dataclass
 class Session:
@@ -839,17 +877,21 @@ def _rewound(main: list[Record], t) -> list[Record]:
     return out
 
 # %% ../nbs/02_sources.ipynb #7147dd1d
-def _by_time(seq: list[Record], runs: list[list[Record]]) -> list[Record]:
+def _by_time(seq: list[Record], runs: list[list[Record]],
+             after: dict[int, int] | None = None,   # run k no earlier than after record `after[k]`
+             ) -> list[Record]:
     "`seq` with each of `runs` (records no link places) before the first record of it later than the run began."
     # a run without a time: at the end
-    runs = sorted(runs, key=lambda run: run[0].ts or '\uffff')
-    out, k = [], 0
-    for r in seq:
-        while k < len(runs) and runs[k][0].ts and (r.ts or '') > runs[k][0].ts:
-            out += runs[k]
-            k += 1
+    order = sorted(range(len(runs)), key=lambda k: runs[k][0].ts or '\uffff')
+    bound = after or {}
+    out, j = [], 0
+    for i, r in enumerate(seq):
+        while j < len(order) and (run := runs[order[j]])[0].ts and (r.ts or '') > run[0].ts \
+                and i > bound.get(order[j], -1):
+            out += run
+            j += 1
         out.append(r)
-    return out + [r for run in runs[k:] for r in run]
+    return out + [r for k in order[j:] for r in runs[k]]
 
 # %% ../nbs/02_sources.ipynb #f8f82bac
 def _once_reported(r: Record, run: list[Record], name: str) -> Record:
@@ -895,53 +937,116 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
             if r.role == Role.user and r.text.startswith(QUEUED): queued.add(words(r))
     return out
 
+# %% ../nbs/02_sources.ipynb #ec4fd171
+def codex_copy(fork: list[Record],     # a sub-agent's records after its head
+               parent: list[Record],   # its parent's file's records
+               since: str | None = None,  # when the sub-agent began
+               ) -> list[int]:
+    "Where in `parent` each of the first records of `fork` is copied from, as far as it copies."
+    at, out = 0, []
+    # (what the parent held only after the sub-agent began is no part of a copy)
+    later = lambda p: since and p.ts and p.ts > since
+    same = lambda p, r: (p.role, p.text) == (r.role, r.text) and not later(p)
+    for r in fork:
+        i = next((i for i in range(at, len(parent)) if same(parent[i], r)), None)
+        # a copy begins with the parent's first record, or with a prompt (its last turns only)
+        if i is None or (not out and i and r.role != Role.user): break
+        out.append(i)
+        at = i + 1
+    return out
+
+# %% ../nbs/02_sources.ipynb #b418392d
+def _without_copies(recs: list[Record], spans: dict[Path, slice], heads: dict[Path, Head | None],
+                    agents: list[Path], warnings: Warnings
+                    ) -> tuple[list[Record], dict[str, Record]]:
+    "`recs` without what rollouts `agents` copied of their parents; the record each copy ends at."
+    by_id = {h.sid: path for path, h in heads.items() if h and h.sid}
+    drop, after = set(), {}
+    for path in agents:
+        h = heads.get(path)
+        parent = by_id.get(h.parent) if h and h.agent else None
+        if parent is None: continue
+        # what the parent's file holds, its own copy included (a sub-agent's sub-agent copies both)
+        theirs = heads[parent].copies + recs[spans[parent]]
+        # told by the ordinals: left out already
+        if h.start is not None: at = codex_copy(h.copies, theirs)
+        else:
+            own = range(spans[path].start + h.records, spans[path].stop)
+            at = codex_copy([recs[i] for i in own], theirs, h.ts)
+            drop.update(own[:len(at)])
+            rep = warnings.report(path)
+            rep.records, rep.skipped[COPIED] = rep.records - len(at), rep.skipped[COPIED] + len(at)
+        if at: after[str(path)] = theirs[at[-1]]
+    return [r for i, r in enumerate(recs) if i not in drop], after
+
 # %% ../nbs/02_sources.ipynb #2bc53a7f
-def _codex_order(recs: list[Record], path: Path) -> list[Record]:
+def _codex_order(recs: list[Record], path: Path,
+                 after: dict[str, Record] | None = None,   # a sub-agent's file: where its copy ends
+                 ) -> list[Record]:
     "A Codex session's records: those of its own file `path` in order, each sub-agent's rollout where it began."
     by_file: dict[str, list[Record]] = {}
     for r in recs: by_file.setdefault(r.source, []).append(r)
-    return _by_time(by_file.pop(str(path), []), list(by_file.values()))
+    seq, runs = by_file.pop(str(path), []), list(by_file.values())
+    # never before the parent's record its copy ends at: the parent held it when the sub-agent began
+    at, ends = {id(r): i for i, r in enumerate(seq)}, after or {}
+    return _by_time(seq, runs, {k: at[id(ends[run[0].source])] for k, run in enumerate(runs)
+                                if run[0].source in ends and id(ends[run[0].source]) in at})
+
+# %% ../nbs/02_sources.ipynb #0330f75a
+def _file_records(s: Session, path: Path, rep: FileReport, cap: int, secrets: bool | KnownSecrets,
+                  threads: dict[tuple[str, str], Thread]) -> tuple[list[Record], Head | None]:
+    "The records of `path`, a file of session `s`, as `session_records` reads them; its head."
+    read = claude_records if s.format == 'claude' else codex_records
+    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
+    known = secrets if isinstance(secrets, KnownSecrets) else None
+    clean = (lambda t: redact(terminal_text(t), rep.redacted, known)) if secrets else terminal_text
+    # counted once: above
+    quiet = (lambda t: redact(terminal_text(t), Counter(), known)) if secrets else terminal_text
+    # a tool result is redacted whole, then cut: no secret is half-cut
+    cut, recs, head = shortener(cap, clean), [], None
+    for n, obj in json_lines(path, rep, skip):
+        if s.format == 'codex' and head is None and obj.get('type') == 'session_meta':
+            # the session's own file is its own, whatever it says
+            head = codex_head(obj, n) if path != s.path else replace(codex_head(obj, n), agent=None)
+        try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
+        # a shape no adapter knows
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
+            kind = _str(obj.get('type')) or 'untyped'
+            rep.warn(f"unreadable {kind} record ({type(e).__name__})", n)
+            continue
+        # those: by `cut`
+        got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
+        if head and head.copied(obj, n):
+            head.copies += got
+            rep.skipped[COPIED] += len(got)
+            continue
+        if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
+        if head and n == head.line: head.records = len(got)
+        rep.records += len(got)
+        recs += got
+    recs = _once(recs, rep)
+    if head and head.agent: recs = [replace(r, agent=head.agent) for r in recs]
+    if secrets:                          # a secret split between two records of this file
+        texts = redact_seams([r.text for r in recs], rep.redacted, known)
+        recs = [r if t is r.text else replace(r, text=t) for r, t in zip(recs, texts)]
+    return recs, head
 
 # %% ../nbs/02_sources.ipynb #5660942f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     secrets: bool | KnownSecrets = True, # redact; the project's known values: spread to every place
                    ) -> list[Record]:
     "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
-    read = claude_records if s.format == 'claude' else codex_records
-    recs, threads = [], {}
-    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
+    recs, threads, heads, spans = [], {}, {}, {}
     for path in s.files:
         rep = warnings.report(path, s.format)
-        known = secrets if isinstance(secrets, KnownSecrets) else None
-        clean = (lambda t, rep=rep: redact(terminal_text(t), rep.redacted, known)) if secrets else terminal_text
-        # counted once: above
-        quiet = (lambda t: redact(terminal_text(t), Counter(), known)) if secrets else terminal_text
-        # a tool result is redacted whole, then cut: no secret is half-cut
-        cut = shortener(cap, clean)
-        first = len(recs)
-        agent = None
-        for n, obj in json_lines(path, rep, skip):
-            # a Codex sub-agent's rollout (in its parent's session): whose its records are
-            if s.format == 'codex' and path != s.path and agent is None and obj.get('type') == 'session_meta':
-                agent = codex_subagent(obj['payload']) if isinstance(obj.get('payload'), dict) else None
-            try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
-            # a shape no adapter knows
-            except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
-                rep.warn(f"unreadable {_str(obj.get('type')) or 'untyped'} record ({type(e).__name__})", n)
-                continue
-            # those: by `cut`
-            got = [r if r.role == Role.tool_result else replace(r, text=clean(r.text)) for r in got]
-            if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
-            rep.records += len(got)
-            recs += got
-        recs[first:] = _once(recs[first:], rep)
-        if agent: recs[first:] = [replace(r, agent=agent) for r in recs[first:]]
-        if secrets:                          # a secret split between two records of this file
-            texts = redact_seams([r.text for r in recs[first:]], rep.redacted, known)
-            recs[first:] = [r if t is r.text else replace(r, text=t) for r,
-                            t in zip(recs[first:], texts)]
+        got, heads[path] = _file_records(s, path, rep, cap, secrets, threads)
+        spans[path] = slice(len(recs), len(recs) + len(got))
+        recs += got
     if s.format == 'claude': return claude_order(recs, threads)
-    return _codex_order(recs, s.path) if s.agents else recs
+    if not s.agents: return recs
+    # a Codex sub-agent's copy of its parent's history: read once, in the parent
+    recs, after = _without_copies(recs, spans, heads, s.agents, warnings)
+    return _codex_order(recs, s.path, after)
 
 # %% ../nbs/02_sources.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:

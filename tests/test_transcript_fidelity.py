@@ -335,8 +335,8 @@ def test_a_codex_sub_agent_rollout_is_read_as_the_sub_agents_after_its_parent_be
         dict(type='function_call_output', call_id='c1', output='agent Euler spawned'),
         dict(type='message', role='assistant', content=[dict(type='output_text', text='Euler found the bug')])])
     child = rollout('c-1', [
-        # the forked copy of the parent's prompt, then the sub-agent's own words
-        dict(type='message', role='user', content=[dict(type='input_text', text='audit the payment flow')]),
+        # the task it was given, then its own words
+        dict(type='message', role='user', content=[dict(type='input_text', text='check refunds')]),
         dict(type='message', role='assistant', content=[dict(type='output_text', text='refunds skip the ledger')])],
         meta=dict(source=dict(subagent=dict(thread_spawn=dict(parent_thread_id='p-1', depth=1,
                                                                  agent_nickname='Euler', agent_role='worker')))))
@@ -345,11 +345,112 @@ def test_a_codex_sub_agent_rollout_is_read_as_the_sub_agents_after_its_parent_be
     project = load_project(tmp_path / 'p')
     assert len(project.sessions) == 1 and len(project.sessions[0].agents) == 1      # one session, its sub-agent
     got = texts(tmp_path / 'p')
-    assert '[Agent task: Euler] audit the payment flow' in got and '[Agent: Euler] refunds skip the ledger' in got
+    assert '[Agent task: Euler] check refunds' in got and '[Agent: Euler] refunds skip the ledger' in got
     assert sum(t.startswith('[User]') for t in got) == 1, got                         # only the person's own
     assert any('a sub-agent (Euler) of session p-1' in t for t in got)
     # where it began: after the call that spawned it
     assert got.index('[Agent: Euler] refunds skip the ledger') < got.index('[Assistant] Euler found the bug')
+
+PARENT_HEAD = dict(id='p-1', cwd='/w', cli_version='0.155.0')
+SPAWN = dict(subagent=dict(thread_spawn=dict(parent_thread_id='p-1', depth=1, agent_nickname='Euler',
+                                             agent_role='worker')))
+
+def said(role: str, text: str) -> dict:
+    "A Codex message item."
+    return dict(type='message', role=role, content=[dict(type='input_text' if role == 'user' else 'output_text',
+                                                         text=text)])
+
+def spawn_and_fork(ordinal: bool) -> tuple[list[dict], list[dict]]:
+    """A parent rollout whose turn spawns a forked sub-agent (`spawn_agent`, `fork_context`), and the sub-agent's
+    rollout as Codex writes it: its session_meta, then the copy of its parent's history (the parent's session_meta
+    and prompt), then its own task and answer. With `ordinal`, every line numbered and the head saying where the
+    sub-agent's own lines begin (`subagent_history_start_ordinal`)."""
+    line = lambda s, kind, payload: dict(timestamp=f'2026-05-01T10:00:{s:02d}.000Z', type=kind, payload=payload)
+    parent = [line(0, 'session_meta', PARENT_HEAD),
+              line(1, 'response_item', said('user', 'Review the parser and fix bugs.')),
+              line(2, 'response_item', dict(type='function_call', name='spawn_agent', call_id='c1',
+                                            arguments=json.dumps(dict(message='check the tokenizer',
+                                                                      fork_context=True)))),
+              line(4, 'response_item', dict(type='function_call_output', call_id='c1',
+                                            output=json.dumps(dict(agent_id='c-1', nickname='Euler')))),
+              line(5, 'response_item', said('assistant', 'While Euler reads the tokenizer, I fix the grammar.')),
+              line(9, 'response_item', said('assistant', 'Fixed the grammar, and the tokenizer bug Euler found.'))]
+    head = dict(id='c-1', cwd='/w', cli_version='0.155.0', source=SPAWN,
+                **(dict(subagent_history_start_ordinal=3) if ordinal else {}))
+    child = [line(3, 'session_meta', head),
+             # the copy
+             line(3, 'session_meta', PARENT_HEAD),
+             line(3, 'response_item', said('user', 'Review the parser and fix bugs.')),
+             # its own
+             line(3, 'response_item', said('user', 'check the tokenizer')),
+             line(6, 'response_item', said('assistant', 'The tokenizer drops the last token.'))]
+    return parent, [dict(row, ordinal=i) for i, row in enumerate(child)] if ordinal else child
+
+FORKED = [
+    '[System] (session) cwd /w, codex 0.155.0',
+    '[User] Review the parser and fix bugs.',
+    '[Assistant] Tool: spawn_agent\n  message: check the tokenizer\n  fork_context: true',
+    # the sub-agent's own records, after its parent's turn began it: its copy of that turn is not read again
+    '[Agent System: Euler] (session) cwd /w, codex 0.155.0, a sub-agent (Euler) of session p-1',
+    '[Agent task: Euler] check the tokenizer',
+    '[Agent: Euler] The tokenizer drops the last token.',
+    '[ToolResult] {"agent_id": "c-1", "nickname": "Euler"}',
+    '[Assistant] While Euler reads the tokenizer, I fix the grammar.',
+    '[Assistant] Fixed the grammar, and the tokenizer bug Euler found.']
+
+def test_a_codex_fork_does_not_repeat_its_parents_history_told_by_subagent_history_start_ordinal(tmp_path):
+    parent, child = spawn_and_fork(ordinal=True)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+    project = load_project(tmp_path / 'p')
+    got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    assert got == FORKED, got
+    # the two lines of the copy are counted, not read
+    report = project.warnings.report(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl')
+    assert (report.records, report.skipped['copied parent history']) == (3, 2), report
+
+def test_a_codex_fork_without_the_ordinal_is_told_by_its_copied_records(tmp_path):
+    parent, child = spawn_and_fork(ordinal=False)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+    project = load_project(tmp_path / 'p')
+    got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    assert got == FORKED, got
+    report = project.warnings.report(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl')
+    assert (report.records, report.skipped['copied parent history']) == (3, 2), report
+
+def test_a_codex_fork_whose_parent_is_not_there_keeps_every_record(tmp_path):
+    for ordinal in (True, False):
+        _, child = spawn_and_fork(ordinal)
+        write_jsonl(tmp_path / str(ordinal) / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+        got = texts(tmp_path / str(ordinal))
+        # its copy is the only place the parent's history is read
+        assert got == ['[System] (session) cwd /w, codex 0.155.0, a sub-agent (Euler) of session p-1',
+                       '[System] (session) cwd /w, codex 0.155.0', '[User] Review the parser and fix bugs.',
+                       '[User] check the tokenizer', '[Assistant] The tokenizer drops the last token.'], got
+
+def test_a_codex_sub_agent_that_only_says_what_its_parent_said_is_no_copy(tmp_path):
+    pre = '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nUse uv.\n</INSTRUCTIONS>'
+    parent, child = spawn_and_fork(ordinal=False)
+    parent.insert(1, dict(parent[1], payload=said('user', pre)))
+    # not forked: its own preamble, the same words as its parent's, then words its parent said before it began
+    child[1:3] = [dict(child[1], type='response_item', payload=said('user', pre)),
+                  dict(child[2], payload=said('user', 'Review the parser and fix bugs.'))]
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+    got = texts(tmp_path / 'p')
+    assert got.count('[Agent System: Euler] ' + pre) == 1 and got.count('[System] ' + pre) == 1, got
+    assert '[Agent task: Euler] Review the parser and fix bugs.' in got, got
+
+def test_a_codex_forks_own_records_follow_its_parents_turn_whatever_its_clock_says(tmp_path):
+    parent, child = spawn_and_fork(ordinal=True)
+    # its session_meta stamped before its parent's prompt: its copy, which ends with that prompt, tells better
+    child[0] = dict(child[0], timestamp='2026-05-01T10:00:00.500Z')
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+    got = texts(tmp_path / 'p')
+    assert got.index('[User] Review the parser and fix bugs.') < got.index('[Agent task: Euler] check the tokenizer')
+    assert got.count('[User] Review the parser and fix bugs.') == 1 and len(got) == len(FORKED), got
 
 def test_newer_codex_items_are_rendered_or_counted_never_warned(tmp_path):
     write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-s-1.jsonl', rollout('s-1', [
