@@ -16,6 +16,7 @@ from .terminal import plural, visible
 from .log import Event, LogError, LogWriter, make_event, verify
 from .recall import checked, echo, entry, served_logs, timestamp
 from .show import Learned, Update, headline, learned, lineage
+from .consolidate import LEVEL2_LOG
 
 # %% auto #0
 __all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'MATCH_SHARE', 'evidence_records', 'words', 'line_kind', 'origins',
@@ -267,7 +268,10 @@ def review_text(r: Review, approve_cmd: str) -> str:
     "What `memgate review` shows of memory `r`: its diff, lineage and marked lines, then the command approving it."
     was = (f"changed since {r.approved_sha[:12]}, approved by {r.by} on {r.at}" if r.approved_sha
            else 'never approved')
-    out = [f"== {r.project}/{r.query}: memory {r.sha[:12]} ({plural(r.tokens, 'token')}), {was}", r.question, '']
+    # a query's whole-project log and its level 2 (periods) share a name: the level tells them apart
+    level = ' (level 2, over its period memories)' if Path(r.log).name == LEVEL2_LOG else ''
+    out = [f"== {r.project}/{r.query}{level}: memory {r.sha[:12]} ({plural(r.tokens, 'token')}), {was}", r.question,
+           '']
     out += difflib.unified_diff((r.approved or '').splitlines(), (r.memory or '').splitlines(),
                                 f"approved {r.approved_sha[:12]}" if r.approved_sha else 'nothing approved',
                                 f"now {r.sha[:12]}", lineterm='', n=1)

@@ -10,7 +10,8 @@ from helpers import PAGES, README, clean_env, page_text
 from memgate.log import line_sha
 from synth import cc, write_jsonl
 
-SET_UP = ('pip install', 'make test')           # the set-up block: what runs this very test
+# the set-up commands: what runs this very test, and a model server's install
+SET_UP = ('pip install', 'make test', 'CMAKE_ARGS=')
 # model servers: the scripted one takes their place
 SERVER_STARTS = ('vllm serve', 'python -m llama_cpp.server', 'llama-server', 'ollama ')
 MODELS = ('Qwen/Qwen2.5-7B-Instruct', 'smollm2', 'qwen/qwen-2.5-72b-instruct')

@@ -24,8 +24,10 @@ def ask(server, **kw):
 def test_a_retry_is_not_sent_while_the_server_still_reads_the_prompt_it_gave_up_on():
     answer = gate_response(False, 'memory', think='nothing here')
     notes = []
-    with FakeServer(gate=lambda p: answer, slots=1, prompt_s=lambda n: 2.0 if n == 1 else 0.0, token_s=0.01) as s:
-        done, _ = ask(s, timeout_s=0.5, log=notes.append)
+    # a timeout far above what a loaded machine adds to an answer that starts at once, and a first prompt read
+    # far above the timeout: what the test asserts is an order of events, which no load changes
+    with FakeServer(gate=lambda p: answer, slots=1, prompt_s=lambda n: 6.0 if n == 1 else 0.0, token_s=0.01) as s:
+        done, _ = ask(s, timeout_s=2.0, log=notes.append)
     assert done.text == answer and done.tries == 2
     first, retry = s.work
     assert first['status'] == 'hung up' and first['began'] is not None        # it read the prompt, then stopped
