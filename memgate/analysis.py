@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 from .terminal import visible
 from .files import out_folder, whole_file
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
@@ -233,6 +234,7 @@ def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     for run, tr in turns.groupby('run', sort=False):
         # a run of one turn is one point, which a step line alone never draws
         ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]), marker='o' if len(tr) == 1 else None)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # turns are whole: no tick at t=0.96
     ax.set_xlabel('turn t (chunk)')
     return _against_budget(fig, ax, budget, 'memory (tokens)', 'Memory size over the run')
 

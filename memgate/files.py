@@ -48,7 +48,7 @@ def open_regular(path, what: str = 'file') -> BinaryIO:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise FileRefused(f"{path}: {kind_of(st)}, not a regular file: memgate reads no {what} from it")
+        raise FileRefused(f"{path}: {kind_of(st)}, not a regular file (a {what} is one)")
     os.set_blocking(fd, True)
     return os.fdopen(fd, 'rb')
 

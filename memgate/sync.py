@@ -188,7 +188,7 @@ def sync(path, log_dirs, check: bool = False, entries: list[dict] | None = None,
     "Write the section of the logs under `log_dirs` (their `entries`) into `path`: (changed, its `Fit`)."
     p = Path(path)
     no_link((p, p.parent), 'file')
-    old, eol = read_text(p, p.name)
+    old, eol = read_text(p, 'file of instructions')
     entries = for_agents(log_dirs, unreviewed)[0] if entries is None else entries
     # a memory that cannot be verified is not written, and not silently left out either
     if (bad := next((e for e in entries if 'error' in e), None)): raise MemgateError(bad['error'])
