@@ -79,7 +79,7 @@ def kinds_in(folder) -> dict[str, list[str]]:
     for f in sorted(Path(folder).glob('*.jsonl')) if Path(folder).is_dir() else []:
         try:
             with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
-        except (FileRefused, ValueError): continue
+        except (FileRefused, ValueError, RecursionError): continue
         if not isinstance(first, dict) or first.get('level') == 2 or 'period' not in first: continue
         if (kind := first.get('periods') or period_kind(str(first['period']))):
             out.setdefault(kind, []).append(f.name)

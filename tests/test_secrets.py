@@ -72,6 +72,10 @@ def test_a_password_in_the_base_url_never_shows_in_errors(tmp_path):
     assert r.returncode == 1 and 'answered HTTP 404' in r.stderr
     log = tmp_path / 'runs' / 'sessions' / 'infra-root-causes.jsonl'
     assert URL_SECRET not in r.stderr + r.stdout + log.read_text() and 'bob' not in r.stderr
+    # a failure a resume can go on from (a call given up) offers the command, the URL's secrets masked
+    with FakeServer(faults=['500'] * 4) as s: r = ingest(s, tmp_path / 'busy', project)
+    assert r.returncode == 1 and 'gave up after 2 tries; last: HTTP 500' in r.stderr, r.stderr
+    assert URL_SECRET not in r.stderr + r.stdout and 'bob' not in r.stderr
     assert r.stderr.rstrip().endswith("--resume (with the URL's secrets, shown as ***, typed again)")
     with FakeServer() as gone: pass                            # a port nobody listens on any more
     r = ingest(gone, tmp_path / 'down', project)               # connection refused: said at once, no log
