@@ -428,7 +428,8 @@ def cmd_ingest(args) -> int:
     statuses = {r.status for r in results}
     # a level-2 run that could not start (no period logs) is not helped by --resume
     if any(r.status in ('interrupted', 'failed') and (r.level == 1 or r.run != '-') for r in results): err(again)
-    if caught and (not results or 'interrupted' in statuses): return stopped
+    # a Ctrl-C is never ignored, even one that came as the last turns were done
+    if caught: return stopped
     # a gate never opened: no question
     unanswered = args.answer and any(r.log not in answers for r in results
                                      if r.status in ('complete', 'exited') and r.stats.chunks_used)
