@@ -456,7 +456,8 @@ def cmd_ingest(args) -> int:
     helps = lambda r: r.status == 'interrupted' or r.status == 'failed' and (
         r.resumable or r.resumable is None and r.stats.chunks_seen > 0)
     if any(helps(r) and (r.level == 1 or r.run != '-') for r in results): err(again)
-    if caught and (not results or 'interrupted' in statuses): return stopped
+    # a Ctrl-C is never ignored, even one that came as the last turns were done
+    if caught: return stopped
     # a gate never opened: no question
     unanswered = args.answer and any(r.log not in answers for r in results
                                      if r.status in ('complete', 'exited') and r.stats.chunks_used)

@@ -64,11 +64,15 @@ async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Ev
         else:
             err(f"{signame} again: cancelling now")
             task.cancel()
-    for sig in (signal.SIGINT, signal.SIGTERM): loop.add_signal_handler(sig, on_signal, sig.name)
+    # the handlers before: the loop's removal would put Python's default back instead
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in before: loop.add_signal_handler(sig, on_signal, sig.name)
     try: return await task
     except asyncio.CancelledError: return None
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM): loop.remove_signal_handler(sig)
+        for sig, handler in before.items():
+            loop.remove_signal_handler(sig)
+            if handler is not None: signal.signal(sig, handler)
         if close: await close()
 
 # %% ../nbs/12a_pipeline.ipynb #28884fda
