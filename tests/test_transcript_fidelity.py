@@ -398,25 +398,24 @@ FORKED = [
     '[Assistant] While Euler reads the tokenizer, I fix the grammar.',
     '[Assistant] Fixed the grammar, and the tokenizer bug Euler found.']
 
-def test_a_codex_fork_does_not_repeat_its_parents_history_told_by_subagent_history_start_ordinal(tmp_path):
-    parent, child = spawn_and_fork(ordinal=True)
-    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
-    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
-    project = load_project(tmp_path / 'p')
+def read_fork(folder, ordinal: bool):
+    "The rendered records of a parent and its fork written to `folder`, and the fork file's report."
+    parent, child = spawn_and_fork(ordinal=ordinal)
+    write_jsonl(folder / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
+    write_jsonl(folder / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
+    project = load_project(folder)
     got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    return got, project.warnings.report(folder / 'rollout-2026-05-01T10-00-03-c-1.jsonl')
+
+def test_a_codex_fork_does_not_repeat_its_parents_history_told_by_subagent_history_start_ordinal(tmp_path):
+    got, report = read_fork(tmp_path / 'p', ordinal=True)
     assert got == FORKED, got
     # the two lines of the copy are counted, not read
-    report = project.warnings.report(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl')
     assert (report.records, report.skipped['copied parent history']) == (3, 2), report
 
 def test_a_codex_fork_without_the_ordinal_is_told_by_its_copied_records(tmp_path):
-    parent, child = spawn_and_fork(ordinal=False)
-    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-00-p-1.jsonl', parent)
-    write_jsonl(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl', child)
-    project = load_project(tmp_path / 'p')
-    got = [r.render() for s in project.sessions for r in session_records(s, project.warnings)]
+    got, report = read_fork(tmp_path / 'p', ordinal=False)
     assert got == FORKED, got
-    report = project.warnings.report(tmp_path / 'p' / 'rollout-2026-05-01T10-00-03-c-1.jsonl')
     assert (report.records, report.skipped['copied parent history']) == (3, 2), report
 
 def test_a_codex_fork_whose_parent_is_not_there_keeps_every_record(tmp_path):
