@@ -16,7 +16,6 @@ from .terminal import plural, visible
 from .log import Event, LogError, LogWriter, make_event, verify
 from .recall import checked, echo, entry, served_logs, timestamp
 from .show import Learned, Update, headline, learned, lineage
-from .consolidate import LEVEL2_LOG
 
 # %% auto #0
 __all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'MATCH_SHARE', 'evidence_records', 'words', 'line_kind', 'origins',
@@ -203,6 +202,7 @@ class Review:
     by: str | None
     at: str | None
     updates: list[Update]      # every update, oldest first (at level 2 naming their period logs)
+    level: int = 1             # 2: a memory over period memories
 
     @property
     def pending(self) -> bool:
@@ -227,7 +227,7 @@ def review_of(path, events: list[Event], x: Learned | None = None) -> Review:
     ups = period_logs(path, x.updates) if x.level == 2 else x.updates
     return Review(str(path), x.project, x.query, x.question, x.updates[-1].tokens if x.updates else 0,
                   x.memory_sha, x.memory, sha, texts.get(sha), last and last['by'],
-                  last and timestamp(last.get('ts')), ups)
+                  last and timestamp(last.get('ts')), ups, x.level)
 
 # %% ../nbs/13b_review.ipynb #ac219fa2
 def reviewer() -> str:
@@ -269,7 +269,7 @@ def review_text(r: Review, approve_cmd: str) -> str:
     was = (f"changed since {r.approved_sha[:12]}, approved by {r.by} on {r.at}" if r.approved_sha
            else 'never approved')
     # a query's whole-project log and its level 2 (periods) share a name: the level tells them apart
-    level = ' (level 2, over its period memories)' if Path(r.log).name == LEVEL2_LOG else ''
+    level = ' (level 2, over its period memories)' if r.level == 2 else ''
     out = [f"== {r.project}/{r.query}{level}: memory {r.sha[:12]} ({plural(r.tokens, 'token')}), {was}", r.question,
            '']
     out += difflib.unified_diff((r.approved or '').splitlines(), (r.memory or '').splitlines(),
