@@ -72,7 +72,7 @@ def _at_exit():
 
 # %% ../nbs/17_entry.ipynb #481aecdc
 def _listen():
-    "From here a Ctrl-C is `_on_sigint`'s, and one that lands as the process ends `_at_exit`'s."
+    "From here a Ctrl-C is memgate's own handler's, and one that lands as the process ends its exit handler's."
     import atexit, signal
     signal.signal(signal.SIGINT, _on_sigint)
     atexit.register(_at_exit)
