@@ -15,9 +15,8 @@ from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
 from .endpoint import ConfigError
 from .log import Event, LogWriter, logs_of, make_event, passed_over
 from .loop import default_sampling
-from .show import Learned, Update, learned, why_no_memory
+from .show import Learned, Update, headline, learned, why_no_memory
 from .consolidate import LEVEL2_LOG
-from .show import headline
 
 # %% auto #0
 __all__ = ['ANSWER_PLACEHOLDERS', 'answer_template', 'updates_text', 'answer_prompt', 'answer_log', 'answer_logs']

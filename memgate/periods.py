@@ -39,7 +39,8 @@ def period_of(ts: str,             # an ISO 8601 timestamp, as session files wri
               tz: str = 'UTC',     # the zone whose calendar the periods follow
              ) -> str:
     "The name of the `period` that `ts` falls in: `2026-03-01`, `2026-W09` (ISO week), `2026-03`."
-    if period not in PERIODS[:3]: raise PeriodError(f"--period {period!r}: not one of {', '.join(PERIODS)}")
+    # a session is no calendar period: `by_period` names each session's own
+    if period not in PERIODS[:3]: raise PeriodError(f"period {period!r}: a calendar period is day, week or month")
     try: at = datetime.fromisoformat(ts)
     except (TypeError, ValueError): raise PeriodError(f"{ts!r}: not an ISO 8601 timestamp") from None
     at = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).astimezone(zone(tz))
@@ -55,7 +56,7 @@ def by_period(sessions,               # sessions (anything with `first_ts` and `
               period: str,            # day, week, month or session
               tz: str = 'UTC') -> dict[str, list]:
     "The sessions grouped by the period their first timestamp falls in, periods and sessions in time order."
-    if period not in PERIODS: raise PeriodError(f"--period {period!r}: not one of {', '.join(PERIODS)}")
+    if period not in PERIODS: raise PeriodError(f"period {period!r}: not one of {', '.join(PERIODS)}")
     name = (lambda s: f"{s.first_ts or UNDATED} {s.path.stem}") if period == 'session' else \
         (lambda s: period_of(s.first_ts, period, tz) if s.first_ts else UNDATED)
     out: dict[str, list] = {}
