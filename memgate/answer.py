@@ -16,7 +16,7 @@ from .endpoint import ConfigError
 from .log import Event, LogWriter, logs_of, make_event, passed_over
 from .loop import default_sampling
 from .show import Learned, Update, headline, learned, why_no_memory
-from .consolidate import LEVEL2_LOG
+from .levels import LEVEL2_LOG
 
 # %% auto #0
 __all__ = ['ANSWER_PLACEHOLDERS', 'answer_template', 'updates_text', 'answer_prompt', 'answer_log', 'answer_logs']

@@ -31,7 +31,7 @@ from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .pipeline import ClientOptions, make_clients, run_ingest
 from .periods import PERIODS, kinds_in, zone
-from .consolidate import stale
+from .levels import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0

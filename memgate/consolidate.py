@@ -12,86 +12,17 @@ from pathlib import Path
 from typing import Callable
 from .domain import Chunk, Level, MemgateError, Record, Role, count_tokens
 from .terminal import plural
-from .log import LogWriter, Stats, TURN_KINDS, line_sha, read_log, verify
+from .log import LogWriter, Stats
 from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
 from .ingest import IngestPlan, continued, log_path, project_folder, with_head
 from .projects import Selection, load_project
-from .periods import kinds_in
+from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
 # %% auto #0
-__all__ = ['LEVEL2_LOG', 'level2_path', 'ConsolidateError', 'PeriodMemory', 'period_memory', 'period_memories', 'period_text',
-           'PeriodChunk', 'period_chunk', 'read_so_far', 'to_read', 'consolidate', 'consolidate_plan', 'level2_texts',
-           'stale']
-
-# %% ../nbs/10a_consolidate.ipynb #9793a7e9
-LEVEL2_LOG = 'level2.jsonl'      # the level-2 log's name, in the query's folder beside its period logs
-
-def level2_path(folder) -> Path:
-    "The level-2 log of the query whose period logs are in `folder`."
-    return Path(folder) / LEVEL2_LOG
-
-# %% ../nbs/10a_consolidate.ipynb #5a9ce46a
-class ConsolidateError(MemgateError):
-    "Period logs that cannot be consolidated: none there, one that fails verify, two questions; each named."
-
-# %% ../nbs/10a_consolidate.ipynb #9f6a9725
-@dataclass(frozen=True)
-class PeriodMemory:
-    "A period's final memory as its log holds it, with the log's head when it was read and what lies behind it."
-    period: str
-    log: Path
-    head: str                   # the sha of the log's last line when it was read
-    memory: str
-    sha: str
-    tokens: int
-    updates: int                # the updates that wrote it
-    sessions: tuple[str, ...]   # the session files behind those updates
-    question: str
-    project: str
-    first_ts: str | None = None
-    last_ts: str | None = None
-
-# %% ../nbs/10a_consolidate.ipynb #a813c4a1
-def period_memory(path) -> PeriodMemory | None:
-    "The final memory of the period log at `path` (None when its gate never opened); it must verify."
-    v = verify(path, keep=True, whole=True)
-    if not v.ok: raise ConsolidateError(f"{path}:{v.line}: {v.message}: memgate verify {path}")
-    events = v.log.events
-    start = next(e for e in events if e['kind'] == 'run_start')
-    if 'period' not in start:
-        raise ConsolidateError(f"{path}: not a period log (its run_start names no period): ingest --period writes them")
-    mems = [e for e in events if e['kind'] == 'memory']
-    if not mems: return None
-    read = [s for e in events if e['kind'] == 'evidence' for s in e['source']]
-    when = sorted(t for s in read for t in (s.get('first_ts'), s.get('last_ts')) if t)
-    m = mems[-1]
-    return PeriodMemory(start['period'], Path(path), v.head, m['text'], m['sha'], m['tokens'], len(mems),
-                        tuple(dict.fromkeys(s['file'] for s in read)), start['question'], start['project'],
-                        when[0] if when else None, when[-1] if when else None)
-
-# %% ../nbs/10a_consolidate.ipynb #fa46e772
-def period_memories(folder) -> list[PeriodMemory]:
-    "The final memories of the period logs in a query's `folder`, in time order; those with none left out."
-    logs = sorted(p for p in Path(folder).glob('*.jsonl') if p.name != LEVEL2_LOG)
-    if len(kinds := kinds_in(folder)) > 1:
-        held = ', '.join(f"{plural(len(v), 'log')} by {k}" for k, v in kinds.items())
-        raise ConsolidateError(f"{folder}: holds period logs of {len(kinds)} kinds ({held}); "
-                               "level 2 reads one: move each other kind's logs to a folder of "
-                               "their own (as ingest --log-dir does)")
-    if not logs: raise ConsolidateError(f"{folder}: no period logs to consolidate (memgate ingest --period month "
-                                        "writes them)")
-    got = sorted((m for m in map(period_memory, logs) if m), key=lambda m: m.period)
-    asked = {m.question for m in got}
-    if len(asked) > 1: raise ConsolidateError(f"{folder}: its period logs ask {len(asked)} different questions")
-    return got
-
-# %% ../nbs/10a_consolidate.ipynb #a23538a3
-def period_text(period: str, memory: str) -> str:
-    "A level-2 chunk's text: the period named on a line, then its memory verbatim."
-    return f"[Memory of period {period}]\n{memory}"
+__all__ = ['PeriodChunk', 'period_chunk', 'read_so_far', 'to_read', 'consolidate', 'consolidate_plan']
 
 # %% ../nbs/10a_consolidate.ipynb #883f9b16
 @dataclass(frozen=True)
@@ -205,47 +136,3 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
     try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
     finally:
         if progress: progress.close()
-
-# %% ../nbs/10a_consolidate.ipynb #cb2ce353
-def level2_texts(path, events: list | None = None) -> dict[str, str]:
-    "The chunk texts the turns of the level-2 log at `path` read, by sha: each period memory under its heading."
-    folder, out, kept = Path(path).parent, {}, {}
-    for e in read_log(path).events if events is None else events:
-        for s in e.get('read', []) if e['kind'] in TURN_KINDS else []:
-            name = str(s.get('file', ''))
-            if 'period' not in s or s.get('memory') in out or Path(name).name != name: continue
-            if name not in kept:
-                log = folder / name
-                kept[name] = {m['sha']: m['text'] for m in (read_log(log).events if log.is_file() else [])
-                              if m['kind'] == 'memory'}
-            if s['memory'] in kept[name]: out[s['memory']] = period_text(s['period'], kept[name][s['memory']])
-    return out
-
-# %% ../nbs/10a_consolidate.ipynb #c3d656a7
-def _line_shas(path: Path) -> set[str]:
-    "The sha of every line of the log at `path`."
-    with open(path, 'rb') as f: return {line_sha(line) for line in f}
-
-# %% ../nbs/10a_consolidate.ipynb #f52d97bc
-def stale(path) -> list[str]:
-    "What in the level-2 log at `path` no longer matches the period logs it read: one line each; [] when current."
-    folder, last = Path(path).parent, {}
-    for e in read_log(path).events:
-        if e['kind'] in TURN_KINDS:
-            for s in e.get('read', []):
-                if 'period' in s: last[s['period']] = s
-    out = []
-    for period, s in last.items():
-        name = str(s.get('file', ''))
-        log = folder / name
-        if Path(name).name != name or not name.endswith('.jsonl'):
-            out.append(f"period {period}: names {name!r}, not a log in its folder")
-        elif not log.is_file(): out.append(f"period {period}: its log {name} is gone")
-        elif s.get('head') not in _line_shas(log):
-            out.append(f"period {period}: {name} no longer holds the line {str(s.get('head'))[:12]} it read "
-                       "(the log was rewritten)")
-    try: now = period_memories(folder)
-    except ConsolidateError as e: return out + [str(e)]
-    out += [f"period {p.period}: its memory changed since level 2 read it" if p.period in last
-            else f"period {p.period}: not read yet" for p in now if last.get(p.period, {}).get('memory') != p.sha]
-    return out

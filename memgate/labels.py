@@ -15,7 +15,7 @@ from .projects import load_project, Selection
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template
 from .log import Event, log_files, read_log
-from .consolidate import level2_texts
+from .levels import level2_texts
 
 # %% auto #0
 __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_labels', 'labels_toml', 'save_labels',

@@ -12,7 +12,7 @@ from .domain import MemgateError
 from .terminal import visible
 from .log import LogError, Verdict, first_event, log_files, verify
 from .show import Learned, as_json, learned
-from .consolidate import LEVEL2_LOG
+from .levels import LEVEL2_LOG
 
 # %% auto #0
 __all__ = ['ECHO_CHARS', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 'echo', 'timestamp', 'checked', 'entry',

@@ -13,7 +13,7 @@ from typing import Callable
 from .domain import MemgateError
 from .terminal import cut_middle, plural
 from .log import LogError, Stats, logs_of, passed_over, read_log, stats
-from .consolidate import LEVEL2_LOG, ConsolidateError, period_memories
+from .levels import LEVEL2_LOG, ConsolidateError, period_memories
 
 # %% auto #0
 __all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'timeline', 'learned', 'why_no_memory', 'down', 'as_text',

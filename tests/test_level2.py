@@ -7,7 +7,8 @@ from conftest import FIXTURES, run
 from helpers import clean_env, memgate
 from synth import cc, incident, incident_project, incident_session, write_jsonl
 from memgate.client import ScriptedClient
-from memgate.consolidate import LEVEL2_LOG, consolidate, period_memories, period_chunk
+from memgate.consolidate import consolidate, period_chunk
+from memgate.levels import LEVEL2_LOG, period_memories
 from memgate.domain import Chunk
 from memgate.log import read_log, verify
 from memgate.loop import EventList, LoopConfig, run_loop

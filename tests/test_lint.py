@@ -91,3 +91,37 @@ def test_no_module_imports_another_modules_private_name():
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or '').startswith('memgate')):
                 found += [f"{path.name}: {a.name}" for a in node.names if re.match(r'_[^_]', a.name)]
     assert found == []
+
+def imports_of() -> dict[str, set[str]]:
+    "Each module of memgate and the modules it imports at its top level."
+    out = {}
+    for path in (ROOT / 'memgate').glob('*.py'):
+        if path.stem.startswith('_'): continue
+        body = ast.parse(path.read_text()).body
+        out[path.stem] = {n.module if n.module else a.name for n in body if isinstance(n, ast.ImportFrom)
+                          and n.level == 1 for a in n.names}
+    return out
+
+def reached(graph: dict[str, set[str]], module: str) -> set[str]:
+    "Every module `module` imports, through any chain of imports."
+    seen, todo = set(), [module]
+    while todo:
+        new = graph.get(todo.pop(), set()) - seen
+        seen |= new
+        todo += new
+    return seen
+
+# modules that only read logs (later read-side modules join): the writer's pipeline is never beneath them
+READ_ONLY = ('levels', 'show', 'recall', 'labels', 'review', 'sync', 'mcpserver')
+WRITER = {'ingest', 'loop', 'consolidate', 'client', 'pipeline'}
+
+def test_no_module_that_only_reads_logs_stands_on_the_writer():
+    "show, recall, labels, review and sync imported consolidate, and through it ingest, loop and client (issue 50)."
+    graph = imports_of()
+    assert {m: sorted(reached(graph, m) & WRITER) for m in READ_ONLY} == {m: [] for m in READ_ONLY}
+    floors = {}
+    def floor(m, path=()):
+        assert m not in path, f"an import cycle: {' -> '.join(path + (m,))}"
+        if m not in floors: floors[m] = 1 + max((floor(d, path + (m,)) for d in graph[m] if d in graph), default=0)
+        return floors[m]
+    assert max(floor(m) for m in graph) <= 15, floors
