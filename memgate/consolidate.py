@@ -17,7 +17,7 @@ from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
-from .ingest import IngestPlan, continued, log_path, project_folder, with_head
+from .ingest import IngestPlan, continued, project_folder, query_folder, with_head
 from .projects import Selection, load_project
 from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
@@ -125,7 +125,7 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
     name = project_folder(plan.log_dir, project)
     cfg = replace(plan.loop, select=Selection())
     async def one(q: Query) -> RunSummary:
-        folder = log_path(plan.log_dir, name, q.id, 'any').parent
+        folder = query_folder(plan.log_dir, name, q.id)
         try: return await consolidate(folder, q, replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate),
                                       make_client(q), model=plan.model, stop=stop, err=err, progress=progress,
                                       speculate=plan.speculate)

@@ -17,7 +17,7 @@ from .files import legacy_name, safe_name, FileRefused, open_regular
 from .terminal import plural
 from .sources import SourceError, Warnings
 from .projects import load_project, Project, Selection
-from .periods import UNDATED, PeriodError, by_period, kinds_in
+from .periods import PeriodError, by_period, kinds_in
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
@@ -28,8 +28,8 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['named', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan', 'cost_line',
-           'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head',
+__all__ = ['named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan',
+           'cost_line', 'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head',
            'periods_chosen', 'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
@@ -38,11 +38,14 @@ def named(folder: Path, name: str, ext: str = '') -> Path:
     new, old = folder / f'{safe_name(name)}{ext}', folder / f'{legacy_name(name)}{ext}'
     return old if old != new and not new.exists() and old.exists() else new
 
+def query_folder(log_dir, project: str, query_id: str) -> Path:
+    "The folder of a query's period logs and its level-2 log: `<log_dir>/<project>/<query_id>`."
+    return named(named(Path(log_dir), project), query_id)
+
 def log_path(log_dir, project: str, query_id: str, period: str | None = None) -> Path:
     "Where the log of `query_id` over `project` lives: `<log_dir>/<project>/<query_id>.jsonl`, a period's in a folder."
-    folder = named(Path(log_dir), project)
-    if period is None: return named(folder, query_id, '.jsonl')
-    return named(named(folder, query_id), period, '.jsonl')
+    if period is None: return named(named(Path(log_dir), project), query_id, '.jsonl')
+    return named(query_folder(log_dir, project, query_id), period, '.jsonl')
 
 # %% ../nbs/10_ingest.ipynb #9e2ca00c
 def _folder_names(project: Project) -> list[str]:
@@ -455,14 +458,14 @@ def _free_dir(plan: IngestPlan, project: Project) -> str:
     base = str(plan.log_dir).rstrip('/\\') or '.'
     for d in (f"{base}-{plan.period}", *(f"{base}-{plan.period}-{i}" for i in range(2, 100))):
         name = project_folder(d, project)
-        held = (kinds_in(log_path(d, name, q.id, UNDATED).parent) for q in plan.queries)
+        held = (kinds_in(query_folder(d, name, q.id)) for q in plan.queries)
         if all(set(k) <= {plan.period} for k in held): return d
     return f"{base}-{plan.period}-{sha256_text(base)[:8]}"
 
 def one_kind(plan: IngestPlan, project: Project, name: str):
     "Refuse, before any call, logs by `plan.period` in a query folder that holds another kind's."
     for q in plan.queries:
-        folder = log_path(plan.log_dir, name, q.id, UNDATED).parent
+        folder = query_folder(plan.log_dir, name, q.id)
         if (other := {k: v for k, v in kinds_in(folder).items() if k != plan.period}):
             kind, logs = next(iter(other.items()))
             free = _free_dir(plan, project)
