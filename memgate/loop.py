@@ -74,17 +74,26 @@ class LoopConfig:
     # the budget's context is the model's, as its server or --context said
     context_said: bool = False
 
-    def log_config(self) -> dict:
-        "The `config` of `run_start`."
-        return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
-                    memory_budget=self.budget.memory, context=self.budget.context if self.context_said else None,
-                    response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
-                    parse_retries=self.parse_retries, retry_temperature=self.retry_temperature,
-                    template_sha=template_sha(self.template),
-                    sampling=dict(self.sampling), renderer=RENDERER_VERSION,
-                    redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
-                    gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact),
-                    **({'fast_no': True} if self.fast_no else {}))
+    def __post_init__(self):
+        "The budget follows the run's own numbers: a section that holds a chunk, the reserve `max_tokens` asks."
+        section = max(self.budget.section, self.chunk_tokens)
+        reserve = self.sampling.get('max_tokens') or self.budget.response_reserve
+        object.__setattr__(self, 'budget', replace(self.budget, section=section, response_reserve=reserve))
+
+
+# %% ../nbs/09_loop.ipynb #56c83aa7
+@patch
+def log_config(self: LoopConfig) -> dict:
+    "The `config` of `run_start`."
+    return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
+                memory_budget=self.budget.memory, context=self.budget.context if self.context_said else None,
+                response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
+                parse_retries=self.parse_retries, retry_temperature=self.retry_temperature,
+                template_sha=template_sha(self.template),
+                sampling=dict(self.sampling), renderer=RENDERER_VERSION,
+                redactor=REDACTOR_VERSION if self.redact else None, selection=self.select.as_dict(),
+                gate='on' if self.use_update_gate else 'off', **_rules_config(self.redact),
+                **({'fast_no': True} if self.fast_no else {}))
 
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass
