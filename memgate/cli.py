@@ -24,7 +24,7 @@ from .endpoint import ConfigError, endpoint, masked_url
 from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .display import Progress
-from .ingest import IngestPlan
+from .ingest import LOG_DIR, IngestPlan
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
@@ -35,7 +35,8 @@ from .levels import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'head_arg',
+__all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'format_arg',
+           'log_dir_arg', 'log_dirs', 'project_arg', 'query_arg', 'queries_arg', 'labels_arg', 'out_arg', 'head_arg',
            'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
            'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
            'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'consolidate_args', 'client_options',
@@ -87,6 +88,40 @@ def logs_args(p):
     "The log files or folders a command reads."
     p.add_argument('logs', nargs='+', help='log files or folders of them')
 
+# %% ../nbs/14_cli.ipynb #b519de0b
+def format_arg(p, choices=('text', 'json'), help: str | None = None):
+    "`--format`, the first of `choices` its default."
+    p.add_argument('--format', choices=choices, default=choices[0], help=help)
+
+def log_dir_arg(p, help: str, many: bool = False):
+    "`--log-dir DIR`: where logs go (`LOG_DIR` by default), or with `many` folders of them to read (repeatable)."
+    p.add_argument('--log-dir', metavar='DIR', help=help, **(dict(action='append') if many else dict(default=LOG_DIR)))
+
+def log_dirs(args) -> list[str]:
+    "The folders of logs a command reads: those given with `--log-dir`, else `LOG_DIR`."
+    return args.log_dir or [LOG_DIR]
+
+# %% ../nbs/14_cli.ipynb #5b79cd44
+def project_arg(p, help: str, required: bool = False):
+    "`--project`: the sessions, as a file, a folder or a project name; what a command does with them in `help`."
+    p.add_argument('--project', required=required, help=help)
+
+def query_arg(p, help: str = 'only the logs of this query id', many: bool = False):
+    "`--query ID`, one, or with `many` repeatable."
+    p.add_argument('--query', help=help, **(dict(action='append') if many else {}))
+
+def queries_arg(p):
+    "`--queries FILE`: the query set."
+    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+
+def labels_arg(p, help: str, default: str | None = None):
+    "`--labels DIR`: a folder of `<project>/<query>.toml` labels."
+    p.add_argument('--labels', default=default, metavar='DIR', help=help)
+
+def out_arg(p, help: str):
+    "`--out`: where a command writes, always given."
+    p.add_argument('--out', required=True, help=help)
+
 # %% ../nbs/14_cli.ipynb #01d73830
 def head_arg(value: str) -> str:
     "A `--head` as given: 12 to 64 hex digits (the head `ingest` printed), else a one-line refusal saying so."
@@ -134,7 +169,7 @@ def cmd_verify(args) -> int:
 def stats_args(p):
     "Options of `memgate stats`."
     logs_args(p)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
+    format_arg(p)
 
 # %% ../nbs/14_cli.ipynb #2dbb8566
 def stats_row(path) -> dict:
@@ -167,9 +202,8 @@ def cmd_stats(args) -> int:
 # %% ../nbs/14_cli.ipynb #3455b583
 def add_project_args(p, required: bool = True):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
-    p.add_argument('--project', required=required,
-                   help='a session file, a folder of them, or a project name (as `memgate projects` lists it)'
-                        + ('' if required else "; default: the one the --log's run read"))
+    project_arg(p, 'a session file, a folder of them, or a project name (as `memgate projects` lists it)'
+                + ('' if required else "; default: the one the --log's run read"), required)
     p.add_argument('--chunk-tokens', type=at_least(200, 20_000), default=CHUNK_TOKENS,
                    help=f'token limit of a chunk (default {CHUNK_TOKENS})')
     p.add_argument('--tool-result-chars', type=at_least(0), default=TOOL_RESULT_CHARS,
@@ -203,7 +237,7 @@ def project_chunks(args):
 def chunks_args(p):
     "Options of `memgate chunks`."
     add_project_args(p)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
+    format_arg(p)
 
 # %% ../nbs/14_cli.ipynb #da2eee9f
 def cmd_chunks(args) -> int:
@@ -224,7 +258,7 @@ def cmd_chunks(args) -> int:
 def secrets_args(p):
     "Options of `memgate secrets`."
     add_project_args(p)
-    p.add_argument('--format', choices=('text', 'json'), default='text')
+    format_arg(p)
     p.add_argument('--all', action='store_true',
                    help='list every value pseudonymised or kept (default: a few of each group)')
 
@@ -241,8 +275,8 @@ def cmd_secrets(args) -> int:
 def prompt_args(p):
     "Options of `memgate prompt`."
     add_project_args(p, required=False)
-    p.add_argument('--query', help='query id (not needed with --log)')
-    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+    query_arg(p, 'query id (not needed with --log)')
+    queries_arg(p)
     p.add_argument('--chunk', type=at_least(1), required=True,
                    help='chunk index, from 1: the turn t')
     p.add_argument('--log',
@@ -299,18 +333,15 @@ def cmd_prompt(args) -> int:
 def ingest_args(p):
     "Options of `memgate ingest`."
     add_project_args(p)
-    p.add_argument('--query', action='append',
-                   help='query id (repeatable; default: every query in the set)')
-    p.add_argument('--queries', help='query file (default ./queries.toml, else the shipped set)')
+    query_arg(p, 'query id (repeatable; default: every query in the set)', many=True)
+    queries_arg(p)
     p.add_argument('--limit', type=chunk_limit, metavar='N',
                    help="read at most the first N chunks, all told (--resume keeps its log's limit unless given "
                         "another; `all`: no limit)")
     p.add_argument('--resume', action='store_true',
                    help='continue existing logs where they left off')
-    p.add_argument('--format', choices=('text', 'json'), default='text',
-                   help='summary format on stdout')
-    p.add_argument('--log-dir', default='runs',
-                   help='where logs go: DIR/<project>/<query>.jsonl (default runs/)')
+    format_arg(p, help='summary format on stdout')
+    log_dir_arg(p, f'where logs go: DIR/<project>/<query>.jsonl (default {LOG_DIR}/)')
     p.add_argument('--exit-gate', action='store_true',
                    help="honour the model's <next>end</next> (off: standing questions are exhaustive)")
     p.add_argument('--gate', choices=('on', 'off'), default='on',
@@ -467,7 +498,7 @@ def cmd_ingest(args) -> int:
 def report_args(p):
     "Options of `memgate report`."
     logs_args(p)
-    p.add_argument('--out', required=True, help='folder to write into')
+    out_arg(p, 'folder to write into')
 
 # %% ../nbs/14_cli.ipynb #3102f78b
 def cmd_report(args) -> int:
@@ -482,9 +513,8 @@ def cmd_report(args) -> int:
 def show_args(p):
     "Options of `memgate show`."
     logs_args(p)
-    p.add_argument('--query', help='only the logs of this query id')
-    p.add_argument('--format', choices=('text', 'md', 'json'), default='text',
-                   help='md pastes into an issue or a wiki')
+    query_arg(p)
+    format_arg(p, ('text', 'md', 'json'), 'md pastes into an issue or a wiki')
     p.add_argument('--evidence', action='store_true',
                    help="add the start of each update's evidence")
 
@@ -504,7 +534,7 @@ def cmd_show(args) -> int:
 def answer_args(p):
     "Options of `memgate answer`."
     logs_args(p)
-    p.add_argument('--query', help='only the logs of this query id')
+    query_arg(p)
     p.add_argument('--again', action='store_true',
                    help='ask anew for a log answered before from the same memory (the log keeps every answer)')
     p.add_argument('--per-period', action='store_true',
@@ -537,7 +567,7 @@ def cmd_answer(args) -> int:
 # %% ../nbs/14_cli.ipynb #3e1394f0
 def projects_args(p):
     "Options of `memgate projects`."
-    p.add_argument('--format', choices=('text', 'json'), default='text')
+    format_arg(p)
 
 # %% ../nbs/14_cli.ipynb #968f635b
 def _project_row(x) -> dict:
@@ -569,9 +599,8 @@ def cmd_projects(args) -> int:
 def eval_args(p):
     "Options of `memgate eval`."
     logs_args(p)
-    p.add_argument('--labels', default='labels', metavar='DIR',
-                   help='folder of <project>/<query>.toml (default: labels)')
-    p.add_argument('--format', choices=('text', 'json'), default='text')
+    labels_arg(p, 'folder of <project>/<query>.toml (default: labels)', 'labels')
+    format_arg(p)
 
 # %% ../nbs/14_cli.ipynb #79b3df4c
 def cmd_eval(args) -> int:
@@ -585,13 +614,11 @@ def cmd_eval(args) -> int:
 def export_args(p):
     "Options of `memgate export`."
     logs_args(p)
-    p.add_argument('--project',
-                   help="the sessions the logs read, their chunks rebuilt from it and checked by sha "
-                                     "(default: where each log's run read them)")
-    p.add_argument('--labels', metavar='DIR',
-                   help='folder of <project>/<query>.toml: adds the update and exit rewards')
-    p.add_argument('--format', choices=('records', 'chat'), default='records')
-    p.add_argument('--out', required=True, help='the JSONL file to write')
+    project_arg(p, "the sessions the logs read, their chunks rebuilt from it and checked by sha "
+                   "(default: where each log's run read them)")
+    labels_arg(p, 'folder of <project>/<query>.toml: adds the update and exit rewards')
+    format_arg(p, ('records', 'chat'))
+    out_arg(p, 'the JSONL file to write')
 
 # %% ../nbs/14_cli.ipynb #d4e44378
 def cmd_export(args) -> int:
@@ -623,22 +650,20 @@ def cmd_export(args) -> int:
 # %% ../nbs/14_cli.ipynb #6a859e6d
 def mcp_args(p):
     "Options of `memgate mcp`."
-    p.add_argument('--log-dir', action='append', metavar='DIR',
-                   help='a folder of logs to serve (repeatable; default runs)')
+    log_dir_arg(p, f'a folder of logs to serve (repeatable; default {LOG_DIR})', many=True)
 
 # %% ../nbs/14_cli.ipynb #2fae430c
 def cmd_mcp(args) -> int:
     "Serve the memories of the logs under `--log-dir` over stdio until the client closes the connection."
     from memgate.mcpserver import serve
-    serve(args.log_dir or ['runs'])
+    serve(log_dirs(args))
     return 0
 
 # %% ../nbs/14_cli.ipynb #569fe09b
 def sync_args(p):
     "Options of `memgate sync`."
     from memgate.sync import MAX_BYTES, MAX_LINES
-    p.add_argument('--log-dir', action='append', metavar='DIR',
-                   help='a folder of logs (repeatable; default runs)')
+    log_dir_arg(p, f'a folder of logs (repeatable; default {LOG_DIR})', many=True)
     p.add_argument('--agents-md', metavar='PATH', help='the AGENTS.md to keep the section of')
     p.add_argument('--claude-md', metavar='PATH', help='the CLAUDE.md to keep the section of')
     p.add_argument('--check', action='store_true', help='write nothing; exit 1 if a section is stale')
@@ -656,7 +681,7 @@ def cmd_sync(args) -> int:
     from memgate.sync import summary, sync
     targets = [t for t in (args.agents_md, args.claude_md) if t]
     if not targets: raise MemgateError('name a file: --agents-md AGENTS.md and/or --claude-md CLAUDE.md')
-    dirs, stale = args.log_dir or ['runs'], []
+    dirs, stale = log_dirs(args), []
     entries, waiting = for_agents(dirs, args.unreviewed)     # every log read once, for both files
     for t in targets:
         changed, held = sync(t, dirs, check=args.check, entries=entries, unreviewed=args.unreviewed,
@@ -673,8 +698,7 @@ def cmd_sync(args) -> int:
 # %% ../nbs/14_cli.ipynb #03b2e0b9
 def review_args(p):
     "Options of `memgate review`."
-    p.add_argument('--log-dir', action='append', metavar='DIR',
-                   help='a folder of logs (repeatable; default runs)')
+    log_dir_arg(p, f'a folder of logs (repeatable; default {LOG_DIR})', many=True)
     p.add_argument('--approve', action='append', metavar='SHA', default=[],
                    help='approve the memory whose sha starts so (12+ characters; repeatable)')
     p.add_argument('--by', metavar='NAME', help='who approves (default: your login name)')
@@ -683,7 +707,7 @@ def review_args(p):
 def cmd_review(args) -> int:
     "Show the memories waiting for review and approve them: asked at a terminal, or by `--approve SHA`."
     from memgate.review import ReviewError, approve, review_command, review_text, reviews
-    dirs = args.log_dir or ['runs']
+    dirs = log_dirs(args)
     got, bad = reviews(dirs)
     for line in bad: print(f"not reviewable: {line}", file=sys.stderr)
     waiting, cmd = [r for r in got if r.pending], review_command(dirs)
@@ -708,8 +732,8 @@ def cmd_review(args) -> int:
 def rotate_args(p):
     "Options of `memgate rotate`."
     logs_args(p)
-    p.add_argument('--project', help="the project whose found values to look for too (default: the sessions each "
-                   "log's run read, where its run_start says they are)")
+    project_arg(p, "the project whose found values to look for too (default: the sessions each log's run read, "
+                   "where its run_start says they are)")
     p.add_argument('--scrub', action='store_true',
                    help='replace each log that holds such a value by a scrubbed copy (a new chain; the old log is '
                    'kept beside it, as NAME.jsonl.pre-scrub-HEAD, for you to delete)')

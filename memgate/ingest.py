@@ -28,9 +28,9 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left', 'IngestPlan',
-           'cost_line', 'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query', 'with_head',
-           'periods_chosen', 'one_kind', 'ingest']
+__all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
+           'IngestPlan', 'cost_line', 'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query',
+           'with_head', 'periods_chosen', 'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -151,13 +151,16 @@ def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: Re
                       resume.stats, 0.0,
                       plan.model, plan.model == BASELINE_MODEL, period=plan.at)
 
+# %% ../nbs/10_ingest.ipynb #53f566f8
+LOG_DIR = 'runs'        # where logs go, and where the commands that read them look, unless told
+
 # %% ../nbs/10_ingest.ipynb #7aea2bbc
 @dataclass
 class IngestPlan:
     "Everything `ingest` needs to know besides the model."
     project: str                       # a session file, a folder, or a project name
     queries: list[Query]
-    log_dir: Path = Path('runs')
+    log_dir: Path = Path(LOG_DIR)
     loop: LoopConfig = field(default_factory=LoopConfig)
     # the first N chunks, all told; None: a resume keeps its log's; 0: no limit
     limit: int | None = None

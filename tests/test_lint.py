@@ -1,5 +1,6 @@
 "The house style is enforced: ruff, with the rules in pyproject.toml, rejects a `;` chain and a long notebook line."
 import ast, json, re, subprocess, sys
+from collections import Counter
 from conftest import ROOT
 sys.path.insert(0, str(ROOT / 'tools'))
 import style  # noqa: E402  (tools/style.py: the notebooks' shape, measured)
@@ -125,3 +126,8 @@ def test_no_module_that_only_reads_logs_stands_on_the_writer():
         if m not in floors: floors[m] = 1 + max((floor(d, path + (m,)) for d in graph[m] if d in graph), default=0)
         return floors[m]
     assert max(floor(m) for m in graph) <= 15, floors
+
+def test_no_option_is_declared_twice():
+    "`--format` was declared eight times and `--log-dir` four times in two styles; each now has one home (issue 50)."
+    declared = Counter(re.findall(r"add_argument\('(--[\w-]+)'", (ROOT / 'memgate' / 'cli.py').read_text()))
+    assert {o: n for o, n in declared.items() if n > 1} == {}
