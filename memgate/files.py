@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/files.html.md"""
 
 # %% ../nbs/00b_files.ipynb #32066b86
 from __future__ import annotations
-import os, secrets, stat, unicodedata
+import json, os, secrets, stat, unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -14,7 +14,8 @@ from .domain import MemgateError, sha256_text
 
 # %% auto #0
 __all__ = ['NAME_CHARS', 'NAME_BYTES', 'RESERVED', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular',
-           'read_text', 'writable', 'whole_file', 'out_folder', 'safe_name', 'legacy_name', 'bounded_lines']
+           'first_record', 'read_text', 'writable', 'whole_file', 'out_folder', 'safe_name', 'legacy_name',
+           'bounded_lines']
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
@@ -51,6 +52,15 @@ def open_regular(path, what: str = 'file') -> BinaryIO:
         raise FileRefused(f"{path}: {kind_of(st)}, not a regular file (a {what} is one)")
     os.set_blocking(fd, True)
     return os.fdopen(fd, 'rb')
+
+# %% ../nbs/00b_files.ipynb #e1ed1e45
+def first_record(path) -> dict:
+    "The JSON object on the first line of the file at `path`: {} where there is none (or it is no regular file)."
+    try:
+        with open_regular(path, 'log') as f: first = json.loads(f.readline(1 << 20) or b'{}')
+    # a line nested past Python's limit is no record either
+    except (FileRefused, ValueError, RecursionError): return {}
+    return first if isinstance(first, dict) else {}
 
 # %% ../nbs/00b_files.ipynb #adee2abc
 def read_text(path, what: str = 'file') -> tuple[str, str]:
@@ -136,22 +146,24 @@ def _char(c: str) -> str:
     "`c`, or `_` where it is a separator, a control or format character, white space or `:*?\"<>|`."
     return '_' if c in '/\\:*?"<>|' or c.isspace() or unicodedata.category(c)[0] in 'CZ' else c
 
+def _hashed(part: str, name: str) -> str:
+    "`part` cut to a name's length (at a character's edge, in bytes too), then a short hash of `name`."
+    short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
+    return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
+
 def safe_name(name: str) -> str:
     "`name` as one portable path part (see above); long or changed names get a hash."
     part = ''.join(map(_char, name)).lstrip('.').rstrip('.')
     kept = part == name and part.split('.')[0].upper() not in RESERVED
     if part and kept and len(part.encode('utf-8')) <= NAME_CHARS: return part
-    # cut at a character's edge, in bytes too: 100 CJK letters are 300
-    short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
-    return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
+    return _hashed(part, name)                  # 100 CJK letters are 300 bytes
 
 # %% ../nbs/00b_files.ipynb #290767eb
 def legacy_name(name: str) -> str:
     "The name `safe_name` gave `name` before names were portable: where logs of then are found."
     part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
     if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
-    short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
-    return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
+    return _hashed(part, name)
 
 # %% ../nbs/00b_files.ipynb #42b0feab
 def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:

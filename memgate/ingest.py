@@ -6,14 +6,14 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, json, shutil, sys, time
+import asyncio, shutil, sys, time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from dataclasses import replace
 from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
-from .files import legacy_name, safe_name, FileRefused, open_regular
+from .files import first_record, legacy_name, safe_name
 from .terminal import plural
 from .sources import SourceError, Warnings
 from .projects import load_project, Project, Selection
@@ -60,10 +60,7 @@ def _sources_in(folder: Path) -> set[str]:
     # a query's period logs sit a folder lower
     for f in sorted([*folder.glob('*.jsonl'), *folder.glob('*/*.jsonl')]) if folder.is_dir() else []:
         # a FIFO here would hang the run before it starts: never opened
-        try:
-            with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
-        except (FileRefused, ValueError): first = {}
-        out.add(first.get('source', '') if isinstance(first, dict) else '')
+        out.add(first_record(f).get('source', ''))
     return out
 
 def _same(log_dir, name: str) -> list[Path]:

@@ -7,10 +7,10 @@ Docs: https://memgate.github.io/memgate/periods.html.md"""
 # %% ../nbs/02c_periods.ipynb #33e42419
 from __future__ import annotations
 from datetime import datetime, timezone
-import json, re
+import re
 from pathlib import Path
 from .domain import MemgateError
-from .files import FileRefused, open_regular
+from .files import first_record
 
 # %% auto #0
 __all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period', 'period_kind', 'kinds_in']
@@ -78,10 +78,8 @@ def kinds_in(folder) -> dict[str, list[str]]:
     "The kinds of period whose logs are in a query's `folder`, each with its logs' names."
     out: dict[str, list[str]] = {}
     for f in sorted(Path(folder).glob('*.jsonl')) if Path(folder).is_dir() else []:
-        try:
-            with open_regular(f, 'log') as fh: first = json.loads(fh.readline(1 << 20) or b'{}')
-        except (FileRefused, ValueError, RecursionError): continue
-        if not isinstance(first, dict) or first.get('level') == 2 or 'period' not in first: continue
+        first = first_record(f)
+        if first.get('level') == 2 or 'period' not in first: continue
         if (kind := first.get('periods') or period_kind(str(first['period']))):
             out.setdefault(kind, []).append(f.name)
     return out

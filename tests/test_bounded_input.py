@@ -38,6 +38,15 @@ def test_a_log_line_nested_too_deeply_fails_verify_in_one_line(tmp_path):
         assert r.returncode != 0 and 'Traceback' not in out and len(out.splitlines()) == 1, (cmd, out)
         assert f'{log}:1' in out and 'JSON nested deeper than any event' in out, (cmd, out)
 
+def test_a_log_nested_too_deeply_in_the_log_folder_does_not_stop_a_run_choosing_its_folder(tmp_path):
+    "project_folder read each log's first line with json and caught ValueError only: a RecursionError got out."
+    from memgate.ingest import project_folder
+    from memgate.projects import Project
+    bad = tmp_path / 'runs' / 'workspace' / 'q'
+    bad.mkdir(parents=True)
+    (bad / '2025-10.jsonl').write_bytes(b'[' * 100_000 + b'\n')
+    assert project_folder(tmp_path / 'runs', Project('workspace', [], None, source='/w/workspace')) == 'workspace'
+
 def test_a_bom_does_not_cost_the_first_record(tmp_path):
     f = tmp_path / 's1.jsonl'
     f.write_bytes(b'\xef\xbb\xbf' + record(1) + record(2, 'and the retry failed too'))
