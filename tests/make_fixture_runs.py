@@ -24,6 +24,7 @@ from memgate.domain import templates_dir
 from memgate.queries import load_queries
 
 ROOT = Path(__file__).resolve().parent.parent
+LATENCY = True                                                # tests/same_logs.py turns the sleep off
 KEYWORDS = {q.question: q.keywords for q in load_queries(templates_dir() / 'queries.toml').values()}
 seen = {}
 lock = threading.Lock()
@@ -34,7 +35,7 @@ def selective_gate(prompt: str) -> str:
     key = sha256_text(prompt)
     byte = int(key[:2], 16)
     with lock: attempt = seen[key] = seen.get(key, 0) + 1
-    time.sleep(0.05 + byte / 255 * 0.3)                       # a latency that varies by prompt
+    if LATENCY: time.sleep(0.05 + byte / 255 * 0.3)          # a latency that varies by prompt
     if byte < 12 or (byte < 28 and attempt == 1): return "Sure! This section looks relevant to the problem."
     prev = '' if memory == 'No previous memory' else memory
     words = [k for k in KEYWORDS.get(question, ()) if k.lower() in section.lower()]

@@ -1,0 +1,16 @@
+"""Issue 50 moved code between modules and changed no behaviour: the bundled runs made again give, record for
+record, the logs the head before it (3a86b31) wrote, but for run ids, timestamps, timings and hash links.
+tests/same_logs.py makes them; tests/data/logs_before_issue50.json.gz holds the earlier head's."""
+import gzip, json
+from pathlib import Path
+from same_logs import make, normalised
+
+BEFORE = Path(__file__).parent / 'data' / 'logs_before_issue50.json.gz'
+
+def test_the_bundled_runs_write_the_logs_they_wrote_before_issue_50(tmp_path):
+    make(tmp_path)
+    now, before = normalised(tmp_path), json.loads(gzip.decompress(BEFORE.read_bytes()))
+    assert sorted(now) == sorted(before)
+    for name in before:
+        assert len(now[name]) == len(before[name]), name
+        for i, (a, b) in enumerate(zip(now[name], before[name])): assert a == b, f'{name} line {i + 1}'
