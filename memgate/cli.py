@@ -40,10 +40,10 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'pr
            'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
            'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
            'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'consolidate_args', 'client_options',
-           'resume_command', 'loop_config', 'print_summaries', 'cmd_ingest', 'report_args', 'cmd_report', 'show_args',
-           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
-           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
-           'rotate_args', 'cmd_rotate', 'build_parser', 'main']
+           'resume_command', 'loop_config', 'print_summaries', 'finish', 'run_plan', 'cmd_ingest', 'cmd_consolidate',
+           'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args',
+           'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args',
+           'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -295,25 +295,28 @@ def recorded_project(log, start: dict) -> str:
     return source
 
 # %% ../nbs/14_cli.ipynb #f1a9c154
-def _from_log(args) -> tuple[str, str | None]:
-    "(question, memory before turn `args.chunk`) from the log `args.log`, whose chunk settings `args` takes on."
+def _from_log(args) -> tuple[str, str | None, dict]:
+    "The question, the memory before turn `args.chunk` and the reading options of the log `args.log`."
     events = read_log(args.log).events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     cfg = start['config']
-    args.chunk_tokens = cfg.get('chunk_tokens', args.chunk_tokens)
-    args.tool_result_chars = cfg.get('tool_result_chars', args.tool_result_chars)
-    args.no_redact = 'redactor' in cfg and cfg['redactor'] is None
-    picked = cfg.get('selection', {})
+    said = dict(chunk_tokens=cfg.get('chunk_tokens', args.chunk_tokens),
+                tool_result_chars=cfg.get('tool_result_chars', args.tool_result_chars),
+                no_redact='redactor' in cfg and cfg['redactor'] is None,
+                project=args.project or recorded_project(args.log, start))
     # the chunks are numbered within what the run read
     if not (args.since or args.until or args.session):
-        args.since, args.until, args.session = picked.get('since'), picked.get('until'), picked.get('sessions', [])
-    args.project = args.project or recorded_project(args.log, start)
+        picked = cfg.get('selection', {})
+        said.update(since=picked.get('since'), until=picked.get('until'), session=picked.get('sessions', []))
     before = [e['text'] for e in events if e['kind'] == 'memory' and e['t'] < args.chunk]
-    return start['question'], before[-1] if before else None
+    return start['question'], before[-1] if before else None, said
 
+# %% ../nbs/14_cli.ipynb #f3dbbf5c
 def cmd_prompt(args) -> int:
     "Print the exact prompt the model sees for chunk N: at t=1, or with `--log` as turn N of that log."
-    if args.log: question, memory = _from_log(args)
+    if args.log:
+        question, memory, said = _from_log(args)
+        args = argparse.Namespace(**{**vars(args), **said})
     elif not args.query: raise MemgateError("pass --query ID, or --log LOG to show a turn of that log")
     elif not args.project: raise MemgateError("pass --project P: the sessions to take chunk N from")
     else:
@@ -422,14 +425,16 @@ def client_options(args) -> ClientOptions:
                          not args.no_stream, args.retries, args.retry_wait)
 
 # %% ../nbs/14_cli.ipynb #3e088ebd
-def resume_command(argv: list[str]) -> str:
-    "The command that goes on where an ingest run given `argv` stopped: the same with `--resume`, no secret shown."
+def resume_command(argv: list[str], # the command line as typed
+                   resume: bool = True, # add --resume (level 2 goes on by itself)
+                  ) -> str:
+    "The command that goes on where a run given `argv` stopped, no secret shown."
     shown = []
     for a in argv:                       # a base URL's password or key never reaches the terminal
         if shown and shown[-1] == '--base-url': a = masked_url(a)
         elif a.startswith('--base-url='): a = '--base-url=' + masked_url(a.removeprefix('--base-url='))
         shown.append(a)
-    said = shlex.join(['memgate', *shown, *([] if '--resume' in argv else ['--resume'])])
+    said = shlex.join(['memgate', *shown, *([] if '--resume' in argv or not resume else ['--resume'])])
     return said + (" (with the URL's secrets, shown as ***, typed again)" if shown != argv else '')
 
 # %% ../nbs/14_cli.ipynb #abb847e5
@@ -456,32 +461,15 @@ def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str],
         for warning in r.warnings(): (note or err if warning.startswith('note:') else err)(warning)
 
 # %% ../nbs/14_cli.ipynb #41fea45f
-def cmd_ingest(args) -> int:
-    "Run the gated memory over a project, one log per query."
-    mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
-    progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
-    err, stop, caught = progress.say, asyncio.Event(), []
-    chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
-    factory, close, model = make_clients(client_options(args), err, stop)
-    cfg = loop_config(args)
-    only = args.command == 'consolidate'
-    if args.consolidate and not (args.period or only):
-        raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
-    zone(args.tz)                        # an unknown zone refused before anything is read
-    plan = IngestPlan(args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
-                      constrain=args.constrain, context=args.context, speculate=args.speculate,
-                      period=args.period, tz=args.tz, consolidate=args.consolidate or only, read=not only)
-    answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
-    got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
-    # the shell's code for the signal that stopped it
-    stopped = 143 if caught[:1] == ['SIGTERM'] else 130
-    again = f"go on where it stopped with: {resume_command(args.argv)}"
+def finish(args, got, caught: list, progress: Progress, again: str) -> int:
+    "Print what the runs did and how to go on; the exit code."
+    err = progress.say
+    stopped = 143 if caught[:1] == ['SIGTERM'] else 130     # the shell's code for the signal that stopped it
     if got is None:
         err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
     results, answers = got
     print_summaries(results, answers, args.format, err, progress.info)
-    statuses = {r.status for r in results}
     # only where it helps: an interrupted run, a call given up, a failure after turns (once its cause is
     # mended); not a refusal before any turn, another writer, a log folder that is a file, a level 2 never begun
     helps = lambda r: r.status == 'interrupted' or r.status == 'failed' and (
@@ -492,7 +480,41 @@ def cmd_ingest(args) -> int:
     # a gate never opened: no question
     unanswered = args.answer and any(r.log not in answers for r in results
                                      if r.status in ('complete', 'exited') and r.stats.chunks_used)
-    return 0 if statuses <= {'complete', 'exited'} and not unanswered else 1
+    return 0 if {r.status for r in results} <= {'complete', 'exited'} and not unanswered else 1
+
+# %% ../nbs/14_cli.ipynb #bcb0bd30
+def run_plan(args, plan_of: Callable, again: str) -> int:
+    "Run the plan `plan_of(queries, model)` makes, with progress; the exit code."
+    mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
+    progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
+    stop, caught = asyncio.Event(), []
+    chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
+    factory, close, model = make_clients(client_options(args), progress.say, stop)
+    answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
+    got = asyncio.run(run_ingest(plan_of(chosen, model), factory, close, progress, answering, stop, caught))
+    return finish(args, got, caught, progress, f"go on where it stopped with: {again}")
+
+# %% ../nbs/14_cli.ipynb #18913c20
+def cmd_ingest(args) -> int:
+    "Run the gated memory over a project, one log per query."
+    if args.consolidate and not args.period:
+        raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
+    zone(args.tz)                        # an unknown zone refused before anything is read
+    cfg = loop_config(args)
+    plan = lambda chosen, model: IngestPlan(
+        args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
+        constrain=args.constrain, context=args.context, speculate=args.speculate, period=args.period,
+        tz=args.tz, consolidate=args.consolidate)
+    return run_plan(args, plan, resume_command(args.argv))
+
+# %% ../nbs/14_cli.ipynb #eabaaf0a
+def cmd_consolidate(args) -> int:
+    "Level 2: one memory over each query's period memories."
+    cfg = loop_config(args)
+    plan = lambda chosen, model: IngestPlan(
+        args.project, chosen, Path(args.log_dir), cfg, model=model, constrain=args.constrain,
+        context=args.context, speculate=args.speculate, consolidate=True, read=False)
+    return run_plan(args, plan, resume_command(args.argv, resume=False))
 
 # %% ../nbs/14_cli.ipynb #bfebe2a0
 def report_args(p):
@@ -781,7 +803,7 @@ COMMANDS = dict(
     prompt=('print the exact prompt of chunk N (at t=1, or as turn N of a --log)', prompt_args, cmd_prompt),
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
     consolidate=("level 2: one memory over each query's period memories (after ingest --period)",
-                 consolidate_args, cmd_ingest),
+                 consolidate_args, cmd_consolidate),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     rotate=("say what logs sent that the current rules take (rotate it); --scrub replaces them by scrubbed "

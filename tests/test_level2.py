@@ -1,5 +1,5 @@
 "Periods at level 1 and their consolidation at level 2 (issue 39), against scripted models that remember incidents."
-import asyncio, json, os, re, shutil, subprocess, sys
+import asyncio, json, os, re, shlex, shutil, signal, subprocess, sys
 import pytest
 from datetime import datetime, timezone
 from pathlib import Path
@@ -305,3 +305,31 @@ def test_review_of_the_bundled_run_by_day_shows_each_level2_line_its_period_evid
                         r'(?: by word overlap)?\): ', listed, re.M)
     assert len(marked) == 22 and {'tool output', 'harness text'} == set(marked)
     assert "evidence: period 2025-09-03's memory, from the agent's words" in listed
+
+def test_a_ctrl_c_during_consolidate_advises_the_command_as_typed_and_following_it_finishes_level2(tmp_path):
+    "Level 2 goes on by itself: the advice was `consolidate … --resume`, which consolidate refuses (issue 50)."
+    proj = incident_project(tmp_path / 'home', months=6, incidents=24)
+    runs, clean = tmp_path / 'runs', tmp_path / 'clean'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month').returncode == 0
+    shutil.copytree(runs, clean)
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, clean, 'consolidate').returncode == 0
+    with FakeServer(gate=level_aware, latency=0.3) as s:
+        cmd = [sys.executable, '-m', 'memgate.cli', 'consolidate', '--project', str(proj), '--queries',
+               str(tmp_path / 'queries.toml'), '--base-url', s.url, '--model', 'test-model', '--log-dir', str(runs),
+               '--chunk-tokens', '1200']
+        p = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=clean_env())
+        while not p.stderr.readline().startswith('level 2 ['): pass
+        p.send_signal(signal.SIGINT)
+        err = p.communicate(timeout=120)[1]
+        advice = [line.split('go on where it stopped with: ', 1)[1] for line in err.splitlines()
+                  if 'go on where it stopped with: ' in line]
+        assert p.returncode == 130 and advice, err
+        again = shlex.split(advice[-1])
+        assert again[:2] == ['memgate', 'consolidate'] and '--resume' not in again, advice
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', *again[1:]], capture_output=True, text=True,
+                           timeout=300, env=clean_env())
+        assert r.returncode == 0, r.stderr
+    l2 = folder(runs) / LEVEL2_LOG
+    assert turn_events(l2) == turn_events(folder(clean) / LEVEL2_LOG) and verify(l2).ok
