@@ -14,7 +14,9 @@ from common import build, cores, memgate_cmd, run_child, WORK
 from memgate.chunking import CHUNK_TOKENS, count_records, pack
 from memgate.projects import load_project
 from memgate.rules import use_rules
-from memgate.sources import CLAUDE_SKIP, CODEX_SKIP, json_lines, Warnings
+from memgate.reading import json_lines, Warnings
+from memgate.claude import CLAUDE_SKIP
+from memgate.codex import CODEX_SKIP
 
 def timed(fn) -> float:
     t0 = time.perf_counter()
@@ -22,7 +24,7 @@ def timed(fn) -> float:
     return time.perf_counter() - t0
 
 def parse_only(project):
-    "Read and parse every line as the sources do, building nothing."
+    "Read and parse every line as the readers do, building nothing."
     w = Warnings()
     for s in project.sessions:
         skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)

@@ -13,7 +13,8 @@ from pathlib import Path
 from .terminal import plural, visible
 from .positions import assignment_findings
 from .redact import random_review, secret_findings
-from .sources import Warnings, session_records
+from .reading import Warnings
+from .sessions import session_records
 from .projects import Project
 
 # %% auto #0

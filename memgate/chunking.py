@@ -15,13 +15,18 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
-from .sources import Session, Warnings, file_size, session_records, token_rate
+from pathlib import Path
+from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookkeeping, decode_line,
+                             shortener, terminal_text)
+from .claude import CLAUDE_SKIP, claude_records
+from .codex import CODEX_SKIP, codex_records
+from .sessions import Session, file_size, session_records
 from .projects import Project
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'SAMPLE_BYTES', 'FILL', 'tail', 'joined_extra',
-           'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for', 'counted_sessions',
-           'estimate_chunks']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'GOLDEN', 'SAMPLE_BYTES', 'FILL', 'tail',
+           'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for',
+           'counted_sessions', 'sampled_lines', 'record_fill', 'token_rate', 'estimate_chunks']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -224,6 +229,87 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
             pending.extend(map(submit, islice(sessions, 1)))
             yield s, items
     finally: pool.shutdown(wait=False, cancel_futures=True)
+
+# %% ../nbs/03_chunking.ipynb #ffc825c8
+def _line_start(f, at: int, block: int = 1 << 16) -> int:
+    "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
+    # a line longer than a block read from its middle decodes as nothing
+    while at > 0:
+        lo = max(0, at - block)
+        f.seek(lo)
+        i = f.read(at - lo).rfind(b'\n')
+        if i >= 0: return lo + i + 1
+        at = lo
+    return 0
+
+# points k * GOLDEN mod 1 spread over a file however early the sampling stops
+GOLDEN = 0.6180339887498949
+
+def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
+    "(whole file?, line) for about `nbytes` of the file at `path`: all of it, or the lines that points in it fall in."
+    try: f = open(path, 'rb')
+    except OSError: return
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size <= nbytes:
+            yield from ((True, line) for line in f.read().splitlines())
+            return
+        got, k = 0, 0
+        while got < nbytes:
+            k += 1
+            f.seek(_line_start(f, int(size * (k * GOLDEN % 1))))
+            line = f.readline(LINE_BYTES)
+            got += len(line) or 1
+            if line.strip(): yield False, line.rstrip(b'\n')
+
+# %% ../nbs/03_chunking.ipynb #84d19a04
+def record_fill(n: int, chunk_tokens: int) -> float:
+    "How full the chunks are that records of `n` tokens fill: 3 of 1,500 in a chunk of 5,000 fill it to 0.9."
+    if n <= 0: return 1.0
+    if n <= chunk_tokens: return chunk_tokens // n * n / chunk_tokens
+    # cut over ceil(n / chunk_tokens) chunks
+    return n / (-(-n // chunk_tokens) * chunk_tokens)
+
+# %% ../nbs/03_chunking.ipynb #9f7d4c55
+def token_rate(s: Session,                    # the session
+               path: Path,                    # one of its files
+               nbytes: int,                   # about how many bytes of it to render
+               cap: int = TOOL_RESULT_CHARS,  # the run's --tool-result-chars
+               # the run's chunk size: the fill of its chunks is measured too
+               chunk_tokens: int | None = None
+               ) -> tuple[float, bool, float]:
+    "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
+    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
+    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    def tokens(n, raw) -> list[int]:
+        try: return [count_tokens(r.render()) + 1 for _, obj in decode_line(n, raw, rep, False, skip)
+                     for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError): return []
+    whole, points, kept, rates, rendered, fill = [0, 0], 0, 0, [], 0, [0.0, 0.0]
+    # a line's records, token-weighted (a sample's: per byte)
+    def filled(ks: list[int], weight: float):
+        fill[0] += weight * sum(k * record_fill(k, chunk_tokens) for k in ks) if chunk_tokens else 0
+        fill[1] += weight * sum(ks)
+    for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes), 1):
+        if all_of_it:
+            if rendered < 8 * nbytes:
+                filled(ks := tokens(n, raw), 1.0)
+                whole[0], whole[1] = whole[0] + sum(ks), whole[1] + len(raw) + 1
+            rendered += len(raw) + 1
+            continue
+        # a line found by a byte: its rate averages to the file's
+        points += 1
+        if bookkeeping(raw, skip): continue
+        kept += 1
+        # rendering is the cost: a smaller sample of the kept lines
+        if rendered < nbytes:
+            # found by a byte: undo the pull of long lines
+            filled(ks := tokens(n, raw), 1 / (len(raw) + 1))
+            rates.append(sum(ks) / (len(raw) + 1))
+            rendered += len(raw) + 1
+    full = fill[0] / fill[1] if chunk_tokens and fill[1] else 1.0
+    if whole[1]: return whole[0] / whole[1], True, full
+    return (kept / points * sum(rates) / len(rates) if rates else 0.0), False, full
 
 # %% ../nbs/03_chunking.ipynb #58298268
 # of session files rendered and counted to estimate a project's chunks before a run

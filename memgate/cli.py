@@ -14,7 +14,7 @@ from .terminal import VisibleStream, plural
 from .files import whole_file
 from .projects import (Project, claude_root, codex_root, find_project, list_projects, load_project,
                               Selection)
-from .sources import TOOL_RESULT_CHARS, Warnings
+from .reading import TOOL_RESULT_CHARS, Warnings
 from .chunking import chunk_project, estimate_chunks, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget

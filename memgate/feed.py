@@ -13,7 +13,8 @@ from typing import Callable
 from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Record
 from .redact import KnownSecrets, written_forms
-from .sources import Warnings, session_records
+from .reading import Warnings
+from .sessions import session_records
 from .projects import Project
 from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
 from .loop import ResumePoint, ResumeError

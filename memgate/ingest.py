@@ -15,7 +15,7 @@ from dataclasses import replace
 from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
 from .files import first_record, legacy_name, safe_name
 from .terminal import plural
-from .sources import SourceError, Warnings
+from .reading import SourceError, Warnings
 from .projects import load_project, Project, Selection
 from .periods import PeriodError, by_period, kinds_in
 from .feed import ChunkFeed, Reader, UnreadView

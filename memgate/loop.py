@@ -14,7 +14,7 @@ from .domain import MemgateError, Chunk, count_tokens, new_run_id, sha256_text, 
 from .terminal import cut_middle
 from .redact import REDACTOR_VERSION
 from .rules import active_rules, default_rules, uses_defaults
-from .sources import RENDERER_VERSION, TOOL_RESULT_CHARS
+from .reading import RENDERER_VERSION, TOOL_RESULT_CHARS
 from .projects import Selection
 from .chunking import CHUNK_TOKENS
 from .queries import Query

@@ -15,7 +15,8 @@ from typing import Iterator
 from .domain import Record
 from .files import safe_name
 from .redact import KnownSecrets, found_values
-from .sources import TOOL_RESULT_CHARS, Session, SourceError, Warnings, group_sessions, session_records
+from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
+from .sessions import Session, group_sessions, session_records
 
 # %% auto #0
 __all__ = ['Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',

@@ -6,7 +6,7 @@ from helpers import QUERY, make_chunks, memgate, yes, no
 from memgate.client import ScriptedClient
 from memgate.log import LogError, LogWriter, read_log, verify
 from memgate.loop import LoopConfig, run_loop
-from memgate.sources import RENDERER_VERSION
+from memgate.reading import RENDERER_VERSION
 
 PROJECT, Q = str(FIXTURES / 'transcripts'), 'conventions'
 

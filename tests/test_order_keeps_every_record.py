@@ -5,7 +5,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings, strategies as st
 from memgate.projects import load_project
 from memgate.domain import Role
-from memgate.sources import session_records
+from memgate.sessions import session_records
 
 WORDS = ['check CI', 'fix the build', 'CI is red', 'done']     # few, so that prompts and reports repeat verbatim
 

@@ -1,7 +1,7 @@
 "Secrets stay home: planted ones never reach the model, the log, the recording or the terminal; nor URL credentials."
 import json, os, subprocess, sys
 from memgate.redact import REDACTOR_VERSION
-from memgate.sources import RENDERER_VERSION
+from memgate.reading import RENDERER_VERSION
 from memgate.testing import FakeServer
 from synth import cc, write_jsonl
 from memgate.log import read_log

@@ -6,7 +6,7 @@ import pytest
 from synth import claude_21_session, claude_20_session, codex_session, write_jsonl, cc
 from memgate.domain import Role
 from memgate.terminal import cut_middle
-from memgate.sources import SourceError
+from memgate.reading import SourceError
 from memgate.projects import load_project
 
 def roles_per_file(project):

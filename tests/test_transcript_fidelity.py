@@ -2,7 +2,7 @@
 the format really is, read as what it is."""
 import json
 from synth import write_jsonl
-from memgate.sources import session_records
+from memgate.sessions import session_records
 from memgate.projects import load_project
 
 LEGACY_META = {"id": "5f8c0d3e-1b2a-4c5d-9e8f-0a1b2c3d4e5f", "timestamp": "2025-04-18T09:12:44.120Z",
