@@ -2,9 +2,10 @@
 cells hold more than one definition, examples and prose per exported cell, lines per exported cell, and the share of
 notebook code lines over 100 characters; and `show_doc` outputs that document another object than they name.
 
-    python tools/style.py            # the module notebooks (00-18), all told and one by one
+    python tools/style.py            # the module notebooks (00-18), all told (--each: one by one)
+    python tools/style.py --since C  # and the code lines new since commit C, and how many are wide
 """
-import ast, io, json, re, sys, tokenize
+import ast, io, json, re, statistics, subprocess, sys, tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +125,28 @@ def issue_history(nbs) -> list[str]:
     return [f"{nb.name}: cell {c.get('id')}: {m[0]}" for nb in nbs for c in cells(nb) if c['cell_type'] == 'markdown'
             for m in re.finditer(r'\bissues? \d+', ''.join(c['source']))]
 
+def docstrings(root: Path = ROOT) -> list[int]:
+    "The length of each docstring of the package's functions, classes and methods."
+    out = []
+    for f in sorted((root / 'memgate').glob('*.py')):
+        for n in ast.walk(ast.parse(f.read_text(encoding='utf-8'))):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and ast.get_docstring(n):
+                out.append(len(ast.get_docstring(n, clean=False)))
+    return out
+
+def new_lines(base: str, root: Path = ROOT) -> list[str] | None:
+    "Code lines of the package not found anywhere in it at commit `base` (moved code is not new); None: no git."
+    def lines(listing, read):
+        return [l.rstrip() for name in listing if name.endswith('.py') and not name.endswith('_modidx.py')
+                for l in read(name).splitlines() if l.strip()]
+    git = lambda *a: subprocess.run(['git', '-C', str(root), *a], capture_output=True, text=True)
+    listed = git('ls-tree', '--name-only', base, 'memgate/')
+    if listed.returncode: return None
+    before = set(l.strip() for l in lines(listed.stdout.split(), lambda n: git('show', f'{base}:{n}').stdout))
+    now = lines([str(f.relative_to(root)) for f in sorted((root / 'memgate').glob('*.py'))],
+                lambda n: (root / n).read_text(encoding='utf-8'))
+    return [l for l in now if l.strip() not in before]
+
 def all_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob('*.ipynb'))
 
 def module_nbs(root: Path = ROOT) -> list[Path]: return sorted((root / 'nbs').glob(MODULE_NBS))
@@ -139,6 +162,9 @@ def line(name: str, s: dict) -> str:
 if __name__ == '__main__':
     nbs = module_nbs()
     print(line('all module notebooks', shape(nbs)))
+    docs, new = docstrings(), new_lines(sys.argv[sys.argv.index('--since') + 1] if '--since' in sys.argv else 'HEAD')
+    print(f"{len(docs)} docstrings, median {statistics.median(docs):.0f} characters, {sum(d > 70 for d in docs)} "
+          f"over 70" + (f"; {len(new)} new code lines, {sum(len(l) > WIDE for l in new)} over {WIDE}" if new else ''))
     if '--each' in sys.argv:
         for nb in nbs: print(line(nb.name, shape([nb])))
     found = (show_doc_mismatches(nbs) + empty_outputs(nbs) + mixed_imports(all_nbs()) + stranded_tails(nbs)
