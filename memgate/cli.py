@@ -20,7 +20,7 @@ from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import first_event, head_said, log_files, log_head, passed_over, read_log, stats, verify
 from .client import BASELINE_MODEL, OpenAIClient, Retry
-from .endpoint import ConfigError, endpoint, masked_url
+from .endpoint import ConfigError, masked_url
 from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
 from .display import Progress
@@ -567,8 +567,7 @@ def answer_args(p):
 def cmd_answer(args) -> int:
     "Answer each log's question from its final memory, appending an `answer` event; exit 1 if one could not be."
     err = lambda m: print(m, file=sys.stderr, flush=True)
-    configured = args.replay or endpoint(args.base_url, args.model).model
-    factory, close, model = make_clients(client_options(args), err) if configured else (None, None, None)
+    factory, close, model = make_clients(client_options(args), err, optional=True)
     client = factory(None) if factory and model != BASELINE_MODEL else None
     async def run():
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)

@@ -17,13 +17,12 @@ if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
 from .parser import escape_tags, gate_response
-from .endpoint import (NO_ENDPOINT, ConfigError, api_root, chat_url, mask_secrets, masked_url,
-                              query_secrets,
-                              split_credentials)
+from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, chat_url, mask_secrets,
+                              masked_url, query_secrets, split_credentials)
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'NO_KEY', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
+__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
            'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped', 'on_this_machine', 'unresolved', 'ScriptedClient',
            'Retry', 'retry_after_seconds', 'server_message', 'request_body', 'OpenAIClient', 'request_key',
            'append_recording', 'ReplayClient', 'KeywordBaseline']
@@ -221,6 +220,15 @@ class OpenAIClient:
 def __repr__(self: OpenAIClient) -> str:
     "The client as it is shown: its URL masked, its model."
     return f"OpenAIClient({self.shown!r}, model={self.model!r})"
+
+# %% ../nbs/07_client.ipynb #ebb192ce
+@patch(cls_method=True)
+def from_endpoint(cls: OpenAIClient,
+                  ep: Endpoint,         # where the model is and its key (`memgate.endpoint.endpoint`)
+                  **kw) -> OpenAIClient:  # the client's other options: `concurrency`, `retry`, `log`, ...
+    "A client of endpoint `ep`: its URL, model and key; `ConfigError` if it names no server or no model."
+    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
+    return cls(ep.base_url, ep.model, ep.api_key, **kw)
 
 # %% ../nbs/07_client.ipynb #29c40ff2
 @patch
@@ -552,9 +560,6 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
     if stop is None: return await asyncio.sleep(seconds)
     try: await asyncio.wait_for(stop.wait(), seconds)
     except asyncio.TimeoutError: pass
-
-# %% ../nbs/07_client.ipynb #00838392
-NO_KEY = "; no key was sent: set MEMGATE_API_KEY (or OPENAI_API_KEY) to the server's key"
 
 # %% ../nbs/07_client.ipynb #3f4c2ca3
 @patch

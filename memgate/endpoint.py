@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from .domain import MemgateError
 
 # %% auto #0
-__all__ = ['SHOWN_PARAMS', 'NO_ENDPOINT', 'ECHO', 'ConfigError', 'split_credentials', 'masked_url', 'query_secrets', 'api_root',
-           'chat_url', 'Endpoint', 'endpoint', 'mask_secrets']
+__all__ = ['SHOWN_PARAMS', 'BASE_URL_VARS', 'MODEL_VARS', 'KEY_VARS', 'NO_KEY', 'NO_ENDPOINT', 'ECHO', 'ConfigError',
+           'split_credentials', 'masked_url', 'query_secrets', 'api_root', 'chat_url', 'Endpoint', 'endpoint',
+           'mask_secrets']
 
 # %% ../nbs/06a_endpoint.ipynb #9b5e8f56
 class ConfigError(MemgateError):
@@ -65,10 +66,20 @@ def chat_url(base_url: str) -> str:
     u = httpx.URL(api_root(base_url))
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
 
+# %% ../nbs/06a_endpoint.ipynb #d7a31ee9
+# the environment's names for the endpoint, in the order read: the first one set wins
+BASE_URL_VARS = ('MEMGATE_BASE_URL', 'OPENAI_BASE_URL')
+MODEL_VARS = ('MEMGATE_MODEL',)
+KEY_VARS = ('MEMGATE_API_KEY', 'OPENAI_API_KEY')
+
+# %% ../nbs/06a_endpoint.ipynb #d7446f5e
+# added to a 401 or 403 of a request sent without a key (`memgate.client`)
+NO_KEY = f"; no key was sent: set {KEY_VARS[0]} (or {KEY_VARS[1]}) to the server's key"
+
 # %% ../nbs/06a_endpoint.ipynb #063dace4
-NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME (or set MEMGATE_BASE_URL and "
-               "MEMGATE_MODEL), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline baseline with "
-               "--model keyword-baseline")
+NO_ENDPOINT = (f"no model endpoint configured: pass --base-url URL and --model NAME (or set {BASE_URL_VARS[0]} "
+               f"and {MODEL_VARS[0]}), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline "
+               "baseline with --model keyword-baseline")
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -81,9 +92,13 @@ class Endpoint:
 
 # %% ../nbs/06a_endpoint.ipynb #9e834dcd
 def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
-    "The endpoint from the arguments, else from the environment (MEMGATE_* first, then OPENAI_*)."
-    return Endpoint(base_url or env.get('MEMGATE_BASE_URL') or env.get('OPENAI_BASE_URL'),
-                    model or env.get('MEMGATE_MODEL'), env.get('MEMGATE_API_KEY') or env.get('OPENAI_API_KEY'))
+    "The endpoint from the arguments, else the environment (MEMGATE_* first), the credentials out of its URL."
+    first = lambda names: next((env[n] for n in names if env.get(n)), None)
+    url, key = base_url or first(BASE_URL_VARS), first(KEY_VARS)
+    # no URL stays as given: the baseline and a replay need none, and a client made refuses it
+    try: url, in_url = split_credentials(url) if url else (url, None)
+    except ConfigError: in_url = None
+    return Endpoint(url, model or first(MODEL_VARS), key or in_url)
 
 # %% ../nbs/06a_endpoint.ipynb #c6b1c313
 # a piece of a secret this long, echoed by a server ("Incorrect API key provided: sk-proj-…**"), is

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from .domain import RECORD_SEP, MemgateError
 from .projects import load_project
 from .prompt import load_template
-from .endpoint import NO_ENDPOINT, ConfigError, endpoint
+from .endpoint import endpoint
 from .client import BASELINE_MODEL, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .servers import prepare
 from .ingest import IngestPlan, ingest
@@ -36,18 +36,19 @@ class ClientOptions:
     retry_wait: float = Retry.base_s        # the first backoff, doubling with jitter
 
 # %% ../nbs/12a_pipeline.ipynb #694c043f
-def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None):
+def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None,
+                 optional: bool = False):    # no model named: no client (None, None, None), not an error
     "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
     ep = endpoint(opts.base_url, opts.model)
+    if optional and not (opts.replay or ep.model): return None, None, None
     if opts.replay:
         client = ReplayClient(opts.replay, ep.model)
         return (lambda q: client), None, client.model
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
-    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
-    client = OpenAIClient(ep.base_url, ep.model, ep.api_key, concurrency=opts.concurrency, timeout_s=opts.timeout,
-                          max_answer_s=opts.max_answer_time, stream=opts.stream,
-                          retry=Retry(opts.retries + 1, opts.retry_wait), log=err, stop=stop,
-                          record=os.environ.get('MEMGATE_RECORD') or None)
+    client = OpenAIClient.from_endpoint(ep, concurrency=opts.concurrency, timeout_s=opts.timeout,
+                                        max_answer_s=opts.max_answer_time, stream=opts.stream,
+                                        retry=Retry(opts.retries + 1, opts.retry_wait), log=err, stop=stop,
+                                        record=os.environ.get('MEMGATE_RECORD') or None)
     return (lambda q: client), client.aclose, ep.model
 
 # %% ../nbs/12a_pipeline.ipynb #066f1c5b

@@ -16,7 +16,7 @@ from .queries import Query, load_queries
 from .projects import load_project
 from .chunking import chunk_project
 from .client import OpenAIClient
-from .endpoint import ConfigError, endpoint, NO_ENDPOINT
+from .endpoint import endpoint
 from .labels import Label, Labels, labels_path, load_labels, save_labels
 from .loop import OUTCOMES, EventList, LoopConfig, Turn, run_loop
 
@@ -73,9 +73,7 @@ def turn_html(turn: Turn) -> str:
 # %% ../nbs/16_tune.ipynb #8944f4bf
 def env_client(query: Query) -> OpenAIClient:
     "The model client configured by the environment (MEMGATE_BASE_URL, MEMGATE_MODEL, MEMGATE_API_KEY)."
-    ep = endpoint()
-    if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
-    return OpenAIClient(ep.base_url, ep.model, ep.api_key)
+    return OpenAIClient.from_endpoint(endpoint())
 
 # %% ../nbs/16_tune.ipynb #d16eb65c
 class Tuner:
