@@ -7,17 +7,18 @@ Docs: https://memgate.github.io/memgate/consolidate.html.md"""
 # %% ../nbs/10a_consolidate.ipynb #107da215
 from __future__ import annotations
 import asyncio
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 from .domain import Chunk, Level, MemgateError, Record, Role, count_tokens
 from .terminal import plural
-from .log import LogWriter, Stats
+from .log import Stats
 from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
-from .ingest import IngestPlan, continued, project_folder, query_folder, with_head
+from .ingest import IngestPlan, open_log, project_folder, query_folder, with_head
 from .projects import Selection, load_project
 from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
@@ -63,19 +64,10 @@ def to_read(periods: list[PeriodMemory], rp: ResumePoint | None) -> list[PeriodM
     return periods[k:]
 
 # %% ../nbs/10a_consolidate.ipynb #6b03fb63
-def _summary(out, project: str, q: Query, path: Path, model: str, cfg: LoopConfig,
-             speculate: int) -> RunSummary:
-    "The summary of a level-2 run, with its log's head."
-    r = RunSummary(out.run, project, q.id, str(path), out.status, out.stats, out.elapsed_s, model,
-                   model == BASELINE_MODEL, out.error, 'on' if cfg.use_update_gate else 'off',
-                   cfg.sampling.get('max_tokens'), discarded=out.discarded if speculate > 1 else {}, level=2)
-    return with_head(r)
-
 def _nothing(rp: ResumePoint | None, project: str, q: Query, path: Path, model: str) -> RunSummary:
     "The summary of a level-2 log that has read every period's memory."
     s = rp.stats if rp else Stats()
-    r = RunSummary('-', project, q.id, str(path), s.status or 'complete', s, 0.0, model,
-                   model == BASELINE_MODEL, level=2)
+    r = RunSummary.already_done(project, q.id, path, s.status or 'complete', s, model, level=2)
     return with_head(r) if path.is_file() and path.stat().st_size else r
 
 # %% ../nbs/10a_consolidate.ipynb #5d392b7a
@@ -97,10 +89,8 @@ async def consolidate(folder,                       # the query's folder of peri
                                "question")
     project = periods[0].project if periods else folder.parent.name
     path = level2_path(folder)
-    with LogWriter(path) as writer:
-        if writer.dropped_tail:
-            err(f"{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-        rp = continued(writer, query, cfg, True, err, '') if path.stat().st_size else None
+    with ExitStack() as logs:
+        writer, rp = open_log(path, query, cfg, True, err, logs)
         todo = to_read(periods, rp)
         if not todo:
             err(f"{path}: every period's memory read ({plural(len(periods), 'period')}); nothing to do")
@@ -115,7 +105,8 @@ async def consolidate(folder,                       # the query's folder of peri
                              model=model, resume=rp, stop=stop, on_turn=on_turn, speculate=speculate,
                              run_info=dict(baseline=model == BASELINE_MODEL, periods=len(periods),
                                            from_period=todo[0].period))
-    return _summary(out, project, query, path, model, cfg, speculate)
+    return with_head(RunSummary.finished(out, project, query.id, path, model, cfg, speculate > 1,
+                                         level=2))
 
 # %% ../nbs/10a_consolidate.ipynb #ae1c4a62
 async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event | None = None,
@@ -129,10 +120,10 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
         try: return await consolidate(folder, q, replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate),
                                       make_client(q), model=plan.model, stop=stop, err=err, progress=progress,
                                       speculate=plan.speculate)
-        # this query's periods cannot be read; the others go on
-        except MemgateError as e: return RunSummary('-', name, q.id, str(level2_path(folder)), 'failed', Stats(), 0.0,
-                                                    plan.model, error=str(e), level=2,
-                                                    resumable=e.resumable)
+        # this query's periods cannot be read; the others go on (baseline false whatever the model,
+        # as its summary always said)
+        except MemgateError as e: return RunSummary.failed(name, q.id, level2_path(folder), e, plan.model, level=2,
+                                                           baseline=False)
     try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
     finally:
         if progress: progress.close()

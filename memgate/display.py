@@ -10,9 +10,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable
 from fastcore.basics import patch
+from .domain import MemgateError
 from .terminal import plural, visible
+from .client import BASELINE_MODEL
 from .log import Stats, head_said, UPDATE_RATE_LIMIT
-from .loop import OUTCOMES, Turn
+from .loop import OUTCOMES, LoopConfig, RunOutcome, Turn
 
 # %% auto #0
 __all__ = ['HOURS', 'PACE_S', 'progress_line', 'elapsed', 'RunSummary', 'Progress', 'pace_line']
@@ -57,6 +59,61 @@ class RunSummary:
     period: str | None = None     # the period its log is of (`--period`), None for a whole project
     level: int = 1                # 2: a consolidation over the period memories
     resumable: bool | None = None  # whether `--resume` can go on after its failure (`MemgateError.resumable`)
+
+# %% ../nbs/09b_display.ipynb #54f06256
+@patch(cls_method=True)
+def finished(cls: RunSummary,
+             out: RunOutcome,           # what `run_loop` returned
+             project: str,              # the project's log folder
+             query: str,                # the query's id
+             log,                       # the log's path
+             model: str,                # the model asked (`BASELINE_MODEL`: the keyword baseline)
+             cfg: LoopConfig,           # the loop's settings: its gate and answer reserve
+             speculated: bool,          # whether turns were asked ahead: its discarded answers shown
+             period: str | None = None, # the period its log is of
+             level: int = 1             # 2: a consolidation over period memories
+             ) -> RunSummary:
+    "The summary of a run that ran: its id, status, numbers and time as `run_loop` returned them."
+    return cls(out.run, project, query, str(log), out.status, out.stats, out.elapsed_s, model,
+               model == BASELINE_MODEL, out.error, 'on' if cfg.use_update_gate else 'off',
+               cfg.sampling.get('max_tokens'), discarded=out.discarded if speculated else {},
+               period=period, level=level)
+
+# %% ../nbs/09b_display.ipynb #bece53fa
+@patch(cls_method=True)
+def already_done(cls: RunSummary,
+                 project: str,              # the project's log folder
+                 query: str,                # the query's id
+                 log,                       # the log's path
+                 status: str,               # how its last run ended: complete, exited
+                 stats: Stats,              # the numbers its log holds
+                 model: str = '',           # the model the run would have asked
+                 period: str | None = None, # the period its log is of
+                 level: int = 1             # 2: a consolidation over period memories
+                 ) -> RunSummary:
+    "The summary of a log with nothing left to read: no new run, no time, the numbers its log holds."
+    return cls('-', project, query, str(log), status, stats, 0.0, model, model == BASELINE_MODEL,
+               period=period, level=level)
+
+# %% ../nbs/09b_display.ipynb #05575e30
+@patch(cls_method=True)
+def failed(cls: RunSummary,
+           project: str,                # the project's log folder
+           query: str,                  # the query's id
+           log,                         # the log's path
+           e: MemgateError,             # what failed: its message, and whether `--resume` can go on
+           model: str = '',             # the model asked
+           stats: Stats | None = None,  # what the log holds, when its run started
+           run: str = '-',              # the failed run's id, when it started
+           elapsed_s: float = 0.0,      # its time until it failed
+           period: str | None = None,   # the period its log is of
+           level: int = 1,              # 2: a consolidation over period memories
+           baseline: bool | None = None # None: whether `model` is the keyword baseline
+           ) -> RunSummary:
+    "The summary of a query that failed: its error, what its log holds of the failed run, and if a resume helps."
+    return cls(run, project, query, str(log), 'failed', Stats() if stats is None else stats, elapsed_s,
+               model, model == BASELINE_MODEL if baseline is None else baseline, str(e), period=period,
+               level=level, resumable=e.resumable)
 
 # %% ../nbs/09b_display.ipynb #e2f93a4b
 @patch

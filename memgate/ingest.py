@@ -29,8 +29,8 @@ from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
 __all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
-           'IngestPlan', 'cost_line', 'Started', 'run_limit', 'continued', 'start_query', 'sent_before', 'run_query',
-           'with_head', 'periods_chosen', 'one_kind', 'ingest']
+           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'continued', 'open_log', 'start_query',
+           'sent_before', 'run_query', 'with_head', 'periods_chosen', 'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -138,15 +138,14 @@ def nothing_left(resume: ResumePoint | None, limit: int | None, stamp: str | Non
                                                 or resume.sessions_sha == stamp))
 
 # %% ../nbs/10_ingest.ipynb #c920f410
-def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint, err,
-                   prefix: str):
+def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: ResumePoint,
+                   say: Callable[[str], None]) -> RunSummary:
     "The summary of a complete log that has nothing left to read."
     limit = run_limit(plan, resume)
     more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
-    err(f"{prefix}{path}: already complete at t={resume.t}; nothing to do{more}")
-    return RunSummary('-', name, q.id, str(path), 'exited' if resume.exited else 'complete',
-                      resume.stats, 0.0,
-                      plan.model, plan.model == BASELINE_MODEL, period=plan.at)
+    say(f"{path}: already complete at t={resume.t}; nothing to do{more}")
+    return RunSummary.already_done(name, q.id, path, 'exited' if resume.exited else 'complete', resume.stats,
+                                   plan.model, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #53f566f8
 LOG_DIR = 'runs'        # where logs go, and where the commands that read them look, unless told
@@ -195,10 +194,19 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
             + (f"; --speculate {plan.speculate} may add up to {plan.speculate - 1} discarded calls for each turn that "
                "changes memory" if plan.speculate > 1 and plan.loop.use_update_gate else ''))
 
+# %% ../nbs/10_ingest.ipynb #ad947412
+@dataclass(frozen=True)
+class Sink:
+    "Where one query's messages go: to `err`, each after `prefix` (its period, and its id among several)."
+    err: Callable[[str], None] = print
+    prefix: str = ''
+
+    def __call__(self, message: str): self.err(f"{self.prefix}{message}")
+
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
 class Started:
-    "A query ready to run: its log locked and checked, where it left off, its reader."
+    "A query ready to run: its log locked and checked, where it left off, its reader, where its messages go."
     query: Query
     cfg: LoopConfig
     path: Path
@@ -206,6 +214,7 @@ class Started:
     resume: ResumePoint | None
     reader: Reader
     limit: int | None = None           # the chunks it reads at most, all told (`run_limit`)
+    say: Sink = Sink()                 # its messages, after its period and id
 
 # %% ../nbs/10_ingest.ipynb #45853b7c
 def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
@@ -214,13 +223,13 @@ def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
     return plan.limit or None
 
 # %% ../nbs/10_ingest.ipynb #3569318f
-def _drop_unparsed_run(writer: LogWriter, events: list, err, prefix: str) -> list:
+def _drop_unparsed_run(writer: LogWriter, events: list, say: Callable[[str], None]) -> list:
     "Drop the log's last run if none of its answers was in the gate format (resuming redoes its turns); what is left."
     last = events[-1] if events else {}
     if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
-    err(f"{prefix}{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
+    say(f"{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
         "redo its turns")
     return [e for e in events if e.offset < start.offset]
 
@@ -232,8 +241,8 @@ def _exists(path: Path) -> str:
             "or --log-dir DIR for a new log")
 
 # %% ../nbs/10_ingest.ipynb #ee848783
-def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
-              prefix: str) -> ResumePoint | None:
+def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig,
+              say: Callable[[str], None]) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
     # read once for both questions
     path, events = writer.path, read_log(writer.path).events
@@ -243,17 +252,17 @@ def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig, err,
         aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
         shutil.copyfile(path, aside)
         writer.truncate(0)
-        err(f"{prefix}{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
+        say(f"{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
         return None
-    err(f"{prefix}{path}: its earlier run logged no turn; continuing it")
+    say(f"{path}: its earlier run logged no turn; continuing it")
     return rp
 
 # %% ../nbs/10_ingest.ipynb #a2626b42
-def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err,
-               prefix: str) -> ResumePoint | None:
+def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool,
+              say: Callable[[str], None]) -> ResumePoint | None:
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
-    if not asked: return _turnless(writer, query, cfg, err, prefix)
+    if not asked: return _turnless(writer, query, cfg, say)
     # read once: what follows goes on with its (slim) events
     v = verify(path, unfinished_ok=True, keep=True)
     if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
@@ -261,28 +270,37 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool, err
     if v.unfinished:
         writer.truncate(v.unfinished.offset)
         events = [e for e in events if e.offset < v.unfinished.offset]
-        err(f"{prefix}{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
+        say(f"{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
             "on); redoing it")
-    events = _drop_unparsed_run(writer, events, err, prefix)
+    events = _drop_unparsed_run(writer, events, say)
     # None: nothing was left to resume
     return resume_point(path, query, cfg, events) if events else None
 
+# %% ../nbs/10_ingest.ipynb #f1fba488
+def open_log(path: Path,                     # the log, made if it is not there
+             query: Query,                   # the question it answers
+             cfg: LoopConfig,                # the run's settings, checked against the log's
+             asked: bool,                    # `--resume` given: go on after the log's turns
+             say: Callable[[str], None],     # where messages go
+             logs: ExitStack                 # holds the log locked until it closes
+             ) -> tuple[LogWriter, ResumePoint | None]:
+    "Lock the log at `path`, drop a killed run's torn last line, and find where it goes on (`continued`)."
+    writer = logs.enter_context(LogWriter(path))
+    if writer.dropped_tail:
+        say(f"{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
+    return writer, continued(writer, query, cfg, asked, say) if path.stat().st_size else None
+
 # %% ../nbs/10_ingest.ipynb #95848739
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
-                err=print,
-                prefix: str = '') -> Started | RunSummary:
+                say: Sink = Sink()) -> Started | RunSummary:
     "Lock `query`'s log (released when `logs` closes), find where it left off, and subscribe its reader."
     path = log_path(plan.log_dir, name, query.id, plan.at)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
                                                               'use_exit_gate': True})
-    writer = logs.enter_context(LogWriter(path))
-    if writer.dropped_tail:
-        err(f"{prefix}{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
-    resume = continued(writer, query, cfg, plan.resume, err, prefix) if path.stat().st_size else None
+    writer, resume = open_log(path, query, cfg, plan.resume, say, logs)
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp):
-        return _nothing_to_do(plan, name, query, path, resume, err, prefix)
-    return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit)
+    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, say)
+    return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit, say)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
 async def _first_then_rest(first: Chunk, rest: Reader):
@@ -311,35 +329,33 @@ def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
 
 # %% ../nbs/10_ingest.ipynb #f6b20000
 def sent_before(path: Path,       # the log resumed
-                rotated: dict,    # turn: the values its records now have redacted (`UnreadView.rotated`)
-                prefix: str = ''
+                rotated: dict     # turn: the values its records now have redacted (`UnreadView.rotated`)
                 ) -> str:
     "What a resume says of the turns its log sent before memgate knew values it now redacts."
     values = {v for vs in rotated.values() for v in vs}
     turns = ', '.join(f't={t}' for t in sorted(rotated))
-    return (f"{prefix}{path}: {plural(len(rotated), 'turn')} ({turns}) sent {plural(len(values), 'value')} "
+    return (f"{path}: {plural(len(rotated), 'turn')} ({turns}) sent {plural(len(values), 'value')} "
             f"found since to be secret: rotate them (memgate rotate {path} names them; --scrub takes them out "
             "of the log)")
 
 # %% ../nbs/10_ingest.ipynb #19e895ad
-async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None, err=print,
-                    prefix='',
+async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=None,
                     progress: Progress | None = None) -> RunSummary:
     "One started query's run over its reader, from a fresh log or where its log left off."
-    resume, baseline, q = s.resume, plan.model == BASELINE_MODEL, s.query
+    resume, baseline, q, say = s.resume, plan.model == BASELINE_MODEL, s.query, s.say
     try:
         source = s.reader
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
             first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
-            if (rotated := getattr(s.reader.view, 'rotated', None)): err(sent_before(s.path, rotated, prefix))
+            if (rotated := getattr(s.reader.view, 'rotated', None)): say(sent_before(s.path, rotated))
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
-                    return _nothing_to_do(plan, name, q, s.path, resume, err, prefix)
-                err(f"{prefix}{s.path}: complete at t={resume.t}; its sessions changed, but hold nothing new "
+                    return _nothing_to_do(plan, name, q, s.path, resume, say)
+                say(f"{s.path}: complete at t={resume.t}; its sessions changed, but hold nothing new "
                     "(a run of no turns notes their new stamp, so the next resume need not read them)")
             source, resume.fresh = (_first_then_rest(first, s.reader) if first else []), True
-            err(f"{prefix}{s.path}: resuming after t={resume.t}")
+            say(f"{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), s.limit)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name,
                              model=plan.model,
@@ -349,13 +365,10 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'server': plan.server} if plan.server else {}),
                                            **({'period': plan.at, 'periods': plan.period} if plan.at else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', err)).tracker(q.id, total, prefix))
+                             on_turn=(progress or Progress('lines', say.err)).tracker(q.id, total, say.prefix))
     finally: s.reader.close()
-    return RunSummary(out.run, name, q.id, str(s.path), out.status, out.stats, out.elapsed_s,
-                      plan.model, baseline,
-                      out.error, 'on' if s.cfg.use_update_gate else 'off', s.cfg.sampling.get('max_tokens'),
-                      discarded=out.discarded if plan.speculate > 1 and s.cfg.use_update_gate else {},
-                      period=plan.at)
+    return RunSummary.finished(out, name, q.id, s.path, plan.model, s.cfg,
+                               plan.speculate > 1 and s.cfg.use_update_gate, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #098f056b
 def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
@@ -369,9 +382,8 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     except MemgateError: pass
     # the failure came before its run could start
     if s.status != 'failed': run, elapsed_s = '-', 0.0
-    return RunSummary(run, name, q.id, str(path), 'failed', s, elapsed_s, plan.model,
-                      plan.model == BASELINE_MODEL,
-                      str(e), period=plan.at, resumable=e.resumable)
+    return RunSummary.failed(name, q.id, path, e, plan.model, stats=s, run=run, elapsed_s=elapsed_s,
+                             period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #1c946668
 def _room_for_logs(n: int):
@@ -410,10 +422,10 @@ def with_head(r: RunSummary) -> RunSummary:
     return r
 
 # %% ../nbs/10_ingest.ipynb #dc289198
-def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack, err,
-                   prefix: str):
+def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs: ExitStack,
+                   say: Sink) -> Started | RunSummary:
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
-    try: return start_query(plan, q, feed, name, logs, err, prefix)
+    try: return start_query(plan, q, feed, name, logs, say)
     except MemgateError as e: return _failed(plan, name, q, e)
 
 # %% ../nbs/10_ingest.ipynb #24476033
@@ -422,15 +434,16 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
     "Every query of `plan` over `project` (a period's sessions, with `plan.at`), concurrently, over one read."
     feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err, info=progress.info)
     at = f"{plan.at} " if plan.at else ''
-    prefix = (lambda q: f"{at}{q.id} ") if len(plan.queries) > 1 else (lambda q: at)
+    # each query's messages, bound once: after the period, and the query's id when several run
+    sink = lambda q: Sink(err, f"{at}{q.id} " if len(plan.queries) > 1 else at)
     async def run_one(x: Started | RunSummary) -> RunSummary:
         if isinstance(x, RunSummary): return with_head(x)
-        try: return with_head(await run_query(plan, x, make_client(x.query), name, stop=stop, err=err,
-                                               prefix=prefix(x.query), progress=progress))
+        try: return with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
+                                               progress=progress))
         # this query failed; others go on
         except MemgateError as e: return with_head(_failed(plan, name, x.query, e))
     with ExitStack() as logs:
-        started = [_start_or_fail(plan, q, feed, name, logs, err, prefix(q)) for q in plan.queries]
+        started = [_start_or_fail(plan, q, feed, name, logs, sink(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]
         if feed.views:
             progress.info(cost_line(plan, f"{name} {plan.at}" if plan.at else name, feed.size, feed.about(), left))
