@@ -18,7 +18,7 @@ from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
-from .ingest import IngestPlan, open_log, project_folder, query_folder, with_head
+from .ingest import IngestPlan, failed_run, open_log, project_folder, query_folder, with_head
 from .projects import Selection, load_project
 from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
@@ -105,8 +105,8 @@ async def consolidate(folder,                       # the query's folder of peri
                              model=model, resume=rp, stop=stop, on_turn=on_turn, speculate=speculate,
                              run_info=dict(baseline=model == BASELINE_MODEL, periods=len(periods),
                                            from_period=todo[0].period))
-    return with_head(RunSummary.finished(out, project, query.id, path, model, cfg, speculate > 1,
-                                         level=2))
+    return with_head(RunSummary.finished(out, project, query.id, path, model, cfg,
+                                         speculate > 1 and cfg.use_update_gate, level=2))
 
 # %% ../nbs/10a_consolidate.ipynb #ae1c4a62
 async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event | None = None,
@@ -120,10 +120,8 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
         try: return await consolidate(folder, q, replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate),
                                       make_client(q), model=plan.model, stop=stop, err=err, progress=progress,
                                       speculate=plan.speculate)
-        # this query's periods cannot be read; the others go on (baseline false whatever the model,
-        # as its summary always said)
-        except MemgateError as e: return RunSummary.failed(name, q.id, level2_path(folder), e, plan.model, level=2,
-                                                           baseline=False)
+        # this query's periods cannot be read, or its run failed; the others go on
+        except MemgateError as e: return failed_run(level2_path(folder), name, q, e, plan.model, level=2)
     try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
     finally:
         if progress: progress.close()

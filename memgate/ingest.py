@@ -30,7 +30,7 @@ from .display import PACE_S, Progress, RunSummary, pace_line
 # %% auto #0
 __all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
            'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'continued', 'open_log', 'start_query',
-           'sent_before', 'run_query', 'with_head', 'periods_chosen', 'one_kind', 'ingest']
+           'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen', 'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -371,9 +371,16 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                plan.speculate > 1 and s.cfg.use_update_gate, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #098f056b
-def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummary:
-    "The summary of a query whose run failed, with what its log holds (if it can be read)."
-    path, run, elapsed_s, s = log_path(plan.log_dir, name, q.id, plan.at), '-', 0.0, Stats()
+def failed_run(path: Path,                # the failed run's log
+               name: str,                 # the project's log folder
+               q: Query,                  # the query
+               e: MemgateError,           # what failed
+               model: str,                # the model asked
+               period: str | None = None, # the period the log is of
+               level: int = 1,            # 2: a consolidation
+              ) -> RunSummary:
+    "The summary of a failed run, with what its log holds."
+    run, elapsed_s, s = '-', 0.0, Stats()
     try:
         for ev in (LogLines(path) if path.exists() else ()):
             s.add(ev)
@@ -382,8 +389,8 @@ def _failed(plan: IngestPlan, name: str, q: Query, e: MemgateError) -> RunSummar
     except MemgateError: pass
     # the failure came before its run could start
     if s.status != 'failed': run, elapsed_s = '-', 0.0
-    return RunSummary.failed(name, q.id, path, e, plan.model, stats=s, run=run, elapsed_s=elapsed_s,
-                             period=plan.at)
+    return RunSummary.failed(name, q.id, path, e, model, stats=s, run=run, elapsed_s=elapsed_s,
+                             period=period, level=level)
 
 # %% ../nbs/10_ingest.ipynb #1c946668
 def _room_for_logs(n: int):
@@ -426,7 +433,8 @@ def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs:
                    say: Sink) -> Started | RunSummary:
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
     try: return start_query(plan, q, feed, name, logs, say)
-    except MemgateError as e: return _failed(plan, name, q, e)
+    except MemgateError as e:
+        return failed_run(log_path(plan.log_dir, name, q.id, plan.at), name, q, e, plan.model, plan.at)
 
 # %% ../nbs/10_ingest.ipynb #24476033
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
@@ -441,7 +449,9 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
         try: return with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
                                                progress=progress))
         # this query failed; others go on
-        except MemgateError as e: return with_head(_failed(plan, name, x.query, e))
+        except MemgateError as e:
+            path = log_path(plan.log_dir, name, x.query.id, plan.at)
+            return with_head(failed_run(path, name, x.query, e, plan.model, plan.at))
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, sink(q)) for q in plan.queries]
         left = [_turns_left(x, feed) for x in started]

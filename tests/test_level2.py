@@ -333,3 +333,25 @@ def test_a_ctrl_c_during_consolidate_advises_the_command_as_typed_and_following_
         assert r.returncode == 0, r.stderr
     l2 = folder(runs) / LEVEL2_LOG
     assert turn_events(l2) == turn_events(folder(clean) / LEVEL2_LOG) and verify(l2).ok
+
+def test_a_level2_run_that_fails_after_a_turn_says_its_turns_and_the_command_that_goes_on(tmp_path):
+    "It said 'failed before any turn' and offered nothing (issue 50)."
+    proj = incident_project(tmp_path / 'home', months=3, incidents=6)
+    runs = tmp_path / 'runs'
+    with FakeServer(gate=level_aware) as s:
+        assert ingest(s, proj, runs, '--period', 'month').returncode == 0
+    with FakeServer(gate=level_aware, faults=[None, '500', '500', '500']) as s:
+        r = ingest(s, proj, runs, 'consolidate', '--retries', '0')
+    assert r.returncode == 1 and 'failed before any turn' not in r.stdout, r.stdout
+    assert re.search(r'incidents level 2: run \w+  chunks 1 ', r.stdout), r.stdout
+    advice = [line.split('go on where it stopped with: ', 1)[1] for line in r.stderr.splitlines()
+              if 'go on where it stopped with: ' in line]
+    assert len(advice) == 1 and '--resume' not in advice[0], r.stderr
+    with FakeServer(gate=level_aware) as s:
+        again = shlex.split(advice[0])[1:]
+        url = again.index('--base-url') + 1
+        again[url] = s.url                               # the server came back on another port
+        r = subprocess.run([sys.executable, '-m', 'memgate.cli', *again], capture_output=True, text=True,
+                           timeout=300, env=clean_env())
+    assert r.returncode == 0 and verify(folder(runs) / LEVEL2_LOG).ok, r.stderr
+    assert [e['t'] for e in events(folder(runs) / LEVEL2_LOG) if e['kind'] == 'gate'] == [1, 2, 3]
