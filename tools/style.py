@@ -134,11 +134,20 @@ def docstrings(root: Path = ROOT) -> list[int]:
                 out.append(len(ast.get_docstring(n, clean=False)))
     return out
 
+def code_lines(text: str) -> list[str]:
+    "The non-blank lines of a module's code, without nbdev's own: the module docstring and `__all__`."
+    body = ast.parse(text).body
+    own = {n for i, node in enumerate(body)
+           if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+           or isinstance(node, ast.Assign) and getattr(node.targets[0], 'id', '') == '__all__'
+           for n in range(node.lineno, node.end_lineno + 1)}
+    return [l.rstrip() for i, l in enumerate(text.splitlines(), 1) if l.strip() and i not in own]
+
 def new_lines(base: str, root: Path = ROOT) -> list[str] | None:
     "Code lines of the package not found anywhere in it at commit `base` (moved code is not new); None: no git."
     def lines(listing, read):
-        return [l.rstrip() for name in listing if name.endswith('.py') and not name.endswith('_modidx.py')
-                for l in read(name).splitlines() if l.strip()]
+        return [l for name in listing if name.endswith('.py') and not name.endswith('_modidx.py')
+                for l in code_lines(read(name))]
     git = lambda *a: subprocess.run(['git', '-C', str(root), *a], capture_output=True, text=True)
     listed = git('ls-tree', '--name-only', base, 'memgate/')
     if listed.returncode: return None
