@@ -94,8 +94,9 @@ def format_arg(p, choices=('text', 'json'), help: str | None = None):
     p.add_argument('--format', choices=choices, default=choices[0], help=help)
 
 def log_dir_arg(p, help: str, many: bool = False):
-    "`--log-dir DIR`: where logs go (`LOG_DIR` by default), or with `many` folders of them to read (repeatable)."
-    p.add_argument('--log-dir', metavar='DIR', help=help, **(dict(action='append') if many else dict(default=LOG_DIR)))
+    "`--log-dir DIR`: where logs go, or with `many` the folders to read."
+    how = dict(action='append') if many else dict(default=LOG_DIR)
+    p.add_argument('--log-dir', metavar='DIR', help=help, **how)
 
 def log_dirs(args) -> list[str]:
     "The folders of logs a command reads: those given with `--log-dir`, else `LOG_DIR`."
@@ -202,8 +203,8 @@ def cmd_stats(args) -> int:
 # %% ../nbs/14_cli.ipynb #3455b583
 def add_project_args(p, required: bool = True):
     "The options that say which chunks to read; shared by chunks, prompt and ingest."
-    project_arg(p, 'a session file, a folder of them, or a project name (as `memgate projects` lists it)'
-                + ('' if required else "; default: the one the --log's run read"), required)
+    said = 'a session file, a folder of them, or a project name (as `memgate projects` lists it)'
+    project_arg(p, said + ('' if required else "; default: the one the --log's run read"), required)
     p.add_argument('--chunk-tokens', type=at_least(200, 20_000), default=CHUNK_TOKENS,
                    help=f'token limit of a chunk (default {CHUNK_TOKENS})')
     p.add_argument('--tool-result-chars', type=at_least(0), default=TOOL_RESULT_CHARS,
@@ -434,7 +435,8 @@ def resume_command(argv: list[str], # the command line as typed
         if shown and shown[-1] == '--base-url': a = masked_url(a)
         elif a.startswith('--base-url='): a = '--base-url=' + masked_url(a.removeprefix('--base-url='))
         shown.append(a)
-    said = shlex.join(['memgate', *shown, *([] if '--resume' in argv or not resume else ['--resume'])])
+    more = ['--resume'] if resume and '--resume' not in argv else []
+    said = shlex.join(['memgate', *shown, *more])
     return said + (" (with the URL's secrets, shown as ***, typed again)" if shown != argv else '')
 
 # %% ../nbs/14_cli.ipynb #abb847e5
@@ -464,7 +466,8 @@ def print_summaries(results: list, answers: dict, fmt: str, err: Callable[[str],
 def finish(args, got, caught: list, progress: Progress, again: str) -> int:
     "Print what the runs did and how to go on; the exit code."
     err = progress.say
-    stopped = 143 if caught[:1] == ['SIGTERM'] else 130     # the shell's code for the signal that stopped it
+    # the shell's code for the signal that stopped it
+    stopped = 143 if caught[:1] == ['SIGTERM'] else 130
     if got is None:
         err(f"cancelled: every log holds whole turns and ends with run_end 'interrupted'; {again}")
         return stopped
@@ -491,7 +494,8 @@ def run_plan(args, plan_of: Callable, again: str) -> int:
     chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
     factory, close, model = make_clients(client_options(args), progress.say, stop)
     answering = (None if model == BASELINE_MODEL else factory(chosen[0])) if args.answer else False
-    got = asyncio.run(run_ingest(plan_of(chosen, model), factory, close, progress, answering, stop, caught))
+    plan = plan_of(chosen, model)
+    got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
     return finish(args, got, caught, progress, f"go on where it stopped with: {again}")
 
 # %% ../nbs/14_cli.ipynb #18913c20
@@ -503,8 +507,8 @@ def cmd_ingest(args) -> int:
     cfg = loop_config(args)
     plan = lambda chosen, model: IngestPlan(
         args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
-        constrain=args.constrain, context=args.context, speculate=args.speculate, period=args.period,
-        tz=args.tz, consolidate=args.consolidate)
+        constrain=args.constrain, context=args.context, speculate=args.speculate,
+        period=args.period, tz=args.tz, consolidate=args.consolidate)
     return run_plan(args, plan, resume_command(args.argv))
 
 # %% ../nbs/14_cli.ipynb #eabaaf0a

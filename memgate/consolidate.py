@@ -121,7 +121,8 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
                                       make_client(q), model=plan.model, stop=stop, err=err, progress=progress,
                                       speculate=plan.speculate)
         # this query's periods cannot be read, or its run failed; the others go on
-        except MemgateError as e: return failed_run(level2_path(folder), name, q, e, plan.model, level=2)
+        except MemgateError as e:
+            return failed_run(level2_path(folder), name, q, e, plan.model, level=2)
     try: return list(await asyncio.gather(*(one(q) for q in plan.queries)))
     finally:
         if progress: progress.close()

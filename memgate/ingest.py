@@ -144,8 +144,8 @@ def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: Re
     limit = run_limit(plan, resume)
     more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
     say(f"{path}: already complete at t={resume.t}; nothing to do{more}")
-    return RunSummary.already_done(name, q.id, path, 'exited' if resume.exited else 'complete', resume.stats,
-                                   plan.model, period=plan.at)
+    status = 'exited' if resume.exited else 'complete'
+    return RunSummary.already_done(name, q.id, path, status, resume.stats, plan.model, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #53f566f8
 LOG_DIR = 'runs'        # where logs go, and where the commands that read them look, unless told
@@ -197,16 +197,16 @@ def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
 # %% ../nbs/10_ingest.ipynb #ad947412
 @dataclass(frozen=True)
 class Sink:
-    "Where one query's messages go: to `err`, each after `prefix` (its period, and its id among several)."
+    "Where one query's messages go: to `err`, after `prefix`."
     err: Callable[[str], None] = print
-    prefix: str = ''
+    prefix: str = ''                   # its period, and its id among several
 
     def __call__(self, message: str): self.err(f"{self.prefix}{message}")
 
 # %% ../nbs/10_ingest.ipynb #f234b02c
 @dataclass
 class Started:
-    "A query ready to run: its log locked and checked, where it left off, its reader, where its messages go."
+    "A query ready to run: its log locked, where it left off, its reader."
     query: Query
     cfg: LoopConfig
     path: Path
@@ -229,8 +229,8 @@ def _drop_unparsed_run(writer: LogWriter, events: list, say: Callable[[str], Non
     if last.get('kind') != 'run_end' or not last.get('error', '').startswith(NOTHING_PARSED): return events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     writer.truncate(start.offset)
-    say(f"{writer.path}: its last run got no answer in the gate format; dropped it (line {start.line} on) to "
-        "redo its turns")
+    say(f"{writer.path}: its last run got no answer in the gate format; "
+        f"dropped it (line {start.line} on) to redo its turns")
     return [e for e in events if e.offset < start.offset]
 
 # %% ../nbs/10_ingest.ipynb #f957898b
@@ -252,7 +252,8 @@ def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig,
         aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
         shutil.copyfile(path, aside)
         writer.truncate(0)
-        say(f"{path}: its earlier run logged no turn and cannot be continued ({e}); replaced, kept as {aside}")
+        say(f"{path}: its earlier run logged no turn and cannot be continued ({e}); "
+            f"replaced, kept as {aside}")
         return None
     say(f"{path}: its earlier run logged no turn; continuing it")
     return rp
@@ -270,8 +271,8 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool,
     if v.unfinished:
         writer.truncate(v.unfinished.offset)
         events = [e for e in events if e.offset < v.unfinished.offset]
-        say(f"{path}: dropped the unfinished turn t={v.unfinished['t']} at its end (line {v.unfinished.line} "
-            "on); redoing it")
+        at = f"t={v.unfinished['t']} at its end (line {v.unfinished.line} on)"
+        say(f"{path}: dropped the unfinished turn {at}; redoing it")
     events = _drop_unparsed_run(writer, events, say)
     # None: nothing was left to resume
     return resume_point(path, query, cfg, events) if events else None
@@ -284,10 +285,11 @@ def open_log(path: Path,                     # the log, made if it is not there
              say: Callable[[str], None],     # where messages go
              logs: ExitStack                 # holds the log locked until it closes
              ) -> tuple[LogWriter, ResumePoint | None]:
-    "Lock the log at `path`, drop a killed run's torn last line, and find where it goes on (`continued`)."
+    "Lock the log at `path`, drop a torn last line, find where it goes on."
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
-        say(f"{path}: dropped an incomplete last line ({len(writer.dropped_tail)} bytes) left by a killed run")
+        torn = len(writer.dropped_tail)
+        say(f"{path}: dropped an incomplete last line ({torn} bytes) left by a killed run")
     return writer, continued(writer, query, cfg, asked, say) if path.stat().st_size else None
 
 # %% ../nbs/10_ingest.ipynb #95848739
@@ -299,7 +301,8 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
                                                               'use_exit_gate': True})
     writer, resume = open_log(path, query, cfg, plan.resume, say, logs)
     limit = run_limit(plan, resume)
-    if nothing_left(resume, limit, feed.stamp): return _nothing_to_do(plan, name, query, path, resume, say)
+    if nothing_left(resume, limit, feed.stamp):
+        return _nothing_to_do(plan, name, query, path, resume, say)
     return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit, say)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
@@ -329,7 +332,7 @@ def _capped(total: tuple[int, bool], limit: int | None) -> tuple[int, bool]:
 
 # %% ../nbs/10_ingest.ipynb #f6b20000
 def sent_before(path: Path,       # the log resumed
-                rotated: dict     # turn: the values its records now have redacted (`UnreadView.rotated`)
+                rotated: dict     # turn: values its records now redact (`UnreadView.rotated`)
                 ) -> str:
     "What a resume says of the turns its log sent before memgate knew values it now redacts."
     values = {v for vs in rotated.values() for v in vs}
@@ -348,7 +351,8 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
         if resume:
             resume.fresh = isinstance(s.reader.view, UnreadView)
             first = None if s.limit and resume.t >= s.limit else await first_unread(s.reader, resume)
-            if (rotated := getattr(s.reader.view, 'rotated', None)): say(sent_before(s.path, rotated))
+            if (rotated := getattr(s.reader.view, 'rotated', None)):
+                say(sent_before(s.path, rotated))
             if first is None and resume.complete:
                 if not s.reader.exhausted or nothing_left(resume, s.limit, s.reader.feed.stamp):
                     return _nothing_to_do(plan, name, q, s.path, resume, say)
@@ -357,6 +361,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
             source, resume.fresh = (_first_then_rest(first, s.reader) if first else []), True
             say(f"{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), s.limit)
+        on_turn = (progress or Progress('lines', say.err)).tracker(q.id, total, say.prefix)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name,
                              model=plan.model,
                              resume=resume, limit=s.limit, stop=stop,
@@ -365,7 +370,7 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'server': plan.server} if plan.server else {}),
                                            **({'period': plan.at, 'periods': plan.period} if plan.at else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=(progress or Progress('lines', say.err)).tracker(q.id, total, say.prefix))
+                             on_turn=on_turn)
     finally: s.reader.close()
     return RunSummary.finished(out, name, q.id, s.path, plan.model, s.cfg,
                                plan.speculate > 1 and s.cfg.use_update_gate, period=plan.at)
@@ -434,7 +439,8 @@ def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs:
     "`start_query`, or the summary of a query that could not start (its log is locked, or cannot be resumed)."
     try: return start_query(plan, q, feed, name, logs, say)
     except MemgateError as e:
-        return failed_run(log_path(plan.log_dir, name, q.id, plan.at), name, q, e, plan.model, plan.at)
+        path = log_path(plan.log_dir, name, q.id, plan.at)
+        return failed_run(path, name, q, e, plan.model, plan.at)
 
 # %% ../nbs/10_ingest.ipynb #24476033
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
