@@ -26,7 +26,8 @@ ANSWER_PLACEHOLDERS = ('prompt', 'memory', 'updates')
 
 def answer_template(path=None) -> str:
     "memgate's answer template (the paper prints none), read verbatim."
-    return load_template(Path(path) if path else templates_dir() / 'answer.txt', ANSWER_PLACEHOLDERS)
+    path = Path(path) if path else templates_dir() / 'answer.txt'
+    return load_template(path, ANSWER_PLACEHOLDERS)
 
 # %% ../nbs/12_answer.ipynb #ed6f9c2a
 def updates_text(updates: list[Update]) -> str:
@@ -53,17 +54,19 @@ async def answer_log(path,                                   # the log to answer
                      again: bool = False,
                      # told when an earlier answer is reused
                      said: Callable[[str], None] | None = None) -> Event:
-    "Answer the log's question from its final memory and append the `answer` event (unless it was answered before)."
+    "Answer the log's question from its final memory; append the answer."
     x = learned(path)
-    if x.memory is None: raise MemgateError(f"{path}: no memory to answer from ({why_no_memory(x)})")
+    if x.memory is None:
+        raise MemgateError(f"{path}: no memory to answer from ({why_no_memory(x)})")
     if x.answer and x.answer.get('memory_sha') == x.memory_sha and not again:
-        if said: said(f"{path}: answered before from this memory, not asked again (--again asks anew)")
+        if said: said(f"{path}: answered before from this memory, not asked again "
+                      "(--again asks anew)")
         return x.answer
     verbatim = x.baseline or isinstance(client, KeywordBaseline)
     if not verbatim and client is None: raise ConfigError(
-        f"{path}: a model's log is answered by a model: pass --base-url URL and --model NAME (or set "
-        f"MEMGATE_BASE_URL and MEMGATE_MODEL); the keyword baseline answers its own logs only, and "
-        f"`memgate show {path}` prints the memory")
+        f"{path}: a model's log is answered by a model: pass --base-url URL and --model NAME "
+        "(or set MEMGATE_BASE_URL and MEMGATE_MODEL); the keyword baseline answers its own logs "
+        f"only, and `memgate show {path}` prints the memory")
     if verbatim: c = Completion(x.memory, model=BASELINE_MODEL)
     else: c = await client.complete(answer_prompt(x, template=template).messages,
                                     **(sampling or default_sampling()))
@@ -79,7 +82,7 @@ async def answer_logs(paths, client: ModelClient | None, sampling: dict | None =
                       err: Callable[[str], None] = print, again: bool = False,
                       # each period's memory (a timeline), not the level-2 memory over them
                       per_period: bool = False) -> list[tuple[Path, Event | None]]:
-    "(log, answer) for each log under `paths` (of `query` only, if given); a log that fails has None, said to `err`."
+    "(log, answer) for each log under `paths`, of `query` if given."
     logs = logs_of(paths, query)
     logs = [p for p in logs if p.name != LEVEL2_LOG] if per_period else headline(logs)
     async def answer_one(p):

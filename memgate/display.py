@@ -21,13 +21,15 @@ __all__ = ['HOURS', 'PACE_S', 'progress_line', 'elapsed', 'RunSummary', 'Progres
 
 # %% ../nbs/09b_display.ipynb #b1a407f4
 def progress_line(turn: Turn, total: int, prefix: str = '', exact: bool = True) -> str:
-    "`[  17/412] t=17 update=yes  mem=142tok  1.9s`; `yes*` is a yes over the memory budget, `fail` a parse failure."
+    "One turn's line: `[  17/412] t=17 update=yes  mem=142tok  1.9s`."
     where = f"[{turn.t:{len(str(total)) + 1}d}/{'' if exact else '~'}{total}] t={turn.t}"
     update = OUTCOMES[turn.outcome].progress
     t = turn.times
-    split = (f" (queue {t.get('queue_s', 0):.1f} + first token {t.get('first_token_s', 0):.1f} + decode "
-             f"{t.get('decode_s', 0):.1f})" if t.get('first_token_s') or t.get('decode_s') else '')
-    return f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  {turn.latency_s:.1f}s{split}"
+    streamed = t.get('first_token_s') or t.get('decode_s')
+    split = (f" (queue {t.get('queue_s', 0):.1f} + first token {t.get('first_token_s', 0):.1f}"
+             f" + decode {t.get('decode_s', 0):.1f})" if streamed else '')
+    return (f"{prefix}{where} update={update:<4s} mem={turn.memory_tokens}tok  "
+            f"{turn.latency_s:.1f}s{split}")
 
 # %% ../nbs/09b_display.ipynb #6c7bdb63
 def elapsed(s: float) -> str:
@@ -58,7 +60,7 @@ class RunSummary:
     discarded: dict = field(default_factory=dict)   # speculative answers thrown away: calls, tokens
     period: str | None = None     # the period its log is of (`--period`), None for a whole project
     level: int = 1                # 2: a consolidation over the period memories
-    resumable: bool | None = None  # whether `--resume` can go on after its failure (`MemgateError.resumable`)
+    resumable: bool | None = None  # `MemgateError.resumable` of its failure: can `--resume` go on
 
 # %% ../nbs/09b_display.ipynb #54f06256
 @patch(cls_method=True)
@@ -121,14 +123,13 @@ def as_dict(self: RunSummary) -> dict:
     "The summary as `memgate ingest --format json` prints it."
     s = self.stats
     return dict(run=self.run, project=self.project, query=self.query, log=self.log,
-                status=self.status,
-                model=self.model, baseline=self.baseline, gate=self.gate, chunks_seen=s.chunks_seen,
-                chunks_used=s.chunks_used,
-                update_rate=round(s.update_rate,
-                                  6), said_yes=s.update_gates, said_yes_rate=round(s.said_yes_rate, 6),
+                status=self.status, model=self.model, baseline=self.baseline, gate=self.gate,
+                chunks_seen=s.chunks_seen, chunks_used=s.chunks_used,
+                update_rate=round(s.update_rate, 6), said_yes=s.update_gates,
+                said_yes_rate=round(s.said_yes_rate, 6),
                 budget_exceeded=s.budget_exceeded, first_over_budget=s.first_over_budget,
-                parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut, memory_tokens=s.memory_tokens,
-                calls=s.calls, fast_no=s.fast_no,
+                parse_failures=s.parse_failures, unchanged=s.unchanged, cut=s.cut,
+                memory_tokens=s.memory_tokens, calls=s.calls, fast_no=s.fast_no,
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
                 **({'discarded': self.discarded} if self.discarded else {}),
@@ -142,31 +143,37 @@ def _pct(x: float) -> str: return f"{100 * x:.1f}%"
 # %% ../nbs/09b_display.ipynb #6b747afb
 @patch
 def who(self: RunSummary) -> str:
-    "The query, with its period or level when it has one: `infra 2026-03`, `infra level 2`."
-    return self.query + (f" {self.period}" if self.period else '') + (f" level {self.level}" if self.level != 1 else '')
+    "The query, with its period or level: `infra 2026-03`, `infra level 2`."
+    period = f" {self.period}" if self.period else ''
+    return self.query + period + (f" level {self.level}" if self.level != 1 else '')
 
 # %% ../nbs/09b_display.ipynb #a0f44e7c
 @patch
 def line(self: RunSummary, why: bool = True) -> str:
-    "The summary line `memgate ingest` prints; a failure's error in it, or with `why=False` said to be on stderr."
+    "The summary line `memgate ingest` prints."
     s, who = self.stats, self.who()
     why = f": {self.error}" if why else ' (the reason is printed on stderr)'
     label = ('  (keyword baseline)' if self.baseline else '')
     label += '  (ungated: --gate off)' if self.gate == 'off' else ''
     label += f"  fast-no: {s.fast_no} answers read to their no" if s.fast_no else ''
     full = f" (from t={s.first_over_budget})" if s.first_over_budget else ''
-    tokens = f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}" if s.prompt_tokens or s.completion_tokens else ''
-    cut = f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}" if s.cut else ''
+    tokens = (f"  tokens {s.prompt_tokens:,}+{s.completion_tokens:,}"
+              if s.prompt_tokens or s.completion_tokens else '')
+    cut = (f"  {s.cut} {'answer' if s.cut == 1 else 'answers'} cut at max_tokens {self.max_tokens}"
+           if s.cut else '')
     d = self.discarded
-    cut += f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled" if d else ''
-    where = f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`" if self.head else ''
+    cut += (f"  speculated: {d['calls']} answers discarded, {d['cancelled']} requests cancelled"
+            if d else '')
+    where = (f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`"
+             if self.head else '')
     # it never reached a turn: what stopped it is the news
     if self.status == 'failed' and not s.chunks_seen:
         return f"{who}: failed before any turn{why}{where}"
     run = f"run {self.run}" if self.run != '-' else 'no new run'
     return (f"{who}: {run}  chunks {s.chunks_seen}  used {s.chunks_used}  "
             f"update-rate {_pct(s.update_rate)}  said-yes {_pct(s.said_yes_rate)}  "
-            f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  memory {s.memory_tokens}tok"
+            f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  "
+            f"memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
             + (why if self.status == 'failed' and self.error else '')
             + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
@@ -180,34 +187,37 @@ def log_said(self: RunSummary) -> str:
 # %% ../nbs/09b_display.ipynb #45aa9b92
 @patch
 def warnings(self: RunSummary) -> list[str]:
-    "What a person should know about this run's numbers: a gate that is not discriminating, a memory that is full."
+    "What a person should know about this run's numbers."
     s, q, out = self.stats, self.query, []
     # no run read a chunk: the log was complete, or the run failed to start
     if self.run == '-': return out
     if s.chunks_seen and s.said_yes_rate > UPDATE_RATE_LIMIT:
+        said = _pct(s.said_yes_rate)
         if self.baseline:
-            out.append(f"note: {q}: the keyword baseline matched {_pct(s.said_yes_rate)} of chunks: a model's gate "
+            out.append(f"note: {q}: the keyword baseline matched {said} of chunks: a model's gate "
                        "beats grep by opening less often, on the chunks that matter")
         else:
-            out.append(f"warning: {q}: the gate said yes on {_pct(s.said_yes_rate)} of chunks (update-rate "
-                       f"{_pct(s.update_rate)}), above {UPDATE_RATE_LIMIT:.0%}: it is not discriminating "
-                       "(an expensive summarizer)")
+            out.append(f"warning: {q}: the gate said yes on {said} of chunks "
+                       f"(update-rate {_pct(s.update_rate)}), above {UPDATE_RATE_LIMIT:.0%}: "
+                       "it is not discriminating (an expensive summarizer)")
     if s.chunks_seen and 10 * s.parse_failures > 3 * s.chunks_seen:
-        out.append(f"warning: {q}: {s.parse_failures} of {s.chunks_seen} turns got no answer in the gate format "
-                   f"after {s.calls} calls: the model does not follow the prompt's format")
+        out.append(f"warning: {q}: {s.parse_failures} of {s.chunks_seen} turns got no answer "
+                   f"in the gate format after {s.calls} calls: "
+                   "the model does not follow the prompt's format")
     if s.first_over_budget and 2 * (s.last_t - s.first_over_budget + 1) > s.chunks_seen:
-        out.append(f"warning: {q}: memory saturated at t={s.first_over_budget}: {s.budget_exceeded} later updates "
-                   "were refused for the memory budget (narrow the question, or read the memory with memgate show)")
+        out.append(f"warning: {q}: memory saturated at t={s.first_over_budget}: "
+                   f"{s.budget_exceeded} later updates were refused for the memory budget "
+                   "(narrow the question, or read the memory with memgate show)")
     return out
 
 # %% ../nbs/09b_display.ipynb #b8c8adc0
 def _drawn():
-    "Where the bars draw: stderr beneath the command's `visible` stream, as they draw with escapes of their own."
+    "The stream the bars draw on: stderr beneath the `visible` one."
     return getattr(sys.stderr, 'raw', sys.stderr)
 
 # %% ../nbs/09b_display.ipynb #6747f737
 class Progress:
-    "How turns show: a line per turn (`lines`), a bar per query (`bars`, for a terminal), or nothing (`quiet`)."
+    "How turns show: `lines`, `bars` (on a terminal), or `quiet`."
     def __init__(self, mode: str = 'lines', err: Callable[[str], None] = print):
         self.mode, self.err, self.bars = mode, err, []
         # told of every turn (`pace_line`, once)
@@ -228,13 +238,14 @@ class Progress:
 # %% ../nbs/09b_display.ipynb #f31050fa
 @patch
 def info(self: Progress, message: str):
-    "Say `message` unless quiet: what a run costs and read, and notes (warnings and errors go to `say`)."
+    "Say `message` unless quiet."
     if self.mode != 'quiet': self.say(message)
 
 # %% ../nbs/09b_display.ipynb #daf6749c
 @patch
-def tracker(self: Progress, query_id: str, total, prefix: str = '') -> Callable[[Turn], None] | None:
-    "The `on_turn` callback for a run of `total` turns (an int, or a function giving `(turns, exact)` now)."
+def tracker(self: Progress, query_id: str, total, prefix: str = ''
+            ) -> Callable[[Turn], None] | None:
+    "The `on_turn` callback for a run of `total` turns."
     if self.mode == 'quiet': return None
     now = total if callable(total) else lambda: (total, True)
     if self.mode == 'lines':
@@ -251,7 +262,8 @@ def tracker(self: Progress, query_id: str, total, prefix: str = '') -> Callable[
     def on_turn(turn: Turn):
         if self.pace: self.pace(turn)
         bar.total = max(now()[0], turn.t)
-        bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok", refresh=False)
+        bar.set_postfix_str(f"update={OUTCOMES[turn.outcome].progress} mem={turn.memory_tokens}tok",
+                            refresh=False)
         bar.update(turn.t - bar.n)
     return on_turn
 
@@ -260,9 +272,10 @@ HOURS = 3600     # a run this long or longer at the pace of its first call is wa
 PACE_S = 1.0     # a first call faster than this says nothing of the run's time worth a line
 
 def pace_line(name: str, first_s: float, calls: int, at_once: int = 1) -> str:
-    "How long the run's `calls` take at the pace of its first call; a warning naming what shortens it, if hours."
+    "How long the run's `calls` take at the pace of its first call."
     total = first_s * calls / max(1, at_once)
-    said = (f"{name}: the first call took {elapsed(first_s)}: at that pace the {plural(calls, 'call')} take about "
-            f"{elapsed(total)} ({at_once} at a time)")
+    said = (f"{name}: the first call took {elapsed(first_s)}: "
+            f"at that pace the {plural(calls, 'call')} take about {elapsed(total)} "
+            f"({at_once} at a time)")
     if total < HOURS: return said
     return f"warning: {said}; --chunk-tokens, --max-tokens, --limit and --fast-no make it shorter"

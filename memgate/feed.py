@@ -24,19 +24,22 @@ __all__ = ['REDACTED_LATER', 'ChunkFeed', 'Reader', 'WholeView', 'redacted_later
 
 # %% ../nbs/09a_feed.ipynb #80c854c6
 class ChunkFeed:
-    "A project's chunks, read and counted once in a thread, for the `Reader` of every query of a run."
-    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64, info=None):
-        self.project, self.max_tokens, self.stop, self.err, self.ahead = project, max_tokens, stop, err, ahead
-        self.info = info or err         # where the line of what was read goes (warnings go to `err`)
+    "A project's chunks, read once in a thread, for every query of a run."
+    def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64,
+                 info=None):
+        self.project, self.max_tokens, self.stop = project, max_tokens, stop
+        self.err, self.ahead = err, ahead
+        self.info = info or err  # where the line of what was read goes (warnings go to `err`)
         # [(view, [readers])]; the view every run from the start shares
         self.views, self.whole = [], None
         self.size, self.stamp = project.size, project.stamp()   # before reading any
         self._about = None
         self.read_all = False       # the thread read every session (no stop, no error)
-        self.bytes_read, self.done, self.closing, self.thread, self.loop = 0, False, False, None, None
+        self.bytes_read, self.done, self.closing = 0, False, False
+        self.thread, self.loop = None, None
 
     def subscribe(self, resume: ResumePoint | None = None) -> Reader:
-        "A reader of every chunk, or with a resume point that knows what its log read, of the chunks it did not."
+        "A `Reader` of every chunk, or of those `resume`'s log has not read."
         fresh = bool(resume and resume.t and len(resume.read) == resume.t)
         if not fresh and self.whole is None:
             self.whole = WholeView(self.max_tokens)
@@ -52,7 +55,7 @@ class ChunkFeed:
 _END = object()     # what a reader gets after its last chunk
 
 class Reader:
-    "One query's chunks from a `ChunkFeed`, as an async iterator; `total()` is the feed's estimate of its turns."
+    "One query's chunks from a `ChunkFeed`, as an async iterator."
     def __init__(self, feed: ChunkFeed, view, ahead: int):
         self.feed, self.view, self.items, self.closed = feed, view, deque(), False
         self.room, self.arrived, self.made = threading.Semaphore(ahead), asyncio.Event(), 0
@@ -60,7 +63,7 @@ class Reader:
         self.exhausted = False
 
     def _put(self, item):
-        "Take `item` (a chunk, an error, or the end) from the feed's thread, on the event loop."
+        "Take `item` (a chunk, an error, or the end) from the feed's thread."
         self.items.append(item)
         self.arrived.set()
 
@@ -87,7 +90,7 @@ class Reader:
 # %% ../nbs/09a_feed.ipynb #3feb738d
 @patch
 def start(self: ChunkFeed):
-    "Start reading, in a thread; call it from the event loop, once every query has subscribed."
+    "Start reading in a thread, once every query has subscribed."
     self.loop, self.t0 = asyncio.get_running_loop(), time.monotonic()
     if not self.views: return                  # every query was complete already: nothing to read
     self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
@@ -96,7 +99,7 @@ def start(self: ChunkFeed):
 # %% ../nbs/09a_feed.ipynb #8e920515
 @patch
 def _read(self: ChunkFeed):
-    "The thread: every session, counted once, packed per view, sent to the readers."
+    "The thread: read, count and pack each session, and send it on."
     # every core
     sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))
     try:
@@ -113,7 +116,8 @@ def _read(self: ChunkFeed):
     except Exception as e:
         # (a worker that could not start): one line, not a traceback
         if not isinstance(e, MemgateError):
-            e = MemgateError(f"{self.project.name}: reading the sessions failed ({type(e).__name__}: {e})")
+            e = MemgateError(f"{self.project.name}: reading the sessions failed "
+                             f"({type(e).__name__}: {e})")
         for _, readers in self.views: self._give(readers, e)
     finally:
         sessions.close()
@@ -124,7 +128,7 @@ def _read(self: ChunkFeed):
 # %% ../nbs/09a_feed.ipynb #be45e34e
 @patch
 def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
-    "Send the chunks `make()` gives to `readers`; a resume check that fails ends them instead."
+    "Send the chunks `make()` gives to `readers`."
     try: chunks = make()
     except ResumeError as e:
         self.views.remove((view, readers))
@@ -141,7 +145,7 @@ def _send(self: ChunkFeed, view, readers: list[Reader], make: Callable):
 # %% ../nbs/09a_feed.ipynb #596cc2c3
 @patch
 def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
-    "Run `fn(*args)` on the event loop; False when the run closed it already (Ctrl-C): nobody is left to tell."
+    "Run `fn(*args)` on the event loop; False if the loop is closed."
     try: self.loop.call_soon_threadsafe(fn, *args)
     except RuntimeError: return False
     return True
@@ -156,7 +160,7 @@ def _give(self: ChunkFeed, readers: list[Reader], item):
 # %% ../nbs/09a_feed.ipynb #3ceaf502
 @patch
 def _stopped(self: ChunkFeed) -> bool:
-    "Whether to stop reading: `stop` was set, the feed was closed, or no reader is left."
+    "Whether to stop reading: `stop` set, feed closed, or no reader left."
     return (self.closing or (self.stop is not None and self.stop.is_set())
             or all(r.closed for _, readers in self.views for r in readers))
 
@@ -171,24 +175,25 @@ def close(self: ChunkFeed):
 # %% ../nbs/09a_feed.ipynb #e480a6d4
 @patch
 def wait(self: ChunkFeed, timeout: float = 30.0):
-    "Wait for the reading thread to stop: a thread still inside RE2 when Python exits aborts the process."
+    "Wait for the reading thread to stop."
     thread = getattr(self, 'thread', None)
     if thread is not None and thread is not threading.current_thread(): thread.join(timeout)
 
 # %% ../nbs/09a_feed.ipynb #9cf7d972
 @patch
 def _said(self: ChunkFeed):
-    "Say what reading the project found (on the event loop, once the thread is done)."
+    "Say what reading the project found."
     *warned, total_line = self.project.warnings.summary().splitlines()
     made = f"{self.whole.next - 1} chunks, " if self.whole else ''
-    self.info(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {time.monotonic() - self.t0:.1f}s: "
+    took = time.monotonic() - self.t0
+    self.info(f"{self.project.name}: read {self.bytes_read / 2**20:.1f} MB in {took:.1f}s: "
               f"{made}{total_line}")
     for line in warned: self.err(line)
 
 # %% ../nbs/09a_feed.ipynb #b7519a31
 @patch
 def total(self: Reader) -> tuple[int, bool]:
-    "(the turns this reader's run will have read in all, exact): estimated from the bytes left until the feed is done."
+    "(the turns this reader's run will have read in all, exact)."
     f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
     if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
     # the sampled estimate beats extrapolating the first sessions
@@ -197,13 +202,13 @@ def total(self: Reader) -> tuple[int, bool]:
 # %% ../nbs/09a_feed.ipynb #daf19c71
 @patch
 def about(self: ChunkFeed) -> int:
-    "About how many chunks the project makes (`memgate.chunking.estimate_chunks`, sampled once)."
+    "About how many chunks the project makes, estimated once."
     if self._about is None: self._about = estimate_chunks(self.project, self.max_tokens)
     return self._about
 
 # %% ../nbs/09a_feed.ipynb #f8a00eda
 class WholeView:
-    "Every chunk of the project, numbered from 1 across sessions: what a run from the start reads."
+    "Every chunk of the project, numbered from 1 across sessions."
     def __init__(self, max_tokens: int): self.max_tokens, self.next = max_tokens, 1
 
     def take(self, items: list[Counted]) -> list[Chunk]:
@@ -226,13 +231,13 @@ def redacted_later(project: Project,        # the project, its index of found va
                    records: list[Record],   # its records, as they read now
                    logged: str              # the sha of the chunk the log read at `t`
                    ) -> list[str] | None:
-    "The found values whose redaction alone makes turn `t`'s records read differently from the log's chunk, or None."
+    "The values whose redaction alone changed turn `t`'s chunk, or None."
     known = project.known_secrets() if project.redact else None
     files = {r.source for r in records}
     sessions = [s for s in project.sessions if files & {str(f) for f in s.files}]
     refs = [(r.source, r.ref) for r in records]
-    read = lambda secrets: {(r.source, r.ref): r for s in sessions
-                            for r in session_records(s, Warnings(), project.tool_result_chars, secrets)}
+    read = lambda secrets: {(r.source, r.ref): r for s in sessions for r in
+                            session_records(s, Warnings(), project.tool_result_chars, secrets)}
     if not known or not known.values or not sessions: return None
     raw = read(False)
     if any(k not in raw for k in refs): return None
@@ -240,25 +245,24 @@ def redacted_later(project: Project,        # the project, its index of found va
     held = [v for v in known.values if any(f in text for f in written_forms(v))]
     for n in range(1, min(len(held), REDACTED_LATER) + 1):
         for left in combinations(held, n):
-            less = KnownSecrets({v: kind for v, kind in known.values.items() if v not in left}, known.key)
+            kept = {v: kind for v, kind in known.values.items() if v not in left}
+            less = KnownSecrets(kept, known.key)
             again = read(less)
             if Chunk.from_records(t, [again[k] for k in refs]).sha == logged: return list(left)
     return None
 
 # %% ../nbs/09a_feed.ipynb #5dff16d9
 class UnreadView:
-    "The chunks of what a log has not read, numbered on from its last turn, once every turn it read reads the same."
+    "The chunks a log has not read, numbered on from its last turn."
     def __init__(self, rp: ResumePoint, max_tokens: int, project: Project | None = None):
         self.rp, self.max_tokens, self.next, self.held = rp, max_tokens, rp.t + 1, []
-        # the project: a turn that reads differently only by values found since is accepted, and
-        # noted here
-        self.project, self.rotated = project, {}
-        self.turn_of = {(src['file'], ref): t for t,
-                        srcs in rp.read.items() for src in srcs for ref in src['refs']}
+        self.project, self.rotated = project, {}  # turns that changed only by values found since
+        self.turn_of = {(src['file'], ref): t for t, srcs in rp.read.items()
+                        for src in srcs for ref in src['refs']}
         self.seen, self.unchecked = defaultdict(list), set(rp.read)
 
     def take(self, items: list[Counted]) -> list[Chunk]:
-        "The new chunks of one session, or none while a turn the log read is still to be checked."
+        "The new chunks of one session; none while a logged turn is unchecked."
         fresh = []
         for item in items:
             t = self.turn_of.get((item[0].source, item[0].ref))
@@ -270,20 +274,22 @@ class UnreadView:
         return [] if self.unchecked else self.finish()
 
     def finish(self) -> list[Chunk]:
-        "The chunks held back, once the turns whose records never came are checked (and refused)."
+        "The chunks held back, once every unchecked turn is checked."
         for t in sorted(self.unchecked): self._check(t)
         out, self.held = self.held, []
         return out
 
     def _check(self, t: int):
         records, logged = self.seen.pop(t, []), self.rp.chunk_shas[t]
-        if Chunk.from_records(t, records).sha != logged and (values := self._later(t, records, logged)) is None:
+        changed = Chunk.from_records(t, records).sha != logged
+        if changed and (values := self._later(t, records, logged)) is None:
             files = ', '.join(sorted({src['file'] for src in self.rp.read[t]}))
-            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it differently; ingest "
-                              "into a new --log-dir to read it anew")
-        if Chunk.from_records(t, records).sha != logged: self.rotated[t] = values
+            raise ResumeError(f"{files} changed other than by appending: turn t={t} read it "
+                              "differently; ingest into a new --log-dir to read it anew")
+        if changed: self.rotated[t] = values
         self.unchecked.discard(t)
 
     def _later(self, t: int, records: list[Record], logged: str) -> list[str] | None:
-        return redacted_later(self.project, t, records, logged) if self.project and records else None
+        if not (self.project and records): return None
+        return redacted_later(self.project, t, records, logged)
 

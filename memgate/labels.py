@@ -25,14 +25,14 @@ __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_lab
 
 # %% ../nbs/13_labels.ipynb #71bd39c6
 class LabelError(MemgateError):
-    "A labels file that cannot be read, or that does not match the chunks of a project or a log."
+    "A labels file that cannot be read, or does not match its chunks."
 
 # %% ../nbs/13_labels.ipynb #2ce2171d
 UNLISTED = ('irrelevant', 'unlabelled')   # what a chunk the file does not list counts as
 
 @dataclass(frozen=True)
 class Label:
-    "One labelled chunk: its index and sha, whether it is evidence for the query, and why."
+    "One labelled chunk: whether it is evidence for the query, and why."
     index: int
     sha: str
     relevant: bool
@@ -51,7 +51,7 @@ class Labels:
 
 # %% ../nbs/13_labels.ipynb #071b417e
 def labels_path(folder, project: str, query: str, chunk_tokens: int | None = None) -> Path:
-    "Where the labels of `project` and `query` live under `folder`: `<query>@<chunk_tokens>.toml` if there is one."
+    "Where the labels of `project` and `query` live under `folder`."
     at = Path(folder) / safe_name(project)
     sized = at / f'{safe_name(query)}@{chunk_tokens}.toml'
     return sized if chunk_tokens and sized.exists() else at / f'{safe_name(query)}.toml'
@@ -63,7 +63,8 @@ def _field(d: dict, name: str, types, where: str, default=None):
         if default is not None: return default
         raise LabelError(f"{where}: missing `{name}`")
     if not isinstance(d[name], types) or isinstance(d[name], bool) != (types is bool):
-        raise LabelError(f"{where}: `{name}` must be {getattr(types, '__name__', types)}, not {d[name]!r}")
+        want = getattr(types, '__name__', types)
+        raise LabelError(f"{where}: `{name}` must be {want}, not {d[name]!r}")
     return d[name]
 
 # %% ../nbs/13_labels.ipynb #71c6e1ac
@@ -71,8 +72,7 @@ def _label(d, where: str) -> Label:
     "One `[[chunk]]` entry."
     if not isinstance(d, dict): raise LabelError(f"{where}: must be a table")
     lab = Label(_field(d, 'index', int, where), _field(d, 'sha', str, where),
-                _field(d, 'relevant', bool, where),
-                _field(d, 'note', str, where, ''))
+                _field(d, 'relevant', bool, where), _field(d, 'note', str, where, ''))
     if lab.index < 1: raise LabelError(f"{where}: `index` counts chunks from 1, not {lab.index}")
     return lab
 
@@ -80,18 +80,21 @@ def load_labels(path) -> Labels:
     "Read and check the labels file at `path`."
     path = Path(path)
     try: d = tomllib.loads(path.read_text(encoding='utf-8'))
-    except OSError as e: raise LabelError(f"{path}: cannot read labels ({e.strerror or e})") from None
+    except OSError as e:
+        raise LabelError(f"{path}: cannot read labels ({e.strerror or e})") from None
     except tomllib.TOMLDecodeError as e: raise LabelError(f"{path}: not TOML ({e})") from None
-    except UnicodeDecodeError as e: raise LabelError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    except UnicodeDecodeError as e:
+        raise LabelError(f"{path}: not UTF-8 text (byte {e.start})") from None
     except RecursionError: raise LabelError(f"{path}: nested deeper than any labels file") from None
     unlisted = _field(d, 'unlisted', str, str(path), 'irrelevant')
-    if unlisted not in UNLISTED: raise LabelError(f"{path}: `unlisted` must be one of {UNLISTED}, not {unlisted!r}")
+    if unlisted not in UNLISTED:
+        raise LabelError(f"{path}: `unlisted` must be one of {UNLISTED}, not {unlisted!r}")
     out = Labels(_field(d, 'project', str, str(path)), _field(d, 'query', str, str(path)),
                  unlisted, path=path)
     if 'chunk_tokens' in d: out.chunk_tokens = _field(d, 'chunk_tokens', int, str(path))
     entries = d.get('chunk', [])
-    if not isinstance(entries,
-                      list): raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
+    if not isinstance(entries, list):
+        raise LabelError(f"{path}: `chunk` must be [[chunk]] tables, not {entries!r}")
     for i, c in enumerate(entries, 1):
         lab = _label(c, f"{path}: chunk entry {i}")
         if lab.index in out.chunks: raise LabelError(f"{path}: chunk {lab.index} is labelled twice")
@@ -102,7 +105,7 @@ def load_labels(path) -> Labels:
 def labels_toml(labels: Labels) -> str:
     "The TOML text of `labels`, chunks in index order."
     q = json.dumps
-    out = [f"project = {q(labels.project)}", f"query = {q(labels.query)}", f"unlisted = {q(labels.unlisted)}"]
+    out = [f"{k} = {q(getattr(labels, k))}" for k in ('project', 'query', 'unlisted')]
     if labels.chunk_tokens: out.append(f"chunk_tokens = {labels.chunk_tokens}")
     for lab in sorted(labels.chunks.values(), key=lambda x: x.index):
         out += ['', '[[chunk]]', f"index = {lab.index}", f"sha = {q(lab.sha)}",
@@ -120,14 +123,16 @@ def save_labels(labels: Labels, path=None) -> Path:
 
 # %% ../nbs/13_labels.ipynb #31bbe24a
 def check_labels(labels: Labels, chunks) -> Labels:
-    "`labels`, after checking each one's sha against `chunks` (the project's chunks now)."
+    "`labels`, once each one's sha is checked against `chunks`."
     shas = {c.index: c.sha for c in chunks}
     for lab in labels.chunks.values():
         if lab.index not in shas:
-            raise LabelError(f"{labels.path}: chunk {lab.index} is labelled but the project has {len(shas)} chunks")
+            raise LabelError(f"{labels.path}: chunk {lab.index} is labelled but the project has "
+                             f"{len(shas)} chunks")
         if shas[lab.index] != lab.sha:
             raise LabelError(f"{labels.path}: chunk {lab.index} changed since it was labelled "
-                             f"(label sha {lab.sha[:12]}, chunk sha {shas[lab.index][:12]}): relabel it")
+                             f"(label sha {lab.sha[:12]}, chunk sha {shas[lab.index][:12]}): "
+                             "relabel it")
     return labels
 
 # %% ../nbs/13_labels.ipynb #8ea3e21a
@@ -167,12 +172,13 @@ def _ratio(a: int, b: int) -> float | None: return a / b if b else None
 
 # %% ../nbs/13_labels.ipynb #3ae25575
 def confusion(pairs) -> dict:
-    "tp, fp, fn, tn, precision, recall, f1 and accuracy of `(predicted, actual)` pairs."
+    "The confusion counts and rates of `(predicted, actual)` pairs."
     pairs = list(pairs)
     tp, fp = sum(p and a for p, a in pairs), sum(p and not a for p, a in pairs)
     fn, tn = sum(a and not p for p, a in pairs), sum(not p and not a for p, a in pairs)
     pr, rc = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
-    f1 = 2 * pr * rc / (pr + rc) if pr and rc else (0.0 if pr is not None and rc is not None else None)
+    f1 = (2 * pr * rc / (pr + rc) if pr and rc
+          else 0.0 if pr is not None and rc is not None else None)
     return dict(tp=tp, fp=fp, fn=fn, tn=tn, precision=pr, recall=rc, f1=f1,
                 accuracy=_ratio(tp + tn, len(pairs)))
 
@@ -182,18 +188,20 @@ def truth(labels: Labels, turn: TurnGate, log=None) -> bool | None:
     lab = labels.chunks.get(turn.t)
     if lab is None: return False if labels.unlisted == 'irrelevant' else None
     if lab.sha != turn.chunk:
-        raise LabelError(f"{log}: turn {turn.t} read chunk {turn.chunk[:12]} but {labels.path} labels chunk {turn.t} "
-                         f"as {lab.sha[:12]}: the run read other chunks than the labelled ones")
+        raise LabelError(f"{log}: turn {turn.t} read chunk {turn.chunk[:12]} but {labels.path} "
+                         f"labels chunk {turn.t} as {lab.sha[:12]}: "
+                         "the run read other chunks than the labelled ones")
     return lab.relevant
 
 # %% ../nbs/13_labels.ipynb #918aa68c
 def exit_timing(labels: Labels, turns: dict[int, TurnGate]) -> dict:
-    "First exit said, relevant chunks read after it (an acting exit gate would have lost them), turns after the last."
+    "When the exit gate said end, against the last relevant chunk."
     relevant = sorted(i for i, lab in labels.chunks.items() if lab.relevant)
     last = relevant[-1] if relevant else None
     first = min((t for t, g in turns.items() if g.exit), default=None)
     return dict(last_relevant=last, first_exit=first,
-                lost_by_exit=[i for i in relevant if first is not None and i > first and i in turns],
+                lost_by_exit=[i for i in relevant
+                              if first is not None and i > first and i in turns],
                 read_after_last=sum(t > last for t in turns) if last is not None else None)
 
 # %% ../nbs/13_labels.ipynb #bd7d7aaa
@@ -219,31 +227,33 @@ class GateScore:
 # %% ../nbs/13_labels.ipynb #22518a2b
 def score_run(log, labels: Labels, only: set[int] | None = None,
               events: list[Event] | None = None) -> GateScore:
-    "Score the run in `log` (its `events` if read already) against `labels` on its labelled turns (or those in `only`)."
+    "Score the run in `log` against `labels` on its labelled turns."
     events = events or read_log(log).events
     start = next(e for e in events if e['kind'] == 'run_start')
     size = start['config'].get('chunk_tokens')
     if labels.chunk_tokens and size != labels.chunk_tokens:
-        raise LabelError(f"{log}: these labels are for --chunk-tokens {labels.chunk_tokens} ({labels.path}), the run "
-                         f"read chunks of {size}: label those (memgate chunks --chunk-tokens {size}, saved as "
-                         f"{labels.path.with_name(f'{labels.query}@{size}.toml').name}) or ingest with "
-                         f"--chunk-tokens {labels.chunk_tokens}")
+        sized = labels.path.with_name(f'{labels.query}@{size}.toml').name
+        raise LabelError(f"{log}: these labels are for --chunk-tokens {labels.chunk_tokens} "
+                         f"({labels.path}), the run read chunks of {size}: label those "
+                         f"(memgate chunks --chunk-tokens {size}, saved as {sized}) "
+                         f"or ingest with --chunk-tokens {labels.chunk_tokens}")
     turns = turn_gates(events)
     truths = {t: truth(labels, g, log) for t, g in turns.items()}
     keep = [t for t in sorted(turns) if truths[t] is not None and (only is None or t in only)]
     said = [(bool(turns[t].said), truths[t]) for t in keep]
     first_try = sum(g.attempts == 1 and g.said is not None for g in turns.values())
     return GateScore(Path(log), start.get('model', '?'), start['config'].get('gate', 'on'), keep,
-                     confusion(said),
-                     confusion((turns[t].applied, truths[t]) for t in keep),
+                     confusion(said), confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
-                     [t for t, (p, a) in zip(keep, said) if a and not p], exit_timing(labels, turns),
-                     _ratio(first_try, len(turns)), sum(g.said is None for g in turns.values()),
-                     sum(g.unchanged for g in turns.values()), sorted(set(labels.chunks) - set(turns)))
+                     [t for t, (p, a) in zip(keep, said) if a and not p],
+                     exit_timing(labels, turns), _ratio(first_try, len(turns)),
+                     sum(g.said is None for g in turns.values()),
+                     sum(g.unchanged for g in turns.values()),
+                     sorted(set(labels.chunks) - set(turns)))
 
 # %% ../nbs/13_labels.ipynb #45bd6e08
 def together(logs: list[Path], events: dict, labels: Labels) -> list[Event]:
-    "The period logs of one query as one run's events, each turn numbered as the labelled chunk it read."
+    "The period logs of one query as one run's events."
     by_sha, out, spare = {lab.sha: i for i, lab in labels.chunks.items()}, [], 10 ** 9
     for log in sorted(logs, key=lambda p: events[p][0].get('period', '')):
         number = {}
@@ -257,24 +267,27 @@ def together(logs: list[Path], events: dict, labels: Labels) -> list[Event]:
 
 # %% ../nbs/13_labels.ipynb #0f4442f4
 def scored_runs(logs: list[Path], events: dict, labels: Labels) -> list[tuple[Path, list]]:
-    "(what to call it, its events) of each run `evaluate` scores: a level-1 log, or a query's period logs together."
-    plain = [(p, events[p]) for p in logs if events[p][0]['level'] == 1 and 'period' not in events[p][0]]
+    "(name, events) of each run `evaluate` scores."
+    plain = [(p, events[p]) for p in logs
+             if events[p][0]['level'] == 1 and 'period' not in events[p][0]]
     folders = sorted({p.parent for p in logs if 'period' in events[p][0]})
-    return plain + [(f, together([p for p in logs if p.parent == f and 'period' in events[p][0]], events, labels))
-                    for f in folders]
+    return plain + [(f, together([p for p in logs if p.parent == f and 'period' in events[p][0]],
+                                 events, labels)) for f in folders]
 
 # %% ../nbs/13_labels.ipynb #51bfaccb
 def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
-    "Scores of the runs in `logs` by project and query (None: not labelled), each over the chunks all its runs saw."
+    "Scores of the runs in `logs`, by project and query."
     events = {log: read_log(log).events for log in log_files(logs)}     # each log read once
     groups: dict[tuple[str, str], list[Path]] = {}
-    for log, ev in events.items(): groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
+    for log, ev in events.items():
+        groups.setdefault((ev[0]['project'], ev[0]['query']), []).append(log)
     # the labels for its chunking
     size = lambda k: events[groups[k][0]][0]['config'].get('chunk_tokens')
     paths = {k: labels_path(labels_dir, *k, size(k)) for k in groups}
     if not Path(labels_dir).is_dir():
-        raise LabelError(f"{labels_dir}: no such folder of labels (<folder>/<project>/<query>.toml, from what "
-                         "`memgate chunks` prints; the bundled ones are in labels/)")
+        raise LabelError(f"{labels_dir}: no such folder of labels "
+                         "(<folder>/<project>/<query>.toml, from what `memgate chunks` prints; "
+                         "the bundled ones are in labels/)")
     if not any(p.exists() for p in paths.values()):
         (project, query), path = next(iter(paths.items()))
         raise LabelError(f"{path}: no labels for project {project!r}, query {query!r}")
@@ -299,15 +312,17 @@ def score_line(s: GateScore) -> str:
     name = '/'.join(s.log.parts[-3:])
     return (f"{name:40s} {s.model[:20]:20s} gate={s.gate:3s}  said P={_f(said['precision'])} "
             f"R={_f(said['recall'])} F1={_f(said['f1'])} acc={_f(said['accuracy'])}  "
-            f"applied P={_f(app['precision'])} R={_f(app['recall'])} "
-            f"F1={_f(app['f1'])}  fp={s.false_pos} fn={s.false_neg}  exit={ex['first_exit'] or '-'} "
-            f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  first-try={_f(s.first_attempt)} "
-            f"parse-failed={s.parse_failures}" + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
+            f"applied P={_f(app['precision'])} R={_f(app['recall'])} F1={_f(app['f1'])}  "
+            f"fp={s.false_pos} fn={s.false_neg}  exit={ex['first_exit'] or '-'} "
+            f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  "
+            f"first-try={_f(s.first_attempt)} parse-failed={s.parse_failures}"
+            + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
 
 # %% ../nbs/13_labels.ipynb #e9791640
 def _span(ts: list[int]) -> str:
     "Chunk indexes for a person: `4, 7` or `32-40`."
-    return f"{ts[0]}-{ts[-1]}" if len(ts) > 2 and ts[-1] - ts[0] == len(ts) - 1 else ', '.join(map(str, ts))
+    if len(ts) > 2 and ts[-1] - ts[0] == len(ts) - 1: return f"{ts[0]}-{ts[-1]}"
+    return ', '.join(map(str, ts))
 
 def scores_text(groups: dict) -> str:
     "The scores of `evaluate`, a header per project and query."
@@ -318,7 +333,8 @@ def scores_text(groups: dict) -> str:
             continue
         n, rel = len(scores[0].chunks), scores[0].said['tp'] + scores[0].said['fn']
         unread = sorted(set.intersection(*(set(s.unread) for s in scores)))
-        gone = f"; labels of chunks {_span(unread)} name chunks no run read: not scored" if unread else ''
+        gone = (f"; labels of chunks {_span(unread)} name chunks no run read: not scored"
+                if unread else '')
         out.append(f"{project} / {query}: {n} labelled chunks every run read, {rel} relevant{gone}")
         out += [score_line(s) for s in scores]
     return '\n'.join(out)
@@ -330,7 +346,7 @@ def score_dict(s: GateScore) -> dict:
 
 # %% ../nbs/13_labels.ipynb #18727095
 def run_chunks(start: Event, project) -> dict[str, str]:
-    "Chunk texts by sha, as the run of `start` cut `project` (its chunk size, tool-result cut, redaction, selection)."
+    "Chunk texts by sha, as the run of `start` cut `project`."
     cfg, sel = start['config'], start['config'].get('selection', {})
     select = Selection(sel.get('since'), sel.get('until'), tuple(sel.get('sessions', ())))
     p = load_project(project, cfg['tool_result_chars'], cfg.get('redactor') is not None, select)
@@ -351,7 +367,8 @@ def rewards(e: Event, truth_: bool | None, last_relevant: int | None) -> dict:
     parsed = e['kind'] == 'gate'
     return dict(format=parsed and e.get('attempts', 1) == 1,
                 update=None if truth_ is None or not parsed else e['update'] == truth_,
-                exit=None if last_relevant is None or not parsed else e['exit'] == (e['t'] >= last_relevant))
+                exit=None if last_relevant is None or not parsed
+                else e['exit'] == (e['t'] >= last_relevant))
 
 # %% ../nbs/13_labels.ipynb #6a0c252a
 def _outcomes(events) -> dict[int, str]:
@@ -361,21 +378,23 @@ def _outcomes(events) -> dict[int, str]:
         k = e['kind']
         if k == 'gate': out[e['t']] = 'retained'
         elif k == 'parse_failed': out[e['t']] = 'parse_failed'
-        elif k in ('memory', 'budget_exceeded', 'unchanged'): out[e['t']] = 'applied' if k == 'memory' else k
+        elif k in ('memory', 'budget_exceeded', 'unchanged'):
+            out[e['t']] = 'applied' if k == 'memory' else k
     return out
 
 # %% ../nbs/13_labels.ipynb #7b55d0b8
 def _run_of(log) -> tuple[Event, list[Event], str]:
-    "The run_start of `log`, the events of its level, and the template it used (checked by sha)."
+    "The run_start of `log`, the events of its level, and its template."
     events = read_log(log).events
     start = next(e for e in events if e['kind'] == 'run_start')
     template, want = load_template(), start['config']['template_sha']
-    if sha256_text(template) != want: raise LabelError(f"{log}: the run used another template (sha {want[:12]})")
+    if sha256_text(template) != want:
+        raise LabelError(f"{log}: the run used another template (sha {want[:12]})")
     return start, [e for e in events if e.get('level') == start['level']], template
 
 # %% ../nbs/13_labels.ipynb #41628772
 def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
-    "One training record per turn of the run in `log` over `project`: messages, response, gate, outcome, rewards."
+    "One training record per turn of the run in `log` over `project`."
     start, events, template = _run_of(log)
     # level 2 read period memories, which the period logs beside it hold
     texts = level2_texts(log) if start['level'] == 2 else {**run_chunks(start, project),
@@ -388,17 +407,20 @@ def export_turns(log, project, labels: Labels | None = None) -> list[dict]:
         if e['kind'] == 'memory': memory = e['text']
         if e['kind'] not in ('gate', 'parse_failed'): continue
         if e['chunk'] not in texts:
-            raise LabelError(f"{log}: turn {e['t']} read a chunk {project or 'its period logs'} no longer makes")
-        if 'raw' not in e: raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
-        prompt = build_prompt(start['question'], memory, texts[e['chunk']], run_budget(start), template)
-        gate = {k: e[k] for k in ('update', 'exit', 'think', 'candidate')} if e['kind'] == 'gate' else None
+            raise LabelError(f"{log}: turn {e['t']} read a chunk "
+                             f"{project or 'its period logs'} no longer makes")
+        if 'raw' not in e:
+            raise LabelError(f"{log}: turn {e['t']} has no response text (an older log)")
+        prompt = build_prompt(start['question'], memory, texts[e['chunk']],
+                              run_budget(start), template)
+        gate = ({k: e[k] for k in ('update', 'exit', 'think', 'candidate')}
+                if e['kind'] == 'gate' else None)
         out.append(dict(log=str(log), t=e['t'], messages=prompt.messages, response=e['raw'],
-                        gate=gate,
-                        outcome=outcomes[e['t']],
+                        gate=gate, outcome=outcomes[e['t']],
                         rewards=rewards(e, truth(labels, _turn(e), log) if labels else None, last)))
     return out
 
 # %% ../nbs/13_labels.ipynb #886c6710
 def chat_record(r: dict) -> dict:
-    "A turn as a chat fine-tuning record: the messages sent, then the model's reply as the assistant's."
+    "A turn as a chat fine-tuning record, the reply as the assistant's."
     return dict(messages=r['messages'] + [dict(role='assistant', content=r['response'])])

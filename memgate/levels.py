@@ -18,7 +18,7 @@ __all__ = ['LEVEL2_LOG', 'level2_path', 'ConsolidateError', 'PeriodMemory', 'per
            'level2_texts', 'stale']
 
 # %% ../nbs/08b_levels.ipynb #9793a7e9
-LEVEL2_LOG = 'level2.jsonl'      # the level-2 log's name, in the query's folder beside its period logs
+LEVEL2_LOG = 'level2.jsonl'      # the level-2 log's name, beside the query's period logs
 
 def level2_path(folder) -> Path:
     "The level-2 log of the query whose period logs are in `folder`."
@@ -26,12 +26,12 @@ def level2_path(folder) -> Path:
 
 # %% ../nbs/08b_levels.ipynb #5a9ce46a
 class ConsolidateError(MemgateError):
-    "Period logs that cannot be consolidated: none there, one that fails verify, two questions; each named."
+    "Period logs that cannot be consolidated."
 
 # %% ../nbs/08b_levels.ipynb #9f6a9725
 @dataclass(frozen=True)
 class PeriodMemory:
-    "A period's final memory as its log holds it, with the log's head when it was read and what lies behind it."
+    "A period's final memory as its log holds it, and where it came from."
     period: str
     log: Path
     head: str                   # the sha of the log's last line when it was read
@@ -47,46 +47,49 @@ class PeriodMemory:
 
 # %% ../nbs/08b_levels.ipynb #a813c4a1
 def period_memory(path) -> PeriodMemory | None:
-    "The final memory of the period log at `path` (None when its gate never opened); it must verify."
+    "The final memory of the period log at `path`, or None."
     v = verify(path, keep=True, whole=True)
     if not v.ok: raise ConsolidateError(f"{path}:{v.line}: {v.message}: memgate verify {path}")
     events = v.log.events
     start = next(e for e in events if e['kind'] == 'run_start')
     if 'period' not in start:
-        raise ConsolidateError(f"{path}: not a period log (its run_start names no period): ingest --period writes them")
+        raise ConsolidateError(f"{path}: not a period log (its run_start names no period): "
+                               "ingest --period writes them")
     mems = [e for e in events if e['kind'] == 'memory']
     if not mems: return None
     read = [s for e in events if e['kind'] == 'evidence' for s in e['source']]
     when = sorted(t for s in read for t in (s.get('first_ts'), s.get('last_ts')) if t)
     m = mems[-1]
-    return PeriodMemory(start['period'], Path(path), v.head, m['text'], m['sha'], m['tokens'], len(mems),
-                        tuple(dict.fromkeys(s['file'] for s in read)), start['question'], start['project'],
+    return PeriodMemory(start['period'], Path(path), v.head, m['text'], m['sha'], m['tokens'],
+                        len(mems), tuple(dict.fromkeys(s['file'] for s in read)),
+                        start['question'], start['project'],
                         when[0] if when else None, when[-1] if when else None)
 
 # %% ../nbs/08b_levels.ipynb #fa46e772
 def period_memories(folder) -> list[PeriodMemory]:
-    "The final memories of the period logs in a query's `folder`, in time order; those with none left out."
+    "The final memories of the period logs in `folder`, in time order."
     logs = sorted(p for p in Path(folder).glob('*.jsonl') if p.name != LEVEL2_LOG)
     if len(kinds := kinds_in(folder)) > 1:
         held = ', '.join(f"{plural(len(v), 'log')} by {k}" for k, v in kinds.items())
         raise ConsolidateError(f"{folder}: holds period logs of {len(kinds)} kinds ({held}); "
                                "level 2 reads one: move each other kind's logs to a folder of "
                                "their own (as ingest --log-dir does)")
-    if not logs: raise ConsolidateError(f"{folder}: no period logs to consolidate (memgate ingest --period month "
-                                        "writes them)")
+    if not logs: raise ConsolidateError(f"{folder}: no period logs to consolidate "
+                                        "(memgate ingest --period month writes them)")
     got = sorted((m for m in map(period_memory, logs) if m), key=lambda m: m.period)
     asked = {m.question for m in got}
-    if len(asked) > 1: raise ConsolidateError(f"{folder}: its period logs ask {len(asked)} different questions")
+    if len(asked) > 1:
+        raise ConsolidateError(f"{folder}: its period logs ask {len(asked)} different questions")
     return got
 
 # %% ../nbs/08b_levels.ipynb #a23538a3
 def period_text(period: str, memory: str) -> str:
-    "A level-2 chunk's text: the period named on a line, then its memory verbatim."
+    "A level-2 chunk's text: the period's name, then its memory verbatim."
     return f"[Memory of period {period}]\n{memory}"
 
 # %% ../nbs/08b_levels.ipynb #cb2ce353
 def level2_texts(path, events: list | None = None) -> dict[str, str]:
-    "The chunk texts the turns of the level-2 log at `path` read, by sha: each period memory under its heading."
+    "The texts the turns of the level-2 log at `path` read, by sha."
     folder, out, kept = Path(path).parent, {}, {}
     for e in read_log(path).events if events is None else events:
         for s in e.get('read', []) if e['kind'] in TURN_KINDS else []:
@@ -94,9 +97,10 @@ def level2_texts(path, events: list | None = None) -> dict[str, str]:
             if 'period' not in s or s.get('memory') in out or Path(name).name != name: continue
             if name not in kept:
                 log = folder / name
-                kept[name] = {m['sha']: m['text'] for m in (read_log(log).events if log.is_file() else [])
-                              if m['kind'] == 'memory'}
-            if s['memory'] in kept[name]: out[s['memory']] = period_text(s['period'], kept[name][s['memory']])
+                held = read_log(log).events if log.is_file() else []
+                kept[name] = {m['sha']: m['text'] for m in held if m['kind'] == 'memory'}
+            if s['memory'] in kept[name]:
+                out[s['memory']] = period_text(s['period'], kept[name][s['memory']])
     return out
 
 # %% ../nbs/08b_levels.ipynb #c3d656a7
@@ -106,7 +110,7 @@ def _line_shas(path: Path) -> set[str]:
 
 # %% ../nbs/08b_levels.ipynb #f52d97bc
 def stale(path) -> list[str]:
-    "What in the level-2 log at `path` no longer matches the period logs it read: one line each; [] when current."
+    "What in the level-2 log at `path` no longer matches its period logs."
     folder, last = Path(path).parent, {}
     for e in read_log(path).events:
         if e['kind'] in TURN_KINDS:
@@ -120,10 +124,11 @@ def stale(path) -> list[str]:
             out.append(f"period {period}: names {name!r}, not a log in its folder")
         elif not log.is_file(): out.append(f"period {period}: its log {name} is gone")
         elif s.get('head') not in _line_shas(log):
-            out.append(f"period {period}: {name} no longer holds the line {str(s.get('head'))[:12]} it read "
-                       "(the log was rewritten)")
+            out.append(f"period {period}: {name} no longer holds the line "
+                       f"{str(s.get('head'))[:12]} it read (the log was rewritten)")
     try: now = period_memories(folder)
     except ConsolidateError as e: return out + [str(e)]
     out += [f"period {p.period}: its memory changed since level 2 read it" if p.period in last
-            else f"period {p.period}: not read yet" for p in now if last.get(p.period, {}).get('memory') != p.sha]
+            else f"period {p.period}: not read yet"
+            for p in now if last.get(p.period, {}).get('memory') != p.sha]
     return out

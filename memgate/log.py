@@ -45,7 +45,7 @@ TURN_KINDS = ('gate', 'parse_failed')   # the events that open a turn
 RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
 
 class LogError(MemgateError):
-    "A log that cannot be read; the message names the file and the line (also in `line`)."
+    "A log that cannot be read; the message names the file and line."
     def __init__(self, msg: str, line: int | None = None, resumable: bool | None = None):
         super().__init__(msg)
         self.line = line
@@ -53,7 +53,7 @@ class LogError(MemgateError):
 
 # %% ../nbs/08_log.ipynb #324b0dfc
 class Event(dict):
-    "One log event: a dict of its fields (no attribute access: `update` is a field) and the `line` it came from."
+    "One log event: a dict of its fields, and the `line` it came from."
     line: int | None = None       # 1-based line number in its file
     offset: int = 0               # byte offset of that line
     digest: str | None = None     # `line_sha` of that line: what the next line names as `prev`
@@ -68,12 +68,13 @@ def check_event(d: dict) -> str | None:
     kind = d.get('kind')
     if kind not in EVENT_FIELDS: return f"unknown event kind {kind!r}"
     for name in ('prev', 'seal'):
-        if name in d and not isinstance(d[name],
-                                        str): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if name in d and not isinstance(d[name], str):
+            return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     want = dict(run=_str, level=_int, **EVENT_FIELDS[kind])
     for name, types in want.items():
         if name not in d: return f"{kind} event lacks field `{name}`"
-        if not _type_ok(d[name], types): return f"{kind} field `{name}` has type {type(d[name]).__name__}"
+        if not _type_ok(d[name], types):
+            return f"{kind} field `{name}` has type {type(d[name]).__name__}"
     if 't' in d and d['t'] < 1: return f"{kind} field `t` must be >= 1, not {d['t']}"
     if kind == 'run_end' and d['status'] not in RUN_STATUSES:
         return f"run_end status {d['status']!r} is not one of {RUN_STATUSES}"
@@ -81,7 +82,7 @@ def check_event(d: dict) -> str | None:
 
 # %% ../nbs/08_log.ipynb #babd1c41
 def make_event(kind: str, run: str, level: int, **fields) -> Event:
-    "Build an event with its fields in the canonical order, refusing a malformed one."
+    "A checked event, its fields in the canonical order."
     e = Event(kind=kind, run=run, level=int(level), **fields)
     if (problem := check_event(e)): raise ValueError(problem)
     return e
@@ -93,7 +94,7 @@ def encode_event(e: dict) -> bytes:
 
 # %% ../nbs/08_log.ipynb #cd8267d6
 def drop_incomplete_tail(path) -> bytes:
-    "Cut an incomplete last line (no final newline) off the file at `path`; returns what was cut."
+    "Cut an unfinished last line off the file at `path`; return it."
     path = Path(path)
     if not path.exists() or path.stat().st_size == 0: return b''
     with open(path, 'rb+') as f:
@@ -109,12 +110,12 @@ def drop_incomplete_tail(path) -> bytes:
 GENESIS = hashlib.sha256(b'').hexdigest()   # the `prev` of a log's first line
 
 def line_sha(line: bytes) -> str:
-    "The sha256 a following line names as its `prev`: of the line's bytes without its newline."
+    "The sha256 of a log line without its newline: the next line's `prev`."
     return hashlib.sha256(line.rstrip(b'\n')).hexdigest()
 
 # %% ../nbs/08_log.ipynb #693e4c29
 def last_line_sha(path) -> str:
-    "`line_sha` of the last complete line of the file at `path`, or GENESIS for an empty or missing file."
+    "`line_sha` of the last complete line of `path`, or GENESIS."
     path = Path(path)
     if not path.exists() or not path.stat().st_size: return GENESIS
     with open(path, 'rb') as f:
@@ -139,12 +140,12 @@ def _lock_path(path: Path) -> Path: return path.with_name(path.name + '.lock')
 
 # %% ../nbs/08_log.ipynb #191eea1d
 def no_symlink(path: Path):
-    "Refuse to write through a symbolic link: the log, its lock file or its folder."
+    "Refuse a log, lock file or folder that is a symbolic link."
     no_link((path, _lock_path(path), path.parent), 'log', LogError)
 
 # %% ../nbs/08_log.ipynb #ae21745d
 def _lock(path: Path) -> int:
-    "An exclusive lock for writing the log at `path`: the fd of its `.lock` file, which releases it when closed."
+    "Lock the log at `path` for writing; return the lock file's fd."
     while True:
         # a symlink here: ELOOP
         fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
@@ -152,7 +153,8 @@ def _lock(path: Path) -> int:
         except BlockingIOError:
             holder = os.read(fd, 32).decode('ascii', 'replace').strip() or 'unknown'
             os.close(fd)
-            raise LogLocked(f"{path} is being written by another memgate process (pid {holder}); one writer per log")
+            raise LogLocked(f"{path} is being written by another memgate process (pid {holder}); "
+                            "one writer per log")
         try: current = os.stat(_lock_path(path)).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError: current = False
         if current: break
@@ -164,7 +166,7 @@ def _lock(path: Path) -> int:
 
 # %% ../nbs/08_log.ipynb #eebe6c3c
 class LogWriter:
-    "Appends whole turns of events to one log file, chained and durably. Exactly one writer per file."
+    "Writes whole turns of events to one log file, chained and durably."
     def __init__(self, path):
         self.path, self._fd, self._lock = Path(path), None, None
         try:
@@ -176,17 +178,18 @@ class LogWriter:
             self._lock = _lock(self.path)
             self.dropped_tail = drop_incomplete_tail(self.path)
             self.prev = last_line_sha(self.path)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+            self._fd = os.open(self.path, flags, 0o644)
         except OSError as e:
             self.close()
             # a folder on the way that is a file: said so (the OS says only "Not a directory")
             if (f := next((q for q in self.path.parents if q.exists() and not q.is_dir()), None)):
-                raise LogError(f"{self.path}: {f} is a file, not a folder: the log folder (--log-dir) "
-                               "must be one", resumable=False) from None
+                raise LogError(f"{self.path}: {f} is a file, not a folder: "
+                               "the log folder (--log-dir) must be one", resumable=False) from None
             raise LogError(f"{self.path}: cannot write the log ({e.strerror or e})") from None
 
     def close(self):
-        "Close the file, remove the lock file and release the lock; a second close does nothing."
+        "Close the log, remove its lock file and release the lock."
         if self._lock is not None:
             try: os.unlink(_lock_path(self.path))
             except FileNotFoundError: pass
@@ -199,7 +202,7 @@ class LogWriter:
 # %% ../nbs/08_log.ipynb #a44867b7
 @patch
 def write(self: LogWriter, *events: dict):
-    "Append `events` in one write, each chained to the line before it, then fsync; undone if it fails."
+    "Append `events` in one synced write, each chained to the line before."
     lines, prev = [], self.prev
     for i, e in enumerate(events, 1):
         e = dict(e, prev=prev)
@@ -214,14 +217,14 @@ def write(self: LogWriter, *events: dict):
         os.fsync(self._fd)
     except OSError as e:
         self.truncate(size)
-        raise LogError(f"{self.path}: could not write a turn ({e.strerror or e}); the log was cut back to its last "
-                       "whole turn") from None
+        raise LogError(f"{self.path}: could not write a turn ({e.strerror or e}); "
+                       "the log was cut back to its last whole turn") from None
     self.prev = prev
 
 # %% ../nbs/08_log.ipynb #93de62a1
 @patch
 def truncate(self: LogWriter, size: int):
-    "Cut the log back to its first `size` bytes (a whole number of lines), durably."
+    "Cut the log back to its first `size` bytes, durably."
     os.ftruncate(self._fd, size)
     os.fsync(self._fd)
     self.prev = last_line_sha(self.path)
@@ -229,7 +232,7 @@ def truncate(self: LogWriter, size: int):
 # %% ../nbs/08_log.ipynb #ce9239e9
 @dataclass
 class LogContents:
-    "The events of a log file, and the incomplete last line if the file has one."
+    "A log file's events, and its incomplete last line if any."
     path: Path
     events: list[Event]
     incomplete: bytes = b''
@@ -237,12 +240,13 @@ class LogContents:
 
 # %% ../nbs/08_log.ipynb #bcd2be28
 def _event(path: Path, i: int, raw: bytes) -> Event:
-    "Line `i` of the log at `path`, decoded and checked: a `LogError` naming the line otherwise."
+    "Line `i` of the log at `path`, decoded and checked."
     try: d = json.loads(raw.decode('utf-8'))
-    except UnicodeDecodeError as e: raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}",
-                                                   i) from None
+    except UnicodeDecodeError as e:
+        raise LogError(f"{path}:{i}: invalid UTF-8 at byte {e.start}", i) from None
     except json.JSONDecodeError as e: raise LogError(f"{path}:{i}: not JSON ({e.msg})", i) from None
-    except RecursionError: raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
+    except RecursionError:
+        raise LogError(f"{path}:{i}: JSON nested deeper than any event", i) from None
     if not isinstance(d, dict): raise LogError(f"{path}:{i}: an event must be a JSON object", i)
     if (problem := check_event(d)): raise LogError(f"{path}:{i}: {problem}", i)
     ev = Event(d)
@@ -253,9 +257,9 @@ def _event(path: Path, i: int, raw: bytes) -> Event:
 LOG_LINE_BYTES = 64 << 20
 
 class LogLines:
-    "The events of a log file, read and checked one line at a time; after the last, a cut-off line is set aside."
-    def __init__(self,
-                 path): self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
+    "A log file's events, read and checked one line at a time."
+    def __init__(self, path):
+        self.path, self.incomplete, self.incomplete_line, self.count = Path(path), b'', None, 0
 
     def __iter__(self) -> Iterator[Event]:
         try: f = open_regular(self.path, 'log')
@@ -263,8 +267,9 @@ class LogLines:
         with f:
             offset = 0
             for i, raw, size in bounded_lines(f, LOG_LINE_BYTES):
-                if raw is None: raise LogError(f"{self.path}:{i}: a line of {size:,} bytes, over the "
-                                               f"{LOG_LINE_BYTES >> 20} MB no writer writes", i)
+                if raw is None:
+                    raise LogError(f"{self.path}:{i}: a line of {size:,} bytes, over the "
+                                   f"{LOG_LINE_BYTES >> 20} MB no writer writes", i)
                 # only the last line can lack one: a killed writer's
                 if not raw.endswith(b'\n'):
                     self.incomplete, self.incomplete_line = raw, i
@@ -284,22 +289,23 @@ def read_log(path) -> LogContents:
 FIRST_LINE_BYTES = 16 << 20   # a run_start longer than this is no memgate log
 
 def first_event(path) -> dict:
-    "A log's first event (its `run_start`), from its first line alone: finding a log reads no more of it."
+    "A log's `run_start`, read from its first line alone."
     try:
         with open_regular(path, 'log') as f: line = f.readline(FIRST_LINE_BYTES)
     except FileRefused as e: raise LogError(str(e)) from None
     try: e = json.loads(line)
     except (ValueError, RecursionError): e = None
     if not isinstance(e, dict) or e.get('kind') != 'run_start':
-        raise LogError(f"{path}:1: not a memgate log (no run_start first): memgate verify {path}", 1)
-    # a first line that names a run_start but lacks its fields is no log either (a KeyError was all it said)
+        raise LogError(f"{path}:1: not a memgate log (no run_start first): "
+                       f"memgate verify {path}", 1)
+    # a run_start line that lacks its fields is no log either (a KeyError was all it said)
     if (problem := check_event(e)):
         raise LogError(f"{path}:1: not a memgate log ({problem}): memgate verify {path}", 1)
     return e
 
 # %% ../nbs/08_log.ipynb #8fad9d14
 def log_files(paths) -> list[Path]:
-    "Log files named by `paths` (a path or a list of them); a folder stands for every `*.jsonl` below it."
+    "The log files named by `paths`, a folder standing for its `*.jsonl`."
     out, given = [], [paths] if isinstance(paths, (str, Path)) else list(paths)
     for p in map(Path, given):
         if p.is_dir(): out += sorted(p.rglob('*.jsonl'))
@@ -311,7 +317,7 @@ def log_files(paths) -> list[Path]:
 
 # %% ../nbs/08_log.ipynb #635ccda7
 def logs_of(paths, query: str | None = None) -> list[Path]:
-    "The logs under `paths` of `query` (all, if None), told by their first line; a file that is no log kept."
+    "The logs under `paths` of `query` (all if None), by their first line."
     def wanted(p) -> bool:
         try: return query is None or first_event(p)['query'] == query
         except LogError: return True
@@ -319,7 +325,7 @@ def logs_of(paths, query: str | None = None) -> list[Path]:
 
 # %% ../nbs/08_log.ipynb #fd246cc9
 def passed_over(path, error: Exception, done: str) -> str:
-    "The line that says the log at `path` was not `done` (shown, answered) and why; its line named where at fault."
+    "The line saying the log at `path` was not `done`, and why."
     said = str(error)
     where, _, why = said.partition(': ') if said.startswith(str(path)) else (str(path), '', said)
     return f"{where}: not {done}: {why}"
@@ -360,7 +366,7 @@ class Stats:
 
     @property
     def said_yes_rate(self) -> float:
-        "Gates that said yes over chunks read: how often the model wanted memory to change."
+        "Gates that said yes over chunks read."
         return self.update_gates / self.chunks_seen if self.chunks_seen else 0.0
 
 # %% ../nbs/08_log.ipynb #f96750f7
@@ -408,7 +414,7 @@ def add(self: Stats, e: dict):
 
 # %% ../nbs/08_log.ipynb #92d26aa5
 def stats(events) -> Stats:
-    "Recompute a log's numbers from its events (a list of events, or a path)."
+    "Recompute a log's numbers from its events or its path."
     # one line at a time: a long log is not held
     if isinstance(events, (str, Path)): events = LogLines(events)
     s = Stats()
@@ -418,7 +424,7 @@ def stats(events) -> Stats:
 # %% ../nbs/08_log.ipynb #22edecfa
 @dataclass
 class Verdict:
-    "The result of `verify`: `ok`, or the first failing `line` and what is wrong there."
+    "What `verify` found: `ok`, or the first failing `line` and why."
     path: Path
     ok: bool
     message: str
@@ -434,12 +440,13 @@ class Verdict:
 
     def __str__(self):
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
-        note = f" (incomplete last line {self.incomplete_line} set aside)" if self.incomplete_line else ''
+        note = (f" (incomplete last line {self.incomplete_line} set aside)"
+                if self.incomplete_line else '')
         return f"{where}: {'ok' if self.ok else 'FAILED'}: {self.message}{note}"
 
 # %% ../nbs/08_log.ipynb #938d55ba
 class _Checker:
-    "The state `verify` carries from line to line; `check(e)` says what is wrong with event `e`, or None."
+    "The state `verify` carries from line to line."
     def __init__(self):
         self.runs, self.ended, self.shas, self.memories = {}, set(), set(), set()
         # a scrubbed copy (`memgate rotate --scrub`): its memories' token counts are the scrubbed
@@ -450,15 +457,17 @@ class _Checker:
         self.s = Stats()    # stats of the events before the current one: last turn, last memory
 
     def pending(self) -> str | None:
-        "What the open turn still owes before another turn or a run_end may start."
+        "What the open turn still owes before a turn or run_end may follow."
         tn = self.turn
-        if tn and tn['kind'] == 'gate' and tn['applies'] and not (tn['memory'] or tn['budget'] or tn['unchanged']):
+        if (tn and tn['kind'] == 'gate' and tn['applies']
+                and not (tn['memory'] or tn['budget'] or tn['unchanged'])):
             said = 'said update yes' if tn['update'] else 'ran ungated'
-            return f"turn t={tn['t']} {said} but has neither evidence+memory, budget_exceeded nor unchanged"
+            return (f"turn t={tn['t']} {said} but has neither evidence+memory, "
+                    "budget_exceeded nor unchanged")
         return None
 
     def check(self, e: Event) -> str | None:
-        "What is wrong with `e`, given the events before it; the event's own kind has a method below."
+        "What is wrong with `e`, given the events before it."
         k, run = e['kind'], e['run']
         if k == 'run_start': return self.run_start(e)
         if k == 'answer': return self.answer(e)
@@ -467,7 +476,8 @@ class _Checker:
         if run in self.ended: return f"{k} event of run {run} after its run_end"
         level = self.runs[run]['level']
         want = level - (k == 'evidence')   # evidence sits one level below what the run writes
-        if e['level'] != want: return f"{k} has level {e['level']}, expected {want} in a level-{level} run"
+        if e['level'] != want:
+            return f"{k} has level {e['level']}, expected {want} in a level-{level} run"
         if k in TURN_KINDS: return self.open_turn(e)
         if k == 'run_end': return self.run_end(e)
         return self.in_turn(e) or getattr(self, k)(e)
@@ -477,7 +487,8 @@ class _Checker:
 def run_start(self: _Checker, e: Event) -> str | None:
     "A run may start once, and not while a turn still owes its memory."
     if e['run'] in self.runs: return f"run {e['run']} started twice"
-    if 'scrubbed' in e and e.line != 1: return "only a log's first line may say it is a scrubbed copy"
+    if 'scrubbed' in e and e.line != 1:
+        return "only a log's first line may say it is a scrubbed copy"
     self.scrubbed = self.scrubbed or 'scrubbed' in e
     if (p := self.pending()): return p
     self.runs[e['run']] = e
@@ -500,11 +511,12 @@ def open_turn(self: _Checker, e: Event) -> str | None:
 # %% ../nbs/08_log.ipynb #49120cf5
 @patch
 def in_turn(self: _Checker, e: Event) -> str | None:
-    "An event that belongs to the open turn: same run and `t`, under a gate that said update yes (or ran ungated)."
+    "An event of the open turn: same run and `t`, under a yes."
     k, tn = e['kind'], self.turn
     if tn is None or tn['run'] != e['run'] or tn['t'] != e['t']:
         return f"{k} at t={e['t']} has no gate in the same turn"
-    if tn['kind'] != 'gate' or not tn['applies']: return f"{k} at t={e['t']} but the turn's gate did not say update yes"
+    if tn['kind'] != 'gate' or not tn['applies']:
+        return f"{k} at t={e['t']} but the turn's gate did not say update yes"
     return None
 
 # %% ../nbs/08_log.ipynb #5e0033cc
@@ -519,7 +531,7 @@ def budget_exceeded(self: _Checker, e: Event) -> str | None:
 # %% ../nbs/08_log.ipynb #6a86eeb0
 @patch
 def unchanged(self: _Checker, e: Event) -> str | None:
-    "A yes whose candidate is the memory the turn started from, byte for byte: memory is kept, and said so once."
+    "A yes that handed the memory back as it was, said once."
     tn = self.turn
     if tn['evidence'] or tn['budget'] or tn['unchanged']:
         return "unchanged in a turn that already has evidence, budget_exceeded or unchanged"
@@ -531,10 +543,11 @@ def unchanged(self: _Checker, e: Event) -> str | None:
 # %% ../nbs/08_log.ipynb #12988f5b
 @patch
 def evidence(self: _Checker, e: Event) -> str | None:
-    "The chunk text behind the turn's update: once, matching its sha and the gate's chunk."
+    "The turn's evidence: once, matching its sha and the gate's chunk."
     tn = self.turn
     if sha256_text(e['text']) != e['sha']: return "evidence sha does not match its text"
-    if tn['evidence'] or tn['budget']: return "second evidence, or evidence after budget_exceeded, in one turn"
+    if tn['evidence'] or tn['budget']:
+        return "second evidence, or evidence after budget_exceeded, in one turn"
     if e['sha'] != tn['chunk']: return "evidence sha differs from the gate's chunk sha"
     tn['evidence'] = e['sha']
     self.shas.add(e['sha'])
@@ -543,11 +556,13 @@ def evidence(self: _Checker, e: Event) -> str | None:
 # %% ../nbs/08_log.ipynb #39e30828
 @patch
 def memory(self: _Checker, e: Event) -> str | None:
-    "The turn's new memory: after its evidence, with the right parents, token count and size."
+    "The turn's new memory, checked against its evidence and budget."
     tn, t = self.turn, e['t']
     if sha256_text(e['text']) != e['sha']: return "memory sha does not match its text"
-    if not all(isinstance(p, str) for p in e['parents']): return "memory parents must be shas (strings)"
-    if not tn['evidence'] or tn['memory']: return f"memory at t={t} without evidence first, or twice"
+    if not all(isinstance(p, str) for p in e['parents']):
+        return "memory parents must be shas (strings)"
+    if not tn['evidence'] or tn['memory']:
+        return f"memory at t={t} without evidence first, or twice"
     prev = self.s.final_memory_sha
     want = [tn['evidence']] + ([prev] if prev else [])
     missing = [p for p in e['parents'] if p not in self.shas]
@@ -571,7 +586,7 @@ def memory(self: _Checker, e: Event) -> str | None:
 # %% ../nbs/08_log.ipynb #f4fceed9
 @patch
 def run_end(self: _Checker, e: Event) -> str | None:
-    "The end of a run: after a whole turn, with counts that agree with the log so far."
+    "A run's end: after a whole turn, with counts that agree with the log."
     if (p := self.pending()): return p
     self.ended.add(e['run'])
     self.turn = None
@@ -597,7 +612,8 @@ def review(self: _Checker, e: Event) -> str | None:
     "An approval: between turns, of a memory written earlier in the log."
     if (p := self.pending()): return p
     if e['memory_sha'] not in self.memories:
-        return f"review approves memory {e['memory_sha'][:12]}, which does not appear earlier in the log"
+        return (f"review approves memory {e['memory_sha'][:12]}, "
+                "which does not appear earlier in the log")
     return None
 
 # %% ../nbs/08_log.ipynb #ec9851dd
@@ -605,19 +621,21 @@ def _broken_seal(e: Event) -> str | None:
     "What is wrong with `e`'s seal, if it has one."
     if 'seal' not in e: return None
     unsealed = encode_event({k: v for k, v in e.items() if k != 'seal'})
-    return None if line_sha(unsealed) == e['seal'] else "the line was edited after it was written (its seal breaks)"
+    if line_sha(unsealed) == e['seal']: return None
+    return "the line was edited after it was written (its seal breaks)"
 
 # %% ../nbs/08_log.ipynb #b225e3c6
 def _chain_break(e: Event, prev: str) -> str | None:
     "What is wrong with `e`'s `prev`, given the sha of the line before it."
     if e['prev'] == prev: return None
-    if e.line == 1: return "the first line's prev is not the sha of nothing: lines were deleted or inserted before it"
-    return (f"the chain breaks here: prev {e['prev'][:12]} is not the sha of line {e.line - 1} ({prev[:12]}): "
-            "a line was edited, deleted, inserted or moved")
+    if e.line == 1: return ("the first line's prev is not the sha of nothing: "
+                            "lines were deleted or inserted before it")
+    return (f"the chain breaks here: prev {e['prev'][:12]} is not the sha of line {e.line - 1} "
+            f"({prev[:12]}): a line was edited, deleted, inserted or moved")
 
 # %% ../nbs/08_log.ipynb #62214047
 def _tally(path: Path) -> tuple[int, int | None]:
-    "(complete lines, the line number of a cut-off last line or None) of the file at `path`, counted, not parsed."
+    "(complete lines, cut-off last line or None) of the file at `path`."
     newlines, last = 0, b'\n'
     try:
         with open_regular(path, 'log') as f:
@@ -628,14 +646,14 @@ def _tally(path: Path) -> tuple[int, int | None]:
 
 # %% ../nbs/08_log.ipynb #3686cb9c
 def log_head(path) -> tuple[int, str]:
-    "(complete lines, the sha of the last one) of the log at `path`: kept, `verify --head` finds any later change."
+    "(complete lines, sha of the last one) of the log at `path`."
     return _tally(Path(path))[0], last_line_sha(path)
 
 # %% ../nbs/08_log.ipynb #b7d27a0a
 _BULK = dict(evidence=('text',), gate=('think', 'candidate', 'raw'), parse_failed=('raw',))
 
 def _slim(e: Event) -> Event:
-    "`e` without its bulk (a chunk's text, the model's words), which a resume does not need; its place kept."
+    "`e` without its bulk (chunk text, the model's words), its place kept."
     if not (drop := _BULK.get(e['kind'])): return e
     slim = Event({k: v for k, v in e.items() if k not in drop})
     slim.line, slim.offset, slim.digest = e.line, e.offset, e.digest
@@ -643,34 +661,34 @@ def _slim(e: Event) -> Event:
 
 # %% ../nbs/08_log.ipynb #62ce8bb4
 def head_said(lines: int, head: str) -> str:
-    "A log's size and head as every command that writes a log prints them, to keep for `verify --head`."
+    "A log's size and head, as every command that writes a log prints them."
     return f"({plural(lines, 'line')}, head {head[:16]})"
 
 # %% ../nbs/08_log.ipynb #8d2517f2
 class _Kept:
-    "Where a log holds the head kept (`verify --head`), and what was appended after it."
+    "Where a log holds the head kept, and what was appended after it."
     def __init__(self, head: str | None):
         self.head = head.lower() if head and len(head) >= 12 else None
         self.line, self.after = None, Counter()
 
     def see(self, e: Event):
-        "Note `e`, a line whose chain up to it verified: the head, or a line after it."
+        "Note `e`, a verified line: the head, or a line after it."
         if self.line is not None: self.after[e['kind']] += 1
         elif self.head and e.digest.startswith(self.head): self.line = e.line
 
     def said(self) -> str:
-        "What the verdict adds: the head's line, and what was appended after it, in words (`1 answer`, `3 turns`)."
+        "The head's line, and what was appended after it, in words."
         a = self.after
         if not a: return f"; ends at the head kept (line {self.line})"
-        what = [plural(n, w) for n,
-                w in ((a['gate'] + a['parse_failed'], 'turn'), (a['answer'], 'answer'),
-                                         (a['run_start'], 'run')) if n]
-        return (f"; holds the head kept at line {self.line}, then {plural(a.total(), 'line')} appended"
+        what = [plural(n, w) for n, w in ((a['gate'] + a['parse_failed'], 'turn'),
+                                          (a['answer'], 'answer'), (a['run_start'], 'run')) if n]
+        return (f"; holds the head kept at line {self.line}, "
+                f"then {plural(a.total(), 'line')} appended"
                 + (f": {', '.join(what)}" if what else ''))
 
 # %% ../nbs/08_log.ipynb #5c7a9e01
 def _scrub_said(c: _Checker) -> str:
-    "What a verdict adds of a scrubbed copy (`memgate rotate --scrub`): the log it replaced, and how much it changed."
+    "A verdict's note on a scrubbed copy: the log it replaced, how much."
     first = next(iter(c.runs.values()), None)
     said = [f"{s.get('head', '?')[:12]} ({plural(s.get('replacements', 0), 'value')} replaced)"
             for s in (first or {}).get('scrubbed') or [] if isinstance(s, dict)]
@@ -688,14 +706,16 @@ def _ending(path: Path, c: _Checker, n: int, torn: int | None, chained: bool,
     note += _scrub_said(c)
     last = next(reversed(c.runs), None)
     if last is not None and last not in c.ended:
-        note += f"; its last run {last} is unfinished (no run_end: it was killed, or is still being written)"
+        note += (f"; its last run {last} is unfinished "
+                 "(no run_end: it was killed, or is still being written)")
     return Verdict(path, True, f"{n} events, {c.s.chunks_seen} turns{note}", None, n, torn,
                    c.turn['event'] if p else None)
 
 # %% ../nbs/08_log.ipynb #beaa72e9
 def _problem(e: Event, c: _Checker, prev: str, chained: bool) -> str | None:
-    "What is wrong with line `e` after a line of sha `prev`: its place in a turn, its chain, its seal; None if nothing."
-    broken = (_chain_break(e, prev) if 'prev' in e else "line without prev in a chained log") if chained else None
+    "What is wrong with line `e` after a line of sha `prev`, or None."
+    unchained = "line without prev in a chained log"
+    broken = (_chain_break(e, prev) if 'prev' in e else unchained) if chained else None
     try: return c.check(e) or broken or _broken_seal(e)
     # a field of a shape no writer writes
     except (TypeError, ValueError, KeyError, AttributeError) as err:
@@ -703,15 +723,15 @@ def _problem(e: Event, c: _Checker, prev: str, chained: bool) -> str | None:
 
 # %% ../nbs/08_log.ipynb #67ec343e
 def verify(path,                        # the log
-           strict: bool = False,        # fail on an incomplete last line instead of setting it aside
-           unfinished_ok: bool = False, # accept an unfinished last turn and report it (what --resume redoes)
-           keep: bool = False,          # hand back the events checked (`Verdict.log`), without their bulk
+           strict: bool = False,        # fail on an incomplete last line, not set it aside
+           unfinished_ok: bool = False, # accept an unfinished last turn (what --resume redoes)
+           keep: bool = False,          # hand back the events read (`Verdict.log`), bulk left out
            # with `keep`: the events whole, bulk and all (what `memgate.recall` serves, read once)
            whole: bool = False,
            # the sha of a line the log must still hold (or its first 12+ characters)
            head: str | None = None
            ) -> Verdict:
-    "Check that the log at `path` can be trusted; the verdict names the first failing line."
+    "Check that the log at `path` can be trusted."
     path = Path(path)
     if strict and (torn := _tally(path)[1]):
         return Verdict(path, False, "incomplete last line (the writer was killed mid-write)", torn,
@@ -732,9 +752,10 @@ def verify(path,                        # the log
                                            str(err).removeprefix(f"{path}:{err.line}: "), err.line)
     if head and kept_head.line is None:
         return Verdict(path, False,
-                       f"the log does not hold the head kept ({head[:12]}): a line at or before it was "
-                       f"cut off or rewritten (its last line {lines.count} has sha {prev[:12]})", lines.count,
-                       lines.count)
+                       f"the log does not hold the head kept ({head[:12]}): "
+                       "a line at or before it was cut off or rewritten "
+                       f"(its last line {lines.count} has sha {prev[:12]})",
+                       lines.count, lines.count)
     v = _ending(path, c, lines.count, lines.incomplete_line, chained, unfinished_ok)
     if head and v.ok: v.message += kept_head.said()
     v.head = prev

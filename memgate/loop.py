@@ -41,10 +41,11 @@ RETRY_TEMPERATURE = 0.7
 
 # %% ../nbs/09_loop.ipynb #d79b996d
 def _rules_config(redact: bool) -> dict:
-    "What `run_start` records of the rules redaction applies: their shas, so a resume cannot mix two rule sets."
+    "The shas of the rules redaction applies, as `run_start` records them."
     if not redact: return {}
     rules = active_rules()
-    # memgate's own rules, when they apply: an edit of templates/secret-rules.toml is seen without a version bump
+    # memgate's own rules, when they apply: an edit of templates/secret-rules.toml
+    # is seen without a version bump
     own = {'default_rules': default_rules().sha} if uses_defaults(rules) else {}
     return own | ({'secret_rules': rules.sha} if rules is not None else {})
 
@@ -75,10 +76,11 @@ class LoopConfig:
     context_said: bool = False
 
     def __post_init__(self):
-        "The budget follows the run's own numbers: a section that holds a chunk, the reserve `max_tokens` asks."
+        "Fit the budget to the run's own `chunk_tokens` and `max_tokens`."
         section = max(self.budget.section, self.chunk_tokens)
         reserve = self.sampling.get('max_tokens') or self.budget.response_reserve
-        object.__setattr__(self, 'budget', replace(self.budget, section=section, response_reserve=reserve))
+        budget = replace(self.budget, section=section, response_reserve=reserve)
+        object.__setattr__(self, 'budget', budget)
 
 
 # %% ../nbs/09_loop.ipynb #56c83aa7
@@ -86,7 +88,8 @@ class LoopConfig:
 def log_config(self: LoopConfig) -> dict:
     "The `config` of `run_start`."
     return dict(chunk_tokens=self.chunk_tokens, tool_result_chars=self.tool_result_chars,
-                memory_budget=self.budget.memory, context=self.budget.context if self.context_said else None,
+                memory_budget=self.budget.memory,
+                context=self.budget.context if self.context_said else None,
                 response_reserve=self.budget.response_reserve, exit_gate=self.use_exit_gate,
                 parse_retries=self.parse_retries, retry_temperature=self.retry_temperature,
                 template_sha=template_sha(self.template),
@@ -98,7 +101,7 @@ def log_config(self: LoopConfig) -> dict:
 # %% ../nbs/09_loop.ipynb #528dcfef
 @dataclass
 class ResumePoint:
-    "Where a log left off: the last resolved turn, the memory then, and the chunk sha of every logged turn."
+    "Where a log left off: its last turn, the memory then, its chunk shas."
     t: int = 0
     memory: str | None = None
     memory_sha: str | None = None
@@ -117,15 +120,16 @@ class ResumePoint:
     limit: int | None = None
 
     def check(self, t: int, chunk: Chunk):
-        "Refuse chunk `t` of the project if it is not the chunk the log read at `t`."
+        "Refuse chunk `t` unless it is the chunk the log read at `t`."
         logged = self.chunk_shas.get(t)
         if logged != chunk.sha:
-            raise ResumeError(f"chunk {t} has sha {chunk.sha[:12]} but the log recorded {str(logged)[:12]}: "
-                              "the project's chunks changed since this log was written")
+            raise ResumeError(f"chunk {t} has sha {chunk.sha[:12]} but the log recorded "
+                              f"{str(logged)[:12]}: the project's chunks changed "
+                              "since this log was written")
 
 # %% ../nbs/09_loop.ipynb #1d865904
 class ResumeError(MemgateError):
-    "A log that cannot be continued with these chunks or settings; the message says what changed."
+    "A log that cannot go on with these chunks or settings."
 
 # %% ../nbs/09_loop.ipynb #c2c1e3a2
 @dataclass(frozen=True)
@@ -176,9 +180,9 @@ class RunOutcome:
 # %% ../nbs/09_loop.ipynb #e31e0182
 @dataclass
 class Asked:
-    "What asking for one turn's answer gave: the gate (None after the retries), the last parse error, and the cost."
-    gate: GateResponse | None = None
-    error: ParseError | None = None
+    "What asking for a turn's answer gave: the gate, the error, the cost."
+    gate: GateResponse | None = None   # None: no answer parsed, retries and all
+    error: ParseError | None = None    # the last parse error
     attempts: int = 0
     latency_s: float = 0.0
     # the server's prompt_tokens and completion_tokens, over the attempts
@@ -207,7 +211,7 @@ class Asked:
 
 # %% ../nbs/09_loop.ipynb #528e3e39
 def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
-    "Sampling for try `attempt` of a turn: the run's on the first; a retry gets its own seed and the retry temperature."
+    "The sampling options for try `attempt` of a turn."
     if attempt == 1: return cfg.sampling
     # at temperature 0 a resent request is the same answer
     seed = (cfg.sampling.get('seed') or 0) + attempt - 1
@@ -219,7 +223,7 @@ def attempt_sampling(cfg: LoopConfig, attempt: int) -> dict:
 TIMES = ('queue_s', 'first_token_s', 'decode_s')
 
 def _take(a: Asked, completion: Completion, fast_no: bool = False):
-    "Fold one completion into `a`, and parse it (with `fast_no`, an answer that said no is read to there)."
+    "Fold one completion into `a`, and parse it."
     if a.attempts > 1:
         a.earlier.append(dict(raw=a.raw, finish_reason=a.finish_reason,
                               error=f"<{a.error.tag}> {a.error.problem}"))
@@ -230,6 +234,7 @@ def _take(a: Asked, completion: Completion, fast_no: bool = False):
     for k in TIMES:
         if getattr(completion, k, 0): a.times[k] = a.times.get(k, 0.0) + getattr(completion, k)
     a.raw, a.finish_reason = completion.text, completion.finish_reason
+    # `fast_no`: an answer that said no was read only to there
     if fast_no and (no := said_no(completion.text)) is not None: a.gate, a.fast_no = no, True
     else:
         try: a.gate = parse_gate_response(completion.text)
@@ -239,7 +244,7 @@ def _take(a: Asked, completion: Completion, fast_no: bool = False):
         a.gate, a.reasoning = replace(a.gate, think=completion.reasoning.strip()), True
 
 async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
-    "Ask up to `1 + cfg.parse_retries` times for an answer in the gate format."
+    "Ask up to `1 + cfg.parse_retries` times for a gate-format answer."
     a, until = Asked(), {'until': lambda text: said_no(text) is not None} if cfg.fast_no else {}
     while a.gate is None and a.attempts <= cfg.parse_retries:
         a.attempts += 1
@@ -252,7 +257,7 @@ async def ask(prompt: Prompt, cfg: LoopConfig, client: ModelClient) -> Asked:
 MAX_TOKEN_BYTES = 128     # the longest cl100k token
 
 def candidate_tokens(text: str, budget: int) -> tuple[int, bool]:
-    "(tokens, exact): the count of `text`, or of a prefix that already proves it over `budget` (exact False)."
+    "(tokens, exact) of `text`, counted only as far as `budget` needs."
     room = MAX_TOKEN_BYTES * (budget + 1)
     if len(text) <= room or len(text.encode('utf-8')) <= room: return count_tokens(text), True
     return count_tokens(text[:room]), False
@@ -260,7 +265,7 @@ def candidate_tokens(text: str, budget: int) -> tuple[int, bool]:
 # %% ../nbs/09_loop.ipynb #e8e98c2c
 @dataclass(frozen=True)
 class TurnEvents:
-    "The events of turn `t` of run `run` over `chunk`, at `level` (its evidence one level below)."
+    "The events of turn `t` of run `run` over `chunk`, at `level`."
     run: str
     level: int
     t: int
@@ -272,25 +277,26 @@ class TurnEvents:
                           **fields)
 
     def parse_failed(self, a: Asked, max_tokens: int | None) -> dict:
-        "No answer in the gate format after the retries: the last one's error and text."
+        "The turn's `parse_failed`: the last answer's error and text."
         cut = f"answer cut at max_tokens {max_tokens}: " if a.finish_reason == 'length' else ''
         return self.event('parse_failed', error=f"{cut}<{a.error.tag}> {a.error.problem}",
                           raw=a.error.raw,
                           chunk=self.chunk.sha, read=self.chunk.sources, **a.cost())
 
     def gate(self, a: Asked) -> dict:
-        "What the model said, verbatim, and what it cost (a `--fast-no` answer said no exit gate)."
+        "The turn's `gate`: what the model said, verbatim, and its cost."
         g = a.gate
+        # a `--fast-no` answer said no exit gate
         return self.event('gate', update=g.update_gate, exit=None if a.fast_no else g.exit_gate,
-                          chunk=self.chunk.sha, think=g.think, candidate=g.candidate, read=self.chunk.sources,
-                          raw=a.raw, **a.cost())
+                          chunk=self.chunk.sha, think=g.think, candidate=g.candidate,
+                          read=self.chunk.sources, raw=a.raw, **a.cost())
 
     def applied(self, candidate: str, tokens: int, parent: str | None) -> tuple[dict, dict]:
-        "The chunk as evidence, and the new memory linked to it and to the memory it replaces."
+        "The chunk as evidence, and the new memory linked to it and the old."
         memory = self.event('memory', sha=sha256_text(candidate), text=candidate, tokens=tokens,
                             parents=[self.chunk.sha] + ([parent] if parent else []))
-        evidence = self.event('evidence', self.level - 1, sha=self.chunk.sha, text=self.chunk.evidence_text,
-                              source=self.chunk.sources)
+        evidence = self.event('evidence', self.level - 1, sha=self.chunk.sha,
+                              text=self.chunk.evidence_text, source=self.chunk.sources)
         return evidence, memory
 
 # %% ../nbs/09_loop.ipynb #e52048a4
@@ -300,7 +306,7 @@ def resolve_turn(a: Asked,                 # what asking gave: the gate, or None
                  memory_sha: str | None,   # its sha, the new memory's parent
                  memory_tokens: int,       # its tokens
                  cfg: LoopConfig) -> Turn:
-    "What the rules make of answer `a`: a turn that failed to parse, retained, kept unchanged, refused or applied."
+    "The `Turn` the rules make of answer `a`."
     def ended(outcome: str, *events, new: str | None = memory, tokens: int = memory_tokens) -> Turn:
         return Turn(ev.t, outcome, a.gate, new, memory, tokens, a.attempts, a.latency_s, events,
                     a.usage, a.times)
@@ -329,7 +335,7 @@ async def run_turn(t: int,                    # the turn, 1-based: the chunk's p
                    client: ModelClient,       # the model
                    # M_{t-1}'s count, when the caller has it
                    memory_tokens: int | None = None) -> Turn:
-    "Turn `t` over `chunk` from memory `memory`: its prompt built, the model asked (`ask`), the answer resolved."
+    "Run turn `t` over `chunk` from `memory`: prompt, ask, resolve."
     if memory_tokens is None: memory_tokens = count_tokens(memory) if memory is not None else 0
     prompt = build_prompt(question, memory, chunk.text, cfg.budget, load_template(cfg.template),
                           memory_tokens=memory_tokens, chunk_tokens=chunk.tokens)
@@ -353,7 +359,7 @@ def _written(sink, s: Stats, *events):
 # %% ../nbs/09_loop.ipynb #7a52742f
 async def unread(source, resume: ResumePoint, limit: int | None = None,
                  gone: Callable[[], bool] = lambda: False):
-    "(t, chunk) of every chunk a run has yet to read: those its log holds are checked, then skipped."
+    "(t, chunk) of every chunk a run has yet to read."
     t = 0
     async for chunk in _chunks(source):
         t = chunk.index if resume.fresh else t + 1
@@ -368,13 +374,13 @@ async def unread(source, resume: ResumePoint, limit: int | None = None,
 NOTHING_PARSED = 'no answer was in the gate format'
 
 def nothing_parsed(turns: int, last_raw: str) -> str:
-    "The error of a run none of whose answers was in the gate format, quoting the last one."
+    "The error of a run with no answer in the gate format."
     return f"{NOTHING_PARSED} in {turns} turns; the last answer: {cut_middle(last_raw, 300, ' ')!r}"
 
 # %% ../nbs/09_loop.ipynb #734cb946
 @dataclass
 class _AheadTurn:
-    "A turn asked ahead: its chunk, the memory sha its prompt carried, and the task answering it."
+    "A turn asked ahead, with the memory sha its prompt carried."
     t: int
     chunk: Chunk
     memory_sha: str | None
@@ -382,12 +388,12 @@ class _AheadTurn:
 
 # %% ../nbs/09_loop.ipynb #c5e09bdc
 def _fresh(a: _AheadTurn, memory_sha: str | None) -> bool:
-    "Whether turn `a` was asked with the memory now committed: only then may it be committed."
+    "Whether turn `a` was asked with the memory now committed."
     return a.memory_sha == memory_sha
 
 # %% ../nbs/09_loop.ipynb #4749d973
 class Ahead:
-    "Turns of one run asked up to `k` at once, resolved in order; those asked with a stale memory asked again."
+    "Turns of one run asked up to `k` at once, handed back in order."
     def __init__(self, k: int, ask: Callable, chunks):
         self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
         # answered, cut short
@@ -408,7 +414,7 @@ class Ahead:
 # %% ../nbs/09_loop.ipynb #be9a69b9
 @patch
 def _discard(self: Ahead, a: _AheadTurn):
-    "Throw turn `a` away: its answer counted as calls made for nothing, or its request cancelled (closed)."
+    "Throw turn `a` away: count its answer, or cancel its request."
     if a.task.done() and not a.task.cancelled() and a.task.exception() is None:
         turn = a.task.result()
         self.discarded['calls'] += turn.attempts
@@ -423,7 +429,7 @@ def _discard(self: Ahead, a: _AheadTurn):
 # %% ../nbs/09_loop.ipynb #36daee74
 @patch
 async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | None:
-    "The next turn in order, asked with the committed memory `memory_sha`; None when the chunks are done."
+    "The next turn in order, asked with memory `memory_sha`, or None."
     await self._fill(memory, memory_sha, memory_tokens)
     if not self.pending: return None
     a = self.pending.pop(0)
@@ -437,21 +443,22 @@ async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | No
 # %% ../nbs/09_loop.ipynb #31d88a1f
 @patch
 def restart(self: Ahead, memory, memory_sha, memory_tokens):
-    "Memory changed: every turn asked ahead with the old one is thrown away and asked again with the new one."
+    "Ask every pending turn again, with the new memory."
     for a in self.pending: self._discard(a)
-    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens) for a in self.pending]
+    self.pending = [self._asked(a.t, a.chunk, memory, memory_sha, memory_tokens)
+                    for a in self.pending]
 
 # %% ../nbs/09_loop.ipynb #a7378b89
 @patch
 def close(self: Ahead):
-    "Cancel what is still asked: the run ended (exit gate, Ctrl-C, a failure)."
+    "Cancel what is still asked: the run ended."
     for a in self.pending: self._discard(a)
     self.pending = []
 
 # %% ../nbs/09_loop.ipynb #cede317f
 @dataclass
 class _Held:
-    "What a run holds between turns: the committed memory, and how many of its turns were answered in the format."
+    "What a run holds between turns: its memory and its parse counts."
     memory: str | None
     sha: str | None
     tokens: int
@@ -461,13 +468,13 @@ class _Held:
 
 # %% ../nbs/09_loop.ipynb #dd92f2a2
 def _judged(status: str, m: _Held) -> tuple[str, str | None]:
-    "A run's status and error: failed, naming the last answer, when none of its answers was in the gate format."
+    "A run's status and error, given how its answers parsed."
     if m.unparsed and not m.parsed: return 'failed', nothing_parsed(m.unparsed, m.last_raw)
     return status, None
 
 # %% ../nbs/09_loop.ipynb #20f79789
 async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, stop, on_turn) -> str:
-    "Commit turns from `ahead` in order, until the chunks end, the exit gate says end or `stop` is set: the status."
+    "Commit turns from `ahead` in order until the run ends; its status."
     while True:
         if stop is not None and stop.is_set(): return 'interrupted'
         if (turn := await ahead.next_turn(m.memory, m.sha, m.tokens)) is None: break
@@ -487,12 +494,12 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
 def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error: str | None,
              failed: int,
              ahead: Ahead, end_info) -> Event:
-    "The run_end event: how the run ended and why, its counts, and what speculation cost."
+    "The `run_end` event: how and why the run ended."
     extra = dict(error=error, failed_calls=failed,
                  speculation=dict(ahead=ahead.k, **ahead.discarded) if ahead.k > 1 else None)
     return make_event('run_end', run, level, status=status, chunks_seen=s.chunks_seen,
-                      chunks_used=s.chunks_used,
-                      final_memory_sha=s.final_memory_sha, elapsed_s=round(elapsed, 3), ts=utc_now(),
+                      chunks_used=s.chunks_used, final_memory_sha=s.final_memory_sha,
+                      elapsed_s=round(elapsed, 3), ts=utc_now(),
                       **{k: v for k, v in extra.items() if v}, **(end_info() if end_info else {}))
 
 # %% ../nbs/09_loop.ipynb #f70c2a03
@@ -501,37 +508,39 @@ def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: Resu
                run_info: dict | None) -> Event:
     "The run_start event: what the run reads, with what, from where."
     return make_event('run_start', run, level, project=project, query=query.id,
-                      question=query.question, model=model,
-                      config=cfg.log_config(), resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
+                      question=query.question, model=model, config=cfg.log_config(),
+                      resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
 
 # %% ../nbs/09_loop.ipynb #c3d32126
 def _asker(level: int, run: str, query: Query, cfg: LoopConfig, client: ModelClient) -> Callable:
-    "How the run asks turn `t`: `run_turn` with what stays the same across turns bound."
-    return lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha, cfg, client, n)
+    "`run_turn` with the arguments a run's turns share bound."
+    return lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha,
+                                                  cfg, client, n)
 
 # %% ../nbs/09_loop.ipynb #3d144be0
 # the level the run writes: 1 over transcripts, 2 over memories
 async def run_loop(level: int,
                    query: Query,                # the standing question
-                   source,                      # chunks: any iterable or async iterable, read in order
+                   source,                      # chunks: any sync or async iterable, read in order
                    cfg: LoopConfig,             # budgets, retries, sampling, exit gate
                    client: ModelClient,         # the model
-                   sink,                        # where whole turns of events go: anything with write(*events)
+                   sink,                        # where whole turns go: anything with write(*events)
                    *,
                    project: str = '',           # recorded in run_start
                    model: str = '',             # recorded in run_start
                    resume: ResumePoint | None = None,   # continue a log after its last turn
                    limit: int | None = None,    # read at most the first `limit` chunks
                    stop: asyncio.Event | None = None,   # set it to end the run between turns
-                   on_turn: Callable[[Turn], None] | None = None,     # called after each turn is written
+                   on_turn: Callable[[Turn], None] | None = None,  # called after each written turn
                    run_info: dict | None = None,  # more fields for run_start
-                   end_info: Callable[[], dict] | None = None,       # more fields for run_end, at its end
+                   end_info: Callable[[], dict] | None = None,  # more run_end fields, at its end
                    # turns asked at once (`Ahead`); the log is the same for any
                    speculate: int = 1) -> RunOutcome:
-    "Run the gated loop over `source` for `query`, writing whole-turn events to `sink`."
+    "Run the gated loop over `source` for `query`, writing turns to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
-    m = _Held(resume.memory, resume.memory_sha, resume.memory_tokens if resume.memory is not None else 0)
+    m = _Held(resume.memory, resume.memory_sha,
+              resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
     _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
     ahead = Ahead(speculate if cfg.use_update_gate else 1,         # ungated: all apply

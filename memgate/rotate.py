@@ -24,45 +24,46 @@ __all__ = ['TEXT_FIELDS', 'EARLIER_FIELDS', 'Sent', 'ScrubError', 'logged_events
 # %% ../nbs/08a_rotate.ipynb #f6ff73af
 # the fields of each kind of event that hold text a model was sent or wrote (a gate's `earlier`
 # attempts too)
-TEXT_FIELDS = dict(gate=('think', 'candidate', 'raw'), parse_failed=('raw', 'error'), evidence=('text',),
-                   memory=('text',), answer=('text',))
+TEXT_FIELDS = dict(gate=('think', 'candidate', 'raw'), parse_failed=('raw', 'error'),
+                   evidence=('text',), memory=('text',), answer=('text',))
 EARLIER_FIELDS = ('raw', 'error')
 
 # %% ../nbs/08a_rotate.ipynb #34af5cf0
 @dataclass(frozen=True)
 class Sent:
-    "A value the current rules take in text a log holds: its line and turn, the field, what took it."
+    "A value the current rules take in a log's text, and where it stands."
     line: int            # the log's line
     t: int | None        # the turn; None for an answer
-    field: str           # `evidence`, `memory`, `think`, `candidate`, `raw`, `answer`, `earlier raw`, ...
+    field: str           # evidence, memory, think, candidate, raw, answer, earlier raw, ...
     kind: str            # what takes it now: `password`, `random`, a rule's id
     value: str           # never shown: `masked`
 
 # %% ../nbs/08a_rotate.ipynb #7db1de68
 def _texts(e: dict):
-    "(field, text) of each text event `e` holds, its earlier attempts' included."
+    "(field, text) of each text `e` holds, earlier attempts' included."
     for name in TEXT_FIELDS.get(e['kind'], ()):
         if isinstance(e.get(name), str): yield (e['kind'] if name == 'text' else name), e[name]
     for a in e.get('earlier') or []:
         for name in EARLIER_FIELDS:
-            if isinstance(a, dict) and isinstance(a.get(name), str): yield f'earlier {name}', a[name]
+            if isinstance(a, dict) and isinstance(a.get(name), str):
+                yield f'earlier {name}', a[name]
 
 # %% ../nbs/08a_rotate.ipynb #3d2493d0
 class ScrubError(MemgateError):
-    "A log that cannot be looked at or scrubbed; the message names it and says why."
+    "A log that cannot be looked at or scrubbed."
 
 # %% ../nbs/08a_rotate.ipynb #9ae0eb88
 def logged_events(path) -> list[Event]:
-    "The events of the log at `path`, whole, once it verifies (an unfinished last turn is kept as it is)."
+    "The events of the log at `path`, whole, once it verifies."
     v = verify(path, keep=True, whole=True, unfinished_ok=True)
     if not v.ok: raise ScrubError(f"{v} (memgate rotate reads only a log that verifies)")
     return v.log.events
 
 # %% ../nbs/08a_rotate.ipynb #81af7df6
 def sent_secrets(path,                             # the log
-                 known: KnownSecrets | None = None # the project's found values: secret wherever they stand
+                 known: KnownSecrets | None = None # the project's found values, secret anywhere
                  ) -> list[Sent]:
-    "Each value the current rules (and `known`) take in the texts the log at `path` holds."
+    "Each value the current rules (and `known`) take in the log at `path`."
     out = []
     for e in logged_events(path):
         for name, text in _texts(e):
@@ -74,7 +75,7 @@ def sent_secrets(path,                             # the log
 def rotate_text(path,              # the log
                 sent: list[Sent]   # what `sent_secrets` found in it
                 ) -> str:
-    "What `memgate rotate` says of one log: each value sent, masked, with the turns and fields that hold it."
+    "What `memgate rotate` says of one log: each value sent, masked."
     if not sent: return f"{path}: nothing the current rules take"
     by_value: dict[str, list[Sent]] = {}
     for s in sent: by_value.setdefault(s.value, []).append(s)
@@ -92,7 +93,7 @@ def rotate_text(path,              # the log
 
 # %% ../nbs/08a_rotate.ipynb #26fbd7e4
 class _Cleaner:
-    "Texts with every value the current rules take replaced, each text looked at once; counts what it replaced."
+    "Texts cleaned of what the current rules take, replacements counted."
     def __init__(self, known: KnownSecrets | None):
         self.known, self.seen, self.counts = known, {}, Counter()
 
@@ -105,26 +106,27 @@ class _Cleaner:
         return out
 
 # %% ../nbs/08a_rotate.ipynb #9e15282e
-_RENAMED = dict(gate=('chunk',), unchanged=('sha',), run_end=('final_memory_sha',), answer=('memory_sha',),
-                review=('memory_sha',))
+_RENAMED = dict(gate=('chunk',), unchanged=('sha',), run_end=('final_memory_sha',),
+                answer=('memory_sha',), review=('memory_sha',))
 
 def _cleaned(e: dict, clean: _Cleaner) -> dict:
-    "`e` without its chain fields, its texts (and its earlier attempts') cleaned."
+    "`e` without its chain fields, its texts cleaned."
     d = {k: v for k, v in e.items() if k not in ('prev', 'seal')}
     for name in TEXT_FIELDS.get(d['kind'], ()):
         if isinstance(d.get(name), str): d[name] = clean(d[name])
     if isinstance(d.get('earlier'), list):
-        d['earlier'] = [{k: clean(v) if k in EARLIER_FIELDS and isinstance(v, str) else v for k, v in a.items()}
-                        if isinstance(a, dict) else a for a in d['earlier']]
+        d['earlier'] = [{k: clean(v) if k in EARLIER_FIELDS and isinstance(v, str) else v
+                         for k, v in a.items()} if isinstance(a, dict) else a for a in d['earlier']]
     return d
 
 # %% ../nbs/08a_rotate.ipynb #a4aa1c11
 def scrubbed_events(events: list[Event],               # a log's events, whole
                     known: KnownSecrets | None = None  # the project's found values
                     ) -> tuple[list[dict], int]:
-    "(`events` with what the current rules take replaced and shas renamed to match, how many were replaced)."
+    "(`events` with secrets replaced and shas renamed, how many replaced)."
     clean = _Cleaner(known)
-    renamed = {e['sha']: sha256_text(clean(e['text'])) for e in events if e['kind'] in ('evidence', 'memory')}
+    renamed = {e['sha']: sha256_text(clean(e['text'])) for e in events
+               if e['kind'] in ('evidence', 'memory')}
     clean.counts.clear()
     out = []
     for e in events:
@@ -150,7 +152,7 @@ class Scrubbed:
 
 # %% ../nbs/08a_rotate.ipynb #2c2fddda
 def _batches(events: list[Event], new: list[dict]) -> list[list[dict]]:
-    "`new` cut where the old log sealed a line: the copy is written in the turns the original was."
+    "`new` cut where the old log sealed a line."
     out, cur = [], []
     for e, d in zip(events, new):
         cur.append(d)
@@ -167,7 +169,7 @@ def _fsync_dir(folder: Path):
 def scrub(path,                             # the log
           known: KnownSecrets | None = None # the project's found values
           ) -> Scrubbed:
-    "Replace the log at `path` by a new chain with what the current rules take replaced; the old kept beside it."
+    "Replace the log at `path` by a scrubbed copy; keep the old beside it."
     path = Path(path)
     # the log's own lock: no run appends while it is copied
     with LogWriter(path):
@@ -176,9 +178,11 @@ def scrub(path,                             # the log
         new, n = scrubbed_events(events, known)
         if not n: return Scrubbed(path, 0, head)
         start = new[0]
-        start['scrubbed'] = [*start.get('scrubbed', []), dict(head=head, lines=len(events), replacements=n,
-                                                              redactor=REDACTOR_VERSION, ts=utc_now())]
-        tmp, old = path.with_name(f'.{path.name}.scrubbing'), path.with_name(f'{path.name}.pre-scrub-{head[:12]}')
+        start['scrubbed'] = [*start.get('scrubbed', []),
+                             dict(head=head, lines=len(events), replacements=n,
+                                  redactor=REDACTOR_VERSION, ts=utc_now())]
+        tmp = path.with_name(f'.{path.name}.scrubbing')
+        old = path.with_name(f'{path.name}.pre-scrub-{head[:12]}')
         tmp.unlink(missing_ok=True)
         with LogWriter(tmp) as w:
             for batch in _batches(events, new): w.write(*batch)

@@ -22,7 +22,7 @@ __all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'timeline
 # %% ../nbs/11_show.ipynb #3fbf1f1f
 @dataclass
 class Update:
-    "One applied update of memory: its turn, what it added, the model's reasons, and the evidence it was written from."
+    "One applied update of memory, and the evidence it was written from."
     t: int
     memory_sha: str
     tokens: int
@@ -35,11 +35,11 @@ class Update:
 
 # %% ../nbs/11_show.ipynb #44d157d8
 def _where_line(e: dict) -> str:
-    "Where event `e` sits, for an error: its line when it was read from a file, else its run and turn."
+    "Where event `e` sits: its line in its file, else its run and turn."
     return f"line {e.line}" if getattr(e, 'line', None) else f"run {e.get('run')} t={e.get('t')}"
 
 def lineage(events: list[dict]) -> list[Update]:
-    "The updates behind the last memory among `events` (one log's), oldest first, each found by its run and turn."
+    "The updates behind one log's last memory, oldest first."
     thinks = {(e['run'], e['t']): e['think'] for e in events if e['kind'] == 'gate'}
     evidence = {(e['run'], e['t']): e for e in events if e['kind'] == 'evidence'}
     out, prev = [], None
@@ -47,14 +47,15 @@ def lineage(events: list[dict]) -> list[Update]:
     for m in (e for e in events if e['kind'] == 'memory'):
         parents, turn = m['parents'], (m['run'], m['t'])
         if parents[1:] != ([prev['sha']] if prev else []):
-            raise LogError(f"memory at {_where_line(m)} names parent {str(parents[1:])[:40]}, not the memory before it")
-        if turn not in evidence: raise LogError(f"memory at {_where_line(m)} has no evidence in its turn")
+            raise LogError(f"memory at {_where_line(m)} names parent {str(parents[1:])[:40]}, "
+                           "not the memory before it")
+        if turn not in evidence:
+            raise LogError(f"memory at {_where_line(m)} has no evidence in its turn")
         before = set(prev['text'].splitlines()) if prev else set()
         added = '\n'.join(line for line in m['text'].splitlines() if line not in before)
         ev = evidence[turn]
         out.append(Update(m['t'], m['sha'], m['tokens'], added, thinks.get(turn, ''), ev['sha'],
-                          ev['source'],
-                          ev['text']))
+                          ev['source'], ev['text']))
         prev = m
     return out
 
@@ -89,22 +90,23 @@ def _failure(events: list) -> str | None:
     return (last.get('error') or 'no reason recorded') if last.get('status') == 'failed' else None
 
 def timeline(path) -> list[dict]:
-    "The period memories beside the level-2 log at `path`, in time order; [] when they cannot be read."
+    "The period memories beside the level-2 log at `path`, in time order."
     try: got = period_memories(Path(path).parent)
     except ConsolidateError: return []
-    return [dict(period=p.period, tokens=p.tokens, updates=p.updates, sessions=len(p.sessions), first_ts=p.first_ts,
-                 last_ts=p.last_ts, log=str(p.log), sha=p.sha) for p in got]
+    return [dict(period=p.period, tokens=p.tokens, updates=p.updates, sessions=len(p.sessions),
+                 first_ts=p.first_ts, last_ts=p.last_ts, log=str(p.log), sha=p.sha) for p in got]
 
 # %% ../nbs/11_show.ipynb #617b180e
 def learned(path, events: list | None = None) -> Learned:
-    "What the log at `path` learned (from its `events`, when the caller read them already)."
+    "What the log at `path` learned, from its `events` if given."
     events = read_log(path).events if events is None else events
     start = [e for e in events if e['kind'] == 'run_start'][-1]
     mems = [e for e in events if e['kind'] == 'memory']
     answers = [e for e in events if e['kind'] == 'answer']
     return Learned(str(path), start['project'], start['query'], start['question'], start['model'],
-                   bool(start.get('baseline')), mems[-1]['text'] if mems else None, mems[-1]['sha'] if mems else None,
-                   stats(events), dict(answers[-1]) if answers else None, lineage(events), _failure(events),
+                   bool(start.get('baseline')), mems[-1]['text'] if mems else None,
+                   mems[-1]['sha'] if mems else None, stats(events),
+                   dict(answers[-1]) if answers else None, lineage(events), _failure(events),
                    len(answers), start['level'], start.get('period'),
                    timeline(path) if start['level'] == 2 else [])
 
@@ -112,26 +114,28 @@ def learned(path, events: list | None = None) -> Learned:
 EXCERPT_CHARS = 600   # how much of an update's evidence `--evidence` shows
 
 def _where(u: Update) -> str:
-    "The session files of an update's evidence, with their time range when the log has it."
+    "The session files of an update's evidence, with their time range."
     span = lambda s: f" {s['first_ts']} .. {s['last_ts']}" if s.get('first_ts') else ''
     return '; '.join(f"{Path(s['file']).name}{span(s)}" for s in u.sources) or '-'
 
 # %% ../nbs/11_show.ipynb #d21a0520
 def _rates(s: Stats) -> str:
     "The run's numbers in a sentence."
-    return (f"{s.chunks_seen} chunks read, {s.chunks_used} used: update-rate {100 * s.update_rate:.1f}%, "
-            f"said-yes {100 * s.said_yes_rate:.1f}%, {s.budget_exceeded} over budget"
+    return (f"{s.chunks_seen} chunks read, {s.chunks_used} used: "
+            f"update-rate {100 * s.update_rate:.1f}%, said-yes {100 * s.said_yes_rate:.1f}%, "
+            f"{s.budget_exceeded} over budget"
             + (f", {s.unchanged} yes with memory returned unchanged" if s.unchanged else ''))
 
 # %% ../nbs/11_show.ipynb #3dcf4241
 def why_no_memory(x: Learned) -> str:
-    "Why a log has no memory: its run failed before the gate opened, it read nothing, or the gate stayed shut."
+    "Why a log has no memory, in words."
     if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
     if x.stats.chunks_seen and x.stats.parse_failures == x.stats.chunks_seen:
         return f"no answer was in the gate format in {plural(x.stats.chunks_seen, 'turn')}"
     if x.stats.update_gates:
-        return (f"the gate said yes {plural(x.stats.update_gates, 'time')}, but no candidate was kept "
-                f"({x.stats.budget_exceeded} over the memory budget, {x.stats.unchanged} unchanged)")
+        return (f"the gate said yes {plural(x.stats.update_gates, 'time')}, "
+                f"but no candidate was kept ({x.stats.budget_exceeded} over the memory budget, "
+                f"{x.stats.unchanged} unchanged)")
     return 'no chunk was read' if not x.stats.chunks_seen else 'the gate never opened'
 
 # %% ../nbs/11_show.ipynb #bfe30397
@@ -142,63 +146,69 @@ def _earlier(x: Learned) -> str:
 # %% ../nbs/11_show.ipynb #fc288c13
 def _answered(a: dict) -> str:
     "Who answered and from which memory."
-    by = 'the memory itself (keyword baseline: no model to answer)' if a.get('verbatim') else f"model {a['model']}"
+    by = ('the memory itself (keyword baseline: no model to answer)' if a.get('verbatim')
+          else f"model {a['model']}")
     return f"{by}, from memory {str(a['memory_sha'])[:12]}"
 
 # %% ../nbs/11_show.ipynb #dde76b86
 def _level(x: Learned) -> str:
-    "What the header says of a log's level: `  level 2 over 12 periods`, `  period 2026-03`, or nothing."
+    "What the header says of a log's level, such as `  period 2026-03`."
     if x.level == 2: return f"  level 2 over {plural(len(x.timeline), 'period')}"
     return f"  period {x.period}" if x.period else ''
 
 # %% ../nbs/11_show.ipynb #a8f77e35
 def _read(u: Update) -> str:
-    "What update `u` read: `chunk 17`, or a level-2 update's `period 2026-03`."
+    "What update `u` read: `chunk 17`, or `period 2026-03` at level 2."
     p = next((s['period'] for s in u.sources if 'period' in s), None)
     return f"period {p}" if p else f"chunk {u.t}"
 
 # %% ../nbs/11_show.ipynb #a6555a92
 def _period_line(p: dict) -> str:
-    "One period of a level-2 log's timeline: its name, size, updates, sessions and days."
+    "One period of a level-2 log's timeline, as a line."
     days = f"  {p['first_ts'][:10]} .. {p['last_ts'][:10]}" if p.get('first_ts') else ''
     return (f"{p['period']}  {p['tokens']} tokens  {plural(p['updates'], 'update')}  "
             f"{plural(p['sessions'], 'session file')}{days}")
 
 # %% ../nbs/11_show.ipynb #e944e402
 def down(x: Learned, u: Update) -> list[str]:
-    "The period-log updates behind the memory level-2 update `u` read: turn, session files and the record refs."
+    "The period-log updates behind the memory level-2 update `u` read."
     s = next((s for s in u.sources if 'period' in s), None)
     name = str(s.get('file', '')) if s else ''
     log = Path(x.log).parent / name
-    if not s or Path(name).name != name or not log.is_file(): return [f"(its period log {name!r} is not beside it)"]
+    if not s or Path(name).name != name or not log.is_file():
+        return [f"(its period log {name!r} is not beside it)"]
     ups = lineage(read_log(log).events)
     i = next((i for i, v in enumerate(ups) if v.memory_sha == s.get('memory')), None)
-    if i is None: return [f"({name} no longer holds the memory {str(s.get('memory'))[:12]} it read)"]
+    if i is None:
+        return [f"({name} no longer holds the memory {str(s.get('memory'))[:12]} it read)"]
     refs = lambda f: f"{f['refs'][0]}" + (f" .. {f['refs'][-1]}" if len(f['refs']) > 1 else '')
-    return [f"{s['period']} t={v.t}: " + '; '.join(f"{Path(f['file']).name} {refs(f)}" for f in v.sources)
-            for v in ups[:i + 1]]
+    files = lambda v: '; '.join(f"{Path(f['file']).name} {refs(f)}" for f in v.sources)
+    return [f"{s['period']} t={v.t}: {files(v)}" for v in ups[:i + 1]]
 
 # %% ../nbs/11_show.ipynb #18108138
 def as_text(x: Learned, evidence: bool = False) -> str:
     "`x` for a terminal."
     who = 'keyword baseline' if x.baseline else x.model
-    out = [f"== {x.query}{_level(x)}  ({x.project}, {who})  {x.log}", f"Q: {x.question}", _rates(x.stats), '']
+    out = [f"== {x.query}{_level(x)}  ({x.project}, {who})  {x.log}", f"Q: {x.question}",
+           _rates(x.stats), '']
     if x.failed: out += [f"the last run failed: {x.failed}", '']
     if x.answer: out += [f"answer ({_answered(x.answer)}{_earlier(x)}):", x.answer['text'], '']
     if x.memory is None: return '\n'.join(out + [f"memory: none ({why_no_memory(x)})", ''])
-    out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, {len(x.updates)} updates):", x.memory,
-            '', 'updates:']
+    out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, "
+            f"{len(x.updates)} updates):", x.memory, '', 'updates:']
     for u in x.updates:
         out += [f"  t={u.t}  {_read(u)}  +{len(u.added.splitlines())} lines  {_where(u)}",
                 f"    think: {u.think}"]
-        if evidence: out.append('    evidence: ' + cut_middle(u.evidence, EXCERPT_CHARS).replace('\n', '\n    '))
+        if evidence:
+            excerpt = cut_middle(u.evidence, EXCERPT_CHARS)
+            out.append('    evidence: ' + excerpt.replace('\n', '\n    '))
         if evidence and x.level == 2: out += [f"      {line}" for line in down(x, u)]
     if x.timeline: out += ['', 'periods:'] + [f"  {_period_line(p)}" for p in x.timeline]
     return '\n'.join(out + [''])
 
 # %% ../nbs/11_show.ipynb #6f79eb10
 def _fence(text: str) -> str:
-    "A backtick fence longer than any run of backticks in `text` (at least three)."
+    "A backtick fence longer than any run of backticks in `text`."
     longest = run = 0
     for ch in text:
         run = run + 1 if ch == '`' else 0
@@ -208,7 +218,7 @@ def _fence(text: str) -> str:
 _MD_SPECIAL = re.compile(r'([\\`*_\[\]|~])')      # emphasis, code, links, tables, strikethrough
 
 def _md(text: str) -> str:
-    "`text` as Markdown that shows it as written: HTML escaped (no tag or entity is live), Markdown's marks escaped."
+    "`text` as Markdown that shows it as written."
     return _MD_SPECIAL.sub(r'\\\1', html.escape(text, quote=False))
 
 def as_markdown(x: Learned, evidence: bool = False) -> str:
@@ -228,18 +238,19 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
             '| turn | added | from | the model thought |', '|---|---|---|---|']
     cell = lambda s: e(s).replace('\n', '<br>')
     out += [f"| {u.t} | {cell(u.added)} | {cell(_where(u))} | {cell(u.think)} |" for u in x.updates]
-    if x.timeline: out += ['', '| period | tokens | updates | session files |', '|---|---|---|---|'] + [
-        f"| {e(p['period'])} | {p['tokens']} | {p['updates']} | {p['sessions']} |" for p in x.timeline]
+    if x.timeline:
+        out += ['', '| period | tokens | updates | session files |', '|---|---|---|---|']
+        out += [f"| {e(p['period'])} | {p['tokens']} | {p['updates']} | {p['sessions']} |"
+                for p in x.timeline]
     for u in x.updates if evidence else []:
         excerpt = cut_middle(u.evidence, EXCERPT_CHARS)
         out += ['', f"<details><summary>evidence of t={u.t}</summary>", '', _fence(excerpt),
-                excerpt, _fence(excerpt),
-                '</details>']
+                excerpt, _fence(excerpt), '</details>']
     return '\n'.join(out + [''])
 
 # %% ../nbs/11_show.ipynb #c631f935
 def as_json(x: Learned, evidence: bool = False) -> dict:
-    "`x` as data: everything `as_text` shows, the numbers of `memgate stats`, and the evidence text with `evidence`."
+    "`x` as data, the evidence texts only with `evidence`."
     d = asdict(x)
     d['stats'] = x.stats.as_dict()
     if not evidence:
@@ -251,14 +262,14 @@ FORMATS = dict(text=as_text, md=as_markdown, json=as_json)
 
 # %% ../nbs/11_show.ipynb #621ab38d
 def headline(logs: list[Path]) -> list[Path]:
-    "`logs` with the period logs beside a level-2 log among them left out: its timeline shows them."
+    "`logs` without the period logs beside a level-2 log among them."
     consolidated = {p.parent for p in logs if p.name == LEVEL2_LOG}
     return [p for p in logs if p.name == LEVEL2_LOG or p.parent not in consolidated]
 
 # %% ../nbs/11_show.ipynb #164ef5e9
 def show(paths, query: str | None = None, format: str = 'text', evidence: bool = False,
          said: Callable[[str], None] | None = None) -> str:
-    "What the logs under `paths` learned, in `format`; a log that cannot be read is `said` and passed over (or raised)."
+    "What the logs under `paths` learned, in `format`."
     got = []
     for p in headline(logs_of(paths, query)):
         try: got.append(learned(p))

