@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Callable
 from .domain import Level, MemgateError, new_run_id, templates_dir, utc_now
 from .prompt import Budget, Prompt, as_prompt, check_part, fill, load_template
-from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient
+from .client import BASELINE_MODEL, Completion, KeywordBaseline, ModelClient, default_sampling
 from .endpoint import ConfigError
 from .log import Event, LogWriter, logs_of, make_event, passed_over
-from .loop import default_sampling
 from .show import Learned, Update, headline, learned, why_no_memory
 from .levels import LEVEL2_LOG
 
@@ -47,7 +46,7 @@ def answer_prompt(x: Learned, budget: Budget = Budget(), template: str | None = 
 async def answer_log(path,                                   # the log to answer
                      # the model (None will do for a baseline log)
                      client: ModelClient | None,
-                     # default: `memgate.loop.default_sampling()`
+                     # default: `memgate.client.default_sampling()`
                      sampling: dict | None = None,
                      template: str | None = None,             # default: templates/answer.txt
                      # ask anew though the memory was answered before

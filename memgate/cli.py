@@ -19,10 +19,10 @@ from .chunking import chunk_project, estimate_chunks, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import first_event, head_said, log_files, log_head, passed_over, read_log, stats, verify
-from .client import BASELINE_MODEL, OpenAIClient, Retry
+from .client import BASELINE_MODEL, OpenAIClient, Retry, default_sampling
 from .endpoint import ConfigError, masked_url
 from .servers import CONSTRAIN, sustained
-from .loop import LoopConfig, RETRY_TEMPERATURE, default_sampling
+from .loop import LoopConfig, RETRY_TEMPERATURE
 from .display import Progress
 from .ingest import LOG_DIR, IngestPlan
 from .show import show

@@ -15,17 +15,17 @@ from fastcore.basics import patch
 # imported where it is used: `memgate --help` and `verify` need no HTTP
 if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
-from .prompt import NO_PREVIOUS_MEMORY, prompt_parts
+from .prompt import NO_PREVIOUS_MEMORY, Budget, prompt_parts
 from .parser import escape_tags, gate_response
 from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, chat_url, mask_secrets,
                               masked_url, query_secrets, split_credentials)
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'ClientError',
-           'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped', 'on_this_machine', 'unresolved', 'ScriptedClient',
-           'Retry', 'retry_after_seconds', 'server_message', 'request_body', 'OpenAIClient', 'request_key',
-           'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'default_sampling',
+           'ClientError', 'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped', 'on_this_machine', 'unresolved',
+           'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message', 'request_body', 'OpenAIClient',
+           'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -55,6 +55,13 @@ class ModelClient(Protocol):
     "Anything the loop can ask for a completion."
     async def complete(self, messages: list[dict], **sampling) -> Completion:
         "The model's answer to chat `messages`, sampled with `sampling`; `until=f` (if given): stop once f(text)."
+
+# %% ../nbs/07_client.ipynb #99ae9549
+def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
+                     max_tokens: int = Budget.response_reserve) -> dict:
+    "Sampling options for the model; the ones set to None are left out."
+    opts = dict(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed)
+    return {k: v for k, v in opts.items() if v is not None}
 
 # %% ../nbs/07_client.ipynb #e6231957
 class ClientError(MemgateError):

@@ -20,22 +20,15 @@ from .chunking import CHUNK_TOKENS
 from .queries import Query
 from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response, said_no
-from .client import Completion, Interrupted, ModelClient
+from .client import Completion, Interrupted, ModelClient, default_sampling
 from .log import Event, make_event, Stats
 
 # %% auto #0
-__all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'TIMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'default_sampling', 'LoopConfig',
-           'ResumePoint', 'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask',
-           'candidate_tokens', 'TurnEvents', 'resolve_turn', 'run_turn', 'unread', 'nothing_parsed', 'Ahead',
-           'run_loop', 'EventList']
+__all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'TIMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'LoopConfig', 'ResumePoint',
+           'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask', 'candidate_tokens',
+           'TurnEvents', 'resolve_turn', 'run_turn', 'unread', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
-def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
-                     max_tokens: int = Budget.response_reserve) -> dict:
-    "Sampling options for the model; the ones set to None are left out."
-    opts = dict(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed)
-    return {k: v for k, v in opts.items() if v is not None}
-
 # a retry at the run's temperature 0 would get the same unparseable answer again
 RETRY_TEMPERATURE = 0.7
 

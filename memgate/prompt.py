@@ -78,7 +78,7 @@ def prompt_parts(prompt: str, template: str | None = None) -> tuple[str, str]:
 class Budget:
     "Token limits for one prompt."
     context: int = 32768
-    # also the `max_tokens` a model is asked for (`memgate.loop.default_sampling`)
+    # also the `max_tokens` a model is asked for (`memgate.client.default_sampling`)
     response_reserve: int = 2048
     memory: int = 1024
     section: int = CHUNK_TOKENS        # a chunk the chunker made always fits
