@@ -67,7 +67,7 @@ def to_read(periods: list[PeriodMemory], rp: ResumePoint | None) -> list[PeriodM
 def _nothing(rp: ResumePoint | None, project: str, q: Query, path: Path, model: str) -> RunSummary:
     "The summary of a level-2 log that has read every period's memory."
     s = rp.stats if rp else Stats()
-    r = RunSummary.already_done(project, q.id, path, s.status or 'complete', s, model, level=2)
+    r = RunSummary.already_done(s, s.status or 'complete', path, project, q.id, model, level=2)
     return with_head(r) if path.is_file() and path.stat().st_size else r
 
 # %% ../nbs/10a_consolidate.ipynb #5d392b7a

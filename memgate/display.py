@@ -84,11 +84,11 @@ def finished(cls: RunSummary,
 # %% ../nbs/09b_display.ipynb #bece53fa
 @patch(cls_method=True)
 def already_done(cls: RunSummary,
+                 stats: Stats,              # the numbers its log holds
+                 status: str,               # how its last run ended: complete, exited
+                 log,                       # the log's path
                  project: str,              # the project's log folder
                  query: str,                # the query's id
-                 log,                       # the log's path
-                 status: str,               # how its last run ended: complete, exited
-                 stats: Stats,              # the numbers its log holds
                  model: str = '',           # the model the run would have asked
                  period: str | None = None, # the period its log is of
                  level: int = 1             # 2: a consolidation over period memories

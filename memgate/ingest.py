@@ -145,7 +145,7 @@ def _nothing_to_do(plan: IngestPlan, name: str, q: Query, path: Path, resume: Re
     more = f" (it reads under --limit {limit}: --limit all reads on)" if limit and resume.t >= limit else ''
     say(f"{path}: already complete at t={resume.t}; nothing to do{more}")
     status = 'exited' if resume.exited else 'complete'
-    return RunSummary.already_done(name, q.id, path, status, resume.stats, plan.model, period=plan.at)
+    return RunSummary.already_done(resume.stats, status, path, name, q.id, plan.model, period=plan.at)
 
 # %% ../nbs/10_ingest.ipynb #53f566f8
 LOG_DIR = 'runs'        # where logs go, and where the commands that read them look, unless told

@@ -190,7 +190,8 @@ def test_mcp_and_sync_serve_the_level2_memory(tmp_path):
     assert 'covers: 2 periods, 2026-01 .. 2026-02 (level 2 over the period memories)' in text
     assert all(line in text for line in top.splitlines())
 
-def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives(tmp_path):
+def consolidated_copy(tmp_path):
+    "Six months of period logs under runs/, and a copy of them under clean/ consolidated without interruption."
     proj = incident_project(tmp_path / 'home', months=6, incidents=24)
     runs, clean = tmp_path / 'runs', tmp_path / 'clean'
     with FakeServer(gate=level_aware) as s:
@@ -198,6 +199,10 @@ def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives
     shutil.copytree(runs, clean)
     with FakeServer(gate=level_aware) as s:
         assert ingest(s, proj, clean, 'consolidate').returncode == 0
+    return proj, runs, clean
+
+def test_kill_9_during_consolidation_then_resume_gives_the_log_a_clean_run_gives(tmp_path):
+    proj, runs, clean = consolidated_copy(tmp_path)
     qf = tmp_path / 'queries.toml'
     with FakeServer(gate=level_aware, latency=0.3) as s:
         cmd = [sys.executable, '-m', 'memgate.cli', 'consolidate', '--project', str(proj), '--queries', str(qf),
@@ -308,13 +313,7 @@ def test_review_of_the_bundled_run_by_day_shows_each_level2_line_its_period_evid
 
 def test_a_ctrl_c_during_consolidate_advises_the_command_as_typed_and_following_it_finishes_level2(tmp_path):
     "Level 2 goes on by itself: the advice was `consolidate … --resume`, which consolidate refuses (issue 50)."
-    proj = incident_project(tmp_path / 'home', months=6, incidents=24)
-    runs, clean = tmp_path / 'runs', tmp_path / 'clean'
-    with FakeServer(gate=level_aware) as s:
-        assert ingest(s, proj, runs, '--period', 'month').returncode == 0
-    shutil.copytree(runs, clean)
-    with FakeServer(gate=level_aware) as s:
-        assert ingest(s, proj, clean, 'consolidate').returncode == 0
+    proj, runs, clean = consolidated_copy(tmp_path)
     with FakeServer(gate=level_aware, latency=0.3) as s:
         cmd = [sys.executable, '-m', 'memgate.cli', 'consolidate', '--project', str(proj), '--queries',
                str(tmp_path / 'queries.toml'), '--base-url', s.url, '--model', 'test-model', '--log-dir', str(runs),
