@@ -32,9 +32,8 @@ class Runs:
     logs: pd.DataFrame
 
 _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update',
-              'exit', 'outcome',
-              'applied',
-              'parse_failed', 'budget_exceeded', 'memory_tokens', 'latency_s', 'attempts', 'gate', 'period']
+              'exit', 'outcome', 'applied', 'parse_failed', 'budget_exceeded', 'memory_tokens',
+              'latency_s', 'attempts', 'gate', 'period']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
 def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
@@ -57,14 +56,16 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     end = ev[ev.kind == 'run_end'].set_index('run')
     out = pd.DataFrame(dict(log=start['log'], project=start['project'], query=start['query'],
                             model=start['model'],
-                            baseline=start['baseline'].fillna(False).astype(bool) if 'baseline' in start else False,
+                            baseline=(start['baseline'].fillna(False).astype(bool)
+                                      if 'baseline' in start else False),
                             level=start['level'].astype(int),
-                            resumed_from=start.get('resumed_from',
-                                                   pd.Series(0,
-                                                             index=start.index)).fillna(0).astype(int),
+                            resumed_from=start.get('resumed_from', pd.Series(0, index=start.index))
+                            .fillna(0).astype(int),
                             status=end['status'].reindex(start.index),
-                            elapsed_s=end['elapsed_s'].reindex(start.index) if 'elapsed_s' in end else None))
-    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures', 'budget_exceeded', 'calls')
+                            elapsed_s=(end['elapsed_s'].reindex(start.index)
+                                       if 'elapsed_s' in end else None)))
+    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures',
+              'budget_exceeded', 'calls')
     out = out.join(per).fillna(dict.fromkeys(counts, 0))
     for c in counts: out[c] = out[c].astype(int)
     out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
@@ -81,8 +82,7 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     # the period a period log is of (`ingest --period`); None for a whole project or level 2
     starts['period'] = ev.loc[ev.kind == 'run_start', 'period'] if 'period' in ev else None
     tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit',
-                                       'latency_s',
-                                       'attempts']].copy()
+                                       'latency_s', 'attempts']].copy()
     tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
     applied, over, same = key('memory'), key('budget_exceeded'), key('unchanged')
@@ -90,7 +90,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['applied'] = [p in applied for p in pairs]
     tn['budget_exceeded'] = [p in over for p in pairs]
     tn['unchanged'] = [p in same for p in pairs]
-    mem = ev[ev.kind == 'memory'][['log', 't', 'tokens']].rename(columns={'tokens': 'memory_tokens'})
+    mem = (ev[ev.kind == 'memory'][['log', 't', 'tokens']]
+           .rename(columns={'tokens': 'memory_tokens'}))
     tn = tn.merge(mem, on=['log', 't'], how='left').sort_values(['log', 't'], kind='stable')
     tn['memory_tokens'] = tn.groupby('log')['memory_tokens'].ffill().fillna(0).astype(int)
     tn = tn.merge(starts, on='run', how='left')
@@ -139,29 +140,30 @@ def load_runs(paths) -> Runs:
 
 # %% ../nbs/15_analysis.ipynb #7bd2b269
 def _plain(label: str) -> str:
-    "`label` shown as written by matplotlib: a `$` would start mathtext (`$\\foo{$` made `report` fail)."
+    "`label` shown as written by matplotlib, with no mathtext."
     return visible(label).replace('$', r'\$')
 
 # bars of a model's runs and of the keyword baseline's
 RUN_COLORS = dict(model='#2a9d8f', baseline='#8d99ae')
 
 def _namer(frame: pd.DataFrame):
-    "How plots name a run of `frame`: its query and model, and its project when the frame holds several."
+    "How plots name a run of `frame`: query, model, and project if several."
     several = frame['project'].nunique() > 1
     mode = lambda r: ', ungated' if r.get('gate') == 'off' else ''
     who = lambda r: ('keyword baseline' if r['baseline'] else r['model']) + mode(r)
     part = lambda r: (f" {r['period']}" if isinstance(r.get('period'), str) else '') + \
         (' level 2' if r.get('level') == 2 else '')
-    return lambda r: _plain((f"{r['project']} · " if several else '') + f"{r['query']}{part(r)} ({who(r)})")
+    return lambda r: _plain((f"{r['project']} · " if several else '')
+                            + f"{r['query']}{part(r)} ({who(r)})")
 
 # %% ../nbs/15_analysis.ipynb #cec981b2
 def _legend_outside(ax):
-    "A legend right of the plot, where it hides no data (figures are saved with bbox_inches='tight')."
+    "A legend right of the plot, where it hides no data."
     ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 # %% ../nbs/15_analysis.ipynb #c8ade174
 def plot_update_rates(runs: pd.DataFrame):
-    "Update-rate and said-yes rate of each run, by project, against the line above which a gate is not discriminating."
+    "Update-rate and said-yes rate of each run, by project."
     runs = runs.sort_values(['project', 'query', 'baseline'], kind='stable').reset_index(drop=True)
     name, ys = _namer(runs), range(len(runs))
     fig, ax = plt.subplots(figsize=(11, 0.9 + 0.45 * len(runs)))
@@ -171,8 +173,9 @@ def plot_update_rates(runs: pd.DataFrame):
                label='said yes (before the budget rule)')
     # a few points right of the bar's end, on white: clear of the said-yes mark and the ticks
     for y, v in zip(ys, runs['update_rate']):
-        ax.annotate(f"{v * 100:.1f}%", (v * 100, y), xytext=(6, 0), textcoords='offset points', va='center',
-                    fontsize=8, bbox=dict(facecolor='white', edgecolor='none', pad=0.5))
+        ax.annotate(f"{v * 100:.1f}%", (v * 100, y), xytext=(6, 0), textcoords='offset points',
+                    va='center', fontsize=8,
+                    bbox=dict(facecolor='white', edgecolor='none', pad=0.5))
     for y in ys[1:]:
         # a new project
         if runs['project'][y] != runs['project'][y - 1]: ax.axhline(y - 0.5, color='#bbb', lw=0.8)
@@ -192,7 +195,7 @@ def plot_update_rates(runs: pd.DataFrame):
 
 # %% ../nbs/15_analysis.ipynb #0f73f49d
 def plot_gate_raster(turns: pd.DataFrame):
-    "Each run's gate decisions as a raster over t, one colour per outcome; exit-gate marks above."
+    "Each run's gate decisions as a raster over t, a colour per outcome."
     runs, name = list(dict.fromkeys(turns['run'])), _namer(turns)
     fig, ax = plt.subplots(figsize=(10, 0.8 + 0.5 * len(runs)))
     labels = []
@@ -218,7 +221,7 @@ def plot_gate_raster(turns: pd.DataFrame):
 
 # %% ../nbs/15_analysis.ipynb #509065cb
 def _against_budget(fig, ax, budget: int, ylabel: str, title: str):
-    "`fig` framed as every memory plot is: the budget as a dashed line, the y-axis to just above it, the legend aside."
+    "`fig` framed as every memory plot is, against the budget."
     ax.axhline(budget, color='#e76f51', ls='--', label=f'memory budget ({budget} tokens)')
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -233,7 +236,8 @@ def plot_memory(turns: pd.DataFrame, budget: int = 1024):
     fig, ax, name = *plt.subplots(figsize=(9, 4.5)), _namer(turns)
     for run, tr in turns.groupby('run', sort=False):
         # a run of one turn is one point, which a step line alone never draws
-        ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]), marker='o' if len(tr) == 1 else None)
+        ax.step(tr.t, tr.memory_tokens, where='post', label=name(tr.iloc[0]),
+                marker='o' if len(tr) == 1 else None)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # turns are whole: no tick at t=0.96
     ax.set_xlabel('turn t (chunk)')
     return _against_budget(fig, ax, budget, 'memory (tokens)', 'Memory size over the run')
@@ -262,20 +266,22 @@ def plot_events(turns: pd.DataFrame):
 
 # %% ../nbs/15_analysis.ipynb #18511be7
 def plot_periods(turns: pd.DataFrame, budget: int = 1024):
-    "Each period's final memory in tokens, per query, against the budget; the level-2 memory over them beside."
+    "Each period's final memory in tokens, per query, against the budget."
     fig, ax = plt.subplots(figsize=(9, 4.5))
     last = turns.groupby('log', sort=False).tail(1)
     periods = last[last['period'].notna()]
     names, queries = sorted(set(periods['period'])), sorted(set(last['query']))
     w = 0.8 / max(1, len(queries))
     for k, q in enumerate(queries):
-        rows, top = periods[periods['query'] == q], last[(last['query'] == q) & (last['level'] == 2)]
+        rows = periods[periods['query'] == q]
+        top = last[(last['query'] == q) & (last['level'] == 2)]
         shift = (k - (len(queries) - 1) / 2) * w
-        bars = ax.bar([names.index(p) + shift for p in rows['period']], rows['memory_tokens'], width=w,
-                      label=_plain(q))
+        bars = ax.bar([names.index(p) + shift for p in rows['period']], rows['memory_tokens'],
+                      width=w, label=_plain(q))
         # its level-2 memory, over every period, in the same colour, hatched
         ax.bar([len(names) + shift] * len(top), top['memory_tokens'], width=w, hatch='//',
-               color=bars.patches[0].get_facecolor() if bars.patches else None, label=_plain(f"{q} level 2"))
+               color=bars.patches[0].get_facecolor() if bars.patches else None,
+               label=_plain(f"{q} level 2"))
     ticks = names + (['level 2'] if (last['level'] == 2).any() else [])
     ax.set_xticks(range(len(ticks)), [_plain(t) for t in ticks], rotation=45, ha='right')
     return _against_budget(fig, ax, budget, 'final memory (tokens)', 'Memory per period')
@@ -295,34 +301,39 @@ def plot_latency(turns: pd.DataFrame):
 
 # %% ../nbs/15_analysis.ipynb #45e6f5a3
 def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFrame:
-    "The chain of memories behind a log's final memory (`memgate.show.lineage`), each with the evidence behind it."
+    "The memories behind a log's final memory, each with its evidence."
     kinds = events[(events.log == str(log)) & events.kind.isin(['gate', 'memory', 'evidence'])]
     rows = [dict(t=u.t, memory_sha=u.memory_sha[:12], tokens=u.tokens, added=u.added, think=u.think,
-                 evidence_sha=u.evidence_sha[:12], files=', '.join(Path(s['file']).name for s in u.sources),
+                 evidence_sha=u.evidence_sha[:12],
+                 files=', '.join(Path(s['file']).name for s in u.sources),
                  evidence=u.evidence[:excerpt] + ('…' if len(u.evidence) > excerpt else ''))
             for u in lineage(kinds.to_dict('records'))]
-    return pd.DataFrame(rows,
-                        columns=['t', 'memory_sha', 'tokens', 'added', 'think', 'evidence_sha',
-                                 'files',
-                                       'evidence'])
+    return pd.DataFrame(rows, columns=['t', 'memory_sha', 'tokens', 'added', 'think',
+                                       'evidence_sha', 'files', 'evidence'])
 
 # %% ../nbs/15_analysis.ipynb #2b173af3
-_STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} table{border-collapse:collapse;font-size:90%} '
+_STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} '
+          'table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
 _RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used',
-             'update_rate',
-             'said_yes_rate', 'budget_exceeded', 'parse_failures', 'calls', 'elapsed_s', 'run']
+             'update_rate', 'said_yes_rate', 'budget_exceeded', 'parse_failures', 'calls',
+             'elapsed_s', 'run']
 
 def _learned_html(x: Learned) -> str:
-    "One log's section: its question, latest answer, final memory and rates."
+    "One log's section: its question, answer, final memory and rates."
     e, s = html.escape, x.stats
     who = 'keyword baseline' if x.baseline else x.model
-    answer = f"<p><b>Answer</b> ({e(x.answer['model'])}):</p><pre>{e(x.answer['text'])}</pre>" if x.answer else ''
-    memory = f"<pre>{e(x.memory)}</pre>" if x.memory is not None else '<p>No memory: the gate never opened.</p>'
-    return (f"<h3>{e(x.project)} · {e(x.query)} ({e(who)})</h3>\n<blockquote>{e(x.question)}</blockquote>\n"
+    answer = (f"<p><b>Answer</b> ({e(x.answer['model'])}):</p><pre>{e(x.answer['text'])}</pre>"
+              if x.answer else '')
+    memory = (f"<pre>{e(x.memory)}</pre>" if x.memory is not None
+              else '<p>No memory: the gate never opened.</p>')
+    return (f"<h3>{e(x.project)} · {e(x.query)} ({e(who)})</h3>\n"
+            f"<blockquote>{e(x.question)}</blockquote>\n"
             f"<p>update-rate {100 * s.update_rate:.1f}%, said-yes {100 * s.said_yes_rate:.1f}%, "
-            f"{s.budget_exceeded} over budget, {s.chunks_seen} chunks read · <code>{e(x.log)}</code></p>\n"
-            f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, {len(x.updates)} updates):</p>{memory}")
+            f"{s.budget_exceeded} over budget, {s.chunks_seen} chunks read · "
+            f"<code>{e(x.log)}</code></p>\n"
+            f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, "
+            f"{len(x.updates)} updates):</p>{memory}")
 
 
 # %% ../nbs/15_analysis.ipynb #6bdcdadb
@@ -334,17 +345,19 @@ PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r
              periods=('Memory per period', lambda r: plot_periods(r.turns)))
 
 def _plots(r: Runs) -> dict:
-    "The plots worth drawing for `r`: latency only when some run waited for a model, periods when some log is one's."
+    "The plots worth drawing for `r`."
     timed, periods = (r.turns['latency_s'].fillna(0) > 0).any(), r.turns['period'].notna().any()
-    return {n: p for n, p in PLOTS.items() if (n != 'latency' or timed) and (n != 'periods' or periods)}
+    return {n: p for n, p in PLOTS.items()
+            if (n != 'latency' or timed) and (n != 'periods' or periods)}
 
 # %% ../nbs/15_analysis.ipynb #8d151db7
 def _index_html(r: Runs, figs: list[tuple[str, str]]) -> str:
-    "The report's page: the runs table, the plots `figs` (file stem, title), then what each log learned."
+    "The report's page: runs table, plots `figs`, what each log learned."
     pct = lambda col: lambda d: (d[col] * 100).round(1).astype(str) + '%'
     table = r.runs[_RUN_COLS].assign(update_rate=pct('update_rate'),
                                      said_yes_rate=pct('said_yes_rate'))
-    imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
+    imgs = '\n'.join(f'<h2>{html.escape(t)}</h2>\n'
+                     f'<a href="{n}.png"><img src="{n}.png" alt="{html.escape(t)}" '
                      'style="max-width:100%"></a>' for n, t in figs)
     learned_ = '\n'.join(_learned_html(learned(p)) for p in r.logs['log'])
     return f"""<!doctype html>
@@ -363,15 +376,17 @@ discriminating. Plots: {' · '.join(f'<a href="{n}.png">{html.escape(t)}</a>' fo
 
 # %% ../nbs/15_analysis.ipynb #c6ba7c29
 def report(paths, out) -> Path:
-    "Write PNG plots and an index.html summarising the logs under `paths` into folder `out`; returns the index."
+    "Write PNG plots and an index.html of the logs in `paths` into `out`."
     r, out = load_runs(paths), out_folder(out)
     plots = _plots(r)
     for name, (title, make) in plots.items():
-        # many runs' long names leave tight_layout no room; the page is saved tight to its contents anyway
+        # many runs' long names leave tight_layout no room;
+        # the page is saved tight to its contents anyway
         with warnings.catch_warnings():
             warnings.filterwarnings('ignore', message='.*[Tt]ight.?layout')
             fig = make(r)
-        with whole_file(out / f'{name}.png', 'wb') as f: fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
+        with whole_file(out / f'{name}.png', 'wb') as f:
+            fig.savefig(f, format='png', dpi=110, bbox_inches='tight')
         plt.close(fig)
     page = _index_html(r, [(n, title) for n, (title, _) in plots.items()])
     # the rule every output passes: no ESC, no C1

@@ -36,12 +36,13 @@ def masked(value: str) -> str:
 
 # %% ../nbs/02b_audit.ipynb #bebb7c0c
 def _context(text: str, s: int, e: int) -> str:
-    "The text around `text[s:e]` (a placeholder) on one line, for an example."
+    "The text around placeholder `text[s:e]`, on one line."
     a, b = max(0, s - CONTEXT), min(len(text), e + CONTEXT)
     # a token at an edge is shown masked, not cut
     while a > 0 and _TOKEN_CHAR.match(text, a - 1): a -= 1
     while b < len(text) and _TOKEN_CHAR.match(text, b): b += 1
-    return visible(('…' if a else '') + text[a:b].replace('\n', ' ⏎ ') + ('…' if b < len(text) else ''))
+    return visible(('…' if a else '') + text[a:b].replace('\n', ' ⏎ ')
+                   + ('…' if b < len(text) else ''))
 
 # %% ../nbs/02b_audit.ipynb #58285e30
 @dataclass
@@ -59,10 +60,12 @@ class Audit:
     def as_dict(self) -> dict:
         "The audit as `--format json` prints it."
         return dict(project=self.project, files=self.files, records=self.records,
-                    redacted={k: dict(count=n, examples=self.examples.get(k, [])) for k, n in self.redacted.items()},
-                    pseudonymised=[dict(pseudonym=p, value=v, where=w) for p, vals in self.pseudonyms.items()
-                                   for v, w in vals.items()],
-                    kept={g: [dict(value=v, where=w) for v, w in vals.items()] for g, vals in self.kept.items()})
+                    redacted={k: dict(count=n, examples=self.examples.get(k, []))
+                              for k, n in self.redacted.items()},
+                    pseudonymised=[dict(pseudonym=p, value=v, where=w)
+                                   for p, vals in self.pseudonyms.items() for v, w in vals.items()],
+                    kept={g: [dict(value=v, where=w) for v, w in vals.items()]
+                          for g, vals in self.kept.items()})
 
 # %% ../nbs/02b_audit.ipynb #84814451
 def _note(book: dict, value: str, where: str):
@@ -71,12 +74,13 @@ def _note(book: dict, value: str, where: str):
 
 # %% ../nbs/02b_audit.ipynb #3cb92eb6
 def _doubtful(value: str) -> bool:
-    "Whether a value kept in a credential position could be a credential after all."
-    return len(value) >= 6 and value[0] not in '[{($<%' and '://' not in value and not value.startswith('/')
+    "Whether a value kept in a credential position may be a credential."
+    return (len(value) >= 6 and value[0] not in '[{($<%' and '://' not in value
+            and not value.startswith('/'))
 
 # %% ../nbs/02b_audit.ipynb #707f9581
 def audit(project: Project) -> Audit:
-    "Read `project` as a run would and say what is redacted, what is pseudonymised and what is kept, and where."
+    "Read `project` as a run would: what is redacted, pseudonymised, kept."
     out = Audit(project.name)
     known = project.known_secrets()
     for s in project.sessions:
@@ -91,12 +95,13 @@ def audit(project: Project) -> Audit:
             kept: list = []
             assignment_findings(r.text, kept)
             taken = secret_findings(r.text, known, random=False)
-            for a, b, why in random_review(r.text, known.key) + [k for k in kept if _doubtful(r.text[k[0]:k[1]])]:
+            doubts = [k for k in kept if _doubtful(r.text[k[0]:k[1]])]
+            for a, b, why in random_review(r.text, known.key) + doubts:
                 # inside what a rule or a position takes: no doubt
                 if any(s0 < b and a < e0 for s0, e0, _ in taken): continue
                 value = r.text[a:b]
-                if why.startswith('random#'): _note(out.pseudonyms.setdefault(why, {}), value, where)
-                else: _note(out.kept.setdefault(why, {}), value, where)
+                group = out.pseudonyms if why.startswith('random#') else out.kept
+                _note(group.setdefault(why, {}), value, where)
     out.files, out.redacted = len(project.warnings.files), project.warnings.redacted
     return out
 
@@ -107,7 +112,7 @@ def _group(name: str) -> str:
 
 # %% ../nbs/02b_audit.ipynb #17513ccb
 def audit_text(a: Audit, every: bool = False) -> str:
-    "The audit as `memgate secrets` prints it: a screen of groups, each with a few examples."
+    "The audit as `memgate secrets` prints it."
     n, show = sum(a.redacted.values()), (None if every else EXAMPLES)
     lines = [f"{a.project}: {plural(a.files, 'file')}, {plural(a.records, 'record')}: "
              f"{plural(n, 'secret')} would be redacted"
@@ -116,16 +121,21 @@ def audit_text(a: Audit, every: bool = False) -> str:
         lines.append(f"  {kind}  {count}")
         lines += [f"      {x}" for x in a.examples.get(kind, [])]
     names = sorted(a.pseudonyms.items())
-    lines.append(f"pseudonymised: {plural(len(names), 'random-looking value')} (each sent as [REDACTED:random#…], "
-                 "the same value under the same name)" if names else "pseudonymised: none")
-    lines += [f"      {p}  {v}  in {', '.join(w[:2])}" for p, vals in names[:show] for v, w in vals.items()]
-    if show is not None and len(names) > show: lines.append(f"      … {len(names) - show} more (--all lists them)")
+    lines.append(f"pseudonymised: {plural(len(names), 'random-looking value')} "
+                 "(each sent as [REDACTED:random#…], the same value under the same name)"
+                 if names else "pseudonymised: none")
+    lines += [f"      {p}  {v}  in {', '.join(w[:2])}"
+              for p, vals in names[:show] for v, w in vals.items()]
+    if show is not None and len(names) > show:
+        lines.append(f"      … {len(names) - show} more (--all lists them)")
     kept = sum(len(v) for v in a.kept.values())
-    lines.append(f"kept: {plural(kept, 'value')} that looked random or stood where a credential stands, sent as they "
-                 "are, by what kept them" if kept else "kept: no value that looked random")
+    lines.append(f"kept: {plural(kept, 'value')} that looked random or stood where a credential "
+                 "stands, sent as they are, by what kept them" if kept
+                 else "kept: no value that looked random")
     for group, vals in sorted(a.kept.items(), key=lambda g: -len(g[1])):
         lines.append(f"  {_group(group)}  {len(vals)}")
         items = list(vals.items())
         lines += [f"      {v}  in {', '.join(w[:2])}" for v, w in items[:show]]
-        if show is not None and len(items) > show: lines.append(f"      … {len(items) - show} more (--all lists them)")
+        if show is not None and len(items) > show:
+            lines.append(f"      … {len(items) - show} more (--all lists them)")
     return '\n'.join(lines)

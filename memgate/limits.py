@@ -14,7 +14,7 @@ __all__ = ['SLOWER', 'ANSWER_BYTES_PER_TOKEN', 'Slots', 'answer_cap']
 
 # %% ../nbs/06b_limits.ipynb #8a11cb68
 def _secs(s: float) -> str:
-    "Seconds as a person reads them: `20.0s`, or `40 ms` below a tenth of a second (never `0.0s`)."
+    "Seconds as a person reads them: `20.0s`, or `40 ms` below 0.1 s."
     return f"{s:.1f}s" if s >= 0.1 else f"{s * 1000:.0f} ms"
 
 # %% ../nbs/06b_limits.ipynb #36fac821
@@ -22,7 +22,7 @@ def _secs(s: float) -> str:
 SLOWER = 1.6
 
 class Slots:
-    "Requests in flight, at most `limit`, which adapts between 1 and `most` (AIMD) to the latency the server shows."
+    "Requests in flight, at most `limit`, adapted to the server's latency."
     def __init__(self, limit: int, most: int | None = None,
                  say: Callable[[str], None] | None = None):
         self.limit, self.most, self.say = float(limit), most or limit, say
@@ -36,16 +36,18 @@ class Slots:
             self.busy += 1
 
     async def release(self, latency_s: float | None, judged: bool = True):
-        "Free a slot; `latency_s` of the answer it got, None when it timed out; `judged` False: says nothing of speed."
-        slow = judged and (latency_s is None or (self.fastest is not None and latency_s > SLOWER * self.fastest))
-        if latency_s is not None: self.fastest = latency_s if self.fastest is None else min(self.fastest, latency_s)
+        "Free a slot, given the latency of the answer it got."
+        slow = judged and (latency_s is None
+                           or (self.fastest is not None and latency_s > SLOWER * self.fastest))
+        if latency_s is not None:
+            self.fastest = latency_s if self.fastest is None else min(self.fastest, latency_s)
         if slow and self.limit > 1:
             self.limit = max(1.0, self.limit / 2)
             if self.say and not self.said:
                 why = ('an answer did not come in time' if latency_s is None else
                        f"an answer took {_secs(latency_s)}, the fastest {_secs(self.fastest)}")
-                self.say(f"the server answers slower with more requests at once ({why}): memgate sends at "
-                         f"most {int(self.limit)} at a time from now on")
+                self.say(f"the server answers slower with more requests at once ({why}): "
+                         f"memgate sends at most {int(self.limit)} at a time from now on")
             self.said = True
         elif judged and not slow: self.limit = min(float(self.most), self.limit + 1 / self.limit)
         async with self._free:
@@ -57,5 +59,5 @@ class Slots:
 ANSWER_BYTES_PER_TOKEN = 256
 
 def answer_cap(max_tokens: int | None) -> int:
-    "The most bytes read of one response: sized from the answer reserve, so a runaway server cannot fill memory."
+    "The most bytes read of one response, sized from the answer reserve."
     return (1 << 16) + ANSWER_BYTES_PER_TOKEN * (max_tokens or 4096)

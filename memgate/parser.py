@@ -22,7 +22,7 @@ CHECK_VALUES = ('yes', 'no')        # <check>: update, retain
 NEXT_VALUES = ('end', 'continue')   # <next>: exit, read on
 
 class ParseError(MemgateError):
-    "A response not in the gate format. `tag` names the tag at fault; `raw` is the whole response."
+    "A response not in the gate format."
     def __init__(self, tag: str, problem: str, raw: str):
         self.tag, self.problem, self.raw = tag, problem, raw
         super().__init__(f"<{tag}> {problem}; response was: {cut_middle(raw, RAW_SHOWN, ' ')!r}")
@@ -30,7 +30,7 @@ class ParseError(MemgateError):
 # %% ../nbs/06_parser.ipynb #8072ef1c
 @dataclass(frozen=True)
 class GateResponse:
-    "A parsed gate answer; `candidate` is kept when `update_gate` is false too (the log shows what it would have been)."
+    "A parsed gate answer."
     think: str
     update_gate: bool
     candidate: str
@@ -38,7 +38,7 @@ class GateResponse:
 
 # %% ../nbs/06_parser.ipynb #63227649
 def _split_think(raw: str) -> tuple[str, str]:
-    "(think, body): think is the text up to the last `</think>` before the first `<check>`."
+    "(think, body): think ends at the last `</think>` before `<check>`."
     first_check = raw.find('<check>')
     if first_check < 0: raise ParseError('check', 'is missing', raw)
     end = raw.rfind('</think>', 0, first_check)
@@ -65,25 +65,25 @@ def _block(body: str, tag: str, raw: str) -> tuple[str, int, int]:
 
 # %% ../nbs/06_parser.ipynb #f1e5409b
 def _value(content: str, tag: str, allowed: tuple[str, str], raw: str) -> bool:
-    "True for the first allowed value, False for the second; anything else is an error."
+    "True for the first allowed value, False for the second, else an error."
     v = content.strip()
-    if v not in allowed: raise ParseError(tag,
-                                          f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
+    if v not in allowed:
+        raise ParseError(tag, f"has value {v!r}, expected {allowed[0]!r} or {allowed[1]!r}", raw)
     return v == allowed[0]
 
 # %% ../nbs/06_parser.ipynb #7b271f7a
 def parse_gate_response(raw: str) -> GateResponse:
-    "Parse a model's answer strictly into a `GateResponse`, or raise `ParseError` naming the tag."
+    "Parse a model's answer strictly into a `GateResponse`."
     think, body = _split_think(raw)
     check, c0, c1 = _block(body, 'check', raw)
     update, u0, u1 = _block(body, 'update', raw)
     nxt, n0, n1 = _block(body, 'next', raw)
     if not c1 <= u0:
-        raise ParseError('update',
-                         'comes before <check> ends; expected <check>, <update>, <next> in that order', raw)
+        raise ParseError('update', 'comes before <check> ends; '
+                         'expected <check>, <update>, <next> in that order', raw)
     if not u1 <= n0:
-        raise ParseError('next',
-                         'comes before <update> ends; expected <check>, <update>, <next> in that order', raw)
+        raise ParseError('next', 'comes before <update> ends; '
+                         'expected <check>, <update>, <next> in that order', raw)
     return GateResponse(think, _value(check, 'check', CHECK_VALUES, raw), update.strip(),
                         _value(nxt, 'next', NEXT_VALUES, raw))
 
@@ -91,25 +91,28 @@ def parse_gate_response(raw: str) -> GateResponse:
 def gate_response(update: bool, candidate: str, exit: bool = False, think: str = '') -> str:
     "A well-formed gate answer."
     check, nxt = CHECK_VALUES[not update], NEXT_VALUES[not exit]
-    return f"<think>{think}</think>\n<check>{check}</check>\n<update>{candidate}</update>\n<next>{nxt}</next>"
+    return (f"<think>{think}</think>\n<check>{check}</check>\n"
+            f"<update>{candidate}</update>\n<next>{nxt}</next>")
 
 # %% ../nbs/06_parser.ipynb #6b1493bf
 def said_no(raw: str) -> GateResponse | None:
-    "The gate of an answer that says `<check>no</check>`, read up to there (think and a no); None for any other."
+    "The gate of an answer saying `<check>no</check>`, else None."
     end = raw.find('</check>')
     if end < 0: return None
     head = raw[:end + len('</check>')]
     try:
         think, body = _split_think(head)
         check, _, _ = _block(body, 'check', head)
-        return None if _value(check, 'check', CHECK_VALUES, head) else GateResponse(think, False, '', False)
+        if _value(check, 'check', CHECK_VALUES, head): return None
+        return GateResponse(think, False, '', False)
     except ParseError: return None
 
 # %% ../nbs/06_parser.ipynb #69f224c5
 TAGS = ('think', 'check', 'update', 'next')     # in the order an answer holds them
 
-# A grammar as a small tree, written out in either dialect: ('lit', s), ('not', chars), ('alt', xs), ('seq', xs),
-# ('star', x), ('most', x, n) (at most n of x), ('opt', x), ('rule', name, x) (a named rule in GBNF).
+# A grammar as a small tree, written out in either dialect: ('lit', s), ('not', chars),
+# ('alt', xs), ('seq', xs), ('star', x), ('most', x, n) (at most n of x), ('opt', x),
+# ('rule', name, x) (a named rule in GBNF).
 def _lit(s): return ('lit', s)
 
 # %% ../nbs/06_parser.ipynb #18376531
@@ -119,7 +122,7 @@ def _seq(*xs): return ('seq', [x for x in xs if x != ('lit', '')])
 RESTARTS = 4   # a bounded text's `<` that meets another `<` at most this often in a row
 
 def _text(most: int | None = None) -> tuple:
-    "Free text holding no gate tag (at most `most` pieces): after a `<`, the tags' letters are left or `<` meets."
+    "Free text holding no gate tag (at most `most` pieces)."
     words = [f"{s}{t}>" for t in TAGS for s in ('', '/')]
     nexts: dict[str, set] = {}
     for w in words:
@@ -141,13 +144,15 @@ def _gbnf(x, rules: dict) -> str:
     g = lambda y: _gbnf(y, rules)
     if k == 'lit': return json.dumps(v)
     if k == 'not':
-        return '[^' + ''.join('\\' + c if c in '\\]^-[' else c for c in v).replace('\n', '\\n') + ']'
+        chars = ''.join('\\' + c if c in '\\]^-[' else c for c in v)
+        return '[^' + chars.replace('\n', '\\n') + ']'
     if k == 'rule':
         rules[v] = g(x[2])
         return v
     # llama.cpp refuses more: split, keeping one parse
     if k == 'most' and x[2] > GBNF_REPEATS:
-        return f"(({g(v)}){{{GBNF_REPEATS}}} {g(('most', v, x[2] - GBNF_REPEATS))} | ({g(v)}){{0,{GBNF_REPEATS - 1}}})"
+        return (f"(({g(v)}){{{GBNF_REPEATS}}} {g(('most', v, x[2] - GBNF_REPEATS))} "
+                f"| ({g(v)}){{0,{GBNF_REPEATS - 1}}})")
     if k == 'most': return f"({g(v)}){{0,{x[2]}}}"
     if k == 'seq': return ' '.join(map(g, v))
     if k == 'alt': return '(' + ' | '.join(map(g, v)) + ')'
@@ -155,7 +160,7 @@ def _gbnf(x, rules: dict) -> str:
 
 # %% ../nbs/06_parser.ipynb #9a8ab1ed
 def _regex(x) -> str:
-    "`x` as a regular expression (no look-around: constrained decoders compile regexes to automata)."
+    "`x` as a regular expression, with no look-around."
     k, v = x[:2]
     if k == 'rule': return _regex(x[2])
     if k == 'lit': return re.escape(v)
@@ -177,19 +182,19 @@ def think_chars(max_tokens: int) -> int:
 
 # %% ../nbs/06_parser.ipynb #701e54a7
 def memory_chars(max_tokens: int) -> int:
-    "The longest memory, in characters, a grammar lets through: what max_tokens leaves after a full think."
+    "The longest memory, in characters, a grammar lets through."
     return max(200, CHARS_PER_TOKEN * max_tokens - think_chars(max_tokens) - 100)
 
 # %% ../nbs/06_parser.ipynb #aee44b47
 def _answer(think, text) -> tuple:
-    "The whole answer, as `gate_response` writes it, with `think` and `text` where think and memory go."
+    "The whole answer, `think` and `text` standing for think and memory."
     values = lambda vs: ('alt', [_lit(v) for v in vs])
     return _seq(_lit('<think>'), think, _lit('</think>\n<check>'), values(CHECK_VALUES),
                 _lit('</check>\n<update>'),
                 text, _lit('</update>\n<next>'), values(NEXT_VALUES), _lit('</next>'))
 
 def gate_format(dialect: str = 'gbnf', max_tokens: int = 2048) -> str:
-    "The gate answer's shape in GBNF (`gbnf`) or as a regex, from `TAGS`: a short think without `<`, a free memory."
+    "The gate answer's shape in GBNF (`gbnf`) or as a regex, from `TAGS`."
     think, memory = ('most', ('not', '<'), think_chars(max_tokens)), _text(memory_chars(max_tokens))
     if dialect == 'gbnf':
         rules: dict[str, str] = {}
@@ -202,5 +207,5 @@ def gate_format(dialect: str = 'gbnf', max_tokens: int = 2048) -> str:
 _TAG = re.compile(r'<(/?)(' + '|'.join(TAGS) + ')>')
 
 def escape_tags(text: str) -> str:
-    "`text` with every gate tag's `<` written `&lt;`, for a writer that quotes text into its own answer."
+    "`text` with every gate tag's `<` written `&lt;`."
     return _TAG.sub(r'&lt;\1\2>', text)

@@ -17,15 +17,16 @@ __all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period'
 
 # %% ../nbs/02c_periods.ipynb #ce562f93
 class PeriodError(MemgateError):
-    "A period or a time zone memgate cannot use: the message names it and what would do."
+    "A period or a time zone memgate cannot use."
 
 # %% ../nbs/02c_periods.ipynb #e422e8e5
-# how sessions can be grouped: by the day, ISO week or month their first timestamp falls in, or one per session
+# how sessions can be grouped: by the day, ISO week or month their first timestamp falls in,
+# or one per session
 PERIODS = ('day', 'week', 'month', 'session')
 
 # %% ../nbs/02c_periods.ipynb #b4e7933e
 def zone(tz: str = 'UTC'):
-    "The time zone `tz` names (`UTC`, `Europe/Paris`), or a `PeriodError` saying it is unknown."
+    "The time zone `tz` names (`UTC`, `Europe/Paris`)."
     if tz.upper() == 'UTC': return timezone.utc
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
     try: return ZoneInfo(tz)
@@ -38,11 +39,13 @@ def period_of(ts: str,             # an ISO 8601 timestamp, as session files wri
               period: str,         # day, week or month
               tz: str = 'UTC',     # the zone whose calendar the periods follow
              ) -> str:
-    "The name of the `period` that `ts` falls in: `2026-03-01`, `2026-W09` (ISO week), `2026-03`."
+    "The name of the `period` that `ts` falls in (`2026-W09`, `2026-03`)."
     # a session is no calendar period: `by_period` names each session's own
-    if period not in PERIODS[:3]: raise PeriodError(f"period {period!r}: a calendar period is day, week or month")
+    if period not in PERIODS[:3]:
+        raise PeriodError(f"period {period!r}: a calendar period is day, week or month")
     try: at = datetime.fromisoformat(ts)
-    except (TypeError, ValueError): raise PeriodError(f"{ts!r}: not an ISO 8601 timestamp") from None
+    except (TypeError, ValueError):
+        raise PeriodError(f"{ts!r}: not an ISO 8601 timestamp") from None
     at = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).astimezone(zone(tz))
     if period == 'day': return at.strftime('%Y-%m-%d')
     if period == 'month': return at.strftime('%Y-%m')
@@ -55,8 +58,9 @@ UNDATED = 'undated'          # the period of a session with no timestamp
 def by_period(sessions,               # sessions (anything with `first_ts` and `path`), in any order
               period: str,            # day, week, month or session
               tz: str = 'UTC') -> dict[str, list]:
-    "The sessions grouped by the period their first timestamp falls in, periods and sessions in time order."
-    if period not in PERIODS: raise PeriodError(f"period {period!r}: not one of {', '.join(PERIODS)}")
+    "The sessions grouped by the period their first timestamp falls in."
+    if period not in PERIODS:
+        raise PeriodError(f"period {period!r}: not one of {', '.join(PERIODS)}")
     name = (lambda s: f"{s.first_ts or UNDATED} {s.path.stem}") if period == 'session' else \
         (lambda s: period_of(s.first_ts, period, tz) if s.first_ts else UNDATED)
     out: dict[str, list] = {}
@@ -69,13 +73,13 @@ _KIND = {'day': re.compile(r'\d{4}-\d{2}-\d{2}'), 'week': re.compile(r'\d{4}-W\d
          'month': re.compile(r'\d{4}-\d{2}')}
 
 def period_kind(name: str) -> str | None:
-    "The kind of period named `name`: day, week, month or session; None for `undated` (any kind's)."
+    "The kind of period named `name`; None for `undated` (any kind's)."
     if name == UNDATED: return None
     return next((k for k, rx in _KIND.items() if rx.fullmatch(name)), 'session')
 
 # %% ../nbs/02c_periods.ipynb #bf46b76a
 def kinds_in(folder) -> dict[str, list[str]]:
-    "The kinds of period whose logs are in a query's `folder`, each with its logs' names."
+    "The kinds of period whose logs are in `folder`, with the logs' names."
     out: dict[str, list[str]] = {}
     for f in sorted(Path(folder).glob('*.jsonl')) if Path(folder).is_dir() else []:
         first = first_record(f)

@@ -7,8 +7,8 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
 import json, re
-from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like, name_words, placeholder,
-                           plain_word, secret_name)
+from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like, name_words,
+                           placeholder, plain_word, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
@@ -18,7 +18,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
-    "A shell word's value (quotes and escapes removed) and, for each of its characters, its index in `raw`."
+    "A shell word's value, unquoted, and each character's index in `raw`."
     out, where, i, q = [], [], 0, ''
     while i < len(raw):
         c = raw[i]
@@ -44,23 +44,27 @@ CREDENTIAL_ARGS = {
     **{(c, '-p'): 'attached' for c in ('mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mariadb',
                                        'mariadb-dump', 'mysqlsh', 'mysqlcheck', '7z', '7za')},
     **{(c, '-P'): 'both' for c in ('sqlcmd', 'bcp', 'zip', 'unzip', 'osql', 'isql')},
-    **{(c, '-w'): 'both' for c in ('ldapsearch', 'ldapmodify', 'ldapadd', 'ldapdelete', 'ldappasswd',
-                                   'ldapwhoami', 'ldapcompare', 'ldapmodrdn')},
-    **{(c, '-p'): 'both' for c in ('sshpass', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport',
-                                   'mongoimport', 'cqlsh', 'influx',
-                                   'oras login', 'skopeo login', 'buildah login', 'crane auth login', 'regctl',
-                                   'docker login', 'podman login', 'nerdctl login', 'helm registry login',
-                                   'helm repo add', 'smbclient', 'rabbitmqadmin',
-                                   'mosquitto_pub', 'mosquitto_sub', 'xfreerdp', 'vncviewer', 'sqlplus')},
+    **{(c, '-w'): 'both' for c in ('ldapsearch', 'ldapmodify', 'ldapadd', 'ldapdelete',
+                                   'ldappasswd', 'ldapwhoami', 'ldapcompare', 'ldapmodrdn')},
+    **{(c, '-p'): 'both' for c in ('sshpass', 'mongo', 'mongosh', 'mongodump', 'mongorestore',
+                                   'mongoexport', 'mongoimport', 'cqlsh', 'influx',
+                                   'oras login', 'skopeo login', 'buildah login',
+                                   'crane auth login', 'regctl', 'docker login', 'podman login',
+                                   'nerdctl login', 'helm registry login', 'helm repo add',
+                                   'smbclient', 'rabbitmqadmin', 'mosquitto_pub', 'mosquitto_sub',
+                                   'xfreerdp', 'vncviewer', 'sqlplus')},
     ('redis-cli', '-a'): 'both', ('keydb-cli', '-a'): 'both', ('openssl', '-k'): 'next',
-    ('codecov', '-t'): 'both', ('influx', '-t'): 'both', ('heroku', '-t'): 'next', ('ngrok', '-authtoken'): 'next',
+    ('codecov', '-t'): 'both', ('influx', '-t'): 'both', ('heroku', '-t'): 'next',
+    ('ngrok', '-authtoken'): 'next',
     ('vault', '-token'): 'next', ('consul', '-token'): 'next', ('nomad', '-token'): 'next',
-    ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0, ('vault', 'login'): 0,
+    ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0,
+    ('vault', 'login'): 0,
     ('rabbitmqctl', 'add_user'): 1, ('rabbitmqctl', 'change_password'): 1, ('redis-cli', 'auth'): 0,
-    ('redis-cli', 'AUTH'): 0, ('htpasswd', '-b'): -1, ('htpasswd', '-nb'): -1, ('htpasswd', '-bc'): -1,
-    ('htpasswd', '-cb'): -1, ('htpasswd', '-Bb'): -1, ('htpasswd', '-bB'): -1, ('htpasswd', '-nbB'): -1,
-    **{('keytool', f): 'next' for f in ('-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass',
-                                        '-destkeypass', '-new')},
+    ('redis-cli', 'AUTH'): 0, ('htpasswd', '-b'): -1, ('htpasswd', '-nb'): -1,
+    ('htpasswd', '-bc'): -1, ('htpasswd', '-cb'): -1, ('htpasswd', '-Bb'): -1,
+    ('htpasswd', '-bB'): -1, ('htpasswd', '-nbB'): -1,
+    **{('keytool', f): 'next' for f in ('-storepass', '-keypass', '-srcstorepass', '-deststorepass',
+                                        '-srckeypass', '-destkeypass', '-new')},
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
     # a key's passphrase: new (-N) and old (-P)
     ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
@@ -72,8 +76,8 @@ PASS_ARG = re.compile(r'^(pass|env|file|fd|stdin):')
 
 # a credential in a word: `user:password` (curl -u), `user%password` (smbclient -U),
 # `user/password@db` (Oracle)
-USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':', ('wget', '--user'): None,
-             ('smbclient', '-U'): '%',
+USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':',
+             ('wget', '--user'): None, ('smbclient', '-U'): '%',
              ('http', '-a'): ':', ('httpie', '-a'): ':', ('xh', '-a'): ':', ('mount', '-o'): None}
 
 ORACLE = frozenset({'sqlplus', 'expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl', 'sql'})
@@ -86,8 +90,9 @@ COMMANDS = frozenset(' '.join(c.split()[:k]) for c in _CALLED for k in range(1, 
 ORACLE_LOGIN = re.compile(r'^[\w$#]+/(?P<pw>[^@\s/]+)(?:@|$)')
 
 # %% ../nbs/00e_positions.ipynb #4a0265bd
-def _span(where: list[int], a: int = 0, b: int | None = None, kind: str = 'command-credential') -> Found:
-    "A finding over a word's characters `a` to `b`, where they stand in the text."
+def _span(where: list[int], a: int = 0, b: int | None = None,
+          kind: str = 'command-credential') -> Found:
+    "A finding over characters `a` to `b` of a word, placed in the text."
     b = len(where) if b is None else b
     return where[a], where[b - 1] + 1, kind
 
@@ -133,15 +138,16 @@ def segments(line: str) -> list[list[tuple[str, list[int]]]]:
 _FLAG = re.compile(r'^(-{1,2})([A-Za-z][\w.-]*)(=)?')
 
 def flag_parts(v: str, cmd: str | None) -> tuple[str, int, bool] | None:
-    "(flag, where its value starts in `v`, whether the flag's name names a credential) of a flag word, else None."
+    "(flag, value start, names a credential) of flag word `v`, or None."
     if not (m := _FLAG.match(v)): return None
-    long = m[1] == '--' or (cmd, m[1] + m[2]) in CREDENTIAL_ARGS or (len(m[2]) > 1 and secret_name(m[2], True))
+    long = (m[1] == '--' or (cmd, m[1] + m[2]) in CREDENTIAL_ARGS
+            or (len(m[2]) > 1 and secret_name(m[2], True)))
     if long: return m[1] + m[2], m.end(), len(m[2]) > 1 and secret_name(m[2], True)
     return v[:2], 2, False
 
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
-    "The credentials one simple command gives: by."
+    "The credentials one simple command gives."
     out, cmd, i = [], None, 0
     while i < len(words):
         v, where = words[i]
@@ -151,13 +157,15 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
         elif cmd and f'{cmd} {v}' in COMMANDS: cmd = f'{cmd} {v}'
         elif isinstance(how, int):
             at = len(words) - 1 if how < 0 else i + 1 + how
-            if i < at < len(words) and not placeholder(words[at][0]): out.append(_span(words[at][1]))
+            if i < at < len(words) and not placeholder(words[at][0]):
+                out.append(_span(words[at][1]))
             i = max(i, at)
         elif f := flag_parts(v, cmd):
             flag, a, named = f
             how = CREDENTIAL_ARGS.get((cmd, flag))
             takes = named or (cmd, flag) in USER_PASS
-            if a < len(v) and (takes or how in ('both', 'attached')): out += _credential(v, where, a, cmd, flag)
+            if a < len(v) and (takes or how in ('both', 'attached')):
+                out += _credential(v, where, a, cmd, flag)
             elif a == len(v) and nxt and (takes or how in ('next', 'both')):
                 if not nxt[0].startswith('-'): out += _credential(*nxt, 0, cmd, flag)
                 i += 1
@@ -171,8 +179,9 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 # %% ../nbs/00e_positions.ipynb #4fa98d31
 # a line worth reading as a command: a command of the table, a flag or a name that may name a
 # credential
-_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:' + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
-                                                                          key=len, reverse=True))
+_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:'
+                           + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
+                                             key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
 
@@ -181,7 +190,7 @@ _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:' + '|'.join(sorted({re.esca
 LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t)')
 
 def command_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential the command lines of `text` give in a credential position."
+    "(start, end, kind) of each credential command lines in `text` give."
     # most texts hold no command line: one look at the whole first
     if not _COMMAND_GATE.search(text): return []
     out, at = [], 0
@@ -190,7 +199,8 @@ def command_findings(text: str) -> list[Found]:
     for line in joined.split('\n'):
         line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), line)
         if _COMMAND_GATE.search(line):
-            out += [(s + at, e + at, k) for seg in segments(line) for s, e, k in _command_findings(seg, line)]
+            out += [(s + at, e + at, k) for seg in segments(line)
+                    for s, e, k in _command_findings(seg, line)]
         at += len(line) + 1
     return out
 
@@ -221,14 +231,15 @@ _CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][
     (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|==|!=|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
 
-_TYPES = frozenset('str string bool boolean int integer number any object none null nil true false undefined'.split())
+_TYPES = frozenset('str string bool boolean int integer number any object none null nil true false '
+                   'undefined'.split())
 
 _LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*'
                          r'(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
 
 # %% ../nbs/00e_positions.ipynb #59eda496
 def _quoted(text: str, at: int) -> tuple[int, int] | None:
-    "The span of the text of the literal at `at` (several literals joined by concatenation."
+    "The span of the literal at `at`, and of literals joined to it."
     if not (m := _LITERAL.match(text, at)): return None
     s, e = m.start() + 1, m.end() - 1
     while (more := _MORE.match(text, m.end())) and (nxt := _LITERAL.match(text, more.end())):
@@ -251,12 +262,13 @@ def _block(text: str, at: int, indent: int) -> tuple[int, int] | None:
 
 # %% ../nbs/00e_positions.ipynb #cb931130
 def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
-    "The span of an unquoted value: to the end of its line in a config line."
+    "The span of an unquoted value: in a config line, to its end."
     if whole_line:
         e = text.find('\n', at)
         e = len(text) if e < 0 else e
         # a comment, or the next assignment on the line, ends it
-        if (c := re.search(r'[ \t]+(?:(?:#|//|;)[ \t]|[A-Za-z_][\w.-]*=)', text[at:e])): e = at + c.start()
+        if (c := re.search(r'[ \t]+(?:(?:#|//|;)[ \t]|[A-Za-z_][\w.-]*=)', text[at:e])):
+            e = at + c.start()
     else:
         m = re.compile(r'[^\s,;)\]}"\'`<>]+').match(text, at)
         e = m.end() if m else at
@@ -266,7 +278,8 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 # %% ../nbs/00e_positions.ipynb #d51a9fb2
 # where a secret-named name may stand: one of its words (or a glued one) in any case
 # (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`)
-_SECRET_WORD = re.compile('(?i)' + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True))
+_SECRET_WORD = re.compile('(?i)'
+                          + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True))
                           + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
@@ -275,7 +288,7 @@ _NAME_CHAR = re.compile(r'[\w.$@:-]')
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
-    # a literal, closed on its line (an unclosed quote is part of a config line's value: `PW=u'22 x`)
+    # a literal closed on its line (an unclosed quote is part of a config value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
         # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
         literal = text[span[0]:span[1]]
@@ -299,15 +312,15 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     first = re.match(r'[\w$@]*', value)[0]
     if first.lower() in _TYPES or (first[:1].isupper() and re.match(r'\w+(?:<|\[\]|\?|$)', value)
                                     and not config): return None
-    # code: a name, an attribute, a call; in config text a bare word is text, of four characters at least
+    # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
     if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]{4,}', value)): return None
     return s, e
 
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
-                        kept: list | None = None, # gets (start, end, why) of each value such a key holds that is kept
+                        kept: list | None = None, # gets (start, end, why) of each such value kept
                        ) -> list[Found]:
-    "(start, end, kind) of each value assigned to a secret-named key or variable, in any syntax, whole as delimited."
+    "(start, end, kind) of each value assigned to a secret-named name."
     out, done = [], -1
     for w in _SECRET_WORD.finditer(text):
         a = w.start()
@@ -316,9 +329,10 @@ def assignment_findings(text: str,
         if a > 0 and text[a - 1] in '"\'`': a -= 1
         if not (m := _NAMED.match(text, a)) or m.end('name') < w.end(): continue
         name = m['name'].rstrip(':')
-        if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1]) or secret_name(name)): continue
-        if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name) and not name[:1].isupper()
-                                            or name.isupper()): continue
+        if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1])
+                or secret_name(name)): continue
+        if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
+                                            and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         done = m.end()
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
@@ -336,7 +350,7 @@ _LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*[a-z][\w-]{1,40}(?:
                         r'(?P<v>[^\s"\'`]+)(?:[ \t]+(?:RO|RW|ro|rw))?[ \t]*$')
 
 def directive_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential a device's or a daemon's directive gives last (`radius-server … key X`)."
+    "(start, end, kind) of each credential a directive gives last."
     out = []
     for m in _LAST_WORD.finditer(text):
         s, v = m.start('v'), m['v']
@@ -344,7 +358,8 @@ def directive_findings(text: str) -> list[Found]:
         if m['w'] == 'auth' and ':' in v: s, v = s + v.index(':') + 1, v[v.index(':') + 1:]
         # a credential has a digit or a symbol inside (`w4Cm.Zz-v`), and no brackets (`struct{}`)
         bare = v.rstrip('.,;:!?')
-        strange = re.search(r'\d|[^\w(){}\[\]<>]', bare[:-1]) and not re.search(r'[(){}\[\]<>]', bare)
+        strange = (re.search(r'\d|[^\w(){}\[\]<>]', bare[:-1])
+                   and not re.search(r'[(){}\[\]<>]', bare))
         if len(bare) >= 6 and strange and not placeholder(v):
             out.append((s, m.end('v'), 'config-credential'))
     return out
@@ -374,15 +389,17 @@ def pair_findings(text: str) -> list[Found]:
     out = []
     for m in _PAIR.finditer(text):
         if secret_name(m['name']) and (span := _value_at(text, m.end(), m.start(), '=')):
-            if span[1] > span[0] and not placeholder(text[span[0]:span[1]]): out.append((*span, 'assigned-credential'))
+            if span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
+                out.append((*span, 'assigned-credential'))
     for m in _DIRECTIVE.finditer(text):
         v = m['v'].strip('"')
         if secret_name(m['name']) and not placeholder(v) and not plain_word(v):
-            out.append((*(m.span('v') if not m['v'].startswith('"') else (m.start('v') + 1, m.end('v') - 1)),
-                        'config-credential'))
+            span = m.span('v') if not m['v'].startswith('"') else (m.start('v') + 1, m.end('v') - 1)
+            out.append((*span, 'config-credential'))
     out += directive_findings(text)
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
-    out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text) if not placeholder(m['v'])]
+    out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text)
+            if not placeholder(m['v'])]
     return out
 
 # %% ../nbs/00e_positions.ipynb #861aee00
@@ -413,10 +430,12 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 
-_TOKEN_SAID = set(TOKEN_WORDS) | {'api key', 'access key', 'secret key', 'auth token', 'access token'}
+_TOKEN_SAID = set(TOKEN_WORDS) | {'api key', 'access key', 'secret key',
+                                  'auth token', 'access token'}
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
-_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:' + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
+_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
+                    + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?![\w-])')
 
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*[:：=]')
@@ -427,9 +446,9 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str,
-                   quoted: bool = False # quoted whole (`…`): a `:"` inside is the value's, not a key's
+                   quoted: bool = False # quoted whole: a `:"` inside is the value's, not a key's
                    ) -> bool:
-    "Whether a value said in prose without `is` or `:` looks like a credential."
+    "Whether a value in prose (no `is` or `:`) looks like a credential."
     return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v))
             and (quoted or not re.search(r'[:=]["\']', v))
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
@@ -451,20 +470,21 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
 
 # %% ../nbs/00e_positions.ipynb #963f0101
 def _next_to(text: str, at: int) -> tuple[int, int] | None:
-    "The password right after its word, when it looks random (`root pw xY7!kk22 on the old box`)."
+    "The password right after its word, when it looks random."
     # right after its word, a value that looks random is the password (`root pw xY7!kk22 on the old
     # box`)
     if (text[at:at + 1] in (' ', '\t') and text[:at].rsplit(None, 1)[-1].lower() not in ORDINARY
             and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at)):
         s, e, quoted = _prose_value(text, t)
         v = text[s:e]
-        if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v and (quoted or v[:1] not in _NOT_FIRST):
+        if (_random_enough(v) and not placeholder(v) and '[REDACTED' not in v
+                and (quoted or v[:1] not in _NOT_FIRST)):
             return s, e
     return None
 
 # %% ../nbs/00e_positions.ipynb #58d9dc85
 def _said(text: str, at: int,
-          digits: int = 6, # a number of this many digits or more after `is` is the password (a PIN's: 4)
+          digits: int = 6, # a number this long or longer after `is` is the password (a PIN's: 4)
          ) -> tuple[int, int] | None:
     "The password said after a password word that ends at `at`."
     # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
@@ -479,7 +499,8 @@ def _said(text: str, at: int,
             break
         if not (t := _PROSE_TOKEN.match(text, pos)): break
         # a quoted value before any copula is what was said (`password earlier (…) goes to`)
-        if _prose_value(text, t)[2] and _random_enough(text[slice(*_prose_value(text, t)[:2])], True): break
+        first = _prose_value(text, t)
+        if first[2] and _random_enough(text[slice(*first[:2])], True): break
         pos = t.end()
     pos = says or at
     for words in range(3):
@@ -503,34 +524,37 @@ def _said(text: str, at: int,
 
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each password said in prose, in any of `PASSWORD_WORDS`' languages, quoted or not."
+    "(start, end, kind) of each password said in prose."
     out = []
     for m in _PROSE.finditer(text):
         # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
         # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
-        # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 27820389`)
+        # a PIN, a PUK, a passkey is its digits, right after its word too
+        # (`PIN 3219 y PUK 27820389`)
         number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
         right = re.compile(r'[ \t]+(\d{4,12})\b').match(text, m.end()) if number else None
         span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
         # a machine's credential said in prose is a run of letters and digits, its word not code's
         # (`"secret", algorithms=…`, `token("foo")`)
-        if span and m[0].lower() in _TOKEN_SAID and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
-                                                            and _TOKEN_VALUE.fullmatch(text[span[0]:span[1]])):
+        token = span and m[0].lower() in _TOKEN_SAID
+        if token and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
+                          and _TOKEN_VALUE.fullmatch(text[span[0]:span[1]])):
             continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
-# one-time codes a service hands out in a list, after their name (`BACKUP VERIFICATION CODES`, `recovery codes:`)
+# one-time codes a service hands out in a list, after their name
+# (`BACKUP VERIFICATION CODES`, `recovery codes:`)
 _CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?[ \t-]+codes?\b'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:[- ][A-Za-z0-9]{3,}){0,3}(?![\w-])')
 
 def code_list_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each recovery or backup code listed after its name, on its line or in the lines below."
+    "(start, end, kind) of each recovery code listed after its name."
     out = []
     for m in _CODES.finditer(text):
         rest = text[m.end():text.find('\n', m.end()) % (len(text) + 1)]
@@ -540,8 +564,8 @@ def code_list_findings(text: str) -> list[Found]:
         for line in text[at:at + 4000].split('\n')[:40]:
             # a list's number (`1.`), not a code
             body = re.sub(r'^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+', lambda n: ' ' * len(n[0]), line)
-            items = [c for c in _CODE_ITEM.finditer(body) if len(c[0].replace('-', '').replace(' ', '')) >= 6
-                     and not plain_word(c[0])]
+            items = [c for c in _CODE_ITEM.finditer(body)
+                     if len(c[0].replace('-', '').replace(' ', '')) >= 6 and not plain_word(c[0])]
             if items: out += [(at + c.start(), at + c.end(), 'prose-credential') for c in items]
             elif started or skipped >= 5: break
             else: skipped += 1
@@ -579,14 +603,17 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     "The credentials of one table row."
     cells = _cells(line, sep)
     if len(cells) != len(header): return []
-    names = [i for i, h in enumerate(header) if set(name_words(h)) & {'name', 'names', 'key', 'keys', 'variable',
-                                                                      'variables', 'var', 'vars', 'env', 'setting'}]
-    values = [i for i, h in enumerate(header) if set(name_words(h)) & {'value', 'values', 'current'}]
+    naming = {'name', 'names', 'key', 'keys', 'variable', 'variables',
+              'var', 'vars', 'env', 'setting'}
+    names = [i for i, h in enumerate(header) if set(name_words(h)) & naming]
+    values = [i for i, h in enumerate(header)
+              if set(name_words(h)) & {'value', 'values', 'current'}]
     out = []
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
         pair = names and i in values and secret_name(line[slice(*cells[names[0]])], True)
-        if (secret_name(header[i], True) or pair) and not placeholder(v) and not plain_word(v) and e > s:
+        if ((secret_name(header[i], True) or pair) and not placeholder(v) and not plain_word(v)
+                and e > s):
             out.append((s + at, e + at, 'table-credential'))
     return out
 
@@ -605,11 +632,13 @@ def table_findings(text: str) -> list[Found]:
         line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i])
         nxt = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i + 1])
         md = '|' in line and _TABLE_SEP.match(nxt)
-        csv = not md and line.count(',') >= 1 and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line)
+        csv = (not md and line.count(',') >= 1
+               and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line))
         # a header's cells are names, not a sentence's clauses (prose has commas too)
         csv = csv and all(len(cell.split()) <= 3 for cell in line.split(','))
         header = [line[s:e].strip().lower() for s, e in _cells(line, '|' if md else ',')]
-        if not (md or csv) or not any(secret_name(h, True) or 'value' in name_words(h) for h in header):
+        if not (md or csv) or not any(secret_name(h, True) or 'value' in name_words(h)
+                                      for h in header):
             i += 1
             continue
         j = i + (2 if md else 1)
@@ -627,7 +656,7 @@ def table_findings(text: str) -> list[Found]:
 _ARGV_SCRIPT = re.compile(r'''\[\s*"(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh"\s*,\s*"-l?c"\s*,\s*("(?:[^"\\\n]|\\.)*")''')
 
 def _json_string(text: str, s: int, e: int) -> tuple[str, list[int]]:
-    "The JSON string literal `text[s:e]` decoded, and for each of its characters where it stands in `text`."
+    "The JSON string `text[s:e]` decoded, and where each character stands."
     out, where, i = [], [], s + 1
     while i < e - 1:
         if text[i] == '\\':
@@ -643,7 +672,7 @@ def _json_string(text: str, s: int, e: int) -> tuple[str, list[int]]:
     return ''.join(out), where + [e - 1]
 
 def argv_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each credential in a shell script given as a JSON argv's string, placed in `text`."
+    "(start, end, kind) of each credential in a JSON argv's shell script."
     out = []
     for m in _ARGV_SCRIPT.finditer(text):
         script, where = _json_string(text, *m.span(1))
@@ -652,23 +681,27 @@ def argv_findings(text: str) -> list[Found]:
 
 
 # %% ../nbs/00e_positions.ipynb #e1f00000
-# a Terraform variable, its name in the block's label: its default is the value (`sensitive = true` says so too)
+# a Terraform variable, its name in the block's label: its default is the value
+# (`sensitive = true` says so too)
 _HCL_VARIABLE = re.compile(r'variable\s+"(?P<name>[^"\n]+)"\s*\{(?P<body>[^{}]*)\}')
 _HCL_DEFAULT = re.compile(r'(?m)^[ \t]*default[ \t]*=[ \t]*"(?P<v>(?:[^"\\\n]|\\.)*)"')
 
 def hcl_findings(text: str) -> list[Found]:
-    "(start, end, kind) of the default of each Terraform variable named as a secret or marked `sensitive`."
+    "(start, end, kind) of each secret Terraform variable's default."
     out = []
     for m in _HCL_VARIABLE.finditer(text):
         sensitive = re.search(r'(?m)^[ \t]*sensitive[ \t]*=[ \t]*true\b', m['body'])
-        if not (sensitive or secret_name(m['name'])) or not (d := _HCL_DEFAULT.search(m['body'])): continue
+        if not (sensitive or secret_name(m['name'])): continue
+        if not (d := _HCL_DEFAULT.search(m['body'])): continue
         at = m.start('body')
-        if d['v'] and not placeholder(d['v']): out.append((at + d.start('v'), at + d.end('v'), 'config-credential'))
+        if d['v'] and not placeholder(d['v']):
+            out.append((at + d.start('v'), at + d.end('v'), 'config-credential'))
     return out
 
 
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
-    return merged(command_findings(text), argv_findings(text), pair_findings(text), table_findings(text),
-                  assignment_findings(text), prose_findings(text), code_list_findings(text), hcl_findings(text))
+    return merged(command_findings(text), argv_findings(text), pair_findings(text),
+                  table_findings(text), assignment_findings(text), prose_findings(text),
+                  code_list_findings(text), hcl_findings(text))

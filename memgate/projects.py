@@ -35,7 +35,8 @@ class Project:
     source: str = ''
     # named (`find_project`), so `source` is its cwd, not where its sessions are
     listed: bool = False
-    # every value its rules and credential positions take, in all its sessions (`known_secrets`: read once)
+    # every value its rules and credential positions take, in all its sessions
+    # (`known_secrets`: read once)
     known: KnownSecrets | None = None
 
     def records(self) -> Iterator[Record]:
@@ -44,7 +45,8 @@ class Project:
 
     def session_records(self, s: Session) -> list[Record]:
         "The records of session `s`, rendered with this project's settings."
-        return session_records(s, self.warnings, self.tool_result_chars, self.redact and self.known_secrets())
+        return session_records(s, self.warnings, self.tool_result_chars,
+                               self.redact and self.known_secrets())
 
     @property
     def size(self) -> int:
@@ -52,7 +54,7 @@ class Project:
         return sum(s.size for s in self.sessions)
 
     def stamp(self) -> str:
-        "sha256 of every session file's path, size and modification time: as make and rsync tell a file unchanged."
+        "sha256 of every session file's path, size and modification time."
         h = hashlib.sha256()
         for p in (p for s in self.sessions for p in s.files):
             try: st = p.stat()
@@ -62,7 +64,7 @@ class Project:
 
 # %% ../nbs/02a_projects.ipynb #a0484085
 def claude_root() -> Path:
-    "Where Claude Code keeps its sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
+    "Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`."
     return Path(os.environ.get('CLAUDE_CONFIG_DIR') or Path.home() / '.claude')
 
 # %% ../nbs/02a_projects.ipynb #c2580b72
@@ -72,26 +74,29 @@ def codex_root() -> Path:
 
 # %% ../nbs/02a_projects.ipynb #28aa97d0
 def _jsonl_under(folder: Path, warnings: Warnings | None = None) -> list[Path]:
-    "The `*.jsonl` files below `folder`, symlinked folders followed once; unreadable folders and loops counted."
+    "The `*.jsonl` files below `folder`, symlinked folders followed once."
     out, seen = [], set()
-    def skipped(err: OSError): warnings and warnings.report(Path(err.filename)).warnings.update(['unreadable folder'])
+    def skipped(err: OSError):
+        if warnings: warnings.report(Path(err.filename)).warnings.update(['unreadable folder'])
     for root, dirs, names in os.walk(folder, onerror=skipped, followlinks=True):
         here = os.stat(root)
         # a symlink back up the tree: do not walk it twice
         if (here.st_dev, here.st_ino) in seen:
-            if warnings: warnings.report(Path(root)).warnings['folder seen before (a symlink loop)'] += 1
+            if warnings:
+                warnings.report(Path(root)).warnings['folder seen before (a symlink loop)'] += 1
             dirs[:] = []
             continue
         seen.add((here.st_dev, here.st_ino))
         dirs.sort()
-        out += [Path(root) / n for n in names if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
+        out += [Path(root) / n for n in names
+                if n.endswith('.jsonl') and os.path.isfile(os.path.join(root, n))]
     return sorted(out)
 
 
 # %% ../nbs/02a_projects.ipynb #7d4450a9
 @dataclass
 class Listed:
-    "A project found under the Claude Code and Codex roots: its sessions and the names it answers to."
+    "A project found under the Claude Code and Codex roots."
     # the working directory its sessions recorded (the most common one)
     cwd: str
     files: list[Path]
@@ -107,12 +112,12 @@ class Listed:
 
     @property
     def name(self) -> str:
-        "What memgate calls the project: the last folder of its cwd, with the folders above it that tell it apart."
+        "The project's name: its cwd's last folders, as many as tell it apart."
         return self.key or cwd_tail(self.cwd, 1)
 
     @property
     def names(self) -> list[str]:
-        "Every name `--project` accepts for it: its name, the cwd, its last folder, the encoded folder and its tail."
+        "Every name `--project` accepts for this project."
         tail = self.folder.rsplit('-', 1)[-1] if self.folder else None
         return list(dict.fromkeys(n for n in (self.name, self.cwd.rstrip('/'),
                                               cwd_tail(self.cwd, 1), self.folder,
@@ -120,24 +125,24 @@ class Listed:
 
 # %% ../nbs/02a_projects.ipynb #e7415924
 def cwd_tail(cwd: str, n: int) -> str:
-    "The last `n` folders of `cwd`, joined by `-`: `cwd_tail('/a/codex/workspace', 2) == 'codex-workspace'`."
+    "The last `n` folders of `cwd`, joined by `-`."
     # a cwd of `/../..` names no folder `..`
     parts = [p for p in cwd.split('/') if p not in ('', '.', '..')]
     return '-'.join(parts[-n:]) or safe_name(cwd or 'no-cwd')
 
 # %% ../nbs/02a_projects.ipynb #bc16cb9b
 def unique_names(projects: list[Listed]) -> list[Listed]:
-    "`projects`, each named by as many of its cwd's last folders as make its name unique among them."
+    "`projects`, each named by as few last folders as make it unique."
     for x in projects:
         n, depth = 1, len([p for p in x.cwd.split('/') if p not in ('', '.', '..')])
-        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd,
-                                                               n) for y in projects if y is not x): n += 1
+        while n < depth and any(cwd_tail(y.cwd, n) == cwd_tail(x.cwd, n)
+                                for y in projects if y is not x): n += 1
         x.key = cwd_tail(x.cwd, n)
     return projects
 
 # %% ../nbs/02a_projects.ipynb #934ab242
 def _add(x: Listed, s: Session, tool: str | None = None):
-    "Count session `s` into project `x`: the session once, its files (sub-agents' too) all."
+    "Count session `s`, and all its files, into project `x`."
     x.sessions.append(s)
     x.files += s.files
     if tool: x.tools.add(tool)
@@ -148,19 +153,23 @@ def list_projects() -> list[Listed]:
     groups: dict[str, Listed] = {}
     claude, codex = claude_root() / 'projects', codex_root()
     for folder in sorted(d for d in claude.iterdir() if d.is_dir()) if claude.is_dir() else []:
-        found = [s for s in group_sessions(_jsonl_under(folder), Warnings()) if s.format == 'claude']
+        found = [s for s in group_sessions(_jsonl_under(folder), Warnings())
+                 if s.format == 'claude']
         cwds = Counter(s.cwd for s in found if s.cwd)
         if not cwds: continue
-        x = groups[cwds.most_common(1)[0][0]] = Listed(cwds.most_common(1)[0][0], [], {'claude'}, folder.name)
+        cwd = cwds.most_common(1)[0][0]
+        x = groups[cwd] = Listed(cwd, [], {'claude'}, folder.name)
         for s in found: _add(x, s)
-    rollouts = [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir() for f in _jsonl_under(r)]
+    rollouts = [f for r in (codex / 'sessions', codex / 'archived_sessions') if r.is_dir()
+                for f in _jsonl_under(r)]
     for s in group_sessions(rollouts, Warnings()):
-        if s.format == 'codex' and s.cwd: _add(groups.setdefault(s.cwd, Listed(s.cwd, [])), s, 'codex')
+        if s.format == 'codex' and s.cwd:
+            _add(groups.setdefault(s.cwd, Listed(s.cwd, [])), s, 'codex')
     return sorted(unique_names(list(groups.values())), key=lambda x: (x.name, x.cwd))
 
 # %% ../nbs/02a_projects.ipynb #72aeb777
 def find_project(name: str) -> Listed:
-    "The one listed project `name` names (its name; else exactly, as a prefix, or as a part of one of its names)."
+    "The one listed project `name` names."
     projects = list_projects()
     tests = (lambda x: x.name == name, lambda x: name in x.names,
              lambda x: any(n.startswith(name) for n in x.names),
@@ -168,15 +177,17 @@ def find_project(name: str) -> Listed:
     for test in tests:
         found = [x for x in projects if test(x)]
         if len(found) == 1: return found[0]
-        if found: raise SourceError(f"project {name!r} could be any of: " +
-                                    ', '.join(f"{x.name} ({x.cwd})" for x in found) + "; name one of them")
+        if found: raise SourceError(f"project {name!r} could be any of: "
+                                    + ', '.join(f"{x.name} ({x.cwd})" for x in found)
+                                    + "; name one of them")
     known = ', '.join(x.name for x in projects[:12]) or 'none'
-    raise SourceError(f"project {name!r}: no such file or folder, and no project under {claude_root()} or "
-                      f"{codex_root()} is called that (projects: {known}; memgate projects lists them)")
+    raise SourceError(f"project {name!r}: no such file or folder, and no project under "
+                      f"{claude_root()} or {codex_root()} is called that "
+                      f"(projects: {known}; memgate projects lists them)")
 
 # %% ../nbs/02a_projects.ipynb #7d2b83b4
 def parse_when(text: str, option: str = 'date') -> str:
-    "`text` as the ISO prefix session times are compared with: a date (`2025-09-03`, `20250903`) or a UTC time."
+    "`text` as the ISO prefix session times are compared with."
     t = text.strip()
     if re.fullmatch(r'\d{8}', t): t = f"{t[:4]}-{t[4:6]}-{t[6:]}"          # ccusage's YYYYMMDD
     try:
@@ -184,7 +195,8 @@ def parse_when(text: str, option: str = 'date') -> str:
         if not re.match(r'\d{4}-\d{2}-\d{2}[T ]\d{2}', t): raise ValueError
         when = datetime.datetime.fromisoformat(t)
     except ValueError:
-        raise SourceError(f"{option} {text!r} is not a date: give YYYY-MM-DD, YYYYMMDD or an ISO date and time "
+        raise SourceError(f"{option} {text!r} is not a date: give YYYY-MM-DD, YYYYMMDD "
+                          "or an ISO date and time "
                           "(2025-09-03T14:00, times in UTC unless they say otherwise)") from None
     if when.tzinfo: when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return when.isoformat(timespec='seconds' if when.second or when.microsecond else 'minutes')
@@ -192,7 +204,7 @@ def parse_when(text: str, option: str = 'date') -> str:
 # %% ../nbs/02a_projects.ipynb #724ecd8d
 @dataclass(frozen=True)
 class Selection:
-    "Which sessions of a project a run reads: started in a date range, and/or by session id (a part of it will do)."
+    "Which sessions of a project a run reads: by date and/or session id."
     # a date or time (`parse_when`): sessions that started before it are left out
     since: str | None = None
     # sessions that started after it (that day, or minute, included) are left out
@@ -228,14 +240,16 @@ def _unreadable(spec, files: list[Path], warnings: Warnings) -> str:
     why = Counter(w for f in files for w in warnings.report(f).warnings)
     said = ', '.join(f"{n} {w}" for w, n in why.most_common())
     if len(files) == 1: return f"{files[0]}: {said.removeprefix('1 ')}: nothing to read"
-    return f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session ({said}): nothing to read"
+    return (f"{spec}: none of its {len(files)} *.jsonl files is a Claude Code or Codex session "
+            f"({said}): nothing to read")
 
 def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool = True,
                  select: Selection = Selection()) -> Project:
-    "A project from a session file, a folder of session files, or a project name; only the sessions `select` keeps."
+    "A project from a session file, a folder, or a project name."
     p, warnings = Path(spec).expanduser(), Warnings()
     if p.is_file(): files, name, source = [p], p.stem, str(p.resolve())
-    elif p.is_dir(): files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
+    elif p.is_dir():
+        files, name, source = _jsonl_under(p, warnings), p.resolve().name, str(p.resolve())
     else:
         found = find_project(str(spec))
         files, name, source = sorted(found.files), found.name, found.cwd
@@ -246,7 +260,8 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
     if not every: raise SourceError(_unreadable(spec, files, warnings))
     sessions = [x for x in every if select.keeps(x)]
     if not sessions:
-        raise SourceError(f"project {name}: none of its {len(every)} sessions (first {every[0].first_ts or '?'}, "
+        raise SourceError(f"project {name}: none of its {len(every)} sessions "
+                          f"(first {every[0].first_ts or '?'}, "
                           f"last {every[-1].first_ts or '?'}) is selected: {select}")
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
 
@@ -254,10 +269,11 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
 _KNOWN_READ = threading.Lock()
 
 def _found_in(project: Project) -> KnownSecrets:
-    "Every value a rule or a credential position takes in `project`'s sessions, read from their text unredacted."
+    "Every value rules and positions take in `project`'s unredacted text."
     values = {}
     for s in project.sessions:
-        for r in session_records(s, Warnings(), project.tool_result_chars, False): values.update(found_values(r.text))
+        for r in session_records(s, Warnings(), project.tool_result_chars, False):
+            values.update(found_values(r.text))
     # by the project's name: the same sessions make the same chunks wherever they are read from
     key = hashlib.blake2b(project.name.encode(), digest_size=32).digest()
     return KnownSecrets(dict(sorted(values.items())), key)
@@ -266,7 +282,7 @@ def _found_in(project: Project) -> KnownSecrets:
 # %% ../nbs/02a_projects.ipynb #d41c0a7e
 @patch
 def known_secrets(self: Project) -> KnownSecrets:
-    "Every value a rule or a credential position takes anywhere in the project: secret in all its sessions."
+    "Every value rules and credential positions take in the project."
     # read once: a second caller (the run's first event, the feed's thread) waits for the first
     with _KNOWN_READ:
         if self.known is None: self.known = _found_in(self)

@@ -21,46 +21,48 @@ __all__ = ['PLACEHOLDERS', 'NO_PREVIOUS_MEMORY', 'TemplateError', 'load_template
 # %% ../nbs/05_prompt.ipynb #28f6a89c
 PLACEHOLDERS = ('prompt', 'memory', 'chunk')
 
-def _pattern(names) -> re.Pattern: return re.compile(r'\{(' + '|'.join(map(re.escape, names)) + r')\}')
+def _pattern(names) -> re.Pattern:
+    return re.compile(r'\{(' + '|'.join(map(re.escape, names)) + r')\}')
 
 # %% ../nbs/05_prompt.ipynb #d70f0140
 _PLACEHOLDER = _pattern(PLACEHOLDERS)
 
 class TemplateError(MemgateError):
-    "A prompt template that lacks a placeholder or repeats one; the message names the file."
+    "A prompt template that lacks a placeholder or repeats one."
 
 # %% ../nbs/05_prompt.ipynb #9f0b3bc9
 @cache
 def load_template(path=None, names: tuple[str, ...] = PLACEHOLDERS) -> str:
-    "A template's text, read verbatim (no newline or whitespace changes), with each of `names` once."
+    "A template's text, read verbatim, with each of `names` once."
     path = Path(path) if path else templates_dir() / 'gru-mem.txt'
     with open(path, encoding='utf-8', newline='') as f: text = f.read()
     for name in names:
         n = text.count('{' + name + '}')
-        if n != 1: raise TemplateError(f"{path}: placeholder {{{name}}} appears {n} times, expected once")
+        if n != 1:
+            raise TemplateError(f"{path}: placeholder {{{name}}} appears {n} times, expected once")
     return text
 
 # %% ../nbs/05_prompt.ipynb #9e648797
 def template_tokens(path=None) -> int:
-    "The tokens a template adds to every prompt: its text with the question, memory and chunk left empty."
+    "The tokens a template adds to every prompt."
     return count_tokens(fill(load_template(path), prompt='', memory='', chunk=''))
 
 # %% ../nbs/05_prompt.ipynb #a7c3f623
 def template_sha(path=None) -> str:
-    "sha256 of the template, recorded in every run_start so a resumed run can tell the template changed."
+    "sha256 of the template, recorded in every `run_start`."
     return sha256_text(load_template(path))
 
 # %% ../nbs/05_prompt.ipynb #1994a308
 NO_PREVIOUS_MEMORY = 'No previous memory'
 
 def fill(template: str, **values: str) -> str:
-    "Put each value in place of its `{name}`, in one pass: a value that quotes `{name}` is left as it is."
+    "Put each value in place of its `{name}`, in one pass."
     return _pattern(tuple(values)).sub(lambda m: values[m[1]], template)
 
 # %% ../nbs/05_prompt.ipynb #96ee1c6e
 def render_prompt(question: str, memory: str | None, chunk_text: str,
                   template: str | None = None) -> str:
-    "Fill the template. `memory=None` is turn 1 and renders the literal `No previous memory`."
+    "Fill the template; `memory=None` is turn 1 (`No previous memory`)."
     memory = NO_PREVIOUS_MEMORY if memory is None else memory
     return fill(template or load_template(), prompt=question, memory=memory, chunk=chunk_text)
 
@@ -86,12 +88,12 @@ class Budget:
 
 # %% ../nbs/05_prompt.ipynb #dfcd925a
 def chunk_budget(chunk_tokens: int, **limits) -> Budget:
-    "The budget of a run whose chunks hold up to `chunk_tokens`: the section share grows to fit one."
+    "The budget of a run whose chunks hold up to `chunk_tokens`."
     return Budget(section=max(Budget.section, chunk_tokens), **limits)
 
 # %% ../nbs/05_prompt.ipynb #7867afa7
 class BudgetError(MemgateError):
-    "A prompt component over its token budget; `component` is `problem`, `memory`, `section` or `prompt`."
+    "A prompt component over its token budget."
     def __init__(self, component: str, tokens: int, limit: int, detail: str = ''):
         self.component, self.tokens, self.limit = component, tokens, limit
         super().__init__(f"<{component}> is over budget: {tokens} tokens > {limit}{detail}")
@@ -105,23 +107,24 @@ class Prompt:
 
     @property
     def messages(self) -> list[dict]:
-        "Chat messages for an OpenAI-compatible endpoint: Figure 10a is one user turn."
+        "Chat messages for an OpenAI-compatible endpoint: one user turn."
         return [dict(role='user', content=self.text)]
 
 # %% ../nbs/05_prompt.ipynb #6d58e05d
 def check_part(component: str, text: str, limit: int, tokens: int | None = None) -> int:
-    "`text`'s tokens (`tokens` when already counted); `BudgetError` naming `component` when over `limit`."
+    "`text`'s tokens, or a `BudgetError` naming `component` over `limit`."
     n = count_tokens(text) if tokens is None else tokens
     if n > limit: raise BudgetError(component, n, limit)
     return n
 
 # %% ../nbs/05_prompt.ipynb #200b711d
 def as_prompt(text: str, budget: Budget, tokens: int | None = None) -> Prompt:
-    "`text` as a `Prompt`, once it is known to leave the response reserve free in the context."
-    n, room = count_tokens(text) if tokens is None else tokens, budget.context - budget.response_reserve
+    "`text` as a `Prompt`, if it leaves the response reserve free."
+    n = count_tokens(text) if tokens is None else tokens
+    room = budget.context - budget.response_reserve
     if n > room:
-        raise BudgetError('prompt', n, room,
-                          f" (context {budget.context} minus response reserve {budget.response_reserve})")
+        raise BudgetError('prompt', n, room, f" (context {budget.context} minus "
+                          f"response reserve {budget.response_reserve})")
     return Prompt(text, n)
 
 # %% ../nbs/05_prompt.ipynb #f33b1fd8
@@ -134,7 +137,7 @@ def build_prompt(question: str,                  # Q
                  memory_tokens: int | None = None,   # the memory's count, when the caller has it
                  chunk_tokens: int | None = None     # the chunk's count, when the caller has it
                  ) -> Prompt:
-    "Render the prompt for one turn after checking every component against `budget`."
+    "Render one turn's prompt, each component checked against `budget`."
     values = dict(prompt=(question, check_part('problem', question, budget.problem)),
                   memory=(memory, check_part('memory', memory or '', budget.memory, memory_tokens)),
                   chunk=(chunk_text,

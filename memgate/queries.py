@@ -16,7 +16,7 @@ __all__ = ['QueryError', 'Query', 'load_queries', 'select_queries']
 
 # %% ../nbs/04_queries.ipynb #5c22e644
 class QueryError(MemgateError):
-    "A query set that cannot be used; the message names the file and the query id."
+    "A query set that cannot be used."
 
 # %% ../nbs/04_queries.ipynb #a0373ff0
 @dataclass(frozen=True)
@@ -33,31 +33,34 @@ _KEYS = {'question', 'exit_gate', 'keywords'}
 # %% ../nbs/04_queries.ipynb #28b5c182
 def _check_entry(path, qid, entry) -> Query:
     where = f"{path}: query [{qid}]"
-    if not _ID.match(qid): raise QueryError(f"{where}: id may hold only letters, digits, '.', '_' and '-'")
+    if not _ID.match(qid):
+        raise QueryError(f"{where}: id may hold only letters, digits, '.', '_' and '-'")
     if not isinstance(entry, dict): raise QueryError(f"{where}: must be a table with a `question`")
     unknown = set(entry) - _KEYS
     if unknown:
         raise QueryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} "
                          "(allowed: question, exit_gate, keywords)")
     q = entry.get('question')
-    if not isinstance(q,
-                      str) or not q.strip(): raise QueryError(f"{where}: `question` must be a non-empty string")
+    if not isinstance(q, str) or not q.strip():
+        raise QueryError(f"{where}: `question` must be a non-empty string")
     eg = entry.get('exit_gate', False)
-    if not isinstance(eg, bool): raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
+    if not isinstance(eg, bool):
+        raise QueryError(f"{where}: `exit_gate` must be true or false, not {eg!r}")
     kw = entry.get('keywords', [])
     if not isinstance(kw, list) or not all(isinstance(k, str) and k for k in kw):
         raise QueryError(f"{where}: `keywords` must be a list of non-empty strings")
     return Query(qid, q, eg, tuple(kw))
 
 def load_queries(path=None) -> dict[str, Query]:
-    "Read a query set: `path`, else `./queries.toml`, else the shipped default. Keeps file order."
+    "Read a query set: `path`, else `./queries.toml`, else the shipped one."
     if path is None:
-        path = Path('queries.toml') if Path('queries.toml').is_file() else templates_dir() / 'queries.toml'
+        local = Path('queries.toml')
+        path = local if local.is_file() else templates_dir() / 'queries.toml'
     path = Path(path)
     try: data = tomllib.loads(path.read_text(encoding='utf-8'))
     except FileNotFoundError: raise QueryError(f"{path}: query file not found") from None
-    except (OSError,
-            UnicodeDecodeError) as e: raise QueryError(f"{path}: cannot read query file ({e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise QueryError(f"{path}: cannot read query file ({e})") from None
     except tomllib.TOMLDecodeError as e: raise QueryError(f"{path}: not valid TOML ({e})") from None
     except RecursionError: raise QueryError(f"{path}: nested deeper than any query file") from None
     if not data: raise QueryError(f"{path}: no queries defined")
@@ -65,8 +68,9 @@ def load_queries(path=None) -> dict[str, Query]:
 
 # %% ../nbs/04_queries.ipynb #cb04181f
 def select_queries(queries: dict[str, Query], ids=None, source='query set') -> list[Query]:
-    "The queries named by `ids` in that order, or all of them when `ids` is empty."
+    "The queries `ids` names, in that order (all when `ids` is empty)."
     if not ids: return list(queries.values())
     missing = [i for i in ids if i not in queries]
-    if missing: raise QueryError(f"{source}: unknown query id {missing[0]!r} (known: {', '.join(queries)})")
+    if missing:
+        raise QueryError(f"{source}: unknown query id {missing[0]!r} (known: {', '.join(queries)})")
     return [queries[i] for i in dict.fromkeys(ids)]

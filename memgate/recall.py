@@ -20,11 +20,11 @@ __all__ = ['ECHO_CHARS', 'SEARCH_LIMIT', 'RecallError', 'served_logs', 'shown', 
 
 # %% ../nbs/13a_recall.ipynb #2cbd5116
 class RecallError(MemgateError):
-    "A question about the logs that cannot be answered: no such project or query, a log that does not verify."
+    "A question about the logs that cannot be answered."
 
 # %% ../nbs/13a_recall.ipynb #bd3d02f3
 def served_logs(dirs) -> list[Path]:
-    "The logs under the folders `dirs`, none a link or outside its folder; `RecallError` for a folder not there."
+    "The logs under the folders `dirs`, none a link or outside its folder."
     out = []
     for d in [dirs] if isinstance(dirs, (str, Path)) else dirs:
         root = Path(d)
@@ -40,7 +40,7 @@ def served_logs(dirs) -> list[Path]:
 
 # %% ../nbs/13a_recall.ipynb #373e5f80
 def shown(x):
-    "`x` with every string in it made `visible`: dicts, lists and tuples walked, other values kept."
+    "`x` with every string in it made `visible`."
     if isinstance(x, str): return visible(x)
     if isinstance(x, dict): return {k: shown(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)): return [shown(v) for v in x]
@@ -50,31 +50,34 @@ def shown(x):
 ECHO_CHARS = 200    # the most of a caller's text an error repeats
 
 def echo(text) -> str:
-    "`text` as an error repeats it: visible, cut to `ECHO_CHARS` characters (as shown), with a count of the rest."
+    "`text` as an error repeats it: visible, and cut to `ECHO_CHARS`."
     s = str(text)
     v = visible(s[:ECHO_CHARS])
     if len(s) <= ECHO_CHARS and len(v) <= ECHO_CHARS: return repr(v)
     # past the bound: what was sent, or what shows of it (a control shows as several characters)
-    more = f"{len(s) - ECHO_CHARS:,} more characters" if len(s) > ECHO_CHARS else 'cut where it shows'
+    more = (f"{len(s) - ECHO_CHARS:,} more characters" if len(s) > ECHO_CHARS
+            else 'cut where it shows')
     return f"{v[:ECHO_CHARS]!r}… ({more})"
 
 # %% ../nbs/13a_recall.ipynb #e1a2f67d
 _TS = re.compile(r'\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?)?(?:Z|[+-]\d\d:?\d\d)?')
 
 def timestamp(v) -> str | None:
-    "`v` if it has a timestamp's shape (`2026-01-31T09:00:00.5Z`), else None."
+    "`v` if it has a timestamp's shape, else None."
     return v if isinstance(v, str) and _TS.fullmatch(v) else None
 
 # %% ../nbs/13a_recall.ipynb #3a43dcf8
 def checked(path) -> Verdict:
-    "The verdict on `path`, its events kept whole, once it verifies; `RecallError` saying where it breaks if not."
+    "The verdict on `path`, its events kept whole, once it verifies."
     v = verify(path, keep=True, whole=True)
-    if not v.ok: raise RecallError(f"{path}:{v.line}: the log does not verify ({v.message}): memgate verify {path}")
+    if not v.ok:
+        raise RecallError(f"{path}:{v.line}: the log does not verify ({v.message}): "
+                          f"memgate verify {path}")
     return v
 
 # %% ../nbs/13a_recall.ipynb #6b5952aa
 def entry(path, v: Verdict | None = None, x: Learned | None = None) -> dict:
-    "What `memories` says of the log at `path` (verified; `v` its verdict and `x` what it learned, if made already)."
+    "What `memories` says of the log at `path`."
     v = checked(path) if v is None else v
     # read once: the verdict holds the events, their count and the head
     events = v.log.events
@@ -83,16 +86,17 @@ def entry(path, v: Verdict | None = None, x: Learned | None = None) -> dict:
     ends = [e for e in events if e['kind'] == 'run_end']
     last = x.updates[-1].sources if x.updates else []
     updated = next(filter(None, (timestamp(s.get('last_ts')) for s in reversed(last))), None)
-    return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory, sha=x.memory_sha,
-                      tokens=x.updates[-1].tokens if x.updates else 0, run=start['run'], head=v.head,
-                      lines=v.events, updated=updated,
-                      complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'), log=str(path),
-                      level=start['level'], **({'period': start['period']} if 'period' in start else {}),
+    return shown(dict(project=x.project, query=x.query, question=x.question, memory=x.memory,
+                      sha=x.memory_sha, tokens=x.updates[-1].tokens if x.updates else 0,
+                      run=start['run'], head=v.head, lines=v.events, updated=updated,
+                      complete=bool(ends) and ends[-1]['status'] in ('complete', 'exited'),
+                      log=str(path), level=start['level'],
+                      **({'period': start['period']} if 'period' in start else {}),
                       **({'covers': [p['period'] for p in x.timeline]} if x.level == 2 else {})))
 
 # %% ../nbs/13a_recall.ipynb #afd91829
 def memories(dirs) -> list[dict]:
-    "Every log's entry under `dirs`, by project and query; a log that cannot be served is listed with its `error`."
+    "Every log's entry under `dirs`, by project and query."
     out = []
     for p in served_logs(dirs):
         try: out.append(entry(p))
@@ -105,61 +109,66 @@ def memories(dirs) -> list[dict]:
 
 # %% ../nbs/13a_recall.ipynb #5a832583
 def _of(s: dict, period: str | None, level: int | None) -> bool:
-    "Whether a log whose first event is `s` is the one `period` or `level` asks for."
+    "Whether first event `s` is of the log `period` or `level` asks for."
     if period is not None: return s.get('period') == period
     return level is None or s['level'] == level
 
 def find_log(dirs, query: str, project: str | None = None, period: str | None = None,
              level: int | None = None) -> Path:
-    "The log of `query` under `dirs` (of `project`, `period`, `level`: a level-2 log before its periods)."
+    "The log of `query` under `dirs`, of `project`, `period` or `level`."
     logs, unread = [], []
     for p in served_logs(dirs):
         # a file that is no log must not hide the logs beside it
         try: logs.append((p, first_event(p)))
         except LogError: unread.append(p)
-    hits = [p for p, s in logs if s['query'] == query and project in (None, s['project']) and _of(s, period, level)]
+    hits = [p for p, s in logs
+            if s['query'] == query and project in (None, s['project']) and _of(s, period, level)]
     # periods and their consolidation: the level-2 memory speaks for the query
     if len(hits) > 1 and period is None and level is None:
         hits = [p for p in hits if p.name == LEVEL2_LOG] or hits
     if len(hits) == 1: return hits[0]
     there = sorted({f"{s['project']}/{s['query']}" for _, s in logs}) or ['none']
     not_logs = f"; not memgate logs: {', '.join(map(str, unread))}" if unread else ''
-    of = (f" in project {echo(project)}" if project else '') + (f" of period {echo(period)}" if period else '')
+    of = ((f" in project {echo(project)}" if project else '')
+          + (f" of period {echo(period)}" if period else ''))
     of += f" at level {level}" if level is not None else ''
-    if not hits: raise RecallError(f"no log of query {echo(query)}{of}"
-                                   + f" under {', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))} "
+    folders = ', '.join(map(str, dirs if isinstance(dirs, list) else [dirs]))
+    if not hits: raise RecallError(f"no log of query {echo(query)}{of} under {folders} "
                                    f"(there are: {', '.join(there)}{not_logs})")
-    raise RecallError(f"query {echo(query)} has {len(hits)} logs ({', '.join(map(str, hits))}): name its project, "
-                      "or serve one log folder")
+    raise RecallError(f"query {echo(query)} has {len(hits)} logs ({', '.join(map(str, hits))}): "
+                      "name its project, or serve one log folder")
 
 # %% ../nbs/13a_recall.ipynb #122bfb33
 def memory(dirs, query: str, project: str | None = None, period: str | None = None,
            level: int | None = None) -> dict:
-    "The final memory of `query`, verbatim, and its lineage: each update's turn, files, hours and think text."
+    "The final memory of `query`, verbatim, and its lineage."
     p = find_log(dirs, query, project, period, level)
     d = as_json(learned(p, checked(p).log.events))
-    return shown(dict(project=d['project'], query=d['query'], question=d['question'], memory=d['memory'],
-                      level=d['level'], **({'period': d['period']} if d['period'] else {}),
+    return shown(dict(project=d['project'], query=d['query'], question=d['question'],
+                      memory=d['memory'], level=d['level'],
+                      **({'period': d['period']} if d['period'] else {}),
                       **({'periods': d['timeline']} if d['level'] == 2 else {}),
-                      lineage=[dict(t=u['t'], tokens=u['tokens'], think=u['think'], added=u['added'],
-                                    sources=u['sources']) for u in d['updates']]))
+                      lineage=[dict(t=u['t'], tokens=u['tokens'], think=u['think'],
+                                    added=u['added'], sources=u['sources']) for u in d['updates']]))
 
 # %% ../nbs/13a_recall.ipynb #e5094ff3
 def evidence(dirs, query: str, t: int, project: str | None = None) -> dict:
-    "The chunk update `t` of `query` was written from, as it was sent (redacted), with its files and hours."
+    "The chunk update `t` of `query` was written from, as it was sent."
     p = find_log(dirs, query, project)
     x = learned(p, checked(p).log.events)
     u = next((u for u in x.updates if u.t == t), None)
-    if u is None: raise RecallError(f"{x.project}/{x.query} has no update at t={t} "
-                                    f"(updates at t={', '.join(str(u.t) for u in x.updates) or 'none'})")
+    if u is None:
+        done = ', '.join(str(u.t) for u in x.updates) or 'none'
+        raise RecallError(f"{x.project}/{x.query} has no update at t={t} (updates at t={done})")
     return shown(dict(project=x.project, query=x.query, t=t, text=u.evidence, sources=u.sources))
 
 # %% ../nbs/13a_recall.ipynb #ceff0134
 def stored_answer(dirs, query: str, project: str | None = None) -> dict:
-    "The latest answer the log of `query` holds, and the memory it came from; `RecallError` when there is none."
+    "The latest answer the log of `query` holds, and its memory."
     p = find_log(dirs, query, project)
     x = learned(p, checked(p).log.events)
-    if not x.answer: raise RecallError(f"{x.project}/{x.query} has no stored answer: memgate answer {x.log}")
+    if not x.answer:
+        raise RecallError(f"{x.project}/{x.query} has no stored answer: memgate answer {x.log}")
     a = x.answer
     return shown(dict(project=x.project, query=x.query, answer=a['text'], model=a['model'],
                       memory_sha=a['memory_sha'], current=a['memory_sha'] == x.memory_sha))
@@ -168,7 +177,7 @@ def stored_answer(dirs, query: str, project: str | None = None) -> dict:
 SEARCH_LIMIT = 50   # matches returned at most; the count says how many there were
 
 def search(dirs, text: str, limit: int = SEARCH_LIMIT) -> dict:
-    "Lines of memories and evidence under `dirs` holding `text` (case-insensitive); logs not searched, and why."
+    "Lines of memories and evidence under `dirs` holding `text`."
     if not text.strip(): raise RecallError("search: give some text to look for")
     want, hits, skipped = text.lower(), [], []
     for p in served_logs(dirs):
@@ -177,7 +186,8 @@ def search(dirs, text: str, limit: int = SEARCH_LIMIT) -> dict:
         except MemgateError as e:
             skipped.append(dict(log=str(p), error=str(e)))
             continue
-        places = [('memory', None, x.memory or '')] + [('evidence', u.t, u.evidence) for u in x.updates]
+        places = ([('memory', None, x.memory or '')]
+                  + [('evidence', u.t, u.evidence) for u in x.updates])
         for where, t, body in places:
             hits += [dict(project=x.project, query=x.query, where=where, t=t, line=line.strip())
                      for line in body.splitlines() if want in line.lower()]

@@ -44,22 +44,23 @@ HALF = 8
 SPREAD_MIN_MIXED = 8
 
 def spreads(value: str) -> bool:
-    "Whether a value found in one place is redacted wherever else it stands."
+    "Whether a value found in one place is redacted wherever it stands."
     v = value.strip()
     mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
-    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED) and not v.isdigit() and not placeholder(v)
-            and not plain_word(v)
-            and v.lower() not in common_passwords() and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
+    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED)
+            and not v.isdigit() and not placeholder(v) and not plain_word(v)
+            and v.lower() not in common_passwords()
+            and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
 
 # %% ../nbs/01_redact.ipynb #3bdbdc99
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9_+/=-]')
 
 def written_forms(value: str) -> list[str]:
-    "`value` as text may write it: itself, URL-encoded, JSON-escaped, shell-escaped."
+    "`value` as text may write it: itself, URL-, JSON- or shell-escaped."
     from urllib.parse import quote, quote_plus
-    forms = [value, quote(value, safe=''), quote(value, safe=':@'), quote_plus(value), json.dumps(value)[1:-1],
-             value.replace(' ', '\\ '), value.replace("'", "'\\''"), value.replace('"', '\\"'),
-             re.sub(r'([:\\])', r'\\\1', value)]
+    forms = [value, quote(value, safe=''), quote(value, safe=':@'), quote_plus(value),
+             json.dumps(value)[1:-1], value.replace(' ', '\\ '), value.replace("'", "'\\''"),
+             value.replace('"', '\\"'), re.sub(r'([:\\])', r'\\\1', value)]
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #c0ffee30
@@ -71,8 +72,9 @@ def _mixed(text: str) -> bool:
 @dataclass
 class KnownSecrets:
     "Every value a project's rules and credential positions took, by kind."
-    values: dict[str, str] = field(default_factory=dict)   # value: the kind that took it (never written)
-    key: bytes = b''                                         # of the project's pseudonyms
+    # value: the kind that took it (never written)
+    values: dict[str, str] = field(default_factory=dict)
+    key: bytes = b''   # of the project's pseudonyms
 
     def __post_init__(self): self._auto = None
 
@@ -82,7 +84,7 @@ class KnownSecrets:
         self.values, self.key, self._auto = state['values'], state['key'], None
 
     def automaton(self):
-        "An Aho-Corasick automaton of the values and of their long halves' edges."
+        "An Aho-Corasick automaton of the values and their long halves' edges."
         if self._auto is None:
             import ahocorasick
             auto = ahocorasick.Automaton()
@@ -113,7 +115,7 @@ def _edge_token(text: str, s: int, e: int) -> tuple[int, int]:
 
 # %% ../nbs/01_redact.ipynb #b53f2ad1
 def known_findings(known: KnownSecrets | None, text: str) -> list[Found]:
-    "(start, end, kind) of each value `known` holds where it stands whole in `text`, and of its halves at an edge."
+    "(start, end, kind) of each of `known`'s values in `text`."
     if not known or not known.values: return []
     out = []
     for end, (v, kind, side) in known.automaton().iter(text):
@@ -127,15 +129,16 @@ def known_findings(known: KnownSecrets | None, text: str) -> list[Found]:
             continue
         a, b = _edge_token(text, s, e)
         piece = text[a:b]
-        if len(piece) >= HALF and not plain_word(piece) and ((side == 1 and a == s and v.startswith(piece)) or
-                                   (side == -1 and b == e and v.endswith(piece))):
+        at_edge = ((side == 1 and a == s and v.startswith(piece))
+                   or (side == -1 and b == e and v.endswith(piece)))
+        if len(piece) >= HALF and not plain_word(piece) and at_edge:
             out.append((a, b, kind))
     return out
 
 # %% ../nbs/01_redact.ipynb #2ef158b5
 @lru_cache(maxsize=4)
 def _random_lists(user_sha: str) -> list:
-    "The allowlists that keep a random-looking value: memgate's (always) and a user's rule file's."
+    "The allowlists that keep a random-looking value."
     user = active_rules()
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
@@ -153,10 +156,12 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
     lists, out = _random_lists(user.sha if user else ''), []
-    inner = lambda plain: findings(redaction_rules(), plain, decode=False) or position_findings(plain)
-    # a run kept whole by its shape (a documented example, a known prefix) is not cut into a path's parts
-    whole = lambda token: decodes_harmless(token, inner) or any(a.allows(token, token, token) for a in lists
-                                                                if a.target == 'secret')
+    inner = lambda plain: (findings(redaction_rules(), plain, decode=False)
+                           or position_findings(plain))
+    # a run kept whole by its shape (a documented example, a known prefix) is not cut into a
+    # path's parts
+    whole = lambda token: decodes_harmless(token, inner) or any(
+        a.allows(token, token, token) for a in lists if a.target == 'secret')
     harmless = lambda token: decodes_harmless(token, inner)
     public = [m.span() for m in _PUBLIC_PEM.finditer(text)]
     for s, e in every_candidate(text, whole):
@@ -172,21 +177,23 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         else:
             out.append((s, e, 'random#' + pseudonym(value, key)))
             # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
-            if len(value) >= 32 and (tail := _WRAPPED_TAIL.match(text, e)) and set(tail[1]) <= set(value + '='):
+            if (len(value) >= 32 and (tail := _WRAPPED_TAIL.match(text, e))
+                    and set(tail[1]) <= set(value + '=')):
                 out.append((*tail.span(1), 'random#' + pseudonym(tail[1], key)))
     return out
 
 # %% ../nbs/01_redact.ipynb #83f4766a
 def random_findings(text: str, key: bytes = b'') -> list[Found]:
-    "(start, end, `random#pseudonym`) of each generated-looking run of `text` no allowlist or known shape keeps."
+    "(start, end, `random#pseudonym`) of each random run nothing keeps."
     return [f for f in random_review(text, key) if f[2].startswith('random#')]
 
 # %% ../nbs/01_redact.ipynb #8b7030aa
 def _glued(part: str) -> bool:
-    "Whether `part` is two or more words glued (`jsonwebtoken`), each of three letters or more."
+    "Whether `part` is two or more words glued (`jsonwebtoken`)."
     ends, words = {0}, dictionary()
     for i in range(3, len(part) + 1):
-        if any(i - j >= 3 and (part[j:i] in words or part[j:i] in CODE_WORDS) for j in ends): ends.add(i)
+        if any(i - j >= 3 and (part[j:i] in words or part[j:i] in CODE_WORDS) for j in ends):
+            ends.add(i)
     return len(part) in ends and len(part) >= 6
 
 # %% ../nbs/01_redact.ipynb #66d23966
@@ -204,7 +211,7 @@ _INNER_LITERAL = re.compile(r'''(["'`])[^"'`\s]{6,}\1''')
 _REGEX_SIGN = re.compile(r'\\[sdwSDWbB]|\(\?[:=!<]|\[\^')
 
 def expression(value: str) -> bool:
-    "Whether `value`, unquoted where a credential may stand, is code's expression, not a literal."
+    "Whether unquoted `value` in a credential position is an expression."
     v = value.rstrip(';,)')
     if not re.search(r'[A-Za-z0-9]', v): return True
     if _REGEX_LITERAL.fullmatch(v) and _REGEX_SIGN.search(v): return True
@@ -218,9 +225,11 @@ def expression(value: str) -> bool:
     letters = sum(map(len, parts))
     # (a short part is a word only when a dictionary says so: `Aabco` reads, but is no word; and
     # code's names are mostly letters, a generated value's mostly not)
-    word = lambda p: wordlike(p) and (len(p) >= 6 or p in CODE_WORDS or p in dictionary()) or _glued(p)
+    word = lambda p: (wordlike(p) and (len(p) >= 6 or p in CODE_WORDS or p in dictionary())
+                      or _glued(p))
     known = sum(len(p) for p in parts if word(p))
-    # (no name at all: code only as a bracket's short start, `{30`; a generated value may be all digits)
+    # (no name at all: code only as a bracket's short start, `{30`; a generated value may be
+    # all digits)
     if not parts: return bool(_SIGIL.match(v)) and len(v) <= 6
     if letters < 0.5 * len(re.findall(r'[A-Za-z0-9]', v)): return False
     # (a generic call's `::<` or `>(`, or two paths, say code by themselves: half its names may
@@ -232,7 +241,7 @@ def expression(value: str) -> bool:
 _CONSTANT = re.compile(r'[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+')
 
 def names_key(key: str, value: str) -> bool:
-    "Whether `value`, assigned to `key`, is a name (the key's own words, a constant's), not a secret."
+    "Whether `value`, assigned to `key`, is a name, not a secret."
     words = name_words(value)
     if not words or ' ' in value.strip(): return False
     # the key's own words (`HTTP_COOKIE = 'HTTP_COOKIE'`, `awsSessionToken = "AWS_SESSION_TOKEN"`)
@@ -251,11 +260,12 @@ _SESSION_WORDS = frozenset('''sess session sessionid sid token auth jwt csrf xsr
     bm'''.split())
 
 def cookie_credentials(value: str) -> list[tuple[int, int]]:
-    "(start, end) in `value`, a cookie's `name=value` pairs, of each value that is a session's id or a token."
+    "(start, end) of each session id or token among cookie pairs `value`."
     out = []
     for m in _COOKIE_PAIR.finditer(value):
         name, plain = m[1], urllib.parse.unquote(m[2]).strip('"')
-        named = secret_name(name) or set(name_words(name)) & _SESSION_WORDS or name.upper().startswith('SESS')
+        named = (secret_name(name) or set(name_words(name)) & _SESSION_WORDS
+                 or name.upper().startswith('SESS'))
         # (a signed cookie's signature follows a `.` or a `:`)
         if any(generated(p) for p in [plain, *re.split(r'[.:]', plain)] if p) or (
                 named and len(plain) >= 6 and not plain_words(plain)): out.append(m.span(2))
@@ -263,8 +273,8 @@ def cookie_credentials(value: str) -> list[tuple[int, int]]:
 
 # %% ../nbs/01_redact.ipynb #eb815f28
 # the kinds that take a value by where it stands: there, code is no value
-POSITIONAL = frozenset('''password prose-password cookie assigned-credential command-credential config-credential
-    table-credential prose-credential'''.split())
+POSITIONAL = frozenset('''password prose-password cookie assigned-credential command-credential
+    config-credential table-credential prose-credential'''.split())
 # of those, the rule file's (the rest are `memgate.positions`')
 RULE_KINDS = frozenset({'password', 'prose-password', 'cookie'})
 _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?:[(\[<{].*|[ \t]*[|,].*)?[;:,)\]]*')
@@ -276,12 +286,14 @@ def code_value(text: str, s: int, e: int) -> bool:
     "Whether `text[s:e]`, taken where a credential may stand, is code."
     v = text[s:e]
     if text[s - 1:s] in ('"', "'", '`') or _ENV_LINE.search(text, max(0, s - 80), s): return False
-    # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals, not names of code
+    # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals,
+    # not names of code
     if _ENV_ASSIGN.search(text, max(0, s - 80), s): return False
     literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v)
     # (a YAML value ends its line; code's `key: name,` goes on)
     line_rest = text[e:text.find('\n', e) % (len(text) + 1)]
-    if literal and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip(): return False
+    if literal and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip():
+        return False
     if expression(v): return True
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
@@ -298,22 +310,23 @@ _FORMAT = re.compile(r'(?:%[-+# 0-9.*]*[a-zA-Z]|\{\w*(?::[^{}]*)?\}|\\[nrt]'
 _VERB = re.compile(r'%[-+# 0-9.*]*[vsdqxXTfgw]|\{\d*\}')
 
 def template_only(value: str) -> bool:
-    "Whether `value` is a template's holes (interpolations, a format's verbs), no literal of its own."
+    "Whether `value` is only a template's holes, no literal of its own."
     rest = _INTERPOLATION.sub('', value)
     if rest != value and len(re.findall(r'[A-Za-z0-9]', rest)) < 4: return True
     return bool(_VERB.search(value) and _FORMAT.fullmatch(value))
 
 # %% ../nbs/01_redact.ipynb #538dea0e
 def _stand_in(value: str) -> bool:
-    "Whether the rule file's placeholder allowlists (those for every rule) let `value` through."
+    "Whether the rule file's placeholder allowlists let `value` through."
     lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
     return any(a.allows(value, value, value) for a in lists)
 
 # %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
-# a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`): a
-# backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a span's end
+# a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`):
+# a backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a
+# span's end
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
 _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split())
@@ -334,15 +347,19 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             value, k = text[s:e], _KEY_BEFORE.search(text, max(0, s - 80), s)
             # no letter nor digit, a space first, a boolean, a template's holes, a tag's name
             # (nor is one character over and over, `BBBBBBBBB`: a stand-in)
-            if not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace() or len(set(value)) == 1: continue
-            if cut and len(value) < 4 or value.lower() in _BOOLEANS or template_only(value): continue
-            # (a name in angle brackets, `<redis-password>@host`, is a stand-in's, unless its element closes
-            # after the value: `<password>X</password>`)
-            if _CLOSED.search(text, max(0, s - 200), s) or _BRACKETED.search(text, max(0, s - 80), s) and not tag:
+            if (not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace()
+                    or len(set(value)) == 1): continue
+            if (cut and len(value) < 4 or value.lower() in _BOOLEANS
+                    or template_only(value)): continue
+            # (a name in angle brackets, `<redis-password>@host`, is a stand-in's, unless its
+            # element closes after the value: `<password>X</password>`)
+            if (_CLOSED.search(text, max(0, s - 200), s)
+                    or _BRACKETED.search(text, max(0, s - 80), s) and not tag):
                 continue
             # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
-            # (a rule of the file judged its own stand-ins already; memgate's words judge the positions' values)
-            if code_value(text, s, e) or _stand_in(value) or (kind not in RULE_KINDS and placeholder(value)): continue
+            # (the rule file judged its own stand-ins; memgate's words judge the positions' values)
+            if (code_value(text, s, e) or _stand_in(value)
+                    or (kind not in RULE_KINDS and placeholder(value))): continue
             if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
             # names itself, or names what a machine makes and holds a person's words
@@ -355,7 +372,8 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
                 out += [(s + a, s + b, kind) for a, b in cookie_credentials(value)]
                 continue
             # inside `${NAME}` or `${NAME:?message}` (a default, `${NAME:-value}`, is a value)
-            if any(m.start() < e and s < m.end() for m in _MESSAGE_REF.finditer(text, max(0, s - 200), e + 200)):
+            refs = _MESSAGE_REF.finditer(text, max(0, s - 200), e + 200)
+            if any(m.start() < e and s < m.end() for m in refs):
                 continue
         out.append((s, e, kind))
     return out
@@ -366,9 +384,9 @@ _KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-
                                r'''(?:=|:|=>)[ \t]*["'`]?$''')
 
 def keyed_random(text: str,
-                 review: list[Found] | None = None # `random_review(text)`, when the caller has it already
+                 review: list[Found] | None = None # `random_review(text)`, if the caller has it
                  ) -> list[Found]:
-    "(start, end, kind) of each random-looking value assigned to a name ending in `key`: a credential."
+    "(start, end, kind) of each random value of a name ending in `key`."
     out = []
     # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not
     for s, e, why in random_review(text) if review is None else review:
@@ -377,7 +395,8 @@ def keyed_random(text: str,
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
         words = name_words(named[0]) if named else []
         # (a public key, a cache's or a sort's key is no credential)
-        if named and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & set(zip(words, words[1:])):
+        pairs = set(zip(words, words[1:]))
+        if named and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & pairs:
             out.append((s, e, 'assigned-credential'))
     return out
 
@@ -389,7 +408,7 @@ _TEXT_FINDINGS: dict = {}
 _TEXT_FINDINGS_MOST = 50_000
 
 def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
-    "The findings of `text` alone: the rules' and the positions' (code let through), and the random runs' review."
+    "The findings of `text` alone: rules', positions' and random runs'."
     key = (hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest(),
            redaction_rules().sha, default_rules().sha)
     if (hit := _TEXT_FINDINGS.get(key)) is None:
@@ -400,27 +419,28 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
 
 # %% ../nbs/01_redact.ipynb #110cb7a2
 def secret_findings(text: str, known: KnownSecrets | None = None,
-                    random: bool = True, # random-looking values too (not across a seam: two records' ends join there)
+                    random: bool = True, # random-looking values too (not across a seam)
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence."
     # the random-looking runs, judged once: a key's values and the pseudonyms both come from it
     rules_found, position_found, review = text_findings(text)
     if known and known.key:
-        review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#') else why)
-                  for s, e, why in review]
-    found = merged(rules_found, known_findings(known, text), position_found, keyed_random(text, review),
+        review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#')
+                   else why) for s, e, why in review]
+    found = merged(rules_found, known_findings(known, text), position_found,
+                   keyed_random(text, review),
                    [f for f in review if f[2].startswith('random#')] if random else [])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
 
 # %% ../nbs/01_redact.ipynb #1a708648
 def redact(text: str, counts: Counter | None = None, known: KnownSecrets | None = None) -> str:
-    "`text` with every secret replaced by `[REDACTED:kind]`, counted by kind into `counts`."
+    "`text` with every secret replaced by `[REDACTED:kind]`."
     return stand_ins(text, secret_findings(text, known), counts)
 
 # %% ../nbs/01_redact.ipynb #c0ffee01
 def _shell_word(written: str) -> list[str]:
-    "What `written`, a shell word's text within its quotes, reads as (`a b '\"'\"'` is `a b '`)."
+    "What `written`, a shell word's text within its quotes, reads as."
     out = []
     # its span may stop inside a quote of the `'"'"'` idiom: closed each way
     for text in [q + written + end for q in ("'", '') for end in ('', "'", '"', '"\'')]:
@@ -434,13 +454,13 @@ def read_forms(written: str) -> list[str]:
     "What a value written in `written`'s escapes reads as."
     from urllib.parse import unquote as url_decoded
     forms = [written, unquote(f"'{written}'")[0], *_shell_word(written),
-             written.replace('\\"', '"').replace('\\\\', '\\'),
-             written.replace('\\ ', ' '), url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
+             written.replace('\\"', '"').replace('\\\\', '\\'), written.replace('\\ ', ' '),
+             url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str) -> dict[str, str]:
-    "The values `text`'s rules and credential positions take that `spreads` lets spread, as read."
+    "The values in `text` that rules and positions take and that spread."
     rules_found, position_found, review = text_findings(text)
     found = merged(rules_found, position_found, keyed_random(text, review))
     return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
@@ -455,7 +475,7 @@ _ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\][^\w\s]{0,8}$')
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
 def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) -> tuple[str, str]:
-    "`a` and `b` with a secret that spans their seam replaced, its part in `a` by the placeholder, in `b` removed."
+    "`a` and `b` with a secret spanning their seam replaced."
     tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
     joined, seam = tail + head, len(tail)
     for s, e, kind in secret_findings(joined, known, random=False):
@@ -468,13 +488,14 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
 _LONE_TOKEN = re.compile(r'\s*(\S{4,})\s*$')
 
 def _rest_of(b: str) -> int | None:
-    "Where the rest of a value cut at a seam ends in the next text `b`: a token run on, or a text that is one token."
+    "Where the rest of a value cut at a seam ends in the next text `b`."
     # a message that is one token, no word: the rest of a value pasted over two (`+d28a!KEoR`, not
     # `thanks!`)
     lone = _LONE_TOKEN.match(b)
     # (what ends a sentence is no part of it; a comma or a colon may be the value's)
     bare = lone[1].rstrip('.!?') if lone else ''
-    if lone and not plain_word(bare) and (len(bare) >= 8 or re.search(r'[^A-Za-z]', bare)): return lone.end()
+    if lone and not plain_word(bare) and (len(bare) >= 8 or re.search(r'[^A-Za-z]', bare)):
+        return lone.end()
     return more.end() if (more := _MORE_TOKEN.match(b)) else None
 
 # %% ../nbs/01_redact.ipynb #c0ffee70
@@ -490,7 +511,7 @@ _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 
 def printed_secret_file(command: str, output: str) -> list[Found]:
-    "(start, end, kind) in `output` of each one-word line printed from a file or a variable named as a secret."
+    "(start, end, kind) of each line `output` prints from a secret file."
     named = [m['path'] for m in _PRINTS.finditer(command)]
     # a file's name without its last extension (`github-recovery-codes.txt`)
     stem = lambda p: re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', p)[-1].lstrip('.'))
@@ -502,7 +523,8 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
              if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
     # the first file's first line, words and all, when the command starts with it: a passphrase
-    # (`cat .vault_pass && ansible-vault view …` prints `blizzard barley 24 galaxy flint eagle tulip!`)
+    # (`cat .vault_pass && ansible-vault view …` prints
+    # `blizzard barley 24 galaxy flint eagle tulip!`)
     first = _PASSPHRASE_LINE.match(output)
     if named[:1] == secret[:1] and first and not found[:1] == [(*first.span('v'), 'password')]:
         found.insert(0, (*first.span('v'), 'password'))
@@ -515,20 +537,22 @@ _MAKES_SECRETS = re.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|mak
                             r'gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
 
 def generator_output(command: str, output: str) -> list[Found]:
-    "(start, end, kind) in `output` of each line a password generator in `command` printed."
+    "(start, end, kind) of each line a password generator printed."
     if not _MAKES_SECRETS.search(command): return []
-    return [(*m.span(1), 'password') for m in re.finditer(r'(?m)^[ \t]*(\S[^\n]{5,119}?)[ \t]*$', output)
+    return [(*m.span(1), 'password')
+            for m in re.finditer(r'(?m)^[ \t]*(\S[^\n]{5,119}?)[ \t]*$', output)
             if not placeholder(m[1]) and '[REDACTED' not in m[1]]
 
 
 # %% ../nbs/01_redact.ipynb #8660a91d
-# the command line of a tool call (`command: …`, a Codex argv's script) in the record before an output
+# the command line of a tool call (`command: …`, a Codex argv's script) in the record before
+# an output
 _COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
 # the first line of an output, when it is one token and the rest is blank or prose
 _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
 
 def fetched_secret(command: str, output: str) -> list[Found]:
-    "(start, end, kind) in `output` of the token a command that fetches a credential prints first."
+    "(start, end, kind) of the credential a fetching command prints first."
     lines = _COMMAND_LINE.findall(command)
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
@@ -537,15 +561,17 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output)
     if not (named and m) or len(output) > 2000: return []
     v = m[1]
-    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a stand-in is
-    # not what was fetched
-    if placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v or v[:1] in '-{[':
+    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
+    # stand-in is not what was fetched
+    if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
+            or v[:1] in '-{['):
         return []
     return [(*m.span(1), 'password')]
 
 # %% ../nbs/01_redact.ipynb #5c5cea82
-def redact_seams(texts: list[str], counts: Counter | None = None, known: KnownSecrets | None = None) -> list[str]:
-    "`texts` (a file's records, in order, each redacted already) with the secrets split between two replaced too."
+def redact_seams(texts: list[str], counts: Counter | None = None,
+                 known: KnownSecrets | None = None) -> list[str]:
+    "`texts` with the secrets split between two of them replaced too."
     out = list(texts)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]

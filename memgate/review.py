@@ -24,9 +24,11 @@ __all__ = ['KINDS', 'UNTRUSTED', 'PAGE_TOOLS', 'MATCH_SHARE', 'evidence_records'
            'for_agents']
 
 # %% ../nbs/13b_review.ipynb #69bbeca0
-KINDS = dict(person="the person's words", agent="the agent's words", tool='tool output', page='a fetched page',
-             system='harness text', unknown='text whose speaker cannot be told')
-UNTRUSTED = ('tool', 'page', 'system', 'unknown')     # a line whose only evidence is these is marked
+KINDS = dict(person="the person's words", agent="the agent's words", tool='tool output',
+             page='a fetched page', system='harness text',
+             unknown='text whose speaker cannot be told')
+# a line whose only evidence is these is marked
+UNTRUSTED = ('tool', 'page', 'system', 'unknown')
 
 # %% ../nbs/13b_review.ipynb #b8f45ed0
 _LABEL = re.compile(r'(?:\A|\n\n)\[(User|Assistant|ToolResult|System|Agent(?: task| ToolResult| System)?)'
@@ -34,12 +36,14 @@ _LABEL = re.compile(r'(?:\A|\n\n)\[(User|Assistant|ToolResult|System|Agent(?: ta
 _ROLE_KIND = {'User': 'person', 'Assistant': 'agent', 'Agent': 'agent', 'Agent task': 'agent',
               'System': 'system', 'Agent System': 'system'}
 _CALL = re.compile(r'^Tool: (\S+)', re.M)
-PAGE_TOOLS = re.compile(r'(?i)fetch|web|brows|navigat|scrap|url|http')   # tools whose output is a page
+# tools whose output is a page
+PAGE_TOOLS = re.compile(r'(?i)fetch|web|brows|navigat|scrap|url|http')
 
 def evidence_records(text: str, sources: list[dict]) -> list[tuple[str, str]]:
-    "(kind, text) of each record of an update's evidence; all of it `unknown` when its labels do not add up."
+    "(kind, text) of each record of an update's evidence."
     ms = list(_LABEL.finditer(text))
-    records = [(m[1], text[m.end():ms[i + 1].start() if i + 1 < len(ms) else len(text)]) for i, m in enumerate(ms)]
+    records = [(m[1], text[m.end():ms[i + 1].start() if i + 1 < len(ms) else len(text)])
+               for i, m in enumerate(ms)]
     # a record that imitates a label makes more records than the chunk's sources name
     if not ms or ms[0].start() or len(records) != sum(len(s.get('refs', ())) for s in sources):
         return [('unknown', text)]
@@ -58,12 +62,12 @@ _WORD = re.compile(r'[^\W_]{3,}')
 MATCH_SHARE = 0.5      # a text a line came from holds at least this share of the line's words
 
 def words(text: str) -> set[str]:
-    "The words of `text` a line is matched by: runs of three or more letters or digits, lower case."
+    "The words of `text` a line is matched by, lower case."
     return set(_WORD.findall(text.lower()))
 
 # %% ../nbs/13b_review.ipynb #02652174
 def line_kind(line: str, records: list[tuple[str, set]]) -> str | None:
-    "Which kind of text a memory line came from, given the evidence's (kind, words) records; None: no words."
+    "Which kind of text a memory line came from (None: it has no words)."
     w = words(line)
     if not w: return None
     best = Counter()
@@ -75,7 +79,7 @@ def line_kind(line: str, records: list[tuple[str, set]]) -> str | None:
 
 # %% ../nbs/13b_review.ipynb #d28c2f5c
 def origins(updates: list[Update]) -> dict[str, int]:
-    "Each line `updates` added, with the index of the last update that added it."
+    "Each line `updates` added, with the last update that added it."
     out = {}
     for i, u in enumerate(updates):
         for line in u.added.splitlines(): out[line] = i
@@ -83,19 +87,19 @@ def origins(updates: list[Update]) -> dict[str, int]:
 
 # %% ../nbs/13b_review.ipynb #5ff6ddf5
 def period_source(u: Update) -> dict | None:
-    "The period memory level-2 update `u` read, as its evidence's source names it; None at level 1."
+    "The period memory level-2 update `u` read; None at level 1."
     return next((s for s in u.sources if 'period' in s and 'memory' in s), None)
 
 # %% ../nbs/13b_review.ipynb #d30daeca
 def _records(u: Update, cache: dict) -> list[tuple[str, set]]:
-    "The (kind, words) records of update `u`'s evidence, made once per `cache`."
+    "The (kind, words) records of update `u`'s evidence, once per `cache`."
     key = ('records', u.memory_sha, u.evidence_sha)
     if key not in cache:
         cache[key] = [(k, words(t)) for k, t in evidence_records(u.evidence, u.sources)]
     return cache[key]
 
 def marks(updates: list[Update], memory: str | None) -> list[dict]:
-    "The lines of `memory` whose only evidence was not the person's or the agent's words: line, kind, turn, text."
+    "The lines of `memory` whose only evidence was untrusted text."
     at, cache, out = origins(updates), {}, []
     for n, line in enumerate((memory or '').splitlines(), 1):
         if (i := at.get(line)) is None: continue
@@ -112,11 +116,11 @@ _MARKER = re.compile(r'^\s*(?:(?:[-*+•]|\d{1,3}[.)])\s+)*')     # list markers
 
 @lru_cache(maxsize=1024)
 def _lines(text: str) -> tuple[tuple[str, str, frozenset], ...]:
-    "Each line of `text`, bare of its list markers, and its words: made once for a text."
+    "Each line of `text`, bare of its list markers, and its words."
     return tuple((s, _MARKER.sub('', s).strip(), frozenset(words(s))) for s in text.splitlines())
 
 def matched(line: str, texts: list[str]) -> tuple[str, int, str] | None:
-    "Where `line` came from among `texts`: (`exact` or `overlap`, which text, its line), or None."
+    "Where `line` came from among `texts`, or None."
     key, w = _MARKER.sub('', line).strip(), words(line)
     lines = [(i, s, b, ws) for i, t in enumerate(texts) for s, b, ws in _lines(t)]
     # the same line, its list markers aside, in the first text holding it
@@ -129,7 +133,7 @@ def matched(line: str, texts: list[str]) -> tuple[str, int, str] | None:
 
 # %% ../nbs/13b_review.ipynb #101cc76d
 def period_logs(path, updates: list[Update]) -> list[Update]:
-    "`updates` of the level-2 log at `path`, each period memory read naming its period log's path."
+    "`updates` of level-2 log `path`, each naming its period log's path."
     folder = Path(path).parent
     def named(s: dict) -> dict:
         name = str(s.get('file', ''))
@@ -140,7 +144,7 @@ def period_logs(path, updates: list[Update]) -> list[Update]:
 
 # %% ../nbs/13b_review.ipynb #b11a2222
 def period_updates(source: dict) -> list[Update] | None:
-    "The level-1 updates behind the memory period `source` names; None if its log cannot say."
+    "The level-1 updates behind the memory period `source` names, or None."
     log, sha = source.get('log'), source.get('memory')
     if not log or not sha or not Path(log).is_file(): return None
     v = verify(log, unfinished_ok=True, keep=True, whole=True)
@@ -155,7 +159,7 @@ def trail(line: str,                # a line of a level-2 memory
           updates: list[Update],    # the level-2 updates up to the one that added it, logs named
           cache: dict | None = None # what was read already, kept from line to line
           ) -> dict:
-    "Where level-2 `line` came from: its kind, `how` it matched, its period and that period's turn."
+    "Where level-2 `line` came from: kind, match, period and its turn."
     cache = {} if cache is None else cache
     out = dict(kind=None, how=None, period=None, period_t=None)
     if not words(line): return out
@@ -173,7 +177,7 @@ def trail(line: str,                # a line of a level-2 memory
 
 # %% ../nbs/13b_review.ipynb #1e00ae94
 def evidence_kinds(u: Update) -> str:
-    "What kinds of text an update's evidence held, counted: `the person's words, tool output ×3`."
+    "What kinds of text an update's evidence held, counted."
     if (s := period_source(u)):
         # a period memory: the kinds its lines came from, through its period log
         cache = {}
@@ -184,12 +188,12 @@ def evidence_kinds(u: Update) -> str:
 
 # %% ../nbs/13b_review.ipynb #991d0e8f
 class ReviewError(MemgateError):
-    "An approval that cannot be made: no memory, a sha that is not the memory now, a log that does not verify."
+    "An approval that cannot be made."
 
 # %% ../nbs/13b_review.ipynb #fc7d6272
 @dataclass
 class Review:
-    "Where one log's memory stands with its reviewer: the memory now, the one approved last, the updates behind them."
+    "Where one log's memory stands with its reviewer."
     log: str
     project: str
     query: str
@@ -216,17 +220,19 @@ class Review:
 
 # %% ../nbs/13b_review.ipynb #44db2ef3
 def review_of(path, events: list[Event], x: Learned | None = None) -> Review:
-    "Where the memory of the log at `path` (its verified `events`; `x`, what it learned, if made) stands for review."
+    "Where the memory of the log at `path` stands for review."
     x = learned(path, events) if x is None else x
     texts = {e['sha']: e['text'] for e in events if e['kind'] == 'memory'}
     said = [e for e in events if e['kind'] == 'review']
     # the memory now, if it was ever approved; else the one approved last
-    last = next((e for e in reversed(said) if e['memory_sha'] == x.memory_sha), said[-1] if said else None)
+    last = next((e for e in reversed(said) if e['memory_sha'] == x.memory_sha),
+                said[-1] if said else None)
     sha = last['memory_sha'] if last else None
     # a level-2 update names its period log's path, for `marks` to follow its lines down
     ups = period_logs(path, x.updates) if x.level == 2 else x.updates
-    return Review(str(path), x.project, x.query, x.question, x.updates[-1].tokens if x.updates else 0,
-                  x.memory_sha, x.memory, sha, texts.get(sha), last and last['by'],
+    return Review(str(path), x.project, x.query, x.question,
+                  x.updates[-1].tokens if x.updates else 0, x.memory_sha, x.memory, sha,
+                  texts.get(sha), last and last['by'],
                   last and timestamp(last.get('ts')), ups, x.level)
 
 # %% ../nbs/13b_review.ipynb #ac219fa2
@@ -237,14 +243,16 @@ def reviewer() -> str:
 
 # %% ../nbs/13b_review.ipynb #ac5c1136
 def approve(path, sha: str, by: str | None = None) -> Event:
-    "Append a person's approval of the memory now of the log at `path`, named by its `sha` (12 or more characters)."
+    "Append a person's approval of the memory now, named by its `sha`."
     v = checked(path)
     r = review_of(path, v.log.events)
     if r.sha is None: raise ReviewError(f"{path}: no memory to approve (the gate never opened)")
     if len(sha) < 12 or not r.sha.startswith(sha.lower()):
-        raise ReviewError(f"{path}: its memory now is {r.sha[:12]}, not {echo(sha)} (memgate review shows it)")
+        raise ReviewError(f"{path}: its memory now is {r.sha[:12]}, not {echo(sha)} "
+                          "(memgate review shows it)")
     level = next(e['level'] for e in v.log.events if e['kind'] == 'run_start')
-    e = make_event('review', new_run_id(), level, memory_sha=r.sha, by=by or reviewer(), ts=utc_now())
+    e = make_event('review', new_run_id(), level, memory_sha=r.sha, by=by or reviewer(),
+                   ts=utc_now())
     with LogWriter(path) as w: w.write(e)
     return e
 
@@ -257,7 +265,7 @@ def _sessions(u: Update) -> str:
     return '; '.join(f"{Path(s['file']).name}{hours(s)}" for s in u.sources) or '-'
 
 def _via(m: dict) -> str:
-    "Where a level-2 mark's line came from, after its turn; nothing at level 1."
+    "Where a level-2 mark's line came from; nothing at level 1."
     if 'how' not in m: return ''
     if m['period'] is None: return ', in no period memory it read'
     at = f", from period {m['period']}"
@@ -265,15 +273,16 @@ def _via(m: dict) -> str:
     return f"{at} t={m['period_t']}" + (' by word overlap' if m['how'] == 'overlap' else '')
 
 def review_text(r: Review, approve_cmd: str) -> str:
-    "What `memgate review` shows of memory `r`: its diff, lineage and marked lines, then the command approving it."
+    "What `memgate review` shows of memory `r`."
     was = (f"changed since {r.approved_sha[:12]}, approved by {r.by} on {r.at}" if r.approved_sha
            else 'never approved')
     # a query's whole-project log and its level 2 (periods) share a name: the level tells them apart
     level = ' (level 2, over its period memories)' if r.level == 2 else ''
-    out = [f"== {r.project}/{r.query}{level}: memory {r.sha[:12]} ({plural(r.tokens, 'token')}), {was}", r.question,
-           '']
+    out = [f"== {r.project}/{r.query}{level}: memory {r.sha[:12]} "
+           f"({plural(r.tokens, 'token')}), {was}", r.question, '']
     out += difflib.unified_diff((r.approved or '').splitlines(), (r.memory or '').splitlines(),
-                                f"approved {r.approved_sha[:12]}" if r.approved_sha else 'nothing approved',
+                                f"approved {r.approved_sha[:12]}" if r.approved_sha
+                                else 'nothing approved',
                                 f"now {r.sha[:12]}", lineterm='', n=1)
     since = r.updates[len(r.upto(r.approved_sha)):]
     out += ['', f"{plural(len(since), 'update')} since:"]
@@ -287,7 +296,7 @@ def review_text(r: Review, approve_cmd: str) -> str:
 
 # %% ../nbs/13b_review.ipynb #013627d8
 def reviews(dirs) -> tuple[list[Review], list[str]]:
-    "(where each log's memory stands, one line for each log that does not verify) under the folders `dirs`."
+    "(reviews, one line per log that fails to verify) of logs under `dirs`."
     out, bad = [], []
     for p in headline(served_logs(dirs)):
         try: out.append(review_of(p, checked(p).log.events))
@@ -301,7 +310,7 @@ def review_command(dirs) -> str:
 
 # %% ../nbs/13b_review.ipynb #0d887c86
 def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
-    "(entries to write, `project/query` of memories waiting for review) of the logs under `dirs`."
+    "(entries to write, `project/query` waiting for review) under `dirs`."
     out, waiting = [], []
     # a consolidated query's level-2 memory, not each period's
     for p in headline(served_logs(dirs)):
@@ -319,4 +328,5 @@ def for_agents(dirs, unreviewed: bool = False) -> tuple[list[dict], list[str]]:
         ok = sha is not None and sha == r.approved_sha
         out.append(dict(e, memory=text, sha=sha, now=r.sha, reviewed=ok, by=r.by if ok else None,
                         marks=marks(r.upto(sha), text)))
-    return sorted(out, key=lambda e: (e.get('project') or '', e.get('query') or '', e['log'])), waiting
+    key = lambda e: (e.get('project') or '', e.get('query') or '', e['log'])
+    return sorted(out, key=key), waiting

@@ -21,18 +21,18 @@ __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlis
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
-    "A secret rules file that cannot be used: the message names the file and the rule."
+    "A secret rules file that cannot be used."
 
 # %% ../nbs/00a_rules.ipynb #5b0a51dd
 def entropy(text: str) -> float:
-    "The Shannon entropy of `text`, in bits per character: what gitleaks' `entropy` field bounds."
+    "The Shannon entropy of `text`, in bits per character."
     if not text: return 0.0
     n = len(text)
     return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
 
 # %% ../nbs/00a_rules.ipynb #82116d40
 def _re2_compile(pattern: str):
-    "`pattern` compiled by RE2 (google-re2): gitleaks' regexes are Go RE2, and RE2 is linear in the text."
+    "`pattern` compiled by RE2 (google-re2)."
     import re2
     options = re2.Options()
     # a refused pattern is one line of ours, not RE2's log on stderr
@@ -42,18 +42,20 @@ def _re2_compile(pattern: str):
 # %% ../nbs/00a_rules.ipynb #68f6615d
 @dataclass
 class Allowlist:
-    "What lets a finding through: `regexes` on its secret, match or line, `stopwords` in it, joined by `condition`."
+    "What lets a finding through, as gitleaks' allowlists do."
     regexes: list = field(default_factory=list)
     stopwords: tuple[str, ...] = ()
     target: str = 'secret'          # secret, match or line
     condition: str = 'OR'           # OR: either check allows it; AND: both must
     # a top-level allowlist's `targetRules`: only these rules (none: every rule)
     rules: tuple[str, ...] = ()
-    description: str = ''           # what it lets through, in the rule file's words (`memgate secrets` groups by it)
+    # what it lets through, in the rule file's words (`memgate secrets` groups by it)
+    description: str = ''
 
     # its regexes as one: a finding is checked in one pass, not one per regex
     def __post_init__(self):
-        self._any = _re2_compile('|'.join(f'(?:{r.pattern})' for r in self.regexes)) if self.regexes else None
+        joined = '|'.join(f'(?:{r.pattern})' for r in self.regexes)
+        self._any = _re2_compile(joined) if self.regexes else None
 
     def allows(self, secret: str, match: str, line: str) -> bool:
         "Whether this allowlist lets the finding through (it is no secret)."
@@ -77,50 +79,57 @@ class Rule:
     def __post_init__(self): self._groups = self.regex.groups
 
     def secret_span(self, m) -> tuple[int, int]:
-        "Where the secret of match `m` is: `secretGroup`; with none, the first group that matched, else the match."
+        "Where the secret of match `m` is."
         if self.secret_group: return m.span(self.secret_group)
         return next((m.span(g) for g in range(1, self._groups + 1) if m.start(g) >= 0), m.span())
 
 # %% ../nbs/00a_rules.ipynb #2bb7c0f5
 def _compiled(path: Path, rule: str, pattern) -> object:
-    "`pattern` compiled with RE2, or a `RulesError` naming the file and the rule."
-    if not isinstance(pattern, str): raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
+    "`pattern` compiled with RE2, or a `RulesError`."
+    if not isinstance(pattern, str):
+        raise RulesError(f"{path}: rule {rule!r}: its regex is not a string")
     try: return _re2_compile(pattern)
     except Exception as e:
-        why = e.args[0].decode(errors='replace') if e.args and isinstance(e.args[0], bytes) else str(e)
+        raw = e.args[0] if e.args else None
+        why = raw.decode(errors='replace') if isinstance(raw, bytes) else str(e)
         raise RulesError(f"{path}: rule {rule!r}: its regex is not RE2: {why}") from None
 
 # %% ../nbs/00a_rules.ipynb #0223a517
 def _allowlist(path: Path, rule: str, a: dict) -> Allowlist:
     "An allowlist table of a rule file."
-    if not isinstance(a, dict): raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
+    if not isinstance(a, dict):
+        raise RulesError(f"{path}: rule {rule!r}: an allowlist is not a table")
     cond = str(a.get('condition', '') or 'OR').upper().replace('&&', 'AND').replace('||', 'OR')
     target = a.get('regexTarget', '') or 'secret'
-    if cond not in ('OR',
-                    'AND'): raise RulesError(f"{path}: rule {rule!r}: allowlist condition {cond!r} is not OR/AND")
+    if cond not in ('OR', 'AND'):
+        raise RulesError(f"{path}: rule {rule!r}: allowlist condition {cond!r} is not OR/AND")
     if target not in ('secret', 'match', 'line'):
-        raise RulesError(f"{path}: rule {rule!r}: allowlist regexTarget {target!r} is not secret, match or line")
+        raise RulesError(f"{path}: rule {rule!r}: allowlist regexTarget {target!r} "
+                         "is not secret, match or line")
     return Allowlist([_compiled(path, rule, r) for r in a.get('regexes', [])],
                      tuple(str(w).lower() for w in a.get('stopwords', [])), target, cond,
                      tuple(a.get('targetRules', [])), str(a.get('description', '')))
 
 def _allowlists(path: Path, owner: str, table: dict, many: str, one: str) -> list[Allowlist]:
-    "The allowlists of `table`: its `[[many]]`, or the older single `[one]`, not both (as gitleaks says)."
+    "The allowlists of `table`: its `[[many]]` or its older `[one]`."
     if table.get(many) and table.get(one):
-        raise RulesError(f"{path}: {owner}: [{one}] is the older form of [[{many}]]; give one of them")
+        raise RulesError(f"{path}: {owner}: [{one}] is the older form of [[{many}]]; "
+                         "give one of them")
     got = table.get(many) or ([table[one]] if table.get(one) else [])
     return [_allowlist(path, owner, a) for a in (got if isinstance(got, list) else [got])]
 
 # %% ../nbs/00a_rules.ipynb #3969a67e
-# a value that may be base64 of a text: 16 characters or more, a digit among them, where a value stands
+# a value that may be base64 of a text: 16 characters or more, a digit among them,
+# where a value stands
 _ANY, _NO_DIGIT = '[A-Za-z0-9+/]', '[A-Za-z+/]'
-B64_VALUE = (r'''(?:^|[\s:="'])((?:''' + '|'.join(f'{_NO_DIGIT}{{{p}}}[0-9]{_ANY}{{{15 - p},}}' for p in range(16))
+B64_VALUE = (r'''(?:^|[\s:="'])((?:'''
+             + '|'.join(f'{_NO_DIGIT}{{{p}}}[0-9]{_ANY}{{{15 - p},}}' for p in range(16))
              + f'|{_NO_DIGIT}{{16,}}[0-9]{_ANY}*' + r''')={0,2})(?:$|[\s"',])''')
 
 # %% ../nbs/00a_rules.ipynb #b535a7fd
 @dataclass
 class RuleSet:
-    "A rule file's rules and allowlists, whether memgate's defaults stay on, and what identifies the file."
+    "A rule file's rules and allowlists, and what identifies the file."
     path: Path
     rules: list[Rule]
     allowlists: list[Allowlist]
@@ -146,7 +155,8 @@ class RuleSet:
         self._keys, self._gate = re2.Set.SearchSet(options), re2.Set.SearchSet(options)
         # every keyword (case-blind),
         for w in self._by_word: self._keys.Add('(?i)' + re2.escape(w))
-        # the rules without keywords, and a value that may be base64 (`decoded_findings` reads those)
+        # the rules without keywords, and a value that may be base64
+        # (`decoded_findings` reads those)
         for i in self._always: self._gate.Add(self.rules[i].regex.pattern)
         self._gate.Add(B64_VALUE)
         # (two sets: one of both runs at half the speed)
@@ -157,7 +167,7 @@ class RuleSet:
 # %% ../nbs/00a_rules.ipynb #9af4e6d1
 @patch
 def _opened(self: RuleSet, subject: str) -> tuple[list[int], bool]:
-    "(the rules a keyword in a text opens and those without keywords that match it, whether it may hold base64)."
+    "The rules a text opens, and whether it may hold base64."
     out = {i for j in (self._keys.Match(subject) or ()) for i in self._by_word[self._word_list[j]]}
     gate = self._gate.Match(subject) or ()
     out.update(self._always[j] for j in gate if j < len(self._always))
@@ -165,7 +175,7 @@ def _opened(self: RuleSet, subject: str) -> tuple[list[int], bool]:
 
 # %% ../nbs/00a_rules.ipynb #a3ad1d8e
 def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
-    "`base`'s rules with `top`'s: a rule of the same id takes the fields `top` sets, as gitleaks extends a file."
+    "`base`'s rules with `top`'s, as gitleaks extends a file."
     by_id = {r.id: r for r in base}
     for r in top:
         if r.id in by_id:
@@ -177,13 +187,15 @@ def _merged(base: list[Rule], top: list[Rule]) -> list[Rule]:
 
 # %% ../nbs/00a_rules.ipynb #468ed736
 def _rule(path: Path, r: dict) -> Rule | None:
-    "A `[[rules]]` table as a `Rule`; None for a rule of file paths only (a session's text has no file to match)."
-    if not isinstance(r, dict) or not r.get('id'): raise RulesError(f"{path}: a [[rules]] table has no id")
+    "A `[[rules]]` table as a `Rule`; None for a rule of file paths only."
+    if not isinstance(r, dict) or not r.get('id'):
+        raise RulesError(f"{path}: a [[rules]] table has no id")
     rid = str(r['id'])
     if not r.get('regex') and r.get('path'): return None
     if not r.get('regex'): raise RulesError(f"{path}: rule {rid!r} has neither a regex nor a path")
     rule = Rule(rid, _compiled(path, rid, r['regex']), int(r.get('secretGroup', 0) or 0),
-                float(r.get('entropy', 0) or 0), tuple(str(k).lower() for k in r.get('keywords', [])),
+                float(r.get('entropy', 0) or 0),
+                tuple(str(k).lower() for k in r.get('keywords', [])),
                 _allowlists(path, f"rule {rid!r}", r, 'allowlists', 'allowlist'))
     if rule.secret_group > rule.regex.groups:
         raise RulesError(f"{path}: rule {rid!r}: secretGroup {rule.secret_group} but its regex has "
@@ -193,12 +205,14 @@ def _rule(path: Path, r: dict) -> Rule | None:
 def _read(path: Path, depth: int = 0) -> RuleSet:
     "The rule file at `path`, with what it extends."
     try: raw = path.read_bytes()
-    except OSError as e: raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
+    except OSError as e:
+        raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
     try: doc = tomllib.loads(raw.decode('utf-8'))
     except (UnicodeDecodeError,
             tomllib.TOMLDecodeError) as e: raise RulesError(f"{path}: not TOML: {e}") from None
     ext = doc.get('extend', {}) if isinstance(doc.get('extend'), dict) else {}
-    if ext.get('useDefault') and ext.get('path'): raise RulesError(f"{path}: [extend] gives both useDefault and path")
+    if ext.get('useDefault') and ext.get('path'):
+        raise RulesError(f"{path}: [extend] gives both useDefault and path")
     read = [(r, _rule(path, r)) for r in doc.get('rules', [])]
     rules, skipped = [r for _, r in read if r], tuple(str(t['id']) for t, r in read if r is None)
     lists = _allowlists(path, 'the top level', doc, 'allowlists', 'allowlist')
@@ -216,10 +230,11 @@ def _read(path: Path, depth: int = 0) -> RuleSet:
 def _cached(path: str, stamp: tuple) -> RuleSet: return _read(Path(path))
 
 def load_rules(path) -> RuleSet:
-    "The rule set of the gitleaks-format file at `path`, read once per process while the file is unchanged."
+    "The rule set of the gitleaks-format file at `path`."
     p = Path(path).expanduser().resolve()
     try: st = p.stat()
-    except OSError as e: raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
+    except OSError as e:
+        raise RulesError(f"{path}: cannot read the secret rules: {e.strerror}") from None
     return _cached(str(p), (st.st_mtime_ns, st.st_size))
 
 # %% ../nbs/00a_rules.ipynb #5a9053bb
@@ -230,13 +245,13 @@ def _active(path: str) -> RuleSet: return load_rules(path)
 RULES_ENV = 'MEMGATE_SECRET_RULES'
 
 def active_rules() -> RuleSet | None:
-    "The rule set of the file `MEMGATE_SECRET_RULES` names (worker processes inherit it), or None."
+    "The rule set of the file `MEMGATE_SECRET_RULES` names, or None."
     path = os.environ.get(RULES_ENV)
     return _active(path) if path else None
 
 # %% ../nbs/00a_rules.ipynb #5e4f76d8
 def use_rules(path: str | None = None) -> RuleSet | None:
-    "Make `path` (else `MEMGATE_SECRET_RULES`) the rules of every reading of sessions, checked now; None: none."
+    "Make `path` (else `MEMGATE_SECRET_RULES`) the rules of every reading."
     path = path or os.environ.get(RULES_ENV)
     if not path: return None
     rs = load_rules(path)
@@ -246,7 +261,7 @@ def use_rules(path: str | None = None) -> RuleSet | None:
 
 # %% ../nbs/00a_rules.ipynb #70b61954
 def default_rules_path() -> Path:
-    "memgate's own secret rules: `secret-rules.toml` of the package's templates (a wheel's, or a checkout's)."
+    "The path of memgate's own rules: the templates' `secret-rules.toml`."
     import memgate
     here = Path(memgate.__file__).resolve().parent
     found = [here / 'templates' / 'secret-rules.toml',
@@ -256,19 +271,19 @@ def default_rules_path() -> Path:
 # %% ../nbs/00a_rules.ipynb #c999ddee
 @lru_cache(maxsize=1)
 def default_rules() -> RuleSet:
-    "The rule set of memgate's own secret rules, read once per process (every record's redaction asks for it)."
+    "The rule set of memgate's own secret rules, read once per process."
     return load_rules(default_rules_path())
 
 # %% ../nbs/00a_rules.ipynb #7da8eb53
 def uses_defaults(user: RuleSet | None) -> bool:
-    "Whether memgate's own rules apply beside `user`'s: no rule file given, or one that extends them (`useDefault`)."
+    "Whether memgate's own rules apply beside `user`'s."
     return user is None or user.defaults
 
 # %% ../nbs/00a_rules.ipynb #efa83120
 _JOINED: dict = {}
 
 def redaction_rules() -> RuleSet:
-    "What redaction applies: memgate's rules, a `--secret-rules` file's instead, or both (`[extend] useDefault`)."
+    "What redaction applies: memgate's rules, a file's, or both."
     user, base = active_rules(), default_rules()
     if not uses_defaults(user): return user
     if user is None: return base
@@ -287,7 +302,7 @@ def redaction_rules() -> RuleSet:
 REACH = (256, 16_384)
 
 def _near(lower: str, rs: RuleSet) -> tuple[set[str], list[tuple[int, int]]]:
-    "The keywords in `lower` and the stretches around them (merged) where a rule with keywords can match."
+    "The keywords in `lower` and the (merged) stretches around them."
     words, spans = set(), []
     for end, w in rs._words.iter(lower) if len(rs._words) else ():
         words.add(w)
@@ -302,7 +317,7 @@ _TOKEN_LINE = re.compile(r'[ \t]*([A-Za-z0-9+/_-]{4,}={0,2})\r?$')
 def wrapped_end(text: str, e: int,
                 width: int = 60, # a line this long that ends in a secret was cut by a hard wrap
                ) -> int:
-    "Where a secret that ends its line at `e` ends: the token lines a hard wrap put after it are part of it."
+    "Where a secret that ends its line at `e` ends, past a hard wrap."
     while text[e:e + 1] in ('\n', '\r') and e - (text.rfind('\n', 0, e) + 1) >= width:
         nl = text.find('\n', e)
         stop = text.find('\n', nl + 1)
@@ -316,7 +331,7 @@ def wrapped_end(text: str, e: int,
 _B64 = _re2_compile(B64_VALUE)
 
 def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
-    "Each base64 value of `text` whose decoded text holds a secret (as gitleaks decodes), whole, with its rule."
+    "Each base64 value of `text` whose decoded text holds a secret."
     out, subject, at = [], text.encode() if text.isascii() else text, 0
     while m := _B64.search(subject, at):
         at = m.end(1)
@@ -325,7 +340,8 @@ def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
         try: plain = base64.b64decode(value, validate=True).decode('utf-8')
         except ValueError: continue
         if not all(c.isprintable() or c in '\n\r\t' for c in plain): continue
-        if inner := findings(rs, plain, decode=False): out.append((m.start(1), m.end(1), inner[0][2]))
+        if inner := findings(rs, plain, decode=False):
+            out.append((m.start(1), m.end(1), inner[0][2]))
     return out
 
 # %% ../nbs/00a_rules.ipynb #5a4ef5b1
@@ -334,7 +350,7 @@ _ASSIGNED = re.compile(r'[A-Za-z_][\w.-]*[ \t]*[:=]')
 def findings(rs: RuleSet, text: str,
              decode: bool = True, # also look inside base64 values
             ) -> list[tuple[int, int, str]]:
-    "(start, end, rule id) of each secret `rs`'s rules take in `text`, in order, none overlapping."
+    "(start, end, rule id) of each secret `rs`'s rules find in `text`."
     # RE2 reads bytes without converting them again
     subject = text.encode() if text.isascii() else text
     near = [(0, len(text))]
@@ -348,7 +364,7 @@ def findings(rs: RuleSet, text: str,
     for order in opened:
         r = rs.rules[order]
         lists = r.allowlists + [x for x in rs.allowlists if not x.rules or r.id in x.rules]
-        # where to look: near the keywords; and inside a value let through that is itself an assignment
+        # where to look: near the keywords; inside a value let through that is an assignment
         todo = [(a, min(b, len(text))) for a, b in (near if r.keywords else [(0, len(text))])]
         while todo:
             for m in r.regex.finditer(subject, *todo.pop()):
@@ -361,7 +377,8 @@ def findings(rs: RuleSet, text: str,
                     if s > m.start() and _ASSIGNED.match(secret): todo.append((s, m.end()))
                     continue
                 found.append((s, wrapped_end(text, e), order, r.id))
-    if decode and b64: found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
+    if decode and b64:
+        found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
     out, end = [], -1
     # the leftmost, longest, first rule
     for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):
@@ -385,5 +402,5 @@ def stand_ins(text: str, # the text the spans index
 
 # %% ../nbs/00a_rules.ipynb #d82c0209
 def apply_rules(rs: RuleSet, text: str, counts: Counter | None = None) -> str:
-    "`text` with each secret `rs`'s rules take replaced by `[REDACTED:rule-id]`, counted by rule into `counts`."
+    "`text` with `rs`'s secrets replaced by `[REDACTED:rule-id]`."
     return stand_ins(text, findings(rs, text), counts)

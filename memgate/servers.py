@@ -33,7 +33,8 @@ class ServerInfo:
 
     def describe(self) -> str:
         "The server in a few words, for the cost line."
-        ctx = f"context {self.context} ({self.said.get('context')})" if self.context else 'its context unknown'
+        ctx = (f"context {self.context} ({self.said.get('context')})" if self.context
+               else 'its context unknown')
         slots = f", {self.slots} slot{'s' if self.slots != 1 else ''}" if self.slots else ''
         kind = f"{self.kind} server" if self.kind != 'unknown' else 'a server of unknown kind'
         return f"{kind}, {ctx}{slots}"
@@ -45,11 +46,11 @@ def _int(x) -> int | None:
 
 # %% ../nbs/07a_servers.ipynb #fc071605
 class NoServerError(ClientError):
-    "Nothing answers at the base URL: no connection could be made, so no run starts and no log is written."
+    "Nothing answers at the base URL."
 
 # %% ../nbs/07a_servers.ipynb #12539ce2
 async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
-    "The JSON a describing endpoint answers, or None (the server is not one that has it); `NoServerError` if none is."
+    "The JSON a describing endpoint answers, or None if it has none."
     import httpx
     wait = httpx.Timeout(10.0, connect=5.0)
     try:
@@ -61,9 +62,11 @@ async def _get_json(client: OpenAIClient, url: str, body: dict | None = None):
         why = client.masked(str(e)) or type(e).__name__
         if unresolved(e):
             host = httpx.URL(client.base_url).host
-            raise NoServerError(f"{masked_url(client.base_url)}: the host name {host!r} does not resolve "
-                                f"({why}): check it in --base-url (or MEMGATE_BASE_URL)") from None
-        raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): start the model server, "
+            raise NoServerError(f"{masked_url(client.base_url)}: the host name {host!r} "
+                                f"does not resolve ({why}): "
+                                "check it in --base-url (or MEMGATE_BASE_URL)") from None
+        raise NoServerError(f"nothing is listening at {masked_url(client.base_url)} ({why}): "
+                            "start the model server, "
                             "or pass the --base-url it listens at") from None
     except (httpx.HTTPError, ValueError): return None
 
@@ -76,7 +79,7 @@ def _root(client: OpenAIClient) -> str:
 
 # %% ../nbs/07a_servers.ipynb #e7d1c009
 async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
-    "Ollama's context: the model's `num_ctx` parameter, else its trained context length."
+    "Ollama's context: the model's `num_ctx`, else its trained length."
     shown = await _get_json(client, root + '/api/show', dict(model=client.model))
     if not isinstance(shown, dict): return
     for line in str(shown.get('parameters') or '').splitlines():
@@ -84,8 +87,8 @@ async def _ollama(client: OpenAIClient, root: str, info: ServerInfo):
         if key == 'num_ctx' and value.strip().isdigit():
             info.context, info.said['context'] = int(value), '/api/show num_ctx'
             return
-    trained = {k: v for k,
-               v in (shown.get('model_info') or {}).items() if k.endswith('.context_length')}
+    trained = {k: v for k, v in (shown.get('model_info') or {}).items()
+               if k.endswith('.context_length')}
     if trained and (n := _int(next(iter(trained.values())))):
         info.context, info.said['context'] = n, '/api/show context_length'
 
@@ -93,11 +96,13 @@ async def probe(client: OpenAIClient) -> ServerInfo:
     "Ask the server behind `client` what it is, its context and its slots."
     info, root = ServerInfo(), _root(client).rstrip('/')
     models = await _get_json(client, client.base_url.rstrip('/') + '/models')
-    entries = models.get('data') if isinstance(models, dict) and isinstance(models.get('data'), list) else []
+    data = models.get('data') if isinstance(models, dict) else None
+    entries = data if isinstance(data, list) else []
     entry = next((m for m in entries if isinstance(m, dict) and m.get('id') == client.model),
                  entries[0] if len(entries) == 1 and isinstance(entries[0], dict) else {})
     info.kind = OWNERS.get(str(entry.get('owned_by', '')).lower(), 'unknown')
-    if (n := _int(entry.get('max_model_len'))): info.context, info.said['context'] = n, '/v1/models max_model_len'
+    if (n := _int(entry.get('max_model_len'))):
+        info.context, info.said['context'] = n, '/v1/models max_model_len'
     if info.kind in ('llama.cpp', 'unknown'):
         props = await _get_json(client, root + '/props')
         if isinstance(props, dict) and isinstance(props.get('default_generation_settings'), dict):
@@ -121,15 +126,17 @@ _FIELDS = {('llama.cpp', 'grammar'): lambda g: dict(grammar=g),
 
 def _a_server(kind: str) -> str:
     "`a vllm server`; `such a server` for one whose kind is unknown."
-    return 'such a server' if kind == 'unknown' else f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
+    if kind == 'unknown': return 'such a server'
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind} server"
 
 def constraint(kind: str,                                 # the server's kind (`ServerInfo.kind`)
                mode: str = 'auto',                        # auto, off, grammar or regex
                # the answer reserve, which bounds the grammar's texts
                max_tokens: int = Budget.response_reserve
                ) -> tuple[dict, str]:
-    "(body fields, a note for the cost line) that hold an answer to the gate format on a `kind` server, per `mode`."
-    if mode not in CONSTRAIN: raise ConfigError(f"--constrain {mode!r}: choose one of {', '.join(CONSTRAIN)}")
+    "(body fields, cost-line note) holding answers to the gate format."
+    if mode not in CONSTRAIN:
+        raise ConfigError(f"--constrain {mode!r}: choose one of {', '.join(CONSTRAIN)}")
     if mode == 'off': return {}, 'unconstrained (--constrain off)'
     if kind == 'ollama' and mode != 'off':
         return {}, "unconstrained: Ollama's OpenAI endpoint constrains to JSON schemas only"
@@ -138,7 +145,8 @@ def constraint(kind: str,                                 # the server's kind (`
                                            how)] if kind == 'unknown' and mode == how == 'grammar'
                                          else None)
     if make is None and mode == 'auto':
-        return {}, f"answers free-form (no grammar option known for {_a_server(kind)}; each is still parsed)"
+        return {}, (f"answers free-form (no grammar option known for {_a_server(kind)}; "
+                    "each is still parsed)")
     if make is None:
         raise ConfigError(f"--constrain {mode}: {_a_server(kind)} takes no {how} (try --constrain "
                           f"{'grammar' if how == 'regex' else 'off'})")
@@ -148,9 +156,9 @@ def constraint(kind: str,                                 # the server's kind (`
 
 # %% ../nbs/07a_servers.ipynb #d1208946
 def check_context(budget: Budget, question: str, context: int, where: str,
-                  template: str | None = None,
-                  chunk_tokens: int | None = None, ratio: tuple[float, str] | None = None) -> Budget:
-    "`budget` with the model's `context`, or `ContextError` when a full prompt and its answer reserve cannot fit it."
+                  template: str | None = None, chunk_tokens: int | None = None,
+                  ratio: tuple[float, str] | None = None) -> Budget:
+    "`budget` with the model's `context`, if a full prompt fits it."
     fixed = template_tokens(template)
     q = count_tokens(question)
     # the chunker packs to chunk_tokens
@@ -159,13 +167,14 @@ def check_context(budget: Budget, question: str, context: int, where: str,
     # in the server's tokens, where said
     theirs = -(-most * ratio[0] // 1) if ratio and ratio[0] > 1 else most
     if theirs + budget.response_reserve > context:
-        counted = (f"; the server's tokenizer counts {ratio[0]:.2f}x as many ({ratio[1]}): {theirs:.0f}"
-                   if theirs != most else '')
-        raise ContextError(f"a prompt of this run may hold {most} tokens (template {fixed}, question {q}, memory "
-                           f"budget {budget.memory}, chunk {chunk}{counted}) and its answer "
-                           f"{budget.response_reserve} (--max-tokens): {theirs + budget.response_reserve:.0f} > the "
-                           f"model's context {context} ({where}); "
-                           "pass a smaller --chunk-tokens or --max-tokens, or serve the model with a larger context")
+        counted = (f"; the server's tokenizer counts {ratio[0]:.2f}x as many ({ratio[1]}): "
+                   f"{theirs:.0f}" if theirs != most else '')
+        raise ContextError(f"a prompt of this run may hold {most} tokens (template {fixed}, "
+                           f"question {q}, memory budget {budget.memory}, chunk {chunk}{counted}) "
+                           f"and its answer {budget.response_reserve} (--max-tokens): "
+                           f"{theirs + budget.response_reserve:.0f} > the model's context "
+                           f"{context} ({where}); pass a smaller --chunk-tokens or --max-tokens, "
+                           "or serve the model with a larger context")
     return Budget(**{**vars(budget), 'context': context})
 
 # %% ../nbs/07a_servers.ipynb #a8d14866
@@ -176,12 +185,13 @@ TOKENIZE = {'llama.cpp': ('/tokenize', lambda model, text: dict(content=text)),
             'vllm': ('/tokenize', lambda model, text: dict(model=model, prompt=text))}
 
 async def server_ratio(client: OpenAIClient, kind: str, sample: str) -> tuple[float, str] | None:
-    "(the server's tokens per memgate token over `sample`, the endpoint that said it), or None where none says."
+    "(server tokens per memgate token over `sample`, endpoint), or None."
     if kind not in TOKENIZE or not sample.strip(): return None
     path, body = TOKENIZE[kind]
     got = await _get_json(client, _root(client).rstrip('/') + path, body(client.model, sample))
-    n = (_int(got.get('count')) or (len(got['tokens']) if isinstance(got.get('tokens'), list) else None)) \
-        if isinstance(got, dict) else None
+    tokens = got.get('tokens') if isinstance(got, dict) else None
+    n = ((_int(got.get('count')) or (len(tokens) if isinstance(tokens, list) else None))
+         if isinstance(got, dict) else None)
     return (n / count_tokens(sample), path) if n else None
 
 # %% ../nbs/07a_servers.ipynb #4d1d46b2
@@ -196,7 +206,7 @@ async def prepare(client: OpenAIClient,       # the run's client
                   chunk_tokens: int | None = None,  # what the run's chunks hold at most
                   # prompts' text, for the server to count
                   sample: Callable[[], str] = str) -> tuple[Budget, dict]:
-    "(the budget with the model's context, what to record of the server) for a run on `client`; sets its fields."
+    "(the budget with the model's context, what to record of the server)."
     info = await sustained(client)
     client.extra, note = constraint(info.kind, constrain, budget.response_reserve)
     ctx, where = (context, '--context') if context else (info.context, info.said.get('context'))
@@ -214,7 +224,8 @@ async def prepare(client: OpenAIClient,       # the run's client
 
 # %% ../nbs/07a_servers.ipynb #945f8492
 async def sustained(client: OpenAIClient) -> ServerInfo:
-    "What the server behind `client` is, its requests in flight held to the slots it says it has (ingest and answer)."
+    "What the server behind `client` is; holds `client` to its slots."
     info = await probe(client)
-    if info.slots and info.slots < client.slots.limit: client.slots.limit = client.slots.most = float(info.slots)
+    if info.slots and info.slots < client.slots.limit:
+        client.slots.limit = client.slots.most = float(info.slots)
     return info

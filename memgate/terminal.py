@@ -13,7 +13,7 @@ __all__ = ['cut_middle', 'plural', 'visible', 'VisibleStream']
 
 # %% ../nbs/00c_terminal.ipynb #d380fcf7
 def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
-    "`text`, or its head and tail (`limit` characters in all) around a marker stating how many characters were removed."
+    "`text`, or its head and tail around a marker of what was cut."
     if limit <= 0 or len(text) <= limit: return text
     head = limit // 2
     marker = f"[... {len(text) - limit:,} characters removed by memgate ...]"
@@ -21,7 +21,7 @@ def cut_middle(text: str, limit: int, sep: str = '\n') -> str:
 
 # %% ../nbs/00c_terminal.ipynb #60f0e654
 def plural(n: int, word: str, many: str | None = None) -> str:
-    "`1 query`, `2 queries`: a count and its noun, which takes `s` (or is `many`) unless the count is one."
+    "A count and its noun: `1 query`, `2 queries`."
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 # %% ../nbs/00c_terminal.ipynb #0e7cc57f
@@ -34,12 +34,12 @@ def _shown(m: re.Match) -> str:
     return '\u2421' if c == '\x7f' else f"⟨U+{ord(c):04X}⟩"
 
 def visible(text: str) -> str:
-    "`text` safe for a terminal: control, C1 and bidi or other format characters shown visibly, newlines and tabs kept."
+    "`text` safe for a terminal: control and format characters shown."
     return _UNSHOWN.sub(_shown, text) if _UNSHOWN.search(text) else text
 
 # %% ../nbs/00c_terminal.ipynb #77209d8f
 class VisibleStream:
-    "A text stream writing `visible(text)` of all it is given to `raw`, the stream beneath; the rest is `raw`'s."
+    "A text stream that writes `visible(text)` to the stream `raw`."
     def __init__(self, raw): self.raw = raw
     def write(self, text: str) -> int: return self.raw.write(visible(text))
     def __getattr__(self, name): return getattr(self.raw, name)

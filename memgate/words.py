@@ -20,7 +20,8 @@ __all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_
 def dictionary() -> frozenset[str]:
     "English words and names, lower case (zxcvbn's frequency lists)."
     from zxcvbn.frequency_lists import FREQUENCY_LISTS as F
-    lists = ('english_wikipedia', 'us_tv_and_film', 'female_names', 'male_names', 'surnames', 'passwords')
+    lists = ('english_wikipedia', 'us_tv_and_film',
+             'female_names', 'male_names', 'surnames', 'passwords')
     # (a word is kept in one list only: `access` is among the passwords)
     return frozenset(w for k in lists for w in F[k] if (len(w) > 1 or w in 'ai') and w.isalpha())
 
@@ -35,7 +36,7 @@ def common_passwords() -> frozenset[str]:
 _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 
 def name_words(name: str) -> list[str]:
-    "The words of a name, lower case: `DB_PASSWORD`, `dbPassword`, `db-password`, `db.password`."
+    "The words of a name, lower case: `dbPassword` gives `db`, `password`."
     return [w.lower() for w in _PARTS.findall(name)]
 
 # %% ../nbs/00d_words.ipynb #58324b3f
@@ -85,7 +86,7 @@ AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'
 
 # %% ../nbs/00d_words.ipynb #246b4cf5
 def _glued(w: str) -> bool:
-    "Whether `w` is a short prefix glued to a credential word (`pgpass`, `dbpassword`), not a word."
+    "Whether `w` is a short prefix glued to a credential word (`pgpass`)."
     if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
@@ -100,12 +101,13 @@ KEY_QUALIFIERS = frozenset('''api secret private access signing master encryptio
     azure twilio sendgrid mailgun slack github gitlab'''.split())
 
 def _key_named(words: list[str]) -> bool:
-    "Whether the `key` among `words` is a credential's: right after a word of `KEY_QUALIFIERS`."
-    return any(w in ('key', 'keys') and i and words[i - 1] in KEY_QUALIFIERS for i, w in enumerate(words))
+    "Whether the `key` among `words` follows a word of `KEY_QUALIFIERS`."
+    return any(w in ('key', 'keys') and i and words[i - 1] in KEY_QUALIFIERS
+               for i, w in enumerate(words))
 
 # %% ../nbs/00d_words.ipynb #c94484ee
 def _random_name(name: str) -> bool:
-    "Whether `name` is no name but a random run (a token's piece before a `=`)."
+    "Whether `name` is a random run, no name (a token's piece)."
     core = re.sub(r'[^A-Za-z0-9]', '', name)
     kinds = ['d' if c.isdigit() else 'u' if c.isupper() else 'l' for c in core]
     changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
@@ -113,12 +115,13 @@ def _random_name(name: str) -> bool:
 
 # %% ../nbs/00d_words.ipynb #1ee0f0dc
 def secret_name(name: str,
-                alone: bool = False, # a word of `AMBIGUOUS` alone names one too (a flag: `--auth`, `--pass`)
+                alone: bool = False, # an `AMBIGUOUS` word alone names one too (`--auth`, `--pass`)
                ) -> bool:
     "Whether a key, variable or flag named `name` holds a credential."
     words = name_words(name)
     if _random_name(name): return False
-    # a code that opens something (`alarm_installer_code`, `door-code`, `recovery codes`) is a secret
+    # a code that opens something is a secret
+    # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
@@ -126,10 +129,11 @@ def secret_name(name: str,
     if name.isupper() and words in (['key'], ['keys']): return True
     # a community is SNMP's password, and only SNMP's
     if 'community' in words and 'snmp' not in words: words = [w for w in words if w != 'community']
-    return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w) for w in words)
+    return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w)
+                                    for w in words)
 
 # %% ../nbs/00d_words.ipynb #1a6e569a
-# code's start (a bracket, a symbol, a decorator): a reference unless a key's run of letters and digits is in it
+# code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it
 _CODE_START = re.compile(r'^(?:[{(\[](?:[A-Za-z_$@"\'\s\])}].*)?|@[A-Za-z_][\w.]*|:[A-Za-z_]\w*[?!]?'
                          r'|\$(?:[A-Za-z_{(].*)?)$')
 _KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
@@ -166,7 +170,8 @@ def placeholder(v: str) -> bool:
     # a bracket that closes nothing is the code's around it (`[options.authInfo=true]`)
     while v and v[-1] in ')]}' and v.count(v[-1]) > v.count(dict(zip(')]}', '([{'))[v[-1]]): v = v[:-1]
     code = _CODE_START.match(v) and not _KEY_RUN.search(v)
-    return (not v or bool(code or _REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v) or _ELSEWHERE.match(v))
+    return (not v or bool(code or _REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v)
+                          or _ELSEWHERE.match(v))
             or v.startswith('-'))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
@@ -177,14 +182,16 @@ Found = tuple[int, int, str]
 _NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$')
 
 def name_like(v: str) -> bool:
-    "Whether `v` is a name made of words (`access_token`, `DigestAuth`, `DB_PASSWORD`)."
-    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 for w in name_words(v))
+    "Whether `v` is a name made of words (`access_token`, `DigestAuth`)."
+    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3
+                                             for w in name_words(v))
 
 # %% ../nbs/00d_words.ipynb #be3e682f
 def plain_word(v: str) -> bool:
-    "Whether `v` is an ordinary word, or words joined by `-` or `_` (`reset-by-admin`)."
+    "Whether `v` is an ordinary word, or words joined by `-` or `_`."
     parts = re.split(r'[-_]', re.sub(r"['’]s?$", '', v.lower()))
-    return all(p.isalpha() and (p in dictionary() or len(p) <= 2) for p in parts) and any(len(p) > 2 for p in parts)
+    return (all(p.isalpha() and (p in dictionary() or len(p) <= 2) for p in parts)
+            and any(len(p) > 2 for p in parts))
 
 # %% ../nbs/00d_words.ipynb #f81d5519
 # a name's word that says a machine made its value (a token, a key, a salt, a session's id) ...
@@ -195,17 +202,18 @@ PERSON_MADE = frozenset('''pw pwd pass passwd password passwort passphrase passc
     credential credentials cred creds mnemonic'''.split())
 
 def machine_made(name: str) -> bool:
-    "Whether `name` names a value a machine makes (a token, a key, a salt), not a person's choice."
+    "Whether `name` names a value a machine makes (a token, a key, a salt)."
     words = set(name_words(name))
     return bool(words & MACHINE_MADE) and not words & PERSON_MADE
 
 # %% ../nbs/00d_words.ipynb #36fbd71e
 def plain_words(v: str) -> bool:
-    "Whether `v` is ordinary words (`not a good one`, `signing salt v1`): a person's text, no machine's."
+    "Whether `v` is ordinary words (`signing salt v1`), a person's text."
     parts = [p for p in re.split(r'[\s._-]+', v.strip()) if p]
     words = [p for p in parts if p.isalpha() and (p.lower() in dictionary() or len(p) <= 2)]
     numbers = [p for p in parts if re.fullmatch(r'[vV]?\d{1,2}', p)]
-    return bool(parts) and len(words) + len(numbers) == len(parts) and max(map(len, words), default=0) > 2
+    return (bool(parts) and len(words) + len(numbers) == len(parts)
+            and max(map(len, words), default=0) > 2)
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:
