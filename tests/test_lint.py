@@ -51,11 +51,12 @@ def test_modules_import_only_from_modules_above_them():
                            'reading', 'claude', 'codex', 'sessions'] and not up, up
 
 def test_module_notebooks_keep_the_manual_shape():
-    """One definition per exported cell (15% may hold a helper too), code lines within 100 characters (10% may
-    not), examples and prose no thinner than now, no stored `show_doc` output documenting another object and no
-    empty stored result (issue 29; `python tools/style.py` shows the table)."""
+    """One definition per exported cell (15% may hold a helper too), code lines within 100 characters (5% may
+    not: 9.4% were, the anchors 3.5-4.6%), examples and prose no thinner than now, no stored `show_doc` output
+    documenting another object and no empty stored result (`python tools/style.py` shows the table)."""
     s = style.shape(style.module_nbs())
-    assert s['multi_share'] <= 0.15 and s['wide_share'] <= 0.10, style.line('module notebooks', s)
+    print(style.line('module notebooks', s))
+    assert s['multi_share'] <= 0.15 and s['wide_share'] <= 0.05, style.line('module notebooks', s)
     assert s['examples_per'] >= EXAMPLES_PER and s['markdown_per'] >= MARKDOWN_PER, style.line('module notebooks', s)
     assert not style.show_doc_mismatches(style.module_nbs()) and not style.empty_outputs(style.module_nbs())
 
