@@ -16,8 +16,8 @@ from itertools import islice
 from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
 from pathlib import Path
-from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookkeeping, decode_line,
-                             shortener, terminal_text)
+from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookkeeping,
+                             decode_line, shortener, terminal_text)
 from .claude import CLAUDE_SKIP, claude_records
 from .codex import CODEX_SKIP, codex_records
 from .sessions import Session, file_size, session_records
@@ -35,28 +35,29 @@ PART_MARK = '(part {i}/{n}) '
 _sep_tokens = cache(lambda: count_tokens(RECORD_SEP))
 
 def tail(text: str) -> str:
-    "`text` from its last sure tiktoken cut (`memgate.domain.last_cut`): only this part can merge with what follows."
+    "`text` from its last sure tiktoken cut (`memgate.domain.last_cut`)."
     cut = last_cut(text)
     return text if cut is None else text[cut:]
 
 # %% ../nbs/03_chunking.ipynb #9536fab6
 @lru_cache(maxsize=8192)
 def _tail_extra(t: str) -> int:
-    "What `RECORD_SEP` adds after tail `t`: most tails are a few characters seen again and again (`.`, `)`, `ok`)."
+    "What `RECORD_SEP` adds after tail `t`."
     return count_tokens(t + RECORD_SEP) - count_tokens(t)
 
 def joined_extra(text: str) -> int:
-    "Tokens that `RECORD_SEP` adds after `text` in a chunk (BPE may merge the separator into its tail)."
+    "Tokens that `RECORD_SEP` adds after `text` in a chunk."
     return _tail_extra(tail(text))
 
 # %% ../nbs/03_chunking.ipynb #3cf05799
 def _cut(line: str, room: int) -> list[str]:
-    "`line` in consecutive pieces of at most `room` tokens each, counted, so that no density of text can exceed it."
+    "`line` in consecutive pieces of at most `room` tokens each."
     out, i = [], 0
     while i < len(line):
         # a guess at room tokens' worth of characters, then checked
         step = min(len(line) - i, room * 4)
-        while (n := count_tokens(line[i:i + step])) > room: step = max(1, min(step - 1, step * room // n))
+        while (n := count_tokens(line[i:i + step])) > room:
+            step = max(1, min(step - 1, step * room // n))
         out.append(line[i:i + step])
         i += step
     return out
@@ -67,12 +68,12 @@ _SEPS = '\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'
 _LINE = re.compile(f'[^{_SEPS}]*(?:\r\n|[{_SEPS}])|[^{_SEPS}]+')
 
 def _lines(text: str) -> Iterator[str]:
-    "`text.splitlines(keepends=True)`, one line at a time: a 31 MB record's lines are not all held at once."
+    "`text.splitlines(keepends=True)`, one line at a time."
     return (m.group() for m in _LINE.finditer(text))
 
 # %% ../nbs/03_chunking.ipynb #539ff3cd
 def _pieces(text: str, room: int) -> list[str]:
-    "Split `text` at line boundaries into pieces of at most `room` tokens (inside an over-long line, by tokens)."
+    "`text` cut at line ends into pieces of at most `room` tokens."
     out, cur, cur_n = [], [], 0
     for line in _lines(text):
         n = count_tokens(line)
@@ -92,7 +93,7 @@ def _pieces(text: str, room: int) -> list[str]:
 
 # %% ../nbs/03_chunking.ipynb #2118ac5c
 def split_record(r: Record, max_tokens: int = CHUNK_TOKENS) -> list[Record]:
-    "A record too large for one chunk, as parts that each fit, marked `(part i/n)`."
+    "A record too large for one chunk, as parts marked `(part i/n)`."
     room = max_tokens - count_tokens(r.label + ' ' + PART_MARK.format(i=999, n=999)) - 4
     pieces = _pieces(r.text, room)
     return [replace(r, text=PART_MARK.format(i=i, n=len(pieces)) + p,
@@ -107,31 +108,33 @@ Counted = tuple[Record, int, int]
 HEAD_CHARS = 16
 
 def _over(text: str, max_tokens: int) -> bool:
-    "Whether `text` is sure to exceed `max_tokens`, told from its head: a 31 MB text is not tokenized whole for it."
+    "Whether `text` is sure to exceed `max_tokens`, told from its head."
     head = max_tokens * HEAD_CHARS
     # (+1: a token cut at the end)
     return len(text) > head and count_tokens(text[:head]) > max_tokens + 1
 
 # %% ../nbs/03_chunking.ipynb #9bb654b5
 def _counted(r: Record, max_tokens: int) -> list[Counted]:
-    "`r` with its token count and `joined_extra`, or its parts with theirs when it alone exceeds `max_tokens`."
+    "`r` counted, or its parts when it alone exceeds `max_tokens`."
     text = r.render()
     if not _over(text, max_tokens) and (n := count_tokens(text)) <= max_tokens:
         return [(r, n, joined_extra(text))]
-    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in split_record(r, max_tokens)]
+    parts = split_record(r, max_tokens)
+    return [(p, count_tokens(t := p.render()), joined_extra(t)) for p in parts]
 
 def count_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS) -> list[Counted]:
-    "Every record counted (records over `max_tokens` as their parts): the tokenizing, done once for any packing."
+    "Every record counted, those over `max_tokens` as their parts."
     return [item for r in records for item in _counted(r, max_tokens)]
 
 # %% ../nbs/03_chunking.ipynb #4dbd731c
 def _is_result_of(item, call) -> bool:
-    "Whether counted record `item` is the tool result of counted tool call `call`."
-    return bool(call and call[0].call_id and item[0].call_id == call[0].call_id and item[0].role == Role.tool_result)
+    "Whether counted `item` is the result of counted tool call `call`."
+    return bool(call and call[0].call_id and item[0].call_id == call[0].call_id
+                and item[0].role == Role.tool_result)
 
 # %% ../nbs/03_chunking.ipynb #6168f230
 def _units(items: Iterable[Counted]) -> Iterator[list[Counted]]:
-    "Counted records in groups that should share a chunk: a tool call with its directly following result."
+    "Counted records in groups that should share a chunk."
     pending = None
     for item in items:
         if _is_result_of(item, pending):
@@ -145,7 +148,7 @@ def _units(items: Iterable[Counted]) -> Iterator[list[Counted]]:
 
 # %% ../nbs/03_chunking.ipynb #76622d72
 def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
-    "Counted `recs` as one chunk numbered `index`, or split in two when their joined text is over `max_tokens`."
+    "Counted `recs` as chunk `index`, split when over `max_tokens`."
     tokens = sum(n for _, n, _ in recs) + sum(extra for *_, extra in recs[:-1])
     c = Chunk.from_records(index, [r for r, *_ in recs], tokens)
     if c.tokens <= max_tokens or len(recs) == 1: return [c]
@@ -154,7 +157,7 @@ def _emit(recs: list[Counted], index: int, max_tokens: int) -> list[Chunk]:
 
 def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS,
          start: int = 1) -> Iterator[Chunk]:
-    "Pack counted records (`count_records`) into chunks of at most `max_tokens` tokens, numbered from `start`."
+    "Pack `count_records`' items into chunks of at most `max_tokens`."
     index, cur, cur_n, sep = start, [], 0, _sep_tokens()
     for unit in _units(items):
         unit_n = sum(n for _, n, _ in unit) + sep * (len(unit) - 1)
@@ -172,13 +175,13 @@ def pack(items: Iterable[Counted], max_tokens: int = CHUNK_TOKENS,
 # %% ../nbs/03_chunking.ipynb #8a74026c
 def chunk_records(records: Iterable[Record], max_tokens: int = CHUNK_TOKENS,
                   start: int = 1) -> Iterator[Chunk]:
-    "Pack `records` into chunks of at most `max_tokens` tokens, numbered from `start`."
+    "Pack `records` into chunks of at most `max_tokens` tokens."
     return pack(count_records(records, max_tokens), max_tokens, start)
 
 # %% ../nbs/03_chunking.ipynb #4534b266
 def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
                   workers: int | None = None) -> Iterator[Chunk]:
-    "Every chunk of `project`, numbered from 1 across sessions, one session at a time (`workers`: `counted_sessions`)."
+    "Every chunk of `project`, numbered from 1 across sessions."
     index = 1
     for _, items in counted_sessions(project, max_tokens, workers):
         for c in pack(items, max_tokens, index):
@@ -188,14 +191,15 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
 # %% ../nbs/03_chunking.ipynb #0b2f7998
 PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
 
-def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int) -> tuple[list[Counted], dict]:
-    "One session's counted records and its files' reports: what a worker process returns."
+def _session_counted(s: Session, cap: int, secrets: bool,
+                     max_tokens: int) -> tuple[list[Counted], dict]:
+    "One session's counted records and its files' reports."
     w = Warnings()
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
 
 # %% ../nbs/03_chunking.ipynb #3f794e50
 def workers_for(project: Project, size: int | None = None) -> int:
-    "How many processes should read `project` (of `size` bytes, when known): one per core if it is large, else 1."
+    "How many processes should read `project` (of `size` bytes, if known)."
     size = project.size if size is None else size
     return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
 
@@ -206,7 +210,7 @@ def _worker_start():
 
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
                      workers: int | None = None) -> Iterator[tuple[Session, list[Counted]]]:
-    "Each session of `project` with its counted records, in order; `workers` processes (default: `workers_for`)."
+    "Each session of `project` with its counted records, in order."
     workers = workers_for(project) if workers is None else workers
     if workers <= 1:
         for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
@@ -232,7 +236,7 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
 
 # %% ../nbs/03_chunking.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:
-    "Where the line holding byte `at` of file `f` starts, looking back a block at a time."
+    "Where the line holding byte `at` of file `f` starts."
     # a line longer than a block read from its middle decodes as nothing
     while at > 0:
         lo = max(0, at - block)
@@ -246,7 +250,7 @@ def _line_start(f, at: int, block: int = 1 << 16) -> int:
 GOLDEN = 0.6180339887498949
 
 def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
-    "(whole file?, line) for about `nbytes` of the file at `path`: all of it, or the lines that points in it fall in."
+    "(whole file?, line) for about `nbytes` of the file at `path`."
     try: f = open(path, 'rb')
     except OSError: return
     with f:
@@ -264,7 +268,7 @@ def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
 
 # %% ../nbs/03_chunking.ipynb #84d19a04
 def record_fill(n: int, chunk_tokens: int) -> float:
-    "How full the chunks are that records of `n` tokens fill: 3 of 1,500 in a chunk of 5,000 fill it to 0.9."
+    "How full the chunks are that records of `n` tokens fill."
     if n <= 0: return 1.0
     if n <= chunk_tokens: return chunk_tokens // n * n / chunk_tokens
     # cut over ceil(n / chunk_tokens) chunks
@@ -278,11 +282,12 @@ def token_rate(s: Session,                    # the session
                # the run's chunk size: the fill of its chunks is measured too
                chunk_tokens: int | None = None
                ) -> tuple[float, bool, float]:
-    "(tokens per byte as a run renders and counts the file, exact, chunk fill): all of a small file, else a sample."
+    "(tokens per byte, exact, chunk fill) of file `path` of session `s`."
     read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
     skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
     def tokens(n, raw) -> list[int]:
-        try: return [count_tokens(r.render()) + 1 for _, obj in decode_line(n, raw, rep, False, skip)
+        try: return [count_tokens(r.render()) + 1
+                     for _, obj in decode_line(n, raw, rep, False, skip)
                      for r in read(obj, n, path, rep, cut) if isinstance(r.text, str)]
         except (TypeError, AttributeError, ValueError, KeyError, IndexError): return []
     whole, points, kept, rates, rendered, fill = [0, 0], 0, 0, [], 0, [0.0, 0.0]
@@ -318,16 +323,18 @@ SAMPLE_BYTES = 2 * 2**20
 FILL = 0.92
 
 def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS,
-                    sample: int = SAMPLE_BYTES, # about how many bytes of its files to render and count
+                    # about how many bytes of its files to render and count
+                    sample: int = SAMPLE_BYTES,
                    ) -> int:
-    "About how many chunks `project` makes: each file's tokens per byte (of 64 files, for more) times its size."
+    "About how many chunks `project` makes."
     files = [(s, p) for s in project.sessions for p in s.files]
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
     each, own, seen = max(sample // len(picked), 16_384), {}, {}
     # two threads: tiktoken lets go of the GIL while it encodes
     with ThreadPoolExecutor(2) as pool:
-        rates = list(pool.map(lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens), picked))
+        rate = lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens)
+        rates = list(pool.map(rate, picked))
     # a file read whole has its own rate; sampled ones pool theirs by format
     for (s, p), (r, exact, fill) in zip(picked, rates):
         if exact: own[p] = r, fill

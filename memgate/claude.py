@@ -40,21 +40,22 @@ class ClaudeLine:
     cut: Callable[[str], str]   # how a tool result is shortened (`shortener`)
 
     def speaker(self, text: str) -> Role:
-        "Who said `text`: the assistant, the harness (`[System]`), or the person."
+        "Who said `text`: the assistant, the harness, or the person."
         if self.kind == 'assistant': return Role.assistant
         return Role.system if self.harness or _HARNESS.match(text) else Role.user
 
 # %% ../nbs/01b_claude.ipynb #51724c32
 def _image_data(b: dict):
-    "The base64 data of an image block, or None when its source is not the usual dict."
+    "The base64 data of an image block, or None."
     src = b.get('source')
     return src.get('data') if isinstance(src, dict) else None
 
 # %% ../nbs/01b_claude.ipynb #9980b7c8
 def _block_text(content) -> str:
-    "Text of a tool_result's content: a string, or a list of text and image blocks."
+    "The text of a tool_result's content."
     if isinstance(content, str): return content
-    if not isinstance(content, list): return '' if content is None else json.dumps(content, ensure_ascii=False)
+    if content is None: return ''
+    if not isinstance(content, list): return json.dumps(content, ensure_ascii=False)
     parts = []
     for b in content:
         if not isinstance(b, dict): parts.append(str(b))
@@ -64,8 +65,8 @@ def _block_text(content) -> str:
     return '\n'.join(parts)
 
 # %% ../nbs/01b_claude.ipynb #a331afe9
-def _thinking_block(b: dict,
-                    line: ClaudeLine): return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
+def _thinking_block(b: dict, line: ClaudeLine):
+    return Role.assistant, f"(thinking) {b.get('thinking', '')}", None
 
 # %% ../nbs/01b_claude.ipynb #f90d571c
 def _redacted_thinking_block(b: dict, line: ClaudeLine):
@@ -74,7 +75,8 @@ def _redacted_thinking_block(b: dict, line: ClaudeLine):
 # %% ../nbs/01b_claude.ipynb #76f939a5
 def _text_block(b: dict, line: ClaudeLine):
     text = b.get('text')
-    text = text if isinstance(text, str) else '' if text is None else json.dumps(text, ensure_ascii=False)
+    if not isinstance(text, str):
+        text = '' if text is None else json.dumps(text, ensure_ascii=False)
     return line.speaker(text), text, None
 
 def _tool_use_block(b: dict, line: ClaudeLine):
@@ -94,21 +96,21 @@ CLAUDE_BLOCKS = dict(text=_text_block, thinking=_thinking_block,
 
 # %% ../nbs/01b_claude.ipynb #a15bc133
 QUEUED = '(typed while the agent worked)'     # what a queued message of the person's says it is
-REMOVED = '(removed from the queue)'         # how the ref of a message read from its removal says so
+REMOVED = '(removed from the queue)'  # how the ref of a message read from its removal says so
 
 def _queued(obj: dict) -> str | None:
-    "The words of a `queue-operation` that queued a message (`enqueue` with content); None for the rest."
+    "The words of a `queue-operation` that queued a message, or None."
     # a message absorbed into the turn is removed from the queue with its words: often their one copy
     if obj.get('operation') not in ('enqueue', 'remove'): return None
     c = obj.get('content')
-    text = c if isinstance(c,
-                           str) else '\n'.join(as_str(b.get('text')) or '' for b in c if isinstance(b, dict)) \
-        if isinstance(c, list) else None
+    if isinstance(c, list):
+        c = '\n'.join(as_str(b.get('text')) or '' for b in c if isinstance(b, dict))
+    text = c if isinstance(c, str) else None
     return text.strip() or None if text else None
 
 # %% ../nbs/01b_claude.ipynb #28ca471f
 def _claude_system(obj: dict, report: FileReport) -> str | None:
-    "The text of a `system` line, or None when it is timing or hook bookkeeping (counted as skipped)."
+    "The text of a `system` line; None for timing or hook bookkeeping."
     sub = as_str(obj.get('subtype')) or 'system'
     if sub in CLAUDE_SYSTEM_SKIP:
         report.skipped[f'system/{sub}'] += 1
@@ -119,7 +121,7 @@ def _claude_system(obj: dict, report: FileReport) -> str | None:
 
 # %% ../nbs/01b_claude.ipynb #65205db1
 def _claude_content(obj: dict, n: int, report: FileReport):
-    "The message content of a user or assistant line (a string or a list), or None after counting what is wrong."
+    "A user or assistant line's message content, or None if it is wrong."
     msg = obj.get('message')
     if not isinstance(msg, dict) or 'content' not in msg:
         report.warn('missing field message.content', n)
@@ -131,7 +133,7 @@ def _claude_content(obj: dict, n: int, report: FileReport):
 
 # %% ../nbs/01b_claude.ipynb #703fcfde
 def _queue_records(obj: dict, path: Path, ref: str, ts, report: FileReport) -> list[Record]:
-    "The words a `queue-operation` line queued for the agent, as the person's record (a task's notice: the harness's)."
+    "The words a `queue-operation` line queued, as the person's record."
     text = _queued(obj)
     if not text:
         report.skipped['queue-operation'] += 1
@@ -144,7 +146,7 @@ def _queue_records(obj: dict, path: Path, ref: str, ts, report: FileReport) -> l
 # %% ../nbs/01b_claude.ipynb #2359f95f
 def claude_records(obj: dict, n: int, path: Path, report: FileReport,
                    cut: Callable[[str], str]) -> list[Record]:
-    "The records one Claude Code line renders as (often one, none for bookkeeping)."
+    "The records one Claude Code line renders as."
     kind = as_str(obj.get('type'))
     ts, ref = obj.get('timestamp'), as_str(obj.get('uuid')) or f'line {n}'
     # progress (agent_progress copies sub-agent turns) included
@@ -166,12 +168,15 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
     content = _claude_content(obj, n, report)
     if content is None: return []
     line = ClaudeLine(kind, bool(obj.get('isMeta') or obj.get('isCompactSummary')), cut)
-    if isinstance(content, str): return _apart(Record(line.speaker(content), content, str(path), ref, ts), line)
+    if isinstance(content, str):
+        return _apart(Record(line.speaker(content), content, str(path), ref, ts), line)
     out = []
     for b in content:
-        t = as_str(b.get('type')) if isinstance(b, dict) else None     # a type of another type: unknown
+        # a type of another type: unknown
+        t = as_str(b.get('type')) if isinstance(b, dict) else None
         if t not in CLAUDE_BLOCKS:
-            report.warn(f"unknown content block {b.get('type') if isinstance(b, dict) else None!r}", n)
+            shown = b.get('type') if isinstance(b, dict) else None
+            report.warn(f"unknown content block {shown!r}", n)
         else:
             role, text, call = CLAUDE_BLOCKS[t](b, line)
             # an id of another type: none
@@ -182,9 +187,9 @@ def claude_records(obj: dict, n: int, path: Path, report: FileReport,
 _REMINDER = re.compile(r'<system-reminder>.*?(?:</system-reminder>|\Z)', re.S)
 
 def _apart(r: Record, line: ClaudeLine) -> list[Record]:
-    "`r`, or, when the harness put `<system-reminder>` blocks in the person's text, the person's words and them apart."
-    if line.kind != 'user' or r.role not in (Role.user,
-                                             Role.system) or '<system-reminder>' not in r.text: return [r]
+    "`r`, the `<system-reminder>` blocks in the person's text set apart."
+    if (line.kind != 'user' or r.role not in (Role.user, Role.system)
+            or '<system-reminder>' not in r.text): return [r]
     out, at = [], 0
     for m in _REMINDER.finditer(r.text):
         out += [(line.speaker(r.text[at:m.start()]), r.text[at:m.start()]),
@@ -199,7 +204,7 @@ SUBAGENT_CALLS = {'Task', 'Agent'}
 
 @dataclass(frozen=True)
 class Thread:
-    "Where one Claude Code line stands: its session, its parent, and the sub-agent links it carries."
+    "Where one Claude Code line stands in its session."
     uuid: str | None = None
     parent: str | None = None
     session: str | None = None
@@ -213,21 +218,23 @@ class Thread:
 
 # %% ../nbs/01b_claude.ipynb #fc4ffff1
 def thread_of(obj: dict, clean: Callable[[str], str] = lambda text: text) -> Thread:
-    "The links of Claude Code line `obj` (a prompt `clean`ed as its record's text is); fields of another type: missing."
+    "The links of Claude Code line `obj`."
     msg, result = obj.get('message'), obj.get('toolUseResult')
     content = msg.get('content') if isinstance(msg, dict) else None
+    blocks = content if isinstance(content, list) else []
     calls = tuple((as_str(b.get('id')), as_str(args.get('subagent_type')) or 'general-purpose',
                    clean(args['prompt']) if isinstance(args.get('prompt'), str) else None)
-                  for b in content if isinstance(b, dict) and b.get('type') == 'tool_use'
-                  and as_str(b.get('name')) in SUBAGENT_CALLS and isinstance(args := b.get('input'), dict)) \
-        if isinstance(content, list) else ()
-    return Thread(as_str(obj.get('uuid')), as_str(obj.get('parentUuid')), as_str(obj.get('sessionId')),
-                  obj.get('isSidechain') is True, as_str(obj.get('agentId')),
+                  for b in blocks if isinstance(b, dict) and b.get('type') == 'tool_use'
+                  and as_str(b.get('name')) in SUBAGENT_CALLS
+                  and isinstance(args := b.get('input'), dict))
+    return Thread(as_str(obj.get('uuid')), as_str(obj.get('parentUuid')),
+                  as_str(obj.get('sessionId')), obj.get('isSidechain') is True,
+                  as_str(obj.get('agentId')),
                   as_str(result.get('agentId')) if isinstance(result, dict) else None, calls)
 
 # %% ../nbs/01b_claude.ipynb #d8074e6b
 def _tagged(run: list[Record], name: str, prompt: str | None) -> list[Record]:
-    "A sub-agent's run tagged as `name`'s; its task a pointer when its call (just above) holds it verbatim."
+    "A sub-agent's run, tagged as `name`'s."
     out = [replace(r, agent=name) for r in run]
     task = next((i for i, r in enumerate(out) if r.role == Role.user), None)
     if task is not None and prompt and out[task].text.strip() == prompt.strip():
@@ -239,7 +246,7 @@ TASK_ABOVE = '(the prompt of the call above)'
 
 # %% ../nbs/01b_claude.ipynb #a2c8ac3d
 def _conversation(recs: list[Record], t) -> list[Record]:
-    "One session's records: its own in file order, rewinds marked, each sub-agent's run after the call that started it."
+    "One session's records, in the order its conversation went."
     main, runs = _rewound([r for r in recs if not t(r).sidechain], t), _runs(recs, t)
     calls = {c[0]: c for r in recs for c in t(r).calls if c[0]}
     spawned = {t(r).spawned: r.call_id for r in recs if t(r).spawned and r.role == Role.tool_result}
@@ -249,14 +256,15 @@ def _conversation(recs: list[Record], t) -> list[Record]:
         call = calls.get(spawned.get(key))
         prompt = next((r.text.strip() for r in run if r.role == Role.user), None)
         if call is None or call[0] in placed:                 # 1.x: the prompt the call gave it
-            call = next((c for c in calls.values() if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
+            call = next((c for c in calls.values()
+                         if c[0] not in placed and c[2] and c[2].strip() == prompt), None)
         if call is None:
             loose.append(_tagged(run, 'sub-agent', None))
             continue
         placed[call[0]], names[call[0]] = _tagged(run, call[1], call[2]), call[1]
     out, started = [], dict(placed)
     def emit(r: Record):
-        "`r`, then the run of the sub-agent it started, if it did (a run's own calls may start others)."
+        "`r`, then the run of the sub-agent it started, if it did."
         if r.role == Role.tool_result and r.call_id in names:
             r = _once_reported(r, started[r.call_id], names[r.call_id])
         out.append(r)
@@ -274,7 +282,7 @@ REWIND = '(the person rewound the conversation to before the attempt noted above
 NO_THREAD = Thread()
 
 def claude_order(recs: list[Record], threads: dict[tuple[str, str], Thread]) -> list[Record]:
-    "A Claude Code session's records as it went: its sessions apart, sub-agents after their calls, rewinds marked."
+    "A Claude Code session's records, in the order it went."
     t = lambda r: threads.get((r.source, r.ref), NO_THREAD)
     groups: dict = {}
     # the file's own session comes first
@@ -289,7 +297,7 @@ def claude_order(recs: list[Record], threads: dict[tuple[str, str], Thread]) -> 
 
 # %% ../nbs/01b_claude.ipynb #91adf511
 def _runs(recs: list[Record], t) -> dict[str, list[Record]]:
-    "The sub-agents' records, by run: a 2.x agent's by its agentId, inline (1.x) ones by the root their parents reach."
+    "The sub-agents' records, by run."
     runs, root = {}, {}
     for r in recs:
         th = t(r)
@@ -301,7 +309,7 @@ def _runs(recs: list[Record], t) -> dict[str, list[Record]]:
 
 # %% ../nbs/01b_claude.ipynb #30c492b0
 def _rewound(main: list[Record], t) -> list[Record]:
-    "`main` with a note where each branch the person rewound and left begins, and one where the conversation went on."
+    "`main` with notes where each rewound attempt and its retry begin."
     roles, first = {}, {}
     for i, r in enumerate(main):
         if u := t(r).uuid:
@@ -329,7 +337,7 @@ def _rewound(main: list[Record], t) -> list[Record]:
 def by_time(seq: list[Record], runs: list[list[Record]],
              after: dict[int, int] | None = None,   # run k no earlier than after record `after[k]`
              ) -> list[Record]:
-    "`seq` with each of `runs` (records no link places) before the first record of it later than the run began."
+    "`seq` with each of `runs` put in by when it began."
     # a run without a time: at the end
     order = sorted(range(len(runs)), key=lambda k: runs[k][0].ts or '\uffff')
     bound = after or {}
@@ -344,8 +352,9 @@ def by_time(seq: list[Record], runs: list[list[Record]],
 
 # %% ../nbs/01b_claude.ipynb #f8f82bac
 def _once_reported(r: Record, run: list[Record], name: str) -> Record:
-    "A call's result `r` with the agent's last message, which it repeats verbatim, said once (in the run)."
-    last = next((x.text.strip() for x in reversed(run) if x.role == Role.assistant and not x.call_id), '')
+    "A call's result `r`, the agent's last message it repeats said once."
+    said = (x.text.strip() for x in reversed(run) if x.role == Role.assistant and not x.call_id)
+    last = next(said, '')
     if not last or r.role != Role.tool_result: return r
     text = r.text.strip()
     if text == last or text.startswith(last + '\n') or text.endswith('\n' + last):

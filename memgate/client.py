@@ -17,8 +17,8 @@ if TYPE_CHECKING: import httpx
 from .domain import MemgateError, sha256_text
 from .prompt import NO_PREVIOUS_MEMORY, Budget, prompt_parts
 from .parser import escape_tags, gate_response
-from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, chat_url, mask_secrets,
-                              masked_url, query_secrets, split_credentials)
+from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, chat_url,
+                              mask_secrets, masked_url, query_secrets, split_credentials)
 from .limits import Slots, answer_cap
 
 # %% auto #0
@@ -54,7 +54,7 @@ class Completion:
 class ModelClient(Protocol):
     "Anything the loop can ask for a completion."
     async def complete(self, messages: list[dict], **sampling) -> Completion:
-        "The model's answer to chat `messages`, sampled with `sampling`; `until=f` (if given): stop once f(text)."
+        "The model's answer to chat `messages`, sampled with `sampling`."
 
 # %% ../nbs/07_client.ipynb #99ae9549
 def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed: int | None = None,
@@ -65,28 +65,28 @@ def default_sampling(temperature: float = 0.0, top_p: float | None = None, seed:
 
 # %% ../nbs/07_client.ipynb #e6231957
 class ClientError(MemgateError):
-    "A model call that failed for good (after any retries); the message says what the server said."
+    "A model call that failed for good (after any retries)."
 
 # %% ../nbs/07_client.ipynb #98167ec1
 class ContextError(ClientError):
-    "A prompt and its answer reserve that do not fit the model's context: refused before a call, or by the server."
+    "A prompt and its answer reserve that do not fit the model's context."
 
 # %% ../nbs/07_client.ipynb #e0583002
 class Interrupted(ClientError):
-    "A model call given up because the run was asked to stop (Ctrl-C): the run ends `interrupted`, not `failed`."
+    "A model call given up because the run was asked to stop (Ctrl-C)."
 
 # %% ../nbs/07_client.ipynb #e2164dca
 class GaveUp(ClientError):
-    "A call given up after retrying passing failures (timeouts, 5xx, lost connections): resumable."
+    "A call given up after retrying passing failures: resumable."
     resumable = True
 
 # %% ../nbs/07_client.ipynb #5abd3cd7
 class ServerStopped(GaveUp):
-    "A server on this machine that refuses connections after it took some: perhaps crashed."
+    "A server on this machine that refuses connections after it took some."
 
 # %% ../nbs/07_client.ipynb #00bb6d4c
 def on_this_machine(url: str) -> bool:
-    "Whether `url`'s host is this machine: `localhost`, a loopback address, or a unix socket."
+    "Whether `url`'s host is `localhost`, a loopback address or a socket."
     import httpx
     u = httpx.URL(url)
     host = (u.host or '').strip('[]').lower()
@@ -99,7 +99,7 @@ _NO_NAME = re.compile(r'(?i)name or service not known|nodename nor servname|name
                       r'getaddrinfo')
 
 def unresolved(e: BaseException) -> bool:
-    "Whether connection error `e` (or what caused it) is a host name that does not resolve."
+    "Whether connection error `e` (or its cause) is an unknown host name."
     seen = set()
     while e is not None and id(e) not in seen:
         seen.add(id(e))
@@ -117,7 +117,7 @@ class ScriptedClient:
 
     async def complete(self, messages: list[dict], until: Callable[[str], bool] | None = None,
                        **sampling) -> Completion:
-        "The next item of the script, raised if it is an exception; cut as a stream is where `until` holds."
+        "The next item of the script, raised if it is an exception."
         i = len(self.calls)
         self.calls.append(messages)
         if i >= len(self.script):
@@ -126,7 +126,8 @@ class ScriptedClient:
         item = self.script[i]
         if callable(item) and not isinstance(item, BaseException): item = item(messages)
         if isinstance(item, BaseException): raise item
-        cut = until and next((i for i in range(len(item)) if item[i] == '>' and until(item[:i + 1])), None)
+        closes = (i for i in range(len(item)) if item[i] == '>' and until(item[:i + 1]))
+        cut = until and next(closes, None)
         if cut is not None: return Completion(item[:cut + 1], self.latency_s, model=self.model,
                                               finish_reason=CLOSED)
         return Completion(item, self.latency_s, model=self.model)
@@ -134,19 +135,19 @@ class ScriptedClient:
 # %% ../nbs/07_client.ipynb #9274e351
 @dataclass(frozen=True)
 class Retry:
-    "How passing failures are retried: up to `attempts` tries, waits growing from `base_s` to at most `max_s`."
+    "How passing failures are retried: `attempts` tries, growing waits."
     attempts: int = 6
     base_s: float = 1.0
     max_s: float = 30.0
 
     def wait(self, attempt: int, retry_after: float | None = None) -> float:
-        "Seconds to wait before try `attempt + 1`: the server's Retry-After, else full jitter."
+        "Seconds to wait before try `attempt + 1`."
         if retry_after is not None: return min(max(retry_after, 0.0), self.max_s * 4)
         return random.uniform(0, min(self.max_s, self.base_s * 2 ** (attempt - 1)))
 
 # %% ../nbs/07_client.ipynb #86abfe24
 def retry_after_seconds(value: str | None) -> float | None:
-    "A Retry-After header in seconds: a whole or decimal number of seconds, or an HTTP date; None for anything else."
+    "A Retry-After header in seconds; None for anything else."
     if not value: return None
     if re.fullmatch(r'\s*\d+(\.\d+)?\s*', value): return float(value)
     try: return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
@@ -154,7 +155,7 @@ def retry_after_seconds(value: str | None) -> float | None:
 
 # %% ../nbs/07_client.ipynb #6148331d
 def server_message(r: httpx.Response) -> str:
-    "What an error response says: the OpenAI-style `error.message` when there is one, else the start of the body."
+    "What an error response says: its error message, else its start."
     try: body = r.json()
     except ValueError: body = None
     if isinstance(body, dict):
@@ -166,18 +167,19 @@ def server_message(r: httpx.Response) -> str:
 
 # %% ../nbs/07_client.ipynb #bc2ce765
 def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
-    "The JSON body of a chat completion request; sampling options set to None are left out."
+    "The JSON body of a chat completion request."
     return dict(model=model, messages=messages,
                 **{k: v for k, v in sampling.items() if v is not None})
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
 def _pool(api_key: str | None, concurrency: int, transport=None):
-    "The HTTP connection pool of a client: `concurrency` connections, the key in its header, no read timeout."
+    "The HTTP connection pool of a client."
     import httpx
     # no read timeout: silence is timed per answer (`_read`)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     return httpx.AsyncClient(headers={'Authorization': f'Bearer {api_key}'} if api_key else {},
-                             timeout=httpx.Timeout(None, connect=10.0), transport=transport,
-                             limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency))
+                             timeout=httpx.Timeout(None, connect=10.0), limits=limits,
+                             transport=transport)
 
 # %% ../nbs/07_client.ipynb #2ff1add0
 class OpenAIClient:
@@ -202,7 +204,7 @@ class OpenAIClient:
         base_url, in_url = split_credentials(base_url)
         api_key = api_key or in_url
         self.base_url, self.url = api_root(base_url), chat_url(base_url)
-        self.shown = masked_url(self.url)           # what messages name: no key from the query string
+        self.shown = masked_url(self.url)  # what messages name: no key from the query string
         if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.model, self.retry, self.log = model, retry, log
         self._secrets = [api_key, in_url, *query_secrets(base_url)]
@@ -231,16 +233,17 @@ def __repr__(self: OpenAIClient) -> str:
 # %% ../nbs/07_client.ipynb #ebb192ce
 @patch(cls_method=True)
 def from_endpoint(cls: OpenAIClient,
-                  ep: Endpoint,         # where the model is and its key (`memgate.endpoint.endpoint`)
-                  **kw) -> OpenAIClient:  # the client's other options: `concurrency`, `retry`, `log`, ...
-    "A client of endpoint `ep`: its URL, model and key; `ConfigError` if it names no server or no model."
+                  ep: Endpoint,  # where the model is and its key (`memgate.endpoint.endpoint`)
+                  **kw,  # the client's other options: `concurrency`, `retry`, `log`, ...
+                 ) -> OpenAIClient:
+    "A client of endpoint `ep`: its URL, model and key."
     if not ep.base_url or not ep.model: raise ConfigError(NO_ENDPOINT)
     return cls(ep.base_url, ep.model, ep.api_key, **kw)
 
 # %% ../nbs/07_client.ipynb #29c40ff2
 @patch
 async def aclose(self: OpenAIClient):
-    "Close the connection pool, and the requests held open for the server to begin (a second Ctrl-C: at once)."
+    "Close the connection pool and the requests held open for the server."
     for task in list(self.drains): task.cancel()
     await asyncio.gather(*self.drains, return_exceptions=True)
     await self.http.aclose()
@@ -259,7 +262,7 @@ _CONTEXT_WORDS = re.compile(r'context[ _](length|window|size)|maximum context|to
 
 @dataclass(frozen=True)
 class _Reply:
-    "A response read within its cap: status, headers and the (inflated) body."
+    "A response read within its cap: status, headers and body."
     status: int
     headers: dict
     content: bytes
@@ -270,13 +273,13 @@ class _Reply:
     def as_response(self) -> httpx.Response:
         "An httpx response of it, for `server_message`."
         import httpx
-        keep = {k: v for k,
-                v in self.headers.items() if k.lower() not in ('content-encoding', 'content-length')}
+        dropped = ('content-encoding', 'content-length')
+        keep = {k: v for k, v in self.headers.items() if k.lower() not in dropped}
         return httpx.Response(self.status, headers=keep, content=self.content)
 
 # %% ../nbs/07_client.ipynb #7f7ff608
 async def _inflated(r: httpx.Response, limit: int, shown: str):
-    "The body of `r` in blocks, inflated at most `limit + 1` bytes at a time: a gzip bomb never inflates whole."
+    "The body of `r` in blocks of at most `limit + 1` inflated bytes."
     if r.headers.get('content-encoding', '').strip().lower() not in ('gzip', 'x-gzip', 'deflate'):
         # identity, or an encoding httpx inflates for us
         async for block in r.aiter_bytes(): yield block
@@ -288,7 +291,8 @@ async def _inflated(r: httpx.Response, limit: int, shown: str):
             while data:
                 yield z.decompress(data, limit + 1)
                 data = z.unconsumed_tail
-    except zlib.error as e: raise ClientError(f"{shown}: the answer's {r.headers['content-encoding']} is broken: {e}")
+    except zlib.error as e:
+        raise ClientError(f"{shown}: the answer's {r.headers['content-encoding']} is broken: {e}")
 
 # %% ../nbs/07_client.ipynb #15e7bdd4
 SSE = 'text/event-stream'
@@ -301,7 +305,7 @@ class _Silent(asyncio.TimeoutError):
 AHEAD = 1 << 20        # bytes of a body read ahead of what the caller has taken, at most
 
 class _Events:
-    "A response as it comes, its body read by one task a timeout never cancels mid-read: the request stays open."
+    "A response as it comes, its body read by one task."
     def __init__(self, sending: asyncio.Future, cap: int, shown: str, too_big: str):
         self.sending, self.cap, self.shown, self.too_big = sending, cap, shown, too_big
         self.r, self.it, self.pump, self.buf, self.n, self.began = None, None, None, b'', 0, False
@@ -310,7 +314,7 @@ class _Events:
         self.ready, self.room = asyncio.Event(), asyncio.Event()
 
     async def _wait(self, fut: asyncio.Future, within: float | None):
-        "`fut`'s result; `_Silent` after `within` seconds, `fut` left running (a timeout is not a hang-up)."
+        "`fut`'s result; `_Silent` after `within` seconds, `fut` left running."
         done, _ = await asyncio.wait({fut}, timeout=within)
         if not done: raise _Silent(f"no answer in {within:.0f}s")
         return fut.result()
@@ -318,10 +322,11 @@ class _Events:
 # %% ../nbs/07_client.ipynb #4d1be383
 @patch
 async def _pump(self: _Events):
-    "Read the body into `blocks` as it comes: a 200's no further than its cap, never far ahead of the caller."
+    "Read the body into `blocks` as it comes."
     try:
         async for block in self.it:
-            if self.n + len(block) > self.cap and self.r.status_code == 200: raise ClientError(self.too_big)
+            if self.n + len(block) > self.cap and self.r.status_code == 200:
+                raise ClientError(self.too_big)
             self.n += len(block)
             self.blocks.append(block)
             self.ahead += len(block)
@@ -338,7 +343,7 @@ async def _pump(self: _Events):
 # %% ../nbs/07_client.ipynb #4793431f
 @patch
 async def response(self: _Events, within: float | None):
-    "The response, once its headers came; from then on one task reads its body."
+    "The response, once its headers came; then one task reads its body."
     if self.r is None:
         self.r = await self._wait(self.sending, within)
         self.it = _inflated(self.r, self.cap if self.r.status_code == 200 else 1 << 16,
@@ -349,7 +354,7 @@ async def response(self: _Events, within: float | None):
 # %% ../nbs/07_client.ipynb #876139ab
 @patch
 async def block(self: _Events, within: float | None) -> bytes | None:
-    "The next block of the body, None at its end; a timeout error when none comes within `within` seconds."
+    "The next block of the body, None at its end."
     while not self.blocks and not self.ended:
         self.ready.clear()
         try:
@@ -366,7 +371,7 @@ async def block(self: _Events, within: float | None) -> bytes | None:
 # %% ../nbs/07_client.ipynb #2f2bab5f
 @patch
 async def next(self: _Events, within: float | None) -> bytes | None:
-    "The next `data:` payload, None at the end; a timeout error if none comes in time (keep-alives do not count)."
+    "The next `data:` payload, None at the end."
     end = None if within is None else time.monotonic() + within
     await self.response(within)
     while True:
@@ -404,19 +409,22 @@ class _Streamed:
     error: str | None = None
 
     def add(self, data: bytes):
-        "Fold one event's payload in (OpenAI's chunk: `choices[0].delta`, `finish_reason`, `usage` at the end)."
+        "Fold one event's payload (an OpenAI chat completion chunk) in."
         try: e = json.loads(data)
         except ValueError: return
         if not isinstance(e, dict): return
-        if err := e.get('error'): self.error = str(err.get('message') if isinstance(err, dict) else err)
+        if err := e.get('error'):
+            self.error = str(err.get('message') if isinstance(err, dict) else err)
         if isinstance(e.get('model'), str): self.model = e['model']
         if isinstance(e.get('usage'), dict): self.usage = e['usage']
         for c in e.get('choices') if isinstance(e.get('choices'), list) else []:
             d = c.get('delta') or c.get('message') if isinstance(c, dict) else None
-            if isinstance(d, dict) and isinstance(d.get('content'), str): self.text.append(d['content'])
+            if isinstance(d, dict) and isinstance(d.get('content'), str):
+                self.text.append(d['content'])
             said = (d.get('reasoning_content') or d.get('reasoning')) if isinstance(d, dict) else None
             if isinstance(said, str): self.reasoning.append(said)
-            if isinstance(c, dict) and c.get('finish_reason'): self.finish_reason = c['finish_reason']
+            if isinstance(c, dict) and c.get('finish_reason'):
+                self.finish_reason = c['finish_reason']
 
 # %% ../nbs/07_client.ipynb #7dced3dd
 @patch
@@ -428,13 +436,14 @@ def _prompt_chars(self: OpenAIClient, body: dict) -> int:
 # %% ../nbs/07_client.ipynb #ba907bbd
 @patch
 def first_token_allowance(self: OpenAIClient, body: dict) -> float:
-    "Seconds of silence allowed before the first token: `timeout_s`, plus the prompt's reading at the rate measured."
-    return self.timeout_s + (self._prompt_chars(body) / self.prompt_rate if self.prompt_rate else 0.0)
+    "Seconds of silence allowed before the first token."
+    reading = self._prompt_chars(body) / self.prompt_rate if self.prompt_rate else 0.0
+    return self.timeout_s + reading
 
 # %% ../nbs/07_client.ipynb #618fdf9f
 @patch
 def _measured(self: OpenAIClient, body: dict, sent: float, began: float | None = None):
-    "Learn the server's prompt rate from a request sent at `sent` whose answer began at `began` (now, if None)."
+    "Learn the server's prompt rate from a request sent at `sent`."
     if (took := (began or time.monotonic()) - sent) > 0.05:
         rate = self._prompt_chars(body) / took
         # the slowest seen: a prompt not cached
@@ -443,10 +452,11 @@ def _measured(self: OpenAIClient, body: dict, sent: float, began: float | None =
 # %% ../nbs/07_client.ipynb #a039d5f8
 @patch
 async def _whole(self: OpenAIClient, r: httpx.Response, ev: _Events, waited: Callable) -> _Reply:
-    "A body not streamed (an error, or a server that sent all), whole within the timeout; an error's first 64 KiB."
+    "A body not streamed, read whole within the timeout."
     parts, whole = [], time.monotonic() + self.timeout_s
     left = lambda: max(0.0, whole - time.monotonic())
-    while (block := await waited(ev.block, left(), f"no whole answer within {self.timeout_s:g}s")) is not None:
+    why = f"no whole answer within {self.timeout_s:g}s"
+    while (block := await waited(ev.block, left(), why)) is not None:
         parts.append(block)
         # an error body: its start says enough
         if r.status_code != 200 and ev.n > 1 << 16: break
@@ -455,7 +465,7 @@ async def _whole(self: OpenAIClient, r: httpx.Response, ev: _Events, waited: Cal
 # %% ../nbs/07_client.ipynb #790dcddb
 @patch
 async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float) -> _Reply:
-    "The answer to a sent request as it comes: silence timed (`_Silent`), stopped once `until(text)` holds."
+    "The answer to a sent request as it comes, stopped once `until` holds."
     deadline = sent + self.max_answer_s if self.max_answer_s else None
     over = lambda: _Silent(f"no whole answer in {self.max_answer_s:g}s (--max-answer-time)")
     def within(limit: float) -> float:
@@ -471,7 +481,8 @@ async def _read(self: OpenAIClient, ev: _Events, body: dict, until, sent: float)
                                              if self.prompt_rate else '')
     r = await waited(ev.response, first, silent)
     # an error, or a server that sent all
-    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''): return await self._whole(r, ev, waited)
+    if r.status_code != 200 or SSE not in r.headers.get('content-type', ''):
+        return await self._whole(r, ev, waited)
     s, began = _Streamed(), None
     mid = f"no token for {self.timeout_s:g}s mid-answer"
     while (data := await waited(ev.next, self.timeout_s if began else first,
@@ -496,7 +507,7 @@ HOLD = 10
 
 @patch
 async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, float]:
-    "One request, holding one of the slots: (the answer, seconds it waited for the slot)."
+    "One request, holding a slot: (the answer, seconds it waited for it)."
     queued = time.monotonic()
     await self.slots.acquire()
     sent, ev, outcome = time.monotonic(), None, 'failed'
@@ -538,7 +549,7 @@ async def _free(self: OpenAIClient, ev: _Events | None, latency_s: float | None,
 # %% ../nbs/07_client.ipynb #36e28e45
 @patch
 def _hold(self: OpenAIClient, ev: _Events, body: dict, outcome: str, sent: float) -> asyncio.Task:
-    "Keep a request given up on before its answer began open, and its slot held, until the server begins it."
+    "Keep a given-up request and its slot held until the server begins it."
     # a server reading a prompt does not notice a hang-up: it would go on
     if self.log and not self.said_drain:
         self.log("the server is still reading the prompt of a request memgate gave up on (it cannot stop then): "
@@ -546,7 +557,8 @@ def _hold(self: OpenAIClient, ev: _Events, body: dict, outcome: str, sent: float
         self.said_drain = True
     async def drain():
         try:
-            if await ev.next(HOLD * self.first_token_allowance(body)) is not None: self._measured(body, sent)
+            if await ev.next(HOLD * self.first_token_allowance(body)) is not None:
+                self._measured(body, sent)
         # an end, an error, the wait's end, or aclose: all the same here
         except BaseException: pass
         finally: await asyncio.shield(self._free(ev, None, outcome == 'slow'))
@@ -571,7 +583,7 @@ async def _pause(seconds: float, stop: asyncio.Event | None):
 # %% ../nbs/07_client.ipynb #3f4c2ca3
 @patch
 def _given_up(self: OpenAIClient, tries: int, problem: str, lost: Exception | None) -> GaveUp:
-    "The error of a call given up after `tries`: a local server's stop, a lost network, named."
+    "The error of a call given up after `tries`, its cause named."
     import httpx
     after = f"gave up after {tries} {'try' if tries == 1 else 'tries'}"
     if isinstance(lost, (httpx.ConnectError, httpx.ConnectTimeout)) and self.reached:
@@ -586,7 +598,7 @@ def _given_up(self: OpenAIClient, tries: int, problem: str, lost: Exception | No
 # %% ../nbs/07_client.ipynb #fd2b9340
 @patch
 async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_Reply, int, float]:
-    "POST `body` until a 200, retrying passing failures: (the answer, tries, slot wait); `ClientError` for a final one."
+    "POST `body` until a 200: (the answer, tries, slot wait)."
     import httpx
     queued = 0.0
     for attempt in range(1, self.retry.attempts + 1):
@@ -628,11 +640,11 @@ async def _send(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_
 # %% ../nbs/07_client.ipynb #31f15e20
 @patch
 def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> Completion:
-    "The completion in the 200 response `r`: its text, and what the server said of it (finish_reason, reasoning)."
+    "The completion in the 200 response `r`."
     if (s := r.streamed) is not None:
         return Completion(''.join(s.text), latency_s, s.usage, s.model or self.model,
-                          s.finish_reason,
-                          ''.join(s.reasoning), tries, first_token_s=r.first_token_s, decode_s=r.decode_s)
+                          s.finish_reason, ''.join(s.reasoning), tries,
+                          first_token_s=r.first_token_s, decode_s=r.decode_s)
     try:
         data = json.loads(r.content)
         choice = data['choices'][0]
@@ -643,14 +655,15 @@ def _decode(self: OpenAIClient, r: _Reply, latency_s: float, tries: int = 1) -> 
         raise ClientError(f"{self.shown}: the answer is not a chat completion (no choices[0].message.content): "
                           f"{self.masked(r.content[:200].decode('utf-8', 'replace'))!r}") from None
     return Completion(text, latency_s, data.get('usage') or {}, data.get('model') or self.model,
-                      choice.get('finish_reason'), reasoning if isinstance(reasoning, str) else '', tries)
+                      choice.get('finish_reason'),
+                      reasoning if isinstance(reasoning, str) else '', tries)
 
 # %% ../nbs/07_client.ipynb #b3cdff01
 @patch
 async def complete(self: OpenAIClient, messages: list[dict],
                    until: Callable[[str], bool] | None = None,
                    **sampling) -> Completion:
-    "Ask the model (streamed, read until `until(text)` holds if given); waits for a free slot when the server is full."
+    "Ask the model; waits for a free slot when the server is full."
     body = {**request_body(self.model, messages, sampling), **self.extra,
             **({'stream': True} if self.stream else {})}
     start = time.monotonic()
@@ -664,7 +677,7 @@ async def complete(self: OpenAIClient, messages: list[dict],
 UNKEYED = ('model', 'grammar', 'structured_outputs', 'regex', 'ebnf', 'stream')
 
 def request_key(body: dict) -> str:
-    "What identifies a request in a recording: everything but the model name and the server's dialect fields."
+    "What identifies a request in a recording."
     return sha256_text(json.dumps({k: v for k, v in body.items() if k not in UNKEYED},
                                   sort_keys=True,
                                   ensure_ascii=False))
@@ -684,7 +697,8 @@ class ReplayClient:
     def __init__(self, path, model: str | None = None):
         self.path, self.answers, self.calls = Path(path), defaultdict(deque), 0
         try: lines = self.path.read_text(encoding='utf-8').splitlines()
-        except OSError as e: raise ConfigError(f"{path}: cannot read recording ({e.strerror or e})") from None
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read recording ({e.strerror or e})") from None
         for i, line in enumerate(lines, 1):
             try:
                 rec = json.loads(line)
@@ -692,7 +706,8 @@ class ReplayClient:
             except (ValueError, KeyError, TypeError):
                 raise ConfigError(f"{path}:{i}: not a recording line (request, response)") from None
             self.answers[request_key(body)].append((resp, rec.get('latency_s', 0.0)))
-        self.model = model or next((json.loads(l)['request'].get('model', 'replay') for l in lines), 'replay')
+        named = (json.loads(l)['request'].get('model', 'replay') for l in lines)
+        self.model = model or next(named, 'replay')
 
     async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
         "The recorded answer to this request (whole: `until` is for streams)."
@@ -711,15 +726,16 @@ class ReplayClient:
 BASELINE_MODEL = 'keyword-baseline'
 
 class KeywordBaseline:
-    "The offline grep baseline: update when a keyword appears, append the matching lines."
+    "The offline grep baseline: update on a keyword, append its lines."
     model = BASELINE_MODEL
     def __init__(self, keywords, max_lines: int = 3, line_chars: int = 200,
                  template: str | None = None):
         self.keywords = [k.lower() for k in keywords]
-        self.max_lines, self.line_chars, self.template, self.calls = max_lines, line_chars, template, 0
+        self.max_lines, self.line_chars, self.template = max_lines, line_chars, template
+        self.calls = 0
 
     async def complete(self, messages: list[dict], until=None, **sampling) -> Completion:
-        "A gate answer for the prompt in `messages`, from keyword matches alone (whole: `until` is for streams)."
+        "A gate answer for the prompt in `messages`, from keyword matches."
         await asyncio.sleep(0)       # let the event loop run: a Ctrl-C is handled between answers
         self.calls += 1
         memory, section = prompt_parts(messages[-1]['content'], self.template)

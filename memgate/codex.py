@@ -38,17 +38,19 @@ def _parts(content) -> str:
 def _message_item(p: dict):
     role, text = p.get('role'), _parts(p.get('content'))
     if role == 'assistant': return Role.assistant, text, None
-    return (Role.user if role == 'user' and not _CODEX_SETUP.match(text) else Role.system), text, None
+    person = role == 'user' and not _CODEX_SETUP.match(text)
+    return (Role.user if person else Role.system), text, None
 
 # %% ../nbs/01c_codex.ipynb #17c63395
 def _reasoning_item(p: dict):
     enc = omitted('encrypted reasoning',
                   p.get('encrypted_content')) if p.get('encrypted_content') else ''
-    return Role.assistant, f"(reasoning) {_parts(p.get('summary'))}" + (f"\n{enc}" if enc else ''), None
+    said = f"(reasoning) {_parts(p.get('summary'))}"
+    return Role.assistant, said + (f"\n{enc}" if enc else ''), None
 
 # %% ../nbs/01c_codex.ipynb #c2874a87
 def codex_output(out) -> str:
-    "A Codex tool output as text: the JSON envelope of Codex 0.40 (`output`, `metadata.exit_code`) opened."
+    "A Codex tool output as text, its JSON envelope opened."
     env = out
     if isinstance(out, str):
         try: env = json.loads(out)
@@ -59,35 +61,43 @@ def codex_output(out) -> str:
     if not (isinstance(env, dict) and isinstance(env.get('output'), str)):
         return out if isinstance(out, str) else as_json(out)
     meta = env.get('metadata') if isinstance(env.get('metadata'), dict) else {}
-    return env['output'] if meta.get('exit_code') is None else f"(exit {meta['exit_code']})\n{env['output']}"
+    code = meta.get('exit_code')
+    return env['output'] if code is None else f"(exit {code})\n{env['output']}"
 
 # %% ../nbs/01c_codex.ipynb #8548aed2
 def _tool_call_item(p: dict):
     args = p.get('arguments') if p.get('type') == 'function_call' else p.get('input')
     return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
 
-def _tool_output_item(p: dict): return Role.tool_result, codex_output(p.get('output')), p.get('call_id')
+def _tool_output_item(p: dict):
+    return Role.tool_result, codex_output(p.get('output')), p.get('call_id')
 
 def _local_shell_item(p: dict):
     action = p.get('action')
     command = action.get('command') if isinstance(action, dict) else action
     return Role.assistant, f"Tool: local_shell {as_json(command)}", p.get('call_id')
 
-def _web_search_item(p: dict): return Role.assistant, f"Tool: web_search {as_json(p.get('action') or {})}", None
+def _web_search_item(p: dict):
+    return Role.assistant, f"Tool: web_search {as_json(p.get('action') or {})}", None
 
-def _tool_search_item(p: dict): return Role.assistant, tool_call('tool_search', p.get('arguments')), p.get('call_id')
+def _tool_search_item(p: dict):
+    return Role.assistant, tool_call('tool_search', p.get('arguments')), p.get('call_id')
 
 def _tool_search_output_item(p: dict):
-    names = [t.get('name') or t.get('type') or '?' for t in p.get('tools') or [] if isinstance(t, dict)]
-    return Role.tool_result, f"(tools found) {', '.join(map(str, names)) or 'none'}", p.get('call_id')
+    tools = p.get('tools') or []
+    names = [t.get('name') or t.get('type') or '?' for t in tools if isinstance(t, dict)]
+    found = ', '.join(map(str, names)) or 'none'
+    return Role.tool_result, f"(tools found) {found}", p.get('call_id')
 
 # %% ../nbs/01c_codex.ipynb #e3896167
 def _image_generation_item(p: dict):
     image = f"\n{omitted('image', p['result'])}" if p.get('result') else ''
-    return Role.assistant, f"(image generated) {p.get('revised_prompt') or ''}".rstrip() + image, None
+    said = f"(image generated) {p.get('revised_prompt') or ''}".rstrip()
+    return Role.assistant, said + image, None
 
 def _generic_call_item(p: dict):
-    return Role.assistant, tool_call(p.get('name', '?'), p.get('arguments', p.get('input'))), p.get('call_id')
+    args = p.get('arguments', p.get('input'))
+    return Role.assistant, tool_call(p.get('name', '?'), args), p.get('call_id')
 
 def _generic_result_item(p: dict):
     return Role.tool_result, codex_output(p.get('output', p.get('content'))), p.get('call_id')
@@ -100,7 +110,8 @@ CODEX_ITEMS = dict(message=_message_item, reasoning=_reasoning_item, function_ca
                    custom_tool_call=_tool_call_item, function_call_output=_tool_output_item,
                    custom_tool_call_output=_tool_output_item, local_shell_call=_local_shell_item,
                    web_search_call=_web_search_item, tool_search_call=_tool_search_item,
-                   tool_search_output=_tool_search_output_item, image_generation_call=_image_generation_item,
+                   tool_search_output=_tool_search_output_item,
+                   image_generation_call=_image_generation_item,
                    tool_call=_generic_call_item, tool_result=_generic_result_item,
                    agent_message=_agent_message_item)
 # items that carry no conversation: what the model was told it could call, compaction's markers
@@ -128,13 +139,15 @@ EVENT_ROLES = dict(user_message=Role.user, agent_message=Role.assistant)
 EVENT = '(event_msg)'                     # how the ref of a record read from one says so
 
 def _event_records(obj: dict, p: dict, n: int, path: Path, report: FileReport) -> list[Record]:
-    "The words an `event_msg` line `obj` (its payload `p`) holds, as a record; any other event counted as skipped."
+    "The words an `event_msg` line holds, as a record."
     said = p.get('message') if as_str(p.get('type')) in EVENT_ROLES else None
     if not isinstance(said, str) or not said.strip():
         # an MCP call known only from its event: counted by name
-        report.skipped[f"event_msg {p['type']}" if p.get('type') == 'mcp_tool_call_end' else 'event_msg'] += 1
+        mcp = p.get('type') == 'mcp_tool_call_end'
+        report.skipped[f"event_msg {p['type']}" if mcp else 'event_msg'] += 1
         return []
-    return [Record(EVENT_ROLES[p['type']], said, str(path), f'line {n} {EVENT}', obj.get('timestamp'))]
+    ref = f'line {n} {EVENT}'
+    return [Record(EVENT_ROLES[p['type']], said, str(path), ref, obj.get('timestamp'))]
 
 # %% ../nbs/01c_codex.ipynb #c2ecf20f
 def codex_records(obj: dict, n: int, path: Path, report: FileReport,
@@ -176,25 +189,28 @@ def codex_records(obj: dict, n: int, path: Path, report: FileReport,
 
 # %% ../nbs/01c_codex.ipynb #7696c0e3
 def legacy_meta(obj: dict) -> bool:
-    "Whether `obj` is the first line of a Codex rollout of the older flat format: `{\"id\": …, \"timestamp\": …}`."
-    return 'type' not in obj and isinstance(obj.get('id'), str) and isinstance(obj.get('timestamp'), str)
+    "Whether `obj` is the first line of an older flat Codex rollout."
+    return ('type' not in obj and isinstance(obj.get('id'), str)
+            and isinstance(obj.get('timestamp'), str))
 
 # %% ../nbs/01c_codex.ipynb #8ce90f0d
 def codex_subagent(meta: dict) -> str | None:
-    "The name of the sub-agent a Codex rollout is, from its `session_meta` payload; None for a session of its own."
+    "The name of the sub-agent a Codex rollout is, or None."
     src = meta.get('source')
     sub = src.get('subagent') if isinstance(src, dict) else None
     if isinstance(sub, str): return sub or 'sub-agent'
     if isinstance(sub, dict):
         spawn = next((v for v in sub.values() if isinstance(v, dict)), {})
-        return as_str(spawn.get('agent_nickname')) or as_str(spawn.get('agent_role')) or next(iter(sub), 'sub-agent')
+        named = as_str(spawn.get('agent_nickname')) or as_str(spawn.get('agent_role'))
+        return named or next(iter(sub), 'sub-agent')
     return 'sub-agent' if meta.get('thread_source') == 'subagent' else None
 
 def codex_parent(meta: dict) -> str | None:
-    "The session id of the rollout that started the sub-agent whose `session_meta` payload is `meta`."
+    "The id of the session that spawned the sub-agent of payload `meta`."
     src = meta.get('source')
     sub = src.get('subagent') if isinstance(src, dict) else None
-    spawn = next((v for v in sub.values() if isinstance(v, dict)), {}) if isinstance(sub, dict) else {}
+    subs = sub.values() if isinstance(sub, dict) else ()
+    spawn = next((v for v in subs if isinstance(v, dict)), {})
     return as_str(spawn.get('parent_thread_id')) or as_str(meta.get('parent_thread_id'))
 
 # %% ../nbs/01c_codex.ipynb #9195ff65
@@ -202,14 +218,14 @@ def codex_parent(meta: dict) -> str | None:
 COPIED = 'copied parent history'
 
 def codex_ordinal(obj: dict, n: int) -> int:
-    "The ordinal of `obj`, line `n` of a Codex rollout: its own, else its place (line 1 is 0)."
+    "The ordinal of `obj`, line `n`: its own, else its place (line 1 is 0)."
     o = obj.get('ordinal')
     return o if type(o) is int else n - 1
 
 # %% ../nbs/01c_codex.ipynb #f157b8ad
 @dataclass
 class Head:
-    "What the first `session_meta` of a Codex rollout says of it, and what reading the file found."
+    "What a rollout's first `session_meta` says, and what reading found."
     line: int                  # its line number
     sid: str | None            # the session's id
     agent: str | None          # the sub-agent's name; None for a session of its own
@@ -220,12 +236,12 @@ class Head:
     copies: list[Record] = field(default_factory=list)   # those of the lines it copied, not read
 
     def copied(self, obj: dict, n: int) -> bool:
-        "Whether `obj`, line `n`, is of the parent's history this sub-agent's rollout begins with."
+        "Whether line `n` (`obj`) is of the parent history this rollout copied."
         own = self.agent is None or self.start is None or n == self.line
         return not own and codex_ordinal(obj, n) < self.start
 
 def codex_head(obj: dict, n: int) -> Head:
-    "What `session_meta` line `obj` (line `n`) says: whose sub-agent, where its own lines begin."
+    "What `session_meta` line `obj` (line `n`) says of its rollout."
     p = obj['payload'] if isinstance(obj.get('payload'), dict) else {}
     start, agent = p.get('subagent_history_start_ordinal'), codex_subagent(p)
     return Head(n, as_str(p.get('id')), agent, codex_parent(p) if agent else None,

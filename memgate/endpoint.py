@@ -21,11 +21,11 @@ class ConfigError(MemgateError):
 
 # %% ../nbs/06a_endpoint.ipynb #a4826155
 def split_credentials(base_url: str) -> tuple[str, str | None]:
-    "(`base_url` without its `user:password@`, the password (or a lone user)); `ConfigError` if it is no URL."
+    "(`base_url` without its credentials, the password or a lone user)."
     import httpx
     try: url = httpx.URL(base_url)
-    except (httpx.InvalidURL,
-            TypeError) as e: raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
+    except (httpx.InvalidURL, TypeError) as e:
+        raise ConfigError(f"base URL {masked_url(base_url)!r}: {e}") from None
     if url.scheme not in ('http', 'https') or not url.host:
         raise ConfigError(f"base URL {masked_url(base_url)!r} is not an http(s) URL with a host")
     if url.port is not None and not 0 < url.port < 65536:
@@ -38,7 +38,7 @@ def split_credentials(base_url: str) -> tuple[str, str | None]:
 SHOWN_PARAMS = ('api-version',)
 
 def masked_url(url: str | None) -> str | None:
-    "`url` with any `user:password@` shown as `***@` and its query values, but an API version, as `***`."
+    "`url` with its credentials and query values shown as `***`."
     if not url: return url
     url = re.sub(r'(?<=://)[^/@?#]*@', '***@', url)
     return re.sub(r'([?&])([^=&#]*)=([^&#]*)',
@@ -46,22 +46,22 @@ def masked_url(url: str | None) -> str | None:
 
 # %% ../nbs/06a_endpoint.ipynb #a921af5a
 def query_secrets(url: str) -> list[str]:
-    "The query values of `url` that `masked_url` hides, to mask wherever a server echoes them."
+    "The query values of `url` that `masked_url` hides."
     import httpx
     return [v for k, v in httpx.URL(url).params.multi_items() if k not in SHOWN_PARAMS and v]
 
 # %% ../nbs/06a_endpoint.ipynb #47ac3d47
 def api_root(base_url: str) -> str:
-    "`base_url` as the API's root: a trailing `/chat/completions` (the URL some docs give) taken off, the query kept."
+    "`base_url` as the API's root: a trailing `/chat/completions` off."
     import httpx
     u = httpx.URL(base_url)
     path = u.path.rstrip('/')
-    return str(u.copy_with(path=path.removesuffix('/chat/completions') or '/')) if path.endswith(
-        '/chat/completions') else base_url
+    if not path.endswith('/chat/completions'): return base_url
+    return str(u.copy_with(path=path.removesuffix('/chat/completions') or '/'))
 
 # %% ../nbs/06a_endpoint.ipynb #5985378c
 def chat_url(base_url: str) -> str:
-    "The chat completions URL under `base_url` (`api_root`), its query string kept (Azure's `?api-version=…`)."
+    "The chat completions URL under `base_url`, its query string kept."
     import httpx
     u = httpx.URL(api_root(base_url))
     return str(u.copy_with(path=u.path.rstrip('/') + '/chat/completions'))
@@ -77,22 +77,24 @@ KEY_VARS = ('MEMGATE_API_KEY', 'OPENAI_API_KEY')
 NO_KEY = f"; no key was sent: set {KEY_VARS[0]} (or {KEY_VARS[1]}) to the server's key"
 
 # %% ../nbs/06a_endpoint.ipynb #063dace4
-NO_ENDPOINT = (f"no model endpoint configured: pass --base-url URL and --model NAME (or set {BASE_URL_VARS[0]} "
-               f"and {MODEL_VARS[0]}), e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; or run the offline "
-               "baseline with --model keyword-baseline")
+NO_ENDPOINT = ("no model endpoint configured: pass --base-url URL and --model NAME "
+               f"(or set {BASE_URL_VARS[0]} and {MODEL_VARS[0]}), "
+               "e.g. --base-url http://127.0.0.1:8000/v1 for vLLM; "
+               "or run the offline baseline with --model keyword-baseline")
 
 @dataclass(frozen=True)
 class Endpoint:
-    "Where a model is served and the key for it; neither the key nor a password in the URL shows in a repr."
+    "Where a model is served and the key for it."
     base_url: str | None
     model: str | None
     api_key: str | None = field(default=None, repr=False)
 
-    def __repr__(self): return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
+    def __repr__(self):
+        return f"Endpoint(base_url={masked_url(self.base_url)!r}, model={self.model!r})"
 
 # %% ../nbs/06a_endpoint.ipynb #9e834dcd
 def endpoint(base_url: str | None = None, model: str | None = None, env=os.environ) -> Endpoint:
-    "The endpoint from the arguments, else the environment (MEMGATE_* first), the credentials out of its URL."
+    "The endpoint from the arguments, else from the environment."
     first = lambda names: next((env[n] for n in names if env.get(n)), None)
     url, key = base_url or first(BASE_URL_VARS), first(KEY_VARS)
     # no URL stays as given: the baseline and a replay need none, and a client made refuses it
@@ -106,7 +108,7 @@ def endpoint(base_url: str | None = None, model: str | None = None, env=os.envir
 ECHO = 8
 
 def mask_secrets(text: str, secrets) -> str:
-    "`text` with each of `secrets`, and any piece of `ECHO` or more of its characters, shown as `***`."
+    "`text` with each of `secrets`, and pieces of them, shown as `***`."
     for secret in secrets:
         if not secret: continue
         text = text.replace(secret, '***')

@@ -24,7 +24,7 @@ __all__ = ['SAMPLE_CHARS', 'ClientOptions', 'make_clients', 'run_ingest', 'with_
 # %% ../nbs/12a_pipeline.ipynb #467b6777
 @dataclass(frozen=True)
 class ClientOptions:
-    "Which model answers and how it is reached: what `memgate ingest` and `answer` were told."
+    "Which model answers and how it is reached."
     base_url: str | None = None             # None: MEMGATE_BASE_URL, else OPENAI_BASE_URL
     model: str | None = None                # None: MEMGATE_MODEL; `keyword-baseline` needs no server
     replay: str | None = None               # answer from this recording (MEMGATE_RECORD) instead
@@ -37,8 +37,9 @@ class ClientOptions:
 
 # %% ../nbs/12a_pipeline.ipynb #694c043f
 def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None,
-                 optional: bool = False):    # no model named: no client (None, None, None), not an error
-    "A client factory for the queries, the coroutine that closes what it opened, and the model's name."
+                 # no model named: no client (None, None, None), not an error
+                 optional: bool = False):
+    "A client factory, a coroutine closing what it opened, the model name."
     ep = endpoint(opts.base_url, opts.model)
     if optional and not (opts.replay or ep.model): return None, None, None
     if opts.replay:
@@ -47,14 +48,14 @@ def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None,
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
     client = OpenAIClient.from_endpoint(ep, concurrency=opts.concurrency, timeout_s=opts.timeout,
                                         max_answer_s=opts.max_answer_time, stream=opts.stream,
-                                        retry=Retry(opts.retries + 1, opts.retry_wait), log=err, stop=stop,
-                                        record=os.environ.get('MEMGATE_RECORD') or None)
+                                        retry=Retry(opts.retries + 1, opts.retry_wait), log=err,
+                                        stop=stop, record=os.environ.get('MEMGATE_RECORD') or None)
     return (lambda q: client), client.aclose, ep.model
 
 # %% ../nbs/12a_pipeline.ipynb #066f1c5b
 async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Event,
                        caught: list) -> tuple[list, dict] | None:
-    "Run `ingest` with Ctrl-C/SIGTERM (noted in `caught`) wired to a graceful stop, then to cancellation."
+    "Run `ingest`: Ctrl-C or SIGTERM stops it gracefully, then cancels."
     loop, err = asyncio.get_running_loop(), progress.say
     task = asyncio.ensure_future(ingest_then_answer(plan, factory, stop, progress, answering))
     def on_signal(signame):
@@ -78,12 +79,12 @@ async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Ev
 
 # %% ../nbs/12a_pipeline.ipynb #28884fda
 async def with_server(plan: IngestPlan, factory) -> IngestPlan:
-    "`plan` once the server was asked: its context checked, its answers constrained as `plan.constrain` says."
+    "`plan` after asking the server: context checked, answers constrained."
     client = factory(plan.queries[0])
     if not isinstance(client, OpenAIClient): return plan
     budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries],
-                                 plan.constrain,
-                                 plan.context, plan.loop.template, plan.loop.chunk_tokens, lambda: prompt_sample(plan))
+                                 plan.constrain, plan.context, plan.loop.template,
+                                 plan.loop.chunk_tokens, lambda: prompt_sample(plan))
     return replace(plan,
                    loop=replace(plan.loop, budget=budget,
                                 context_said=bool(said.get('context'))), server=said)
@@ -93,28 +94,32 @@ async def with_server(plan: IngestPlan, factory) -> IngestPlan:
 SAMPLE_CHARS = 20_000
 
 def prompt_sample(plan: IngestPlan) -> str:
-    "Text as the run's prompts carry it: the template and the start of the project's first small session."
+    "The template, then the start of the project's first small session."
     try:
         project = load_project(plan.project, plan.loop.tool_result_chars, plan.loop.redact,
                                plan.loop.select)
         # a big one would delay the first call
         s = next((s for s in project.sessions if s.size < 4 << 20), None)
-        text = RECORD_SEP.join(r.render() for r in project.session_records(s)[:400])[:SAMPLE_CHARS] if s else ''
+        recs = project.session_records(s)[:400] if s else []
+        text = RECORD_SEP.join(r.render() for r in recs)[:SAMPLE_CHARS]
     except MemgateError: text = ''
     return load_template(plan.loop.template) + text
 
 # %% ../nbs/12a_pipeline.ipynb #331e3275
 async def ingest_then_answer(plan, factory, stop, progress, answering) -> tuple[list, dict]:
-    "The runs' summaries, and with `answering` (a model client, or None) the answers of the runs that completed."
+    "The runs' summaries, and the answers of the runs that completed."
     plan = await with_server(plan, factory)
-    results = await ingest(plan, factory, stop=stop, err=progress.say, progress=progress) if plan.read else []
+    results = (await ingest(plan, factory, stop=stop, err=progress.say, progress=progress)
+               if plan.read else [])
     if plan.consolidate and not stop.is_set():
-        results += await consolidate_plan(plan, factory, stop=stop, err=progress.say, progress=progress)
+        results += await consolidate_plan(plan, factory, stop=stop, err=progress.say,
+                                          progress=progress)
     if answering is False or stop.is_set(): return results, {}
     # the answer is free text: no gate grammar
     if isinstance(answering, OpenAIClient): answering.extra = {}
     # consolidated: the level-2 memory answers
-    done = [r.log for r in results if r.status in ('complete', 'exited') and (r.level == 2 or not plan.consolidate)]
+    kept = lambda r: r.status in ('complete', 'exited') and (r.level == 2 or not plan.consolidate)
+    done = [r.log for r in results if kept(r)]
     answers = await answer_logs(done, answering, plan.loop.sampling,
                                 err=progress.say) if done else []
     return results, {str(p): e for p, e in answers if e}

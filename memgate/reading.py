@@ -23,7 +23,7 @@ __all__ = ['SHOWN_FILES', 'LINE_BYTES', 'TOOL_RESULT_CHARS', 'RENDERER_VERSION',
 
 # %% ../nbs/01a_reading.ipynb #19bf52d8
 class SourceError(MemgateError):
-    "A session file or project that cannot be read; the message names the file."
+    "A session file or project that cannot be read."
 
 # %% ../nbs/01a_reading.ipynb #f1c93192
 @dataclass
@@ -70,7 +70,7 @@ class Warnings:
 # %% ../nbs/01a_reading.ipynb #28ac2f84
 @patch
 def summary(self: Warnings) -> str:
-    "A line per file with a problem (`SHOWN_FILES` of a kind, then a count), a total; skips summed on the last."
+    "The warnings: a line per file with a problem, then a line of totals."
     at = lambda r, what: f" (first at line {r.first_line[what]})" if what in r.first_line else ''
     # a file's own: once
     counted = lambda r, what, n: f"{n} {what}" if n > 1 or what in r.first_line else what
@@ -90,7 +90,8 @@ def summary(self: Warnings) -> str:
     skips = "; skipped " + ', '.join(f"{n} {k}" for k,
                                      n in sorted(skipped.items())) if skipped else ''
     hidden = self.redacted
-    secrets = f"; redacted {plural(sum(hidden.values()), 'secret')} ({', '.join(sorted(hidden))})" if hidden else ''
+    secrets = (f"; redacted {plural(sum(hidden.values()), 'secret')} ({', '.join(sorted(hidden))})"
+               if hidden else '')
     lines.append(f"{plural(len(self.files), 'file')}, {plural(records, 'record')}, "
                  f"{plural(self.total, 'warning')}{skips}{secrets}")
     return '\n'.join(lines)
@@ -99,9 +100,10 @@ def summary(self: Warnings) -> str:
 _TYPE = re.compile(rb'"type"\s*:\s*"([A-Za-z0-9_./-]+)"')
 
 def bookkeeping(raw: bytes, skip: frozenset[str]) -> str | None:
-    "The type of line `raw` if it is surely a whole top-level object of a type in `skip`, read without parsing it."
+    "The type of line `raw` when it is surely one in `skip`, unparsed."
     m = _TYPE.search(raw)
-    if m is None or b'{' in raw[1:m.start()] or b'[' in raw[:m.start()] or not raw.rstrip().endswith(b'}'): return None
+    if (m is None or b'{' in raw[1:m.start()] or b'[' in raw[:m.start()]
+            or not raw.rstrip().endswith(b'}')): return None
     kind = m[1].decode()
     return kind if kind in skip and raw.lstrip().startswith(b'{') else None
 
@@ -111,7 +113,7 @@ LINE_BYTES = 32 << 20
 
 def json_lines(path: Path, report: FileReport,
                skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
-    "The JSON objects of a JSON Lines file, counting what is wrong in `report`; lines of a type in `skip` only counted."
+    "The JSON objects of a JSON Lines file, what is wrong counted."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
@@ -128,7 +130,7 @@ def json_lines(path: Path, report: FileReport,
 
 # %% ../nbs/01a_reading.ipynb #12e01aec
 def decode_line(n: int, raw: bytes, report: FileReport, last: bool, skip: frozenset[str]):
-    "`(n, object)` if line `n` (`raw`) decodes to an object; what is wrong counted in `report`."
+    "`(n, object)` if line `n` (`raw`) decodes to an object."
     if not raw.strip(): return
     if skip and (kind := bookkeeping(raw, skip)):
         report.skipped[kind] += 1
@@ -139,7 +141,8 @@ def decode_line(n: int, raw: bytes, report: FileReport, last: bool, skip: frozen
         report.warn('invalid UTF-8 (replaced)', n)
     try: obj = json.loads(text)
     except json.JSONDecodeError:
-        report.warn('truncated last line' if last and not raw.endswith(b'\n') else 'non-JSON line', n)
+        cut = last and not raw.endswith(b'\n')
+        report.warn('truncated last line' if cut else 'non-JSON line', n)
         return
     except RecursionError:                          # [[[[… nested deeper than Python's parser goes
         report.warn('JSON nested too deeply', n)
@@ -166,11 +169,12 @@ RENDERER_VERSION = 8   # how records become text; a log records it, so resume ca
 #    or told by its records) not read again; its own records placed after the copy's end.
 
 def omitted(what: str, data) -> str:
-    "Placeholder for binary content, with its true size: `[image omitted, 118 KB]`, `[… omitted, 32 bytes]`."
+    "A placeholder for binary content, with its true size."
     if not isinstance(data, str) or not data: return f"[{what} omitted]"
     # base64 (or a data: URL) → bytes
     n = len(data.rpartition('base64,')[2].strip().rstrip('=')) * 3 // 4
-    size = f"{n} bytes" if n < 1024 else f"{round(n / 1024)} KB" if n < 1 << 20 else f"{n / (1 << 20):.1f} MB"
+    size = (f"{n} bytes" if n < 1024 else f"{round(n / 1024)} KB" if n < 1 << 20
+            else f"{n / (1 << 20):.1f} MB")
     return f"[{what} omitted, {size}]"
 
 # %% ../nbs/01a_reading.ipynb #70ab2a65
@@ -178,11 +182,11 @@ _ESCAPES = re.compile(r'\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 _CONTROLS = re.compile(r'[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]')
 
 def _last_state(line: str) -> str:
-    "What is left of a line redrawn with carriage returns: its last non-empty state."
+    "A line redrawn with carriage returns: its last non-empty state."
     return ([seg for seg in line.split('\r') if seg] or [''])[-1]
 
 def terminal_text(text: str) -> str:
-    "`text` as a terminal would have left it: escape sequences and control characters out, `\\r` redraws resolved."
+    "`text` as a terminal would have left it."
     if '\x1b' not in text and '\r' not in text and not _CONTROLS.search(text): return text
     text = _ESCAPES.sub('', text).replace('\r\n', '\n')
     if '\r' in text: text = '\n'.join(_last_state(line) for line in text.split('\n'))
@@ -190,7 +194,7 @@ def terminal_text(text: str) -> str:
 
 # %% ../nbs/01a_reading.ipynb #37ef5643
 def tool_call(name, args) -> str:
-    "A tool call as `Tool: name` and its fields, one per line; multi-line values and nested objects as indented lines."
+    "A tool call as `Tool: name` and its fields, one per line."
     if isinstance(args, str):
         try: parsed = json.loads(args)
         except (ValueError, RecursionError): parsed = None
@@ -199,12 +203,12 @@ def tool_call(name, args) -> str:
     if isinstance(args, str) and '\n' in args.strip():
         return '\n'.join([f"Tool: {name}",
                           *(f"  {line}" if line else '' for line in args.strip('\n').split('\n'))])
-    if not isinstance(args, dict): return f"Tool: {name} {args if isinstance(args, str) else as_json(args)}"
+    if not isinstance(args, dict): return f"Tool: {name} {_one(args)}"
     return '\n'.join([f"Tool: {name}", *_fields(args, '  ')])
 
 # %% ../nbs/01a_reading.ipynb #11610512
 def _flat(v) -> bool:
-    "Whether `v` reads well on one line: a scalar, or a list of one-line scalars."
+    "Whether `v` is a scalar or a list of one-line scalars."
     if isinstance(v, str): return '\n' not in v
     if isinstance(v, (dict, list)):
         return not v or isinstance(v, list) and all(_flat(x) and not isinstance(x, list) for x in v)
@@ -212,10 +216,10 @@ def _flat(v) -> bool:
 
 # %% ../nbs/01a_reading.ipynb #45a3f284
 def _fields(d: dict, pad: str, depth: int = 0) -> list[str]:
-    "The lines of the fields of `d`, each indented by `pad`: a nested value goes under its key, a list as `- ` items."
+    "The lines of the fields of `d`, each indented by `pad`."
     lines = []
     for k, v in d.items():
-        if _flat(v) or depth > 8: lines.append(f"{pad}{k}: {v if isinstance(v, str) else as_json(v)}")
+        if _flat(v) or depth > 8: lines.append(f"{pad}{k}: {_one(v)}")
         else: lines += [f"{pad}{k}:", *_value(v, pad + '  ', depth + 1)]
     return lines
 
@@ -228,7 +232,8 @@ def _value(v, pad: str, depth: int) -> list[str]:
     if isinstance(v, dict): return _fields(v, pad, depth)
     lines = []
     for x in v:
-        item = _value(x, pad + '  ', depth + 1) if not _flat(x) or isinstance(x, dict) else [f"{pad}  {_one(x)}"]
+        flat = _flat(x) and not isinstance(x, dict)
+        item = [f"{pad}  {_one(x)}"] if flat else _value(x, pad + '  ', depth + 1)
         lines += [f"{pad}- {item[0][len(pad) + 2:]}", *item[1:]]
     return lines
 
@@ -239,10 +244,10 @@ def as_json(v) -> str:
 
 # %% ../nbs/01a_reading.ipynb #d5a7b640
 def shortener(cap: int, clean: Callable[[str], str] = lambda text: text) -> Callable[[str], str]:
-    "How a tool result is shortened: `clean`ed whole (secrets redacted, none half-cut), then cut to `cap` characters."
+    "How a tool result is shortened: `clean`ed whole, then cut to `cap`."
     return lambda text: cut_middle(clean(text), cap)
 
 # %% ../nbs/01a_reading.ipynb #6a1ab236
 def as_str(v) -> str | None:
-    "`v` if it is a string, else None: a field of another type is treated as missing."
+    "`v` if it is a string, else None."
     return v if isinstance(v, str) else None

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import NamedTuple
 from .domain import Record, Role
 from .redact import KnownSecrets, redact, redact_seams
-from .reading import TOOL_RESULT_CHARS, FileReport, Warnings, as_str, json_lines, shortener, terminal_text
-from .claude import CLAUDE_SKIP, QUEUED, REMOVED, Thread, by_time, claude_order, claude_records, thread_of
-from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, codex_parent, codex_records,
-                           codex_subagent, legacy_meta)
+from .reading import (TOOL_RESULT_CHARS, FileReport, Warnings, as_str, json_lines, shortener,
+                             terminal_text)
+from .claude import (CLAUDE_SKIP, QUEUED, REMOVED, Thread, by_time, claude_order,
+                            claude_records, thread_of)
+from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, codex_parent,
+                           codex_records, codex_subagent, legacy_meta)
 
 # %% auto #0
 __all__ = ['NOT_A_SESSION', 'Sniffed', 'sniff_session', 'sniff', 'Session', 'file_size', 'group_sessions', 'codex_copy',
@@ -32,7 +34,7 @@ class Sniffed(NamedTuple):
     parent: str | None = None    # a Codex sub-agent's: the session that spawned it
 
 def sniff_session(path: Path) -> Sniffed:
-    "What the first lines of the file at `path` say: its format, first timestamp, cwd, session id and parent."
+    "What the first lines of the file at `path` say of it."
     fmt = ts = cwd = sid = parent = None
     for n, obj in json_lines(path, FileReport(path)):
         kind = as_str(obj.get('type'))
@@ -46,19 +48,21 @@ def sniff_session(path: Path) -> Sniffed:
                 fmt = 'codex'
             # the older flat format
             elif 'payload' not in obj and kind in CODEX_ITEMS: fmt = 'codex'
-            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj: fmt = 'claude'
+            elif kind in CLAUDE_SKIP | {'user', 'assistant', 'system'} or 'sessionId' in obj:
+                fmt = 'claude'
             elif n < 20: continue                 # a line of neither kind: the next ones may tell
             else: return Sniffed('', None, None, None)
         p = obj.get('payload') if fmt == 'codex' and isinstance(obj.get('payload'), dict) else obj
         ts = ts or as_str(obj.get('timestamp'))
         cwd = cwd or as_str(p.get('cwd'))
-        sid = sid or as_str(obj.get('sessionId')) or (as_str(p.get('id')) if kind == 'session_meta' else None)
+        meta_id = as_str(p.get('id')) if kind == 'session_meta' else None
+        sid = sid or as_str(obj.get('sessionId')) or meta_id
         if kind == 'session_meta' and fmt == 'codex' and codex_subagent(p): parent = codex_parent(p)
         if ts and cwd: break
     return Sniffed(fmt or '', ts, cwd, sid, parent)
 
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
-    "(format, first timestamp, cwd, session id) of a session file, from its first lines; format '' if neither."
+    "(format, first timestamp, cwd, session id) of a session file."
     return tuple(sniff_session(path)[:4])
 
 # %% ../nbs/02_sessions.ipynb #a086d929
@@ -91,7 +95,7 @@ def file_size(f: Path) -> int:
 
 # %% ../nbs/02_sessions.ipynb #28a175c0
 def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
-    "Group files into sessions (sub-agent files join their parent) and order them."
+    "Group files into sessions and order them."
     info = {}
     for f in files:
         fmt, ts, cwd, sid, parent = sniff_session(f)
@@ -129,7 +133,7 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
 
 # %% ../nbs/02_sessions.ipynb #607f0b4f
 def _sane(r: Record, n: int, rep: FileReport) -> Record:
-    "`r` with a text that is a string and a timestamp that is a string or None, other types counted and replaced."
+    "`r` with its text a string and its timestamp a string or None."
     if not isinstance(r.text, str):
         rep.warn('content of an unexpected type', n)
         r = replace(r, text='' if r.text is None else json.dumps(r.text, ensure_ascii=False))
@@ -140,7 +144,7 @@ def _sane(r: Record, n: int, rep: FileReport) -> Record:
 
 # %% ../nbs/02_sessions.ipynb #21e4f955
 def _once(recs: list[Record], rep: FileReport) -> list[Record]:
-    "`recs` without the copies of words the file also holds in a message: a queued prompt sent later, an event_msg."
+    "`recs` without the copies of words a message of the file holds too."
     # (a ref is a uuid of any type)
     event = lambda r: isinstance(r.ref, str) and r.ref.endswith(EVENT)
     copy = lambda r: (r.role == Role.user and r.text.startswith(QUEUED)) or event(r)
@@ -151,7 +155,8 @@ def _once(recs: list[Record], rep: FileReport) -> list[Record]:
     words = lambda r: (r.text[len(QUEUED):] if r.text.startswith(QUEUED) else r.text).strip()
     out, queued = [], set()
     for r in recs:
-        # a removal repeats its enqueue's words: kept once (the same words queued twice are two messages)
+        # a removal repeats its enqueue's words: kept once
+        # (the same words queued twice are two messages)
         again = isinstance(r.ref, str) and r.ref.endswith(REMOVED) and words(r) in queued
         if again or (copy(r) and any(words(r) in t for t in said.get(r.role, ()))):
             rep.records -= 1
@@ -166,7 +171,7 @@ def codex_copy(fork: list[Record],     # a sub-agent's records after its head
                parent: list[Record],   # its parent's file's records
                since: str | None = None,  # when the sub-agent began
                ) -> list[int]:
-    "Where in `parent` each of the first records of `fork` is copied from, as far as it copies."
+    "Where in `parent` each of `fork`'s first records is copied from."
     at, out = 0, []
     # (what the parent held only after the sub-agent began is no part of a copy)
     later = lambda p: since and p.ts and p.ts > since
@@ -183,7 +188,7 @@ def codex_copy(fork: list[Record],     # a sub-agent's records after its head
 def _without_copies(recs: list[Record], spans: dict[Path, slice], heads: dict[Path, Head | None],
                     agents: list[Path], warnings: Warnings
                     ) -> tuple[list[Record], dict[str, Record]]:
-    "`recs` without what rollouts `agents` copied of their parents; the record each copy ends at."
+    "`recs` without what `agents` copied; the record each copy ends at."
     by_id = {h.sid: path for path, h in heads.items() if h and h.sid}
     drop, after = set(), {}
     for path in agents:
@@ -207,7 +212,7 @@ def _without_copies(recs: list[Record], spans: dict[Path, slice], heads: dict[Pa
 def _codex_order(recs: list[Record], path: Path,
                  after: dict[str, Record] | None = None,   # a sub-agent's file: where its copy ends
                  ) -> list[Record]:
-    "A Codex session's records: those of its own file `path` in order, each sub-agent's rollout where it began."
+    "A Codex session's records, each sub-agent's rollout where it began."
     by_file: dict[str, list[Record]] = {}
     for r in recs: by_file.setdefault(r.source, []).append(r)
     seq, runs = by_file.pop(str(path), []), list(by_file.values())
@@ -219,7 +224,7 @@ def _codex_order(recs: list[Record], path: Path,
 # %% ../nbs/02_sessions.ipynb #0330f75a
 def _file_records(s: Session, path: Path, rep: FileReport, cap: int, secrets: bool | KnownSecrets,
                   threads: dict[tuple[str, str], Thread]) -> tuple[list[Record], Head | None]:
-    "The records of `path`, a file of session `s`, as `session_records` reads them; its head."
+    "The records of `path`, a file of session `s`, and its head."
     read = claude_records if s.format == 'claude' else codex_records
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     known = secrets if isinstance(secrets, KnownSecrets) else None
@@ -257,9 +262,10 @@ def _file_records(s: Session, path: Path, rep: FileReport, cap: int, secrets: bo
 
 # %% ../nbs/02_sessions.ipynb #5660942f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
-                    secrets: bool | KnownSecrets = True, # redact; the project's known values: spread to every place
+                    # redact; the project's known values: spread to every place
+                    secrets: bool | KnownSecrets = True,
                    ) -> list[Record]:
-    "Every record of one session, sub-agents included, as it went (`claude_order`); redacted unless `secrets` is off."
+    "Every record of one session, sub-agents included, as it went."
     recs, threads, heads, spans = [], {}, {}, {}
     for path in s.files:
         rep = warnings.report(path, s.format)
