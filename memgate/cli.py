@@ -43,7 +43,8 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'pr
            'resume_command', 'loop_config', 'print_summaries', 'finish', 'run_plan', 'cmd_ingest', 'cmd_consolidate',
            'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args',
            'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args',
-           'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'build_parser', 'main']
+           'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit',
+           'pregate_score', 'cmd_pregate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -798,6 +799,64 @@ def cmd_rotate(args) -> int:
                    "copies")
     return 1 if held or passed else 0
 
+# %% ../nbs/14_cli.ipynb #bd31aab0
+def pregate_args(p):
+    "Options of `memgate pregate`: its actions, `fit` and `score`, each with its own."
+    sub = p.add_subparsers(dest='action', required=True, metavar='ACTION')
+    fit = sub.add_parser('fit', help='fit a scorer on the gate decisions in logs of one query')
+    logs_args(fit)
+    out_arg(fit, 'the scorer file to write (JSON)')
+    query_arg(fit, 'only the logs of this query id (a scorer is of one query)')
+    labels_arg(fit, "a folder of labels (<project>/<query>.toml): they replace the model's decisions")
+    fit.add_argument('--baseline-ok', action='store_true', help="learn the keyword baseline's decisions too")
+    fit.add_argument('--chars', action='store_true',
+                     help='read character n-grams too (about ten times the cost of words)')
+    score = sub.add_parser('score', help="how well a scorer's scores rank the decisions in logs")
+    score.add_argument('scorer', help='a scorer file (memgate pregate fit --out)')
+    logs_args(score)
+    for q in (fit, score):
+        project_arg(q, "the sessions the logs' runs read (default: where each run_start says they are)")
+        format_arg(q)
+
+# %% ../nbs/14_cli.ipynb #657356fa
+def pregate_fit(args) -> int:
+    "`memgate pregate fit`: a scorer fitted on the decisions in logs of one query, written with its provenance."
+    from memgate.log import logs_of
+    from memgate.pregate import CHARS, Features, Truth, fit, fitted_text
+    logs, truth = logs_of(args.logs, args.query), None
+    if not logs: raise MemgateError(f"no logs of query {args.query} in {', '.join(args.logs)}")
+    if args.labels:
+        starts = [first_event(p) for p in logs]
+        s = starts[0]
+        if len({x['project'] for x in starts}) > 1:
+            raise MemgateError("--labels: the logs are of several projects; fit with labels one project at a time")
+        path = labels_path(args.labels, s['project'], s['query'], s['config'].get('chunk_tokens'))
+        if not path.exists(): raise MemgateError(f"{path}: no labels of project {s['project']!r}, "
+                                                 f"query {s['query']!r}")
+        truth = Truth.of(load_labels(path))
+    scorer = fit(logs, args.project, truth, args.baseline_ok, Features(chars=CHARS if args.chars else None))
+    scorer.save(args.out)
+    if args.format == 'json': print_json([dict(out=str(scorer.path), **scorer.provenance)])
+    else: print(fitted_text(scorer))
+    return 0
+
+# %% ../nbs/14_cli.ipynb #572ffce6
+def pregate_score(args) -> int:
+    "`memgate pregate score`: how well a scorer ranks each log's decisions; a log it does not fit refused."
+    from memgate.pregate import load_scorer, score_log, scored_text
+    scorer, rows = load_scorer(args.scorer), []
+    for p in log_files(args.logs):
+        got = score_log(scorer, p, args.project)
+        rows += got
+        if args.format == 'text': print(scored_text(p, got))
+    if args.format == 'json': print_json(rows)
+    return 0
+
+# %% ../nbs/14_cli.ipynb #4ff8a7c0
+def cmd_pregate(args) -> int:
+    "Fit a scorer of chunks on the decisions in logs of one query, or say how well one ranks logs' decisions."
+    return pregate_fit(args) if args.action == 'fit' else pregate_score(args)
+
 # %% ../nbs/14_cli.ipynb #6645858b
 COMMANDS = dict(
     chunks=("list a project's chunks", chunks_args, cmd_chunks),
@@ -824,6 +883,7 @@ COMMANDS = dict(
     sync=("write the reviewed memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),
+    pregate=("a cheap local scorer of chunks, fitted on logs' gate decisions", pregate_args, cmd_pregate),
 )
 
 def build_parser() -> argparse.ArgumentParser:
