@@ -23,6 +23,7 @@ from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats, TURN_KINDS
 from .loop import NOTHING_PARSED, LoopConfig, ResumePoint, ResumeError, Turn, run_loop, unread
+from .loop import outcome_of
 from .prompt import template_tokens
 from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
@@ -116,6 +117,7 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
             rp.t = e['t']
             rp.chunk_shas[e['t']] = e['chunk']
             if 'read' in e: rp.read[e['t']] = e['read']
+            rp.outcomes.append(outcome_of(e))      # what a pregate's cascade is fed again
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
         elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
     # stats' status is the last run's, None until its run_end

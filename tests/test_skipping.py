@@ -1,0 +1,65 @@
+"Issue 51: a run with a pregate skips chunks, logs them as turns, and resumes and speculates to the same log."
+import asyncio
+from memgate.cascade import Cascade
+from memgate.client import ScriptedClient
+from memgate.domain import Chunk, Record, Role
+from memgate.ingest import resume_point
+from memgate.log import LogWriter, read_log, verify
+from memgate.loop import Cheap, EventList, LoopConfig, run_loop
+from memgate.parser import gate_response
+from memgate.queries import Query
+
+Q = Query('q', 'What failed?')
+CHUNKS = [Chunk.from_records(i, [Record(Role.tool_result, f"step {i}: {'ERR' if i % 2 else 'ok'}")])
+          for i in range(1, 401)]
+
+class ByText:
+    "A scorer that rates a chunk by whether it holds `ERR`."
+    def score(self, chunk): return (0.8 if 'ERR' in chunk.text else 0.2) + chunk.index % 10 / 100
+
+def says_yes(messages):
+    "Yes to a chunk holding an error."
+    return gate_response('ERR' in messages[-1]['content'].split('<section>')[-1], 'errors seen')
+
+def cheap(): return Cheap(ByText(), Cascade(0.9, 0.1), seed='7', digest='d')
+
+def run(sink, **kw):
+    "A pregated run over CHUNKS into `sink`."
+    client = ScriptedClient([says_yes] * 400)
+    out = asyncio.run(run_loop(1, Q, CHUNKS, LoopConfig(), client, sink, cheap=cheap(), **kw))
+    return out, client
+
+def turns(events):
+    "The turns of `events`, without run ids, times and hash links."
+    drop = ('run', 'ts', 'elapsed_s', 'latency_s', 'prev', 'seal')
+    kept = [e for e in events if e['kind'] not in ('run_start', 'run_end')]
+    return [{k: v for k, v in e.items() if k not in drop} for e in kept]
+
+def test_a_pregated_run_skips_chunks_as_turns_with_no_call_and_verifies(tmp_path):
+    path = tmp_path / 'q.jsonl'
+    with LogWriter(path) as w: (out, client) = run(w)
+    v = verify(path)
+    assert v.ok, v.message
+    events = read_log(path).events
+    skipped = [e for e in events if e['kind'] == 'skipped']
+    assert len(skipped) == out.stats.skipped == 100 and len(client.calls) == 300
+    assert all(e['score'] < e['threshold'] and e['read'] for e in skipped)
+    assert [e['t'] for e in events if e['kind'] in ('gate', 'skipped')] == list(range(1, 401))
+    assert all('score' in e and 'audited' in e for e in events if e['kind'] == 'gate')
+
+def test_speculation_with_skipping_gives_the_sequential_log():
+    one, three = EventList(), EventList()
+    run(one)
+    out, _ = run(three, speculate=3)
+    assert turns(three) == turns(one) and out.stats.skipped == 100
+
+def test_a_resumed_pregated_run_writes_the_events_of_a_clean_run(tmp_path):
+    clean = EventList()
+    run(clean)
+    path = tmp_path / 'q.jsonl'
+    with LogWriter(path) as w: run(w, limit=150)          # stopped after the cascade began skipping
+    assert any(e['kind'] == 'skipped' for e in read_log(path).events)
+    rp = resume_point(path, Q, LoopConfig())
+    with LogWriter(path) as w: run(w, resume=rp)
+    assert verify(path).ok
+    assert turns(read_log(path).events) == turns(clean)
