@@ -115,6 +115,7 @@ class ResumePoint:
     limit: int | None = None
     # (score, audited, yes or None) of each logged turn: a pregate's cascade replays them
     outcomes: list = field(default_factory=list)
+    pregate: dict | None = None  # the pregate its last run read with (`Cheap.params`)
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` unless it is the chunk the log read at `t`."
