@@ -39,12 +39,12 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'pr
            'log_dir_arg', 'log_dirs', 'project_arg', 'query_arg', 'queries_arg', 'labels_arg', 'out_arg', 'head_arg',
            'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
            'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
-           'recorded_project', 'cmd_prompt', 'ingest_args', 'model_args', 'consolidate_args', 'client_options',
-           'resume_command', 'loop_config', 'print_summaries', 'finish', 'run_plan', 'cmd_ingest', 'cmd_consolidate',
-           'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args',
-           'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args',
-           'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit',
-           'pregate_score', 'cmd_pregate', 'build_parser', 'main']
+           'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'ingest_args', 'model_args',
+           'consolidate_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries', 'finish',
+           'run_plan', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
+           'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
+           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args',
+           'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -334,6 +334,26 @@ def cmd_prompt(args) -> int:
     sys.stdout.write(build_prompt(question, memory, chunk.text, budget).text)
     return 0
 
+# %% ../nbs/14_cli.ipynb #e140420c
+def fraction(text: str) -> float:
+    "An argparse type: a number strictly between 0 and 1."
+    try: x = float(text)
+    except ValueError: x = float('nan')
+    if not 0 < x < 1: raise argparse.ArgumentTypeError(f"{text} is not a number between 0 and 1")
+    return x
+
+# %% ../nbs/14_cli.ipynb #46e9bc48
+def skipping_args(p):
+    "`--pregate FILE` and the recall it keeps."
+    p.add_argument('--pregate', metavar='FILE',
+                   help="a scorer (memgate pregate fit): a chunk it scores low is not sent, at the recall kept")
+    p.add_argument('--recall', type=fraction, default=0.9, metavar='R',
+                   help="recall of the model's yes kept with --pregate, with probability 1 - --delta (default 0.9)")
+    p.add_argument('--delta', type=fraction, default=0.1, metavar='D',
+                   help='the chance the recall kept falls below --recall (default 0.1)')
+    p.add_argument('--audit-seed', metavar='S',
+                   help="which chunks go to the model whatever their score (default: from the query and scorer)")
+
 # %% ../nbs/14_cli.ipynb #18d87717
 def ingest_args(p):
     "Options of `memgate ingest`."
@@ -369,6 +389,7 @@ def ingest_args(p):
                    help="then level 2: one memory over each query's period memories, in time order (with --period)")
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
+    skipping_args(p)
     p.add_argument('--fast-no', action='store_true', help='stop reading an answer at <check>no</check> (the memory '
                    'stays, as a no says): the rest is not decoded; the exit gate of such a turn is not asked')
     model_args(p)
@@ -406,8 +427,9 @@ def model_args(p):
                    help=f'first backoff in seconds, doubling with jitter (default {Retry.base_s})')
 
 # %% ../nbs/14_cli.ipynb #596eaa22
-SESSION_ONLY = ('limit', 'resume', 'period', 'tz', 'consolidate', 'since', 'until', 'session', 'tool_result_chars',
-                'no_redact', 'secret_rules')        # ingest's options of reading sessions
+# ingest's options of reading sessions (level 2 reads period memories whole)
+SESSION_ONLY = ('limit', 'resume', 'period', 'tz', 'consolidate', 'since', 'until', 'session',
+                'tool_result_chars', 'no_redact', 'secret_rules', 'pregate', 'recall', 'delta', 'audit_seed')
 
 class _SessionsOnly(argparse.Action):
     "An option of reading sessions, given to `consolidate`: refused, naming it."
@@ -506,10 +528,15 @@ def cmd_ingest(args) -> int:
         raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
     zone(args.tz)                        # an unknown zone refused before anything is read
     cfg = loop_config(args)
+    scorer = None
+    if args.pregate:
+        from memgate.pregate import load_scorer         # scikit-learn's import, only when asked
+        scorer = load_scorer(args.pregate)
     plan = lambda chosen, model: IngestPlan(
         args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
         constrain=args.constrain, context=args.context, speculate=args.speculate,
-        period=args.period, tz=args.tz, consolidate=args.consolidate)
+        period=args.period, tz=args.tz, consolidate=args.consolidate, pregate=scorer,
+        recall=args.recall, delta=args.delta, audit_seed=args.audit_seed)
     return run_plan(args, plan, resume_command(args.argv))
 
 # %% ../nbs/14_cli.ipynb #eabaaf0a

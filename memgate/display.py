@@ -61,6 +61,7 @@ class RunSummary:
     period: str | None = None     # the period its log is of (`--period`), None for a whole project
     level: int = 1                # 2: a consolidation over the period memories
     resumable: bool | None = None  # `MemgateError.resumable` of its failure: can `--resume` go on
+    pregate: str | None = None    # what the cheap gate saved and the recall it kept
 
 # %% ../nbs/09b_display.ipynb #54f06256
 @patch(cls_method=True)
@@ -133,6 +134,8 @@ def as_dict(self: RunSummary) -> dict:
                 prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 elapsed_s=round(self.elapsed_s, 3), lines=self.lines, head=self.head,
                 **({'discarded': self.discarded} if self.discarded else {}),
+                **(dict(chunks_read=s.chunks_read, skipped=s.skipped, pregate=self.pregate)
+                   if self.pregate else {}),
                 **({'period': self.period} if self.period else {}),
                 **({'level': self.level} if self.level != 1 else {}),
                 **({'error': self.error} if self.error else {}))
@@ -166,6 +169,7 @@ def line(self: RunSummary, why: bool = True) -> str:
             if d else '')
     where = (f"\n  log {self.log}{self.log_said()}: read it with `memgate show {self.log}`"
              if self.head else '')
+    cheap = f"\n  read {s.chunks_read}  skipped {s.skipped}: {self.pregate}" if self.pregate else ''
     # it never reached a turn: what stopped it is the news
     if self.status == 'failed' and not s.chunks_seen:
         return f"{who}: failed before any turn{why}{where}"
@@ -175,7 +179,7 @@ def line(self: RunSummary, why: bool = True) -> str:
             f"over-budget {s.budget_exceeded}{full}  parse-failures {s.parse_failures}  "
             f"memory {s.memory_tokens}tok"
             f"{tokens}{cut}  elapsed {elapsed(self.elapsed_s)}  {self.status}{label}"
-            + (why if self.status == 'failed' and self.error else '')
+            + (why if self.status == 'failed' and self.error else '') + cheap
             + (where or f"\n  log {self.log}: read it with `memgate show {self.log}`"))
 
 # %% ../nbs/09b_display.ipynb #a176e68d

@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, shutil, sys, time
+import asyncio, json, shutil, sys, time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,14 +23,17 @@ from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats, TURN_KINDS
 from .loop import NOTHING_PARSED, LoopConfig, ResumePoint, ResumeError, Turn, run_loop, unread
+from .loop import Cheap, outcome_of
+from .cascade import Cascade
 from .prompt import template_tokens
 from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
 __all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
-           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'continued', 'open_log', 'start_query',
-           'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen', 'one_kind', 'ingest']
+           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'continued', 'open_log', 'cheap_gate',
+           'same_pregate', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen',
+           'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -110,12 +113,13 @@ def resume_point(path: Path, query: Query, cfg: LoopConfig,
         if was != it:
             raise ResumeError(f"{path}: {k} was {was!r} when this log was written, now {it!r}; "
                               "resuming would mix two runs")
-    rp = ResumePoint(stats=stats(events), limit=last.get('limit'))
+    rp = ResumePoint(stats=stats(events), limit=last.get('limit'), pregate=last['config'].get('pregate'))
     for e in events:
         if e['kind'] in TURN_KINDS:
             rp.t = e['t']
             rp.chunk_shas[e['t']] = e['chunk']
             if 'read' in e: rp.read[e['t']] = e['read']
+            rp.outcomes.append(outcome_of(e))      # what a pregate's cascade is fed again
         elif e['kind'] == 'memory': rp.memory, rp.memory_sha, rp.memory_tokens = e['text'], e['sha'], e['tokens']
         elif e['kind'] == 'run_end': rp.sessions_sha = e.get('sessions_sha')
     # stats' status is the last run's, None until its run_end
@@ -175,6 +179,11 @@ class IngestPlan:
     # then level 2 over each query's period memories (`memgate.consolidate`)
     consolidate: bool = False
     read: bool = True                  # False: only consolidate what the period logs hold
+    # a scorer (`memgate.pregate.Scorer`): chunks it scores low are not sent, at the recall kept
+    pregate: object = None
+    recall: float = 0.9                # R: kept with probability 1 - delta (`memgate.cascade`)
+    delta: float = 0.1
+    audit_seed: str | None = None      # default: from the query and the scorer
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -215,6 +224,7 @@ class Started:
     reader: Reader
     limit: int | None = None           # the chunks it reads at most, all told (`run_limit`)
     say: Sink = Sink()                 # its messages, after its period and id
+    cheap: Cheap | None = None         # its pregate (`cheap_gate`)
 
 # %% ../nbs/10_ingest.ipynb #45853b7c
 def run_limit(plan: IngestPlan, resume: ResumePoint | None) -> int | None:
@@ -292,6 +302,23 @@ def open_log(path: Path,                     # the log, made if it is not there
         say(f"{path}: dropped an incomplete last line ({torn} bytes) left by a killed run")
     return writer, continued(writer, query, cfg, asked, say) if path.stat().st_size else None
 
+# %% ../nbs/10_ingest.ipynb #21a7ca4d
+def cheap_gate(plan: IngestPlan, query: Query) -> Cheap | None:
+    "`query`'s pregate: the plan's scorer, a fresh cascade, the audit seed."
+    if plan.pregate is None: return None
+    digest = sha256_text(json.dumps(plan.pregate.as_dict(), sort_keys=True))
+    seed = plan.audit_seed or sha256_text(f"{query.id}\0{digest}")[:16]
+    return Cheap(plan.pregate, Cascade(plan.recall, plan.delta), seed, digest)
+
+# %% ../nbs/10_ingest.ipynb #2761deb9
+def same_pregate(path: Path, resume: ResumePoint | None, cheap: Cheap | None):
+    "Refuse to resume a log read under another pregate (or none)."
+    now = cheap.params if cheap is not None else None
+    if resume is None or resume.pregate == now: return
+    said = lambda p: f"pregate {p!r}" if p else 'no pregate'
+    raise ResumeError(f"{path}: its turns were read with {said(resume.pregate)}, this run has "
+                      f"{said(now)}; resuming would mix two runs (give it another --log-dir)")
+
 # %% ../nbs/10_ingest.ipynb #95848739
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
                 say: Sink = Sink()) -> Started | RunSummary:
@@ -300,10 +327,12 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
                                                               'use_exit_gate': True})
     writer, resume = open_log(path, query, cfg, plan.resume, say, logs)
+    cheap = cheap_gate(plan, query)
+    same_pregate(path, resume, cheap)
     limit = run_limit(plan, resume)
     if nothing_left(resume, limit, feed.stamp):
         return _nothing_to_do(plan, name, query, path, resume, say)
-    return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit, say)
+    return Started(query, cfg, path, writer, resume, feed.subscribe(resume), limit, say, cheap)
 
 # %% ../nbs/10_ingest.ipynb #02714e95
 async def _first_then_rest(first: Chunk, rest: Reader):
@@ -370,10 +399,12 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
                                            **({'server': plan.server} if plan.server else {}),
                                            **({'period': plan.at, 'periods': plan.period} if plan.at else {})),
                              end_info=lambda: _read_info(s.reader), speculate=plan.speculate,
-                             on_turn=on_turn)
+                             on_turn=on_turn, cheap=s.cheap)
     finally: s.reader.close()
-    return RunSummary.finished(out, name, q.id, s.path, plan.model, s.cfg,
+    done = RunSummary.finished(out, name, q.id, s.path, plan.model, s.cfg,
                                plan.speculate > 1 and s.cfg.use_update_gate, period=plan.at)
+    if s.cheap is not None: done.pregate = s.cheap.cascade.summary()
+    return done
 
 # %% ../nbs/10_ingest.ipynb #098f056b
 def failed_run(path: Path,                # the failed run's log
@@ -547,6 +578,9 @@ async def ingest(plan: IngestPlan,
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact,
                                       Selection() if plan.period else cfg.select)
     name = project_folder(plan.log_dir, project)
+    # a scorer fitted for another query, model or settings: refused before any call
+    for q in plan.queries if plan.pregate is not None else ():
+        plan.pregate.fits(cfg.log_config(), q, plan.model)
     if plan.speculate > 1 and not cfg.use_update_gate:
         err(f"--speculate {plan.speculate}: --gate off changes memory at every parsed turn, so no turn can be asked "
             "ahead: running with 1")

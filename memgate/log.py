@@ -36,12 +36,14 @@ EVENT_FIELDS: dict[str, dict[str, tuple]] = {
     # a yes whose candidate is the memory it had: said yes, kept as is
     'unchanged': dict(t=_int, sha=_str),
     'parse_failed': dict(t=_int, attempts=_int, error=_str, raw=_str),
+    # a chunk the pregate scored under the cascade's threshold: not sent, memory kept
+    'skipped': dict(t=_int, chunk=_str, score=_num, threshold=_num),
     'run_end': dict(status=_str, chunks_seen=_int, chunks_used=_int, final_memory_sha=_opt_str),
     'answer': dict(text=_str, memory_sha=_opt_str, model=_str, latency_s=_num, usage=(dict,)),
     # a person approved this exact memory for an agent's instructions (`memgate review`)
     'review': dict(memory_sha=_str, by=_str),
 }
-TURN_KINDS = ('gate', 'parse_failed')   # the events that open a turn
+TURN_KINDS = ('gate', 'parse_failed', 'skipped')   # the events that open a turn
 RUN_STATUSES = ('complete', 'exited', 'interrupted', 'failed')
 
 class LogError(MemgateError):
@@ -358,16 +360,23 @@ class Stats:
     prompt_tokens: int = 0                 # as the server counted them, over every call
     completion_tokens: int = 0
     answers: int = 0
+    skipped: int = 0                       # chunks the pregate kept from the model (no call)
 
     @property
     def update_rate(self) -> float:
         "Chunks used over chunks read: how often memory changed."
-        return self.chunks_used / self.chunks_seen if self.chunks_seen else 0.0
+        return self.chunks_used / self.chunks_read if self.chunks_read else 0.0
 
     @property
     def said_yes_rate(self) -> float:
         "Gates that said yes over chunks read."
-        return self.update_gates / self.chunks_seen if self.chunks_seen else 0.0
+        return self.update_gates / self.chunks_read if self.chunks_read else 0.0
+
+# %% ../nbs/08_log.ipynb #4a0c289d
+@patch(as_prop=True)
+def chunks_read(self: Stats) -> int:
+    "Turns the model was asked: every turn but the skipped."
+    return self.chunks_seen - self.skipped
 
 # %% ../nbs/08_log.ipynb #f96750f7
 @patch
@@ -384,7 +393,7 @@ def add(self: Stats, e: dict):
         self.chunks_seen += 1
         self.last_t = e['t']
         # retried requests were calls too
-        self.calls += e.get('attempts', 1) + e.get('retries', 0)
+        self.calls += 0 if k == 'skipped' else e.get('attempts', 1) + e.get('retries', 0)
         cut = [e, *e.get('earlier', ())]
         self.cut += sum(x.get('finish_reason') == 'length' for x in cut)
     if k in TURN_KINDS or k == 'answer':
@@ -400,6 +409,7 @@ def add(self: Stats, e: dict):
         self.budget_exceeded += 1
         if self.first_over_budget is None: self.first_over_budget = e['t']
     elif k == 'unchanged': self.unchanged += 1
+    elif k == 'skipped': self.skipped += 1
     elif k == 'memory':
         self.chunks_used += 1
         self.memory_tokens = e['tokens']
@@ -482,6 +492,16 @@ class _Checker:
         if k == 'run_end': return self.run_end(e)
         return self.in_turn(e) or getattr(self, k)(e)
 
+# %% ../nbs/08_log.ipynb #e4fe54dc
+def _unskippable(e: Event, start: Event) -> str | None:
+    "Why `e`, a skipped turn of the run of `start`, cannot be, if it cannot."
+    if not isinstance(start['config'].get('pregate'), dict):
+        return f"skipped at t={e['t']} in a run with no pregate (its run_start config has none)"
+    if not e['score'] < e['threshold']:
+        return f"skipped at t={e['t']} but its score {e['score']} is not under {e['threshold']}"
+    return None
+
+
 # %% ../nbs/08_log.ipynb #61ecbb78
 @patch
 def run_start(self: _Checker, e: Event) -> str | None:
@@ -503,7 +523,8 @@ def open_turn(self: _Checker, e: Event) -> str | None:
     if e['t'] <= self.s.last_t:
         return f"turn t={e['t']} does not follow t={self.s.last_t} (turns must strictly increase)"
     # the ablation applies every parsed turn
-    ungated = self.runs[e['run']]['config'].get('gate') == 'off'
+    if e['kind'] == 'skipped' and (p := _unskippable(e, self.runs[e['run']])): return p
+    ungated = self.runs[e['run']]['config'].get('gate') == 'off' and e['kind'] != 'skipped'
     self.turn = dict(e, evidence=None, memory=None, budget=False, unchanged=False, event=e,
                      applies=bool(e.get('update')) or ungated)
     return None
@@ -680,7 +701,7 @@ class _Kept:
         "The head's line, and what was appended after it, in words."
         a = self.after
         if not a: return f"; ends at the head kept (line {self.line})"
-        what = [plural(n, w) for n, w in ((a['gate'] + a['parse_failed'], 'turn'),
+        what = [plural(n, w) for n, w in ((sum(a[k] for k in TURN_KINDS), 'turn'),
                                           (a['answer'], 'answer'), (a['run_start'], 'run')) if n]
         return (f"; holds the head kept at line {self.line}, "
                 f"then {plural(a.total(), 'line')} appended"

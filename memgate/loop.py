@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/loop.html.md"""
 
 # %% ../nbs/09_loop.ipynb #196b007b
 from __future__ import annotations
-import asyncio, time
+import asyncio, math, time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 from fastcore.basics import patch
@@ -22,11 +22,13 @@ from .prompt import Budget, Prompt, build_prompt, load_template, template_sha
 from .parser import GateResponse, ParseError, parse_gate_response, said_no
 from .client import Completion, Interrupted, ModelClient, default_sampling
 from .log import Event, make_event, Stats
+from .cascade import Cascade, audited
 
 # %% auto #0
 __all__ = ['RETRY_TEMPERATURE', 'OUTCOMES', 'TIMES', 'MAX_TOKEN_BYTES', 'NOTHING_PARSED', 'LoopConfig', 'ResumePoint',
            'ResumeError', 'Turn', 'Outcome', 'RunOutcome', 'Asked', 'attempt_sampling', 'ask', 'candidate_tokens',
-           'TurnEvents', 'resolve_turn', 'run_turn', 'unread', 'nothing_parsed', 'Ahead', 'run_loop', 'EventList']
+           'TurnEvents', 'resolve_turn', 'run_turn', 'unread', 'nothing_parsed', 'Cheap', 'outcome_of', 'Ahead',
+           'run_loop', 'EventList']
 
 # %% ../nbs/09_loop.ipynb #99ae9549
 # a retry at the run's temperature 0 would get the same unparseable answer again
@@ -111,6 +113,9 @@ class ResumePoint:
     sessions_sha: str | None = None
     # the --limit its last run read under (a resume keeps it unless given another)
     limit: int | None = None
+    # (score, audited, yes or None) of each logged turn: a pregate's cascade replays them
+    outcomes: list = field(default_factory=list)
+    pregate: dict | None = None  # the pregate its last run read with (`Cheap.params`)
 
     def check(self, t: int, chunk: Chunk):
         "Refuse chunk `t` unless it is the chunk the log read at `t`."
@@ -154,7 +159,8 @@ OUTCOMES = dict(applied=Outcome('yes', 'update applied', '#2a9d8f'),
                 retained=Outcome('no', 'no: memory kept', '#8d99ae'),
                 budget_exceeded=Outcome('yes*', 'yes, over budget: memory kept', '#e9c46a'),
                 parse_failed=Outcome('fail', 'parse failed: memory kept', '#e76f51'),
-                unchanged=Outcome('yes=', 'yes, memory returned unchanged', '#a8dadc'))
+                unchanged=Outcome('yes=', 'yes, memory returned unchanged', '#a8dadc'),
+                skipped=Outcome('skip', 'skipped by the pregate: not sent', '#dee2e6'))
 
 # %% ../nbs/09_loop.ipynb #3099718a
 @dataclass
@@ -370,6 +376,72 @@ def nothing_parsed(turns: int, last_raw: str) -> str:
     "The error of a run with no answer in the gate format."
     return f"{NOTHING_PARSED} in {turns} turns; the last answer: {cut_middle(last_raw, 300, ' ')!r}"
 
+# %% ../nbs/09_loop.ipynb #7ed72468
+@dataclass
+class Cheap:
+    "A run's pregate: a scorer, the cascade that decides, the audit seed."
+    scorer: object            # anything with `score(chunk) -> float` in [0, 1]
+    cascade: Cascade          # fed each committed turn, in order
+    seed: str                 # the audit's seed: which chunks go to the model whatever their score
+    digest: str = ''          # the scorer's sha: run_start names what scored the chunks
+    judged: dict = field(default_factory=dict)   # (score, audited) of chunks not yet committed
+    events: Callable | None = None                # (t, chunk) -> TurnEvents of the run
+
+    @property
+    def params(self) -> dict:
+        "What run_start's config records of the pregate."
+        return dict(scorer=self.digest, seed=self.seed, **self.cascade.params)
+
+# %% ../nbs/09_loop.ipynb #2aa906e8
+@patch
+def primed(self: Cheap, run: str, level: int, outcomes: list):
+    "Ready for run `run`: its cascade fed `outcomes`, the log's turns."
+    self.events = lambda t, chunk: TurnEvents(run, level, t, chunk)
+    if outcomes: self.cascade = Cascade.replayed(outcomes, **self.cascade.params)
+
+# %% ../nbs/09_loop.ipynb #789025a2
+@patch
+def scored(self: Cheap, chunk: Chunk) -> tuple[float, bool]:
+    "(score, audited) of `chunk`; math.inf when it cannot be scored."
+    if chunk.sha not in self.judged:
+        s = float(self.scorer.score(chunk))
+        audit = audited(chunk.sha, self.seed, self.cascade.rate)
+        self.judged[chunk.sha] = (s if math.isfinite(s) else math.inf, audit)
+    return self.judged[chunk.sha]
+
+# %% ../nbs/09_loop.ipynb #fffbe616
+@patch
+def skips(self: Cheap, chunk: Chunk) -> bool:
+    "Whether `chunk`, the next to commit, is skipped."
+    return self.cascade.skips(*self.scored(chunk))
+
+# %% ../nbs/09_loop.ipynb #f5f6613f
+@patch
+def skipped(self: Cheap, t: int, chunk: Chunk, memory: str | None, tokens: int) -> Turn:
+    "Turn `t` over `chunk`, skipped: no call, memory kept."
+    e = self.events(t, chunk).event('skipped', chunk=chunk.sha, read=chunk.sources,
+                                    score=self.scored(chunk)[0], threshold=self.cascade.threshold())
+    return Turn(t, 'skipped', None, memory, memory, tokens, 0, 0.0, (e,))
+
+# %% ../nbs/09_loop.ipynb #63a65052
+def outcome_of(e: dict) -> tuple[float, bool, bool | None]:
+    "(score, audited, yes or None: skipped) of a logged turn, as fed."
+    score = math.inf if e.get('score') is None else e['score']
+    if e['kind'] == 'skipped': return score, False, None
+    # a parse failure changed nothing: no yes
+    return score, bool(e.get('audited')), bool(e.get('update'))
+
+# %% ../nbs/09_loop.ipynb #64e584c7
+@patch
+def fed(self: Cheap, turn: Turn) -> Turn:
+    "`turn`, fed to the cascade; a gate's event marked with score, audit."
+    e = turn.events[0]
+    score, audit = self.judged.pop(e['chunk'])
+    if e['kind'] != 'skipped':
+        e = Event(e, score=None if math.isinf(score) else score, audited=audit)
+    self.cascade.feed(*outcome_of(e))
+    return replace(turn, events=(e, *turn.events[1:]))
+
 # %% ../nbs/09_loop.ipynb #734cb946
 @dataclass
 class _AheadTurn:
@@ -377,7 +449,7 @@ class _AheadTurn:
     t: int
     chunk: Chunk
     memory_sha: str | None
-    task: asyncio.Task
+    task: asyncio.Task | None    # None: predicted skipped, not asked
 
 # %% ../nbs/09_loop.ipynb #c5e09bdc
 def _fresh(a: _AheadTurn, memory_sha: str | None) -> bool:
@@ -387,13 +459,15 @@ def _fresh(a: _AheadTurn, memory_sha: str | None) -> bool:
 # %% ../nbs/09_loop.ipynb #4749d973
 class Ahead:
     "Turns of one run asked up to `k` at once, handed back in order."
-    def __init__(self, k: int, ask: Callable, chunks):
+    def __init__(self, k: int, ask: Callable, chunks, cheap=None):
         self.k, self.ask, self.chunks, self.pending, self.done = k, ask, chunks, [], False
+        self.cheap = cheap       # a `Cheap`: chunks it skips are not asked
         # answered, cut short
         self.discarded = dict(calls=0, cancelled=0, prompt_tokens=0, completion_tokens=0)
 
     def _asked(self, t, chunk, memory, memory_sha, memory_tokens) -> _AheadTurn:
         "Turn `t` asked now, with `memory`."
+        if self.cheap is not None and self.cheap.skips(chunk): return _AheadTurn(t, chunk, None, None)
         task = asyncio.ensure_future(self.ask(t, chunk, memory, memory_sha, memory_tokens))
         return _AheadTurn(t, chunk, memory_sha, task)
 
@@ -408,6 +482,7 @@ class Ahead:
 @patch
 def _discard(self: Ahead, a: _AheadTurn):
     "Throw turn `a` away: count its answer, or cancel its request."
+    if a.task is None: return            # never asked: the pregate skipped it
     if a.task.done() and not a.task.cancelled() and a.task.exception() is None:
         turn = a.task.result()
         self.discarded['calls'] += turn.attempts
@@ -426,12 +501,14 @@ async def next_turn(self: Ahead, memory, memory_sha, memory_tokens) -> Turn | No
     await self._fill(memory, memory_sha, memory_tokens)
     if not self.pending: return None
     a = self.pending.pop(0)
-    turn = await a.task
-    # asked with another memory: its answer cannot be used
-    if not _fresh(a, memory_sha):
+    if self.cheap is not None and self.cheap.skips(a.chunk):
         self._discard(a)
-        turn = await self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens)
-    return turn
+        return self.cheap.skipped(a.t, a.chunk, memory, memory_tokens)
+    # asked with another memory, or not asked: its answer cannot be used
+    if a.task is None or not _fresh(a, memory_sha):
+        self._discard(a)
+        return await self.ask(a.t, a.chunk, memory, memory_sha, memory_tokens)
+    return await a.task
 
 # %% ../nbs/09_loop.ipynb #31d88a1f
 @patch
@@ -471,9 +548,10 @@ async def _committed(ahead: Ahead, m: _Held, sink, s: Stats, cfg: LoopConfig, st
     while True:
         if stop is not None and stop.is_set(): return 'interrupted'
         if (turn := await ahead.next_turn(m.memory, m.sha, m.tokens)) is None: break
+        if ahead.cheap is not None: turn = ahead.cheap.fed(turn)
         _written(sink, s, *turn.events)
-        if turn.outcome != 'parse_failed': m.parsed += 1
-        else: m.unparsed, m.last_raw = m.unparsed + 1, turn.events[0]['raw']
+        if turn.outcome == 'parse_failed': m.unparsed, m.last_raw = m.unparsed + 1, turn.events[0]['raw']
+        elif turn.outcome != 'skipped': m.parsed += 1
         m.tokens = turn.memory_tokens
         if turn.outcome == 'applied':
             m.memory, m.sha = turn.memory, turn.events[-1]['sha']
@@ -498,10 +576,11 @@ def _run_end(run: str, level: int, status: str, s: Stats, elapsed: float, error:
 # %% ../nbs/09_loop.ipynb #f70c2a03
 def _run_start(run: str, level: int, query: Query, cfg: LoopConfig, resume: ResumePoint,
                project: str, model: str,
-               run_info: dict | None) -> Event:
+               run_info: dict | None, cheap=None) -> Event:
     "The run_start event: what the run reads, with what, from where."
+    config = cfg.log_config() | ({'pregate': cheap.params} if cheap is not None else {})
     return make_event('run_start', run, level, project=project, query=query.id,
-                      question=query.question, model=model, config=cfg.log_config(),
+                      question=query.question, model=model, config=config,
                       resumed_from=resume.t, ts=utc_now(), **(run_info or {}))
 
 # %% ../nbs/09_loop.ipynb #c3d32126
@@ -510,9 +589,16 @@ def _asker(level: int, run: str, query: Query, cfg: LoopConfig, client: ModelCli
     return lambda t, chunk, mem, sha, n: run_turn(t, level, run, query.question, chunk, mem, sha,
                                                   cfg, client, n)
 
+# %% ../nbs/09_loop.ipynb #1745dc48
+def _ahead(level: int, run: str, query: Query, cfg: LoopConfig, client: ModelClient,
+           speculate: int, chunks, cheap, resume: ResumePoint) -> Ahead:
+    "The run's `Ahead`, its pregate (if any) primed with the log's turns."
+    if cheap is not None: cheap.primed(run, level, resume.outcomes)
+    return Ahead(speculate if cfg.use_update_gate else 1,         # ungated: all apply
+                 _asker(level, run, query, cfg, client), chunks, cheap)
+
 # %% ../nbs/09_loop.ipynb #3d144be0
-# the level the run writes: 1 over transcripts, 2 over memories
-async def run_loop(level: int,
+async def run_loop(level: int,               # the level it writes: 1 over transcripts, 2 memories
                    query: Query,                # the standing question
                    source,                      # chunks: any sync or async iterable, read in order
                    cfg: LoopConfig,             # budgets, retries, sampling, exit gate
@@ -528,16 +614,17 @@ async def run_loop(level: int,
                    run_info: dict | None = None,  # more fields for run_start
                    end_info: Callable[[], dict] | None = None,  # more run_end fields, at its end
                    # turns asked at once (`Ahead`); the log is the same for any
-                   speculate: int = 1) -> RunOutcome:
+                   speculate: int = 1,
+                   cheap: Cheap | None = None) -> RunOutcome:  # a pregate: low scores not sent
     "Run the gated loop over `source` for `query`, writing turns to `sink`."
     resume = resume or ResumePoint()
     run, started, s = new_run_id(), time.monotonic(), Stats(**vars(resume.stats))
     m = _Held(resume.memory, resume.memory_sha,
               resume.memory_tokens if resume.memory is not None else 0)
     status, error, failed = 'complete', None, 0
-    _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info))
-    ahead = Ahead(speculate if cfg.use_update_gate else 1,         # ungated: all apply
-                  _asker(level, run, query, cfg, client), unread(source, resume, limit))
+    _written(sink, s, _run_start(run, level, query, cfg, resume, project, model, run_info, cheap))
+    ahead = _ahead(level, run, query, cfg, client, speculate, unread(source, resume, limit),
+                   cheap, resume)
     try: status, error = _judged(await _committed(ahead, m, sink, s, cfg, stop, on_turn), m)
     except Interrupted: status = 'interrupted'    # the client gave up a call because `stop` was set
     except (asyncio.CancelledError, KeyboardInterrupt):
