@@ -22,8 +22,10 @@ def dictionary() -> frozenset[str]:
     from zxcvbn.frequency_lists import FREQUENCY_LISTS as F
     lists = ('english_wikipedia', 'us_tv_and_film',
              'female_names', 'male_names', 'surnames', 'passwords')
-    # (a word is kept in one list only: `access` is among the passwords)
-    return frozenset(w for k in lists for w in F[k] if (len(w) > 1 or w in 'ai') and w.isalpha())
+    # (a word is kept in one list only: `access` is among the passwords); a run of one letter
+    # (`aaaaaaa`, a password list's) is no word
+    return frozenset(w for k in lists for w in F[k]
+                     if (len(w) > 1 or w in 'ai') and w.isalpha() and (len(set(w)) > 1 or len(w) < 3))
 
 # %% ../nbs/00d_words.ipynb #bfaa1a14
 @lru_cache(maxsize=1)
