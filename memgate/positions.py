@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
 import json, re
-from .words import (GLUED, KEPT_STAND_IN, SECRET_WORDS, Found, merged, name_like, name_words,
+from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, SECRET_WORDS, Found, merged, name_like, name_words,
                            placeholder, plain_word, secret_name)
 
 # %% auto #0
@@ -522,6 +522,33 @@ def _said(text: str, at: int,
         if (says and not plain_word(v)) or (not says and words): return None
     return None
 
+# %% ../nbs/00e_positions.ipynb #3d73fcfe
+# the words a sentence is made of: a run after `is` holding one is said of the password (`is
+# stored in the vault`), not the password
+_FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into onto as than that this these
+    those it its is are was were be been being am has have had do does did not no nor or and but if then so too
+    very just only also still now here there where when what which who how why all any some each every my your
+    our their his her we you they he she i me us them same set stored kept saved changed rotated reset expired
+    required needed wrong invalid missing empty hidden shown below above different new old please see""".split())
+_PASSPHRASE_SAID = re.compile(
+    r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*"
+    r"(?P<v>[A-Za-z0-9][\w'!@#$%^&*+-]*(?:[ \t]+[\w'!@#$%^&*+-]+){1,7})"
+    r"(?=[ \t]*(?:[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+
+def _passphrase(text: str, at: int) -> tuple[int, int] | None:
+    "The passphrase of words said after a password word that ends at `at`, to its clause's end."
+    if not (m := _PASSPHRASE_SAID.match(text, at)): return None
+    words, subject = m['v'].split(), text[at:m.start('v')].lower().split()
+    if any(w.lower().strip("'") in _FUNCTION_WORDS for w in words): return None
+    # said of the password's field, policy or handling (`password field is …`, `password hashing
+    # is …`), or a participle says what is done to it (`is validated client side`)
+    if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
+        return None
+    if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
+    # three words or more, or two with a number (`correct horse battery staple 42`)
+    if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return m.span('v')
+    return None
+
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
@@ -535,6 +562,7 @@ def prose_findings(text: str) -> list[Found]:
         number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
         right = re.compile(r'[ \t]+(\d{4,12})\b').match(text, m.end()) if number else None
         span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
+        span = span or (None if number else _passphrase(text, m.end()))
         # a machine's credential said in prose is a run of letters and digits, its word not code's
         # (`"secret", algorithms=…`, `token("foo")`)
         token = span and m[0].lower() in _TOKEN_SAID
@@ -551,16 +579,19 @@ def prose_findings(text: str) -> list[Found]:
 _CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?[ \t-]+codes?\b'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
-                        r'(?:[- ][A-Za-z0-9]{3,}){0,3}(?![\w-])')
+                        r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')
+_CODES_SAID = re.compile(r'[^\n.:;!?]{0,80}?(?::|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
 
 def code_list_findings(text: str) -> list[Found]:
     "(start, end, kind) of each recovery code listed after its name."
     out = []
     for m in _CODES.finditer(text):
         rest = text[m.end():text.find('\n', m.end()) % (len(text) + 1)]
-        # a list's title: it ends its line, says `:` or opens a quoted cell (a CSV's notes)
-        if not (m[0].endswith(':') or not rest.strip() or rest.count('"') % 2): continue
-        at, started, skipped = m.end(), False, 0
+        # a list's title: it ends its line, says `:` or opens a quoted cell (a CSV's notes), or
+        # its sentence goes on to a colon or a copula (`backup codes for the org, keep them safe:`)
+        said = _CODES_SAID.match(rest)
+        if not (m[0].endswith(':') or not rest.strip() or rest.count('"') % 2 or said): continue
+        at, started, skipped = m.end() + (said.end() if said else 0), False, 0
         for line in text[at:at + 4000].split('\n')[:40]:
             # a list's number (`1.`), not a code
             body = re.sub(r'^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+', lambda n: ' ' * len(n[0]), line)

@@ -80,7 +80,7 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
-    ('public', 'keys'), ('sort', 'keys')])
+    ('public', 'keys'), ('sort', 'keys'), ('search', 'only')])
 
 # alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
 # do
