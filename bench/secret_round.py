@@ -62,7 +62,8 @@ def main(argv=None):
               f"secrets names {len(r['named'])} of {nl} leaks")
         kinds = Counter(s['kind'] for s in r['leaks'])
         print('   leaks by kind:', ', '.join(f'{k} {n}' for k, n in kinds.most_common(15)))
-        for s in r['leaks'][:args.show]: print('   LEAK ', s['kind'], '|', s['value'][:60], '|', s['where'][:80])
-        for d in r['taken'][:args.show]: print('   TAKEN', d['kind'], '|', d['value'][:60], '|', d['where'][:80])
+        # (a corpus may describe a place as a dict or a list: shown as text)
+        for s in r['leaks'][:args.show]: print('   LEAK ', s['kind'], '|', s['value'][:60], '|', str(s['where'])[:80])
+        for d in r['taken'][:args.show]: print('   TAKEN', d['kind'], '|', d['value'][:60], '|', str(d['where'])[:80])
 
 if __name__ == '__main__': sys.exit(main())
