@@ -16,7 +16,7 @@ test-nbs:
 # Integration tests, and the analysis notebooks' stored outputs checked with nbval (see conftest.py), a process
 # per core; a file's tests stay in one process (a notebook's cells share one kernel).
 ANALYSIS_NBS = nbs/20_gate_discriminating.ipynb nbs/21_tuning.ipynb nbs/22_memory_growth.ipynb nbs/23_what_the_run_learned.ipynb \
-               nbs/24_gate_quality.ipynb
+               nbs/24_gate_quality.ipynb nbs/25_cheap_gate.ipynb
 test-py:
 	python -m pytest tests $(ANALYSIS_NBS) --nbval --nbval-current-env -q -n auto --dist loadfile
 

@@ -1,5 +1,5 @@
 "Builders and command runners shared by the tests."
-import json, os, subprocess, sys
+import json, os, re, subprocess, sys
 from pathlib import Path
 from memgate.parser import gate_response
 from memgate.domain import Chunk, Record, Role
@@ -30,8 +30,8 @@ def memgate(*args, timeout=120, **env):
     return subprocess.run(cli(*args), capture_output=True, text=True, timeout=timeout, env=clean_env(**env))
 
 README = ROOT / 'README.md'
-# the docs' pages of topics, in the order the site lists them: their examples run after the README's
-PAGES = sorted((ROOT / 'nbs').glob('3[0-9]_*.ipynb'))
+# the docs' pages of topics, in the order the site lists them (38a_ after 38_): their examples run after the README's
+PAGES = sorted(p for p in (ROOT / 'nbs').glob('3*.ipynb') if re.match(r'3\d[a-z]?_', p.name))
 
 def page_text(path: Path) -> str:
     "The markdown a reader reads: the README, or a docs page's markdown cells."

@@ -12,6 +12,7 @@ from functools import cache
 import pytest
 from hypothesis import example, given, settings, strategies as st
 from memgate.cascade import Cascade, CascadeError, RATE, audited, miss_bound, miss_floor, miss_share, scripted
+from helpers import ROOT, page_text
 
 R, DELTA, SEEDS = 0.9, 0.1, 200
 SCORERS = dict(good=3.0, weak=1.0, random=0.0)      # a relevant chunk's mean score; the others' is 0 (sd 1 both)
@@ -199,3 +200,11 @@ def test_reading_more_yes_only_raises_the_lower_bound(chunks, params):
     before = c.lower()
     c.feed(math.inf, False, True)
     assert c.lower() >= before
+
+def test_the_docs_table_of_yes_needed_before_the_first_skip_is_the_controllers():
+    "nbs/38a_skip_calls.ipynb: the yes-decisions a run reads, with no audited miss, before it may skip (rate 0.35)."
+    text = page_text(ROOT / 'nbs' / '38a_skip_calls.ipynb')
+    for r in (0.8, 0.9, 0.95):
+        needed = [Cascade(target=r, delta=d)._needed(0, 0) for d in (0.2, 0.1, 0.05, 0.01)]
+        assert f"| R {r} | {' | '.join(map(str, needed))} |" in text
+    assert Cascade()._needed(0, 1) == 117 and 'to 117 with one' in text

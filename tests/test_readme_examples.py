@@ -101,6 +101,18 @@ def test_every_shell_example_of_the_readme_runs_in_order_and_writes_what_it_says
     (shown,) = [b for b in re.findall(r'^```\n(.*?)^```', page_text(PAGES[0]), re.M | re.S) if 'about 31 chunks' in b]
     printed = same(demo.stderr + demo.stdout).splitlines()
     assert [line for line in shown.splitlines() if line != '...' and same(line) not in printed] == []
+    # the cheap gate's page shows what its commands print (run ids and times aside), and the refusal it quotes
+    page = next(p for p in PAGES if p.name == '38a_skip_calls.ipynb')
+    refused = run('memgate ingest --project fixtures/transcripts --query build-and-test-failures --model '
+                  'keyword-baseline --pregate build.pregate.json --log-dir runs-refused --quiet', checkout, server)
+    cheap = [r for cmd, r in ran if 'pregate' in cmd or 'runs-cheap' in cmd] + [refused]
+    printed = [line.strip() for line in same(''.join(r.stdout + r.stderr for r in cheap)).splitlines()]
+    quoted, fence = [], None
+    for line in page_text(page).splitlines():
+        if line.strip().startswith('```'): fence = line.strip() if fence is None else None   # ```sh: commands
+        elif fence == '```': quoted.append(line.strip())
+    assert refused.returncode == 2 and len(quoted) == 6 and [q for q in quoted if same(q) not in printed] == []
+    assert 'read 133  skipped 3: recall 1.000' in ''.join(r.stdout for r in cheap)
     said = {cmd.split()[1] for cmd, _ in ran}
     assert said >= {'ingest', 'show', 'answer', 'verify', 'stats', 'report', 'eval', 'export'}, said
     logs = lambda d: sorted(p.name for p in (checkout / d / 'transcripts').glob('*.jsonl'))
