@@ -98,6 +98,10 @@ def identifier_like(text: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
+    # hex of printable text (`xxd -p` of a key): what it spells is judged
+    if len(text) >= 32 and not len(text) % 2 and re.fullmatch(r'[0-9a-fA-F]+', text):
+        spelt = bytes.fromhex(text)
+        if all(32 < b < 127 for b in spelt): return generated(spelt.decode())
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds

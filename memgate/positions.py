@@ -7,14 +7,16 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
 import json, re
+from functools import lru_cache
 from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, SECRET_WORDS, Found, merged, name_like, name_words,
                            placeholder, plain_word, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
-           'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'unquote', 'segments', 'flag_parts', 'command_findings',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings',
-           'table_findings', 'argv_findings', 'hcl_findings', 'position_findings']
+           'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
+           'flag_parts', 'command_findings', 'assignment_findings', 'directive_findings', 'pair_findings',
+           'prose_findings', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
+           'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -213,7 +215,8 @@ _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-
     (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)|:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
     |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,
-    |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?)[ \t]*)''', re.X)
+    |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
+    |(?<=\))[ \t]*\{(?:[ \t]*\|\w*\|)?)[ \t]*)''', re.X)
 
 # what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
@@ -436,9 +439,9 @@ _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
-                    + r')(?![\w-])')
+                    + r')(?:(?![\w-])|(?<=[A-Za-z])(?=[はが是]))')   # (a particle may follow: `PINは`)
 
-_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?![\w])[ \t]*[:：]?|[ \t]*[:：=]')
+_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?![\w]))[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」
@@ -529,17 +532,32 @@ _FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into ont
     those it its is are was were be been being am has have had do does did not no nor or and but if then so too
     very just only also still now here there where when what which who how why all any some each every my your
     our their his her we you they he she i me us them same set stored kept saved changed rotated reset expired
-    required needed wrong invalid missing empty hidden shown below above different new old please see""".split())
+    required needed wrong invalid missing empty hidden shown below above different new old please see
+    characters chars long digits letters symbols minimum maximum least most days hours minutes times
+    im in der die das den dem ein eine ist nicht und oder zu mit von auf für bei el la los las un una en de del
+    que con por para está le les des du et ou dans sur pour avec pas il ne nel nella di da per non lo gli do em
+    na os um uma com não""".split())
+# (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
-    r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*"
-    r"(?P<v>[A-Za-z0-9][\w'!@#$%^&*+-]*(?:[ \t]+[\w'!@#$%^&*+-]+){1,7})"
-    r"(?=[ \t]*(?:[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+    r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
+    r"|este)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
+    r"(?P<v>\w[\w!@#$%^&*+-]*(?:[ \t]+[\w!@#$%^&*+-]+){0,7})"
+    r"(?=[\"'”»]?[ \t]*(?:[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+# a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
+_NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
 
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
     if not (m := _PASSPHRASE_SAID.match(text, at)): return None
     words, subject = m['v'].split(), text[at:m.start('v')].lower().split()
-    if any(w.lower().strip("'") in _FUNCTION_WORDS for w in words): return None
+    # one token of words joined (`mango-granite-lagoon-ginger`, diceware's): its words
+    if len(words) == 1 and len(parts := re.split(r'[-_.]', m['v'])) >= 3 and all(map(str.isalpha, parts)):
+        words = parts
+    elif len(words) == 1: return None
+    # a sentence made a password (`Yesterday my cedar ate 18 drizzles!`): a number in it, and a
+    # capital to start or a symbol to end
+    made = any(re.search(r'\d', w) for w in words) and (m['v'][0].isupper() or m['v'][-1] in '!?#*$%&@')
+    if not made and any(w.lower().strip("'") in _FUNCTION_WORDS for w in words): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
@@ -560,7 +578,7 @@ def prose_findings(text: str) -> list[Found]:
         # a PIN, a PUK, a passkey is its digits, right after its word too
         # (`PIN 3219 y PUK 27820389`)
         number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
-        right = re.compile(r'[ \t]+(\d{4,12})\b').match(text, m.end()) if number else None
+        right = _NUMBER_SAID.match(text, m.end()) if number else None
         span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
         span = span or (None if number else _passphrase(text, m.end()))
         # a machine's credential said in prose is a run of letters and digits, its word not code's
@@ -730,9 +748,84 @@ def hcl_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #42264f22
+# SQL gives a user its password by position: `IDENTIFIED BY '…'`, `PASSWORD '…'` (CREATE/ALTER
+# ROLE/USER), `SET PASSWORD … = '…'`
+_SQL_PASSWORD = re.compile(r"""(?i)\b(?:IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY(?:[ \t]+PASSWORD)?
+    |(?:WITH|ROLE|USER|ENCRYPTED|UNENCRYPTED)\b[^;'"\n]{0,80}?\bPASSWORD
+    |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*'((?:[^'\\\n]|''|\\.)+)'""", re.X)
+# a literal printed into a file whose name says it holds a credential (`printf '%s' '…' >
+# ~/.ansible/vault_pass.txt`, `echo … | tee .pgpass`)
+_WRITTEN = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|\becho(?:[ \t]+-[neE]+)*)[ \t]+
+    (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`]+))
+    [ \t]*(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<file>[^\s;&|)'"]+)""", re.X)
+
+def statement_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each password a SQL statement sets or a command prints into a secret's file."
+    out = [(*m.span(1), 'command-credential') for m in _SQL_PASSWORD.finditer(text)]
+    for m in _WRITTEN.finditer(text):
+        name = re.sub(r'\.(?:txt|conf|cfg)$', '', m['file'].rstrip('/').rsplit('/', 1)[-1]).lstrip('.')
+        group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
+        if secret_name(name) and not placeholder(m[group]):
+            out.append((*m.span(group), 'command-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #11c4fc73
+@lru_cache(maxsize=1)
+def seed_words() -> frozenset[str]:
+    "BIP39's 2,048 English words, of which a wallet's seed phrase is drawn."
+    from mnemonic import Mnemonic
+    return frozenset(Mnemonic('english').wordlist)
+
+# a run of lower-case words of a seed word's length, one space or a line between them
+_WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8})*'
+                       r'(?![\w-])')
+SEED_LENGTHS = (12, 15, 18, 21, 24)
+
+def seed_phrase_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each run of 12 or more BIP39 words: words drawn at random."
+    out, words = [], seed_words()
+    for m in _WORD_RUN.finditer(text):
+        run = []         # the spans of the list's words in a row
+        for w in [*re.finditer(r'[a-z]+', m[0]), None]:
+            if w is not None and w[0] in words:
+                run.append(w.span())
+                continue
+            if len(run) >= SEED_LENGTHS[0]:
+                out.append((m.start() + run[0][0], m.start() + run[-1][1], 'seed-phrase'))
+            run = []
+    return out
+
+# %% ../nbs/00e_positions.ipynb #5c869b75
+# a payment card's number: 13 to 19 digits, in groups of 4 or whole, of a card network's first
+# digits
+_CARD = re.compile(r'(?<![\w.-])(?:\d{13,19}|\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-])')
+_NETWORK = re.compile(r'4|5[1-5]|2[2-7]|3[47]|6[05]')
+# the networks' documented test cards (Stripe's 4242…, Visa's 4111…, Mastercard's 5555…4444)
+TEST_CARDS = frozenset('4242424242424242 4111111111111111 5555555555554444 4000056655665556 '
+                       '5105105105105100 378282246310005 371449635398431 4012888888881881'.split())
+
+def _luhn(digits: str) -> bool:
+    "Whether `digits` pass the Luhn check every card number passes."
+    total = sum(d if i % 2 == 0 else (2 * d - 9 if d > 4 else 2 * d)
+                for i, d in enumerate(map(int, reversed(digits))))
+    return total % 10 == 0
+
+def card_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each payment card number (Luhn-valid, not a network's test card)."
+    out = []
+    for m in _CARD.finditer(text):
+        digits = re.sub(r'\D', '', m[0])
+        if (13 <= len(digits) <= 19 and _NETWORK.match(digits) and _luhn(digits)
+                and digits not in TEST_CARDS):
+            out.append((*m.span(), 'card-number'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
     return merged(command_findings(text), argv_findings(text), pair_findings(text),
                   table_findings(text), assignment_findings(text), prose_findings(text),
-                  code_list_findings(text), hcl_findings(text))
+                  code_list_findings(text), hcl_findings(text),
+                  statement_findings(text), seed_phrase_findings(text),
+                  card_findings(text))

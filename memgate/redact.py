@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 
 # %% ../nbs/01_redact.ipynb #faf25850
 from __future__ import annotations
-import hashlib, json, re, shlex, urllib.parse
+import base64, hashlib, json, re, shlex, urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +21,7 @@ from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
            'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random',
+           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
            'text_findings', 'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file',
            'generator_output', 'fetched_secret', 'redact_seams']
 
@@ -91,7 +91,8 @@ class KnownSecrets:
             for v, kind in self.values.items():
                 for form in written_forms(v): auto.add_word(form, (form, kind, 0))
                 if len(v) >= 2 * HALF + 4 and generated(v):
-                    for edge, side in ((v[:HALF], 1), (v[-HALF:], -1)):
+                    # (a JSON web token's first half is its header, alike in every token)
+                    for edge, side in ((v[:HALF], 1), (v[-HALF:], -1))[v.startswith('eyJ'):]:
                         # an edge that reads as a word or a name (`northmol` of a host) is no half
                         # of a secret
                         if not auto.exists(edge) and word_share(edge) < 0.5 and _mixed(edge):
@@ -362,10 +363,10 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
                     or (kind not in RULE_KINDS and placeholder(value))): continue
             if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
-            # names itself, or names what a machine makes and holds a person's words
+            # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
-            if k and machine_made(k[1]) and plain_words(value): continue
+            if k and machine_made(k[1]) and plain_words(value) and kind != 'prose-credential': continue
             cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
             # a cookie: only the values of its pairs that are credentials (none, for ordinary state)
             if '=' in value and cookie and _COOKIE_PAIR.search(value):
@@ -401,6 +402,15 @@ def keyed_random(text: str,
     return out
 
 
+# %% ../nbs/01_redact.ipynb #abe46334
+def public_jwt(token: str) -> bool:
+    "Whether `token`, a JSON web token, says it is an anonymous role's (Supabase's anon key): public by design."
+    try:
+        body = token.split('.')[1]
+        claims = json.loads(base64.urlsafe_b64decode(body + '=' * (-len(body) % 4)))
+    except (IndexError, ValueError, UnicodeDecodeError): return False
+    return isinstance(claims, dict) and claims.get('role') == 'anon'
+
 # %% ../nbs/01_redact.ipynb #963a9dc3
 # what a text's findings are before a project's found values join them, by the text's digest and the
 # rules': the project's pre-pass (`found_values`) and the redaction after it read the same texts
@@ -413,7 +423,9 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
            redaction_rules().sha, default_rules().sha)
     if (hit := _TEXT_FINDINGS.get(key)) is None:
         if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: _TEXT_FINDINGS.clear()
-        hit = _TEXT_FINDINGS[key] = (_not_code(text, findings(redaction_rules(), text)),
+        rules = [f for f in findings(redaction_rules(), text)
+                 if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]]))]
+        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules),
                                      _not_code(text, position_findings(text)), random_review(text))
     return hit
 
@@ -459,11 +471,19 @@ def read_forms(written: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #b4f06f34
-def found_values(text: str) -> dict[str, str]:
+def found_values(text: str,
+                 depth: int = 2, # how deep values inside found values are looked for
+                ) -> dict[str, str]:
     "The values in `text` that rules and positions take and that spread."
     rules_found, position_found, review = text_findings(text)
     found = merged(rules_found, position_found, keyed_random(text, review))
-    return {v: kind for s, e, kind in found for v in read_forms(text[s:e]) if spreads(v)}
+    forms = {v: kind for s, e, kind in found for v in read_forms(text[s:e])}
+    out = {v: kind for v, kind in forms.items() if spreads(v)}
+    # a value that holds others (a secret manager's JSON string, a connection string): they are
+    # found too, and spread alone
+    for v in [v for v in forms if depth and len(v) >= 16 and re.search(r'[{:=;"]', v)]:
+        out |= {inner: k for inner, k in found_values(v, depth - 1).items() if inner not in out}
+    return out
 
 # %% ../nbs/01_redact.ipynb #3e121bcc
 # how much of each side of a seam is looked at: longer than any token, shorter than a PEM body
