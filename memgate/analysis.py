@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
-from .terminal import visible
+from .terminal import plural, visible
 from .files import out_folder, whole_file
 from .log import log_files, read_log, TURN_KINDS, UPDATE_RATE_LIMIT
 from .loop import OUTCOMES
@@ -32,13 +32,14 @@ class Runs:
     logs: pd.DataFrame
 
 _TURN_COLS = ['log', 'run', 'project', 'query', 'model', 'baseline', 'level', 't', 'update',
-              'exit', 'outcome', 'applied', 'parse_failed', 'budget_exceeded', 'memory_tokens',
+              'exit', 'outcome', 'applied', 'parse_failed', 'budget_exceeded', 'skipped', 'memory_tokens',
               'latency_s', 'attempts', 'gate', 'period']
 
 # %% ../nbs/15_analysis.ipynb #0ad84618
 def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
-             unchanged: bool = False) -> str:
+             unchanged: bool = False, skipped: bool = False) -> str:
     "The `OUTCOMES` key of a logged turn."
+    if skipped: return 'skipped'
     if parse_failed: return 'parse_failed'
     if budget_exceeded: return 'budget_exceeded'
     if unchanged: return 'unchanged'
@@ -48,8 +49,8 @@ def _outcome(parse_failed: bool, budget_exceeded: bool, applied: bool,
 def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
     "One row per run."
     g = tn.groupby('run', sort=False)
-    per = pd.DataFrame(dict(chunks_seen=g.size(), chunks_used=g['applied'].sum(),
-                            said_yes=g['update'].sum(),
+    per = pd.DataFrame(dict(chunks_seen=g.size(), skipped=g['skipped'].sum(),
+                            chunks_used=g['applied'].sum(), said_yes=g['update'].sum(),
                             parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(), calls=g['attempts'].sum()))
     start = ev[ev.kind == 'run_start'].set_index('run')
@@ -64,12 +65,15 @@ def _runs(ev: pd.DataFrame, tn: pd.DataFrame) -> pd.DataFrame:
                             status=end['status'].reindex(start.index),
                             elapsed_s=(end['elapsed_s'].reindex(start.index)
                                        if 'elapsed_s' in end else None)))
-    counts = ('chunks_seen', 'chunks_used', 'said_yes', 'parse_failures',
+    counts = ('chunks_seen', 'skipped', 'chunks_used', 'said_yes', 'parse_failures',
               'budget_exceeded', 'calls')
     out = out.join(per).fillna(dict.fromkeys(counts, 0))
     for c in counts: out[c] = out[c].astype(int)
-    out['update_rate'] = (out.chunks_used / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
-    out['said_yes_rate'] = (out.said_yes / out.chunks_seen.where(out.chunks_seen > 0)).fillna(0.0)
+    # the chunks the model read: the rates' denominator; a skipped chunk is a call saved
+    out['chunks_read'], out['calls_saved'] = out.chunks_seen - out.skipped, out.skipped
+    read = out.chunks_read.where(out.chunks_read > 0)
+    out['update_rate'] = (out.chunks_used / read).fillna(0.0)
+    out['said_yes_rate'] = (out.said_yes / read).fillna(0.0)
     return out.reset_index()
 
 # %% ../nbs/15_analysis.ipynb #4957740c
@@ -83,7 +87,8 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     starts['period'] = ev.loc[ev.kind == 'run_start', 'period'] if 'period' in ev else None
     tn = ev[ev.kind.isin(TURN_KINDS)][['log', 'run', 'level', 't', 'kind', 'update', 'exit',
                                        'latency_s', 'attempts']].copy()
-    tn['parse_failed'] = tn.pop('kind') == 'parse_failed'
+    kind = tn.pop('kind')
+    tn['parse_failed'], tn['skipped'] = kind == 'parse_failed', kind == 'skipped'
     key = lambda kind: set(zip(ev.loc[ev.kind == kind, 'log'], ev.loc[ev.kind == kind, 't']))
     applied, over, same = key('memory'), key('budget_exceeded'), key('unchanged')
     pairs = list(zip(tn.log, tn.t))
@@ -99,9 +104,10 @@ def _turns(ev: pd.DataFrame) -> pd.DataFrame:
     tn['level'] = tn['level'].astype(int)
     tn['update'] = tn['update'].astype('boolean')
     tn['exit'] = tn['exit'].astype('boolean')
-    tn['attempts'] = tn['attempts'].fillna(1).astype(int)
+    # a skipped turn made no call
+    tn['attempts'] = tn['attempts'].fillna(1).where(~tn['skipped'], 0).astype(int)
     tn['outcome'] = [_outcome(*flags) for flags in zip(tn.parse_failed, tn.budget_exceeded,
-                                                       tn.applied, tn.unchanged)]
+                                                       tn.applied, tn.unchanged, tn.skipped)]
     return tn[_TURN_COLS].reset_index(drop=True)
 
 # %% ../nbs/15_analysis.ipynb #ad749e78
@@ -110,11 +116,12 @@ def _logs(tn: pd.DataFrame, ev: pd.DataFrame) -> pd.DataFrame:
     g = tn.groupby('log', sort=True)
     out = pd.DataFrame(dict(query=g['query'].last(), model=g['model'].last(),
                             baseline=g['baseline'].last(),
-                            chunks_seen=g.size(),
+                            chunks_seen=g.size(), chunks_read=g.size() - g['skipped'].sum(),
+                            skipped=g['skipped'].sum(),
                             chunks_used=g['applied'].sum(), parse_failures=g['parse_failed'].sum(),
                             budget_exceeded=g['budget_exceeded'].sum(),
                             calls=g['attempts'].sum(), memory_tokens=g['memory_tokens'].last()))
-    out['update_rate'] = out.chunks_used / out.chunks_seen
+    out['update_rate'] = (out.chunks_used / out.chunks_read.where(out.chunks_read > 0)).fillna(0.0)
     ends = ev[ev.kind.isin(['run_start', 'run_end'])].groupby('log')['status'].last()
     out['status'] = ends.reindex(out.index)
     return out.reset_index()
@@ -315,7 +322,8 @@ def memory_lineage(events: pd.DataFrame, log, excerpt: int = 300) -> pd.DataFram
 _STYLE = ('body{font-family:sans-serif;max-width:1100px;margin:2em auto} '
           'table{border-collapse:collapse;font-size:90%} '
           'td,th{border:1px solid #ccc;padding:3px 6px}')
-_RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_used',
+_RUN_COLS = ['project', 'query', 'model', 'baseline', 'status', 'chunks_seen', 'chunks_read',
+             'skipped', 'calls_saved', 'chunks_used',
              'update_rate', 'said_yes_rate', 'budget_exceeded', 'parse_failures', 'calls',
              'elapsed_s', 'run']
 
@@ -327,14 +335,15 @@ def _learned_html(x: Learned) -> str:
               if x.answer else '')
     memory = (f"<pre>{e(x.memory)}</pre>" if x.memory is not None
               else '<p>No memory: the gate never opened.</p>')
+    skipped = (f", {s.skipped} skipped by the pregate ({plural(s.skipped, 'model call')} saved)"
+               if s.skipped else '')
     return (f"<h3>{e(x.project)} · {e(x.query)} ({e(who)})</h3>\n"
             f"<blockquote>{e(x.question)}</blockquote>\n"
             f"<p>update-rate {100 * s.update_rate:.1f}%, said-yes {100 * s.said_yes_rate:.1f}%, "
-            f"{s.budget_exceeded} over budget, {s.chunks_seen} chunks read · "
+            f"{s.budget_exceeded} over budget, {s.chunks_read} chunks read{skipped} · "
             f"<code>{e(x.log)}</code></p>\n"
             f"{answer}\n<p><b>Final memory</b> ({s.memory_tokens} tokens, "
             f"{len(x.updates)} updates):</p>{memory}")
-
 
 # %% ../nbs/15_analysis.ipynb #6bdcdadb
 PLOTS = dict(update_rate=('Update-rate per query', lambda r: plot_update_rates(r.runs)),

@@ -178,8 +178,10 @@ def stats_row(path) -> dict:
     "The numbers `memgate stats` reports for one log, recomputed from its events."
     counted = stats(path).as_dict()          # a log that cannot be read says why here first
     first = first_event(path)
+    # the pregate a run read with (`ingest --pregate`): its scorer, seed and the recall it kept
+    pregate = {'pregate': first['config']['pregate']} if 'pregate' in first['config'] else {}
     return dict(log=str(path), level=first['level'], **({'period': first['period']} if 'period' in first else {}),
-                **counted)
+                **pregate, **counted)
 
 # %% ../nbs/14_cli.ipynb #ee52426b
 def cmd_stats(args) -> int:
@@ -195,7 +197,11 @@ def cmd_stats(args) -> int:
         return 1 if passed else 0
     for r in rows:
         p = r['log']
-        print(f"{p}  chunks {r['chunks_seen']}  used {r['chunks_used']}  update-rate {100 * r['update_rate']:.1f}%  "
+        # a run with a pregate: the turns the model read, and those it skipped, each a call saved
+        read = (f"  read {r['chunks_read']}  skipped {r['skipped']}  calls-saved {r['skipped']}"
+                if r['skipped'] or 'pregate' in r else '')
+        print(f"{p}  chunks {r['chunks_seen']}{read}  used {r['chunks_used']}  "
+              f"update-rate {100 * r['update_rate']:.1f}%  "
               f"said-yes {100 * r['said_yes_rate']:.1f}%  memory {r['memory_tokens']}tok  "
               f"parse-failures {r['parse_failures']}  "
               f"budget-exceeded {r['budget_exceeded']}  calls {r['calls']}  status {r['status'] or 'no run_end'}")

@@ -14,14 +14,15 @@ from .files import safe_name
 from .projects import load_project, Selection
 from .chunking import chunk_project
 from .prompt import Budget, build_prompt, chunk_budget, load_template
-from .log import Event, log_files, read_log
+from .log import Event, TURN_KINDS, log_files, read_log
 from .levels import level2_texts
+from .show import Skip, skips
 
 # %% auto #0
 __all__ = ['UNLISTED', 'LabelError', 'Label', 'Labels', 'labels_path', 'load_labels', 'labels_toml', 'save_labels',
            'check_labels', 'TurnGate', 'turn_gates', 'confusion', 'truth', 'exit_timing', 'GateScore', 'score_run',
-           'together', 'scored_runs', 'evaluate', 'score_line', 'scores_text', 'score_dict', 'run_chunks', 'run_budget',
-           'rewards', 'export_turns', 'chat_record']
+           'together', 'scored_runs', 'evaluate', 'score_line', 'skipped_lines', 'scores_text', 'score_dict',
+           'run_chunks', 'run_budget', 'rewards', 'export_turns', 'chat_record']
 
 # %% ../nbs/13_labels.ipynb #71bd39c6
 class LabelError(MemgateError):
@@ -183,7 +184,7 @@ def confusion(pairs) -> dict:
                 accuracy=_ratio(tp + tn, len(pairs)))
 
 # %% ../nbs/13_labels.ipynb #b8608545
-def truth(labels: Labels, turn: TurnGate, log=None) -> bool | None:
+def truth(labels: Labels, turn: TurnGate | Skip, log=None) -> bool | None:
     "Whether the chunk `turn` read is evidence, per `labels`."
     lab = labels.chunks.get(turn.t)
     if lab is None: return False if labels.unlisted == 'irrelevant' else None
@@ -223,8 +224,20 @@ class GateScore:
     unchanged: int = 0
     # labelled chunks the run never read: not scored
     unread: list[int] = field(default_factory=list)
+    # a run with a pregate (`ingest --pregate`): the turns it skipped, not scored, each a model call saved
+    pregated: bool = False
+    skipped: list[int] = field(default_factory=list)
+    calls_saved: int = 0
+    relevant_read: list[int] = field(default_factory=list)        # relevant chunks the model read
+    # relevant chunks the pregate skipped: t, chunk (its sha, short) and the records it covers (read)
+    relevant_skipped: list[dict] = field(default_factory=list)
+    read_recall: float | None = None   # relevant chunks read / relevant chunks the run covered
 
 # %% ../nbs/13_labels.ipynb #22518a2b
+def _skipped_relevant(k: Skip) -> dict:
+    "A relevant chunk the pregate skipped, as a score lists it."
+    return dict(t=k.t, chunk=k.chunk[:12], read=k.sources)
+
 def score_run(log, labels: Labels, only: set[int] | None = None,
               events: list[Event] | None = None) -> GateScore:
     "Score the run in `log` against `labels` on its labelled turns."
@@ -237,11 +250,14 @@ def score_run(log, labels: Labels, only: set[int] | None = None,
                          f"({labels.path}), the run read chunks of {size}: label those "
                          f"(memgate chunks --chunk-tokens {size}, saved as {sized}) "
                          f"or ingest with --chunk-tokens {labels.chunk_tokens}")
-    turns = turn_gates(events)
+    turns, skipped = turn_gates(events), {k.t: k for k in skips(events)}
     truths = {t: truth(labels, g, log) for t, g in turns.items()}
     keep = [t for t in sorted(turns) if truths[t] is not None and (only is None or t in only)]
     said = [(bool(turns[t].said), truths[t]) for t in keep]
     first_try = sum(g.attempts == 1 and g.said is not None for g in turns.values())
+    # a skipped chunk is no gate's: not scored, but a relevant one is a chunk the model never read
+    read = [t for t in sorted(turns) if truths[t]]
+    missed = [_skipped_relevant(k) for t, k in sorted(skipped.items()) if truth(labels, k, log)]
     return GateScore(Path(log), start.get('model', '?'), start['config'].get('gate', 'on'), keep,
                      confusion(said), confusion((turns[t].applied, truths[t]) for t in keep),
                      [t for t, (p, a) in zip(keep, said) if p and not a],
@@ -249,7 +265,9 @@ def score_run(log, labels: Labels, only: set[int] | None = None,
                      exit_timing(labels, turns), _ratio(first_try, len(turns)),
                      sum(g.said is None for g in turns.values()),
                      sum(g.unchanged for g in turns.values()),
-                     sorted(set(labels.chunks) - set(turns)))
+                     sorted(set(labels.chunks) - set(turns) - set(skipped)),
+                     'pregate' in start['config'], sorted(skipped), len(skipped), read, missed,
+                     _ratio(len(read), len(read) + len(missed)))
 
 # %% ../nbs/13_labels.ipynb #45bd6e08
 def together(logs: list[Path], events: dict, labels: Labels) -> list[Event]:
@@ -258,7 +276,7 @@ def together(logs: list[Path], events: dict, labels: Labels) -> list[Event]:
     for log in sorted(logs, key=lambda p: events[p][0].get('period', '')):
         number = {}
         for e in events[log]:
-            if e['kind'] in ('gate', 'parse_failed'):
+            if e['kind'] in TURN_KINDS:
                 spare += 1             # a chunk no label names: numbered past every label
                 number[e['t']] = by_sha.get(e['chunk'], spare)
         out += [dict(e, t=number[e['t']]) if e.get('t') in number else e for e in events[log]
@@ -306,6 +324,13 @@ def evaluate(logs, labels_dir) -> dict[tuple[str, str], list[GateScore] | None]:
 # %% ../nbs/13_labels.ipynb #89a36be5
 def _f(x) -> str: return '-' if x is None else f"{x:.2f}"
 
+def _saved(s: GateScore) -> str:
+    "What a run's pregate saved, and the share of the relevant chunks it covered the model read."
+    if not s.pregated and not s.calls_saved: return ''
+    n = len(s.relevant_read) + len(s.relevant_skipped)
+    return f"  saved={s.calls_saved}" + (f" read-recall={_f(s.read_recall)} ({len(s.relevant_read)}/{n})"
+                                         if s.calls_saved else '')
+
 def score_line(s: GateScore) -> str:
     "One run's scores on one line."
     said, app, ex = s.said, s.applied, s.exit
@@ -316,7 +341,17 @@ def score_line(s: GateScore) -> str:
             f"fp={s.false_pos} fn={s.false_neg}  exit={ex['first_exit'] or '-'} "
             f"lost={ex['lost_by_exit']} after-last={ex['read_after_last']}  "
             f"first-try={_f(s.first_attempt)} parse-failed={s.parse_failures}"
-            + (f"  unchanged={s.unchanged}" if s.unchanged else ''))
+            + (f"  unchanged={s.unchanged}" if s.unchanged else '') + _saved(s))
+
+# %% ../nbs/13_labels.ipynb #66fac187
+def _records(read: list[dict]) -> str:
+    "The session files and first and last record refs of a chunk."
+    refs = lambda f: f"{f['refs'][0]} .. {f['refs'][-1]}" if f.get('refs') else '-'
+    return '; '.join(f"{Path(f['file']).name} {refs(f)}" for f in read) or '-'
+
+def skipped_lines(s: GateScore) -> list[str]:
+    "A line per relevant chunk the run's pregate skipped: its turn, its sha, its records."
+    return [f"    skipped relevant t={k['t']} {k['chunk']}  {_records(k['read'])}" for k in s.relevant_skipped]
 
 # %% ../nbs/13_labels.ipynb #e9791640
 def _span(ts: list[int]) -> str:
@@ -335,8 +370,10 @@ def scores_text(groups: dict) -> str:
         unread = sorted(set.intersection(*(set(s.unread) for s in scores)))
         gone = (f"; labels of chunks {_span(unread)} name chunks no run read: not scored"
                 if unread else '')
+        skipped = sorted(set().union(*(s.skipped for s in scores)))
+        gone += f"; chunks {_span(skipped)} skipped by the pregate: not scored" if skipped else ''
         out.append(f"{project} / {query}: {n} labelled chunks every run read, {rel} relevant{gone}")
-        out += [score_line(s) for s in scores]
+        for s in scores: out += [score_line(s), *skipped_lines(s)]
     return '\n'.join(out)
 
 # %% ../nbs/13_labels.ipynb #2dd84bb4

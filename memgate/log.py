@@ -381,8 +381,10 @@ def chunks_read(self: Stats) -> int:
 # %% ../nbs/08_log.ipynb #f96750f7
 @patch
 def as_dict(self: Stats) -> dict:
-    "The numbers as a dict, the two rates included."
-    return dict(asdict(self), update_rate=self.update_rate, said_yes_rate=self.said_yes_rate)
+    "The numbers as a dict, the chunks read and the two rates included."
+    return dict(asdict(self), chunks_read=self.chunks_read, update_rate=self.update_rate,
+                said_yes_rate=self.said_yes_rate)
+
 
 # %% ../nbs/08_log.ipynb #60c09df6
 @patch

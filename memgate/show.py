@@ -16,8 +16,8 @@ from .log import LogError, Stats, logs_of, passed_over, read_log, stats
 from .levels import LEVEL2_LOG, ConsolidateError, period_memories
 
 # %% auto #0
-__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'lineage', 'Learned', 'timeline', 'learned', 'why_no_memory', 'down', 'as_text',
-           'as_markdown', 'as_json', 'headline', 'show']
+__all__ = ['EXCERPT_CHARS', 'FORMATS', 'Update', 'Skip', 'skips', 'lineage', 'Learned', 'timeline', 'learned', 'why_no_memory',
+           'down', 'as_text', 'as_markdown', 'as_json', 'headline', 'show']
 
 # %% ../nbs/11_show.ipynb #3fbf1f1f
 @dataclass
@@ -32,6 +32,23 @@ class Update:
     # files of the evidence, each with its record refs and, when known, first_ts and last_ts
     sources: list[dict]
     evidence: str            # the evidence chunk's text
+
+# %% ../nbs/11_show.ipynb #0905397f
+@dataclass
+class Skip:
+    "A turn the pregate kept from the model: its chunk scored under the threshold."
+    t: int
+    chunk: str               # the chunk's sha
+    score: float
+    threshold: float
+    # files of the chunk, each with its record refs and, when known, first_ts and last_ts
+    sources: list[dict]
+
+# %% ../nbs/11_show.ipynb #57b76af4
+def skips(events: list[dict]) -> list[Skip]:
+    "The turns of a log's `events` the pregate skipped, in order."
+    return [Skip(e['t'], e['chunk'], e['score'], e['threshold'], e.get('read', []))
+            for e in events if e['kind'] == 'skipped']
 
 # %% ../nbs/11_show.ipynb #44d157d8
 def _where_line(e: dict) -> str:
@@ -81,6 +98,7 @@ class Learned:
     period: str | None = None              # the period a period log is of
     # a level-2 log's period memories, in time order: period, tokens, updates, sessions, hours, log
     timeline: list[dict] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)   # the turns the pregate kept from the model
 
 # %% ../nbs/11_show.ipynb #d2b2cc2e
 def _failure(events: list) -> str | None:
@@ -108,20 +126,23 @@ def learned(path, events: list | None = None) -> Learned:
                    mems[-1]['sha'] if mems else None, stats(events),
                    dict(answers[-1]) if answers else None, lineage(events), _failure(events),
                    len(answers), start['level'], start.get('period'),
-                   timeline(path) if start['level'] == 2 else [])
+                   timeline(path) if start['level'] == 2 else [], skips(events))
 
 # %% ../nbs/11_show.ipynb #84ec82a5
 EXCERPT_CHARS = 600   # how much of an update's evidence `--evidence` shows
 
-def _where(u: Update) -> str:
-    "The session files of an update's evidence, with their time range."
+def _where(u: Update | Skip) -> str:
+    "The session files of an update's evidence (or a skipped chunk), with their time range."
     span = lambda s: f" {s['first_ts']} .. {s['last_ts']}" if s.get('first_ts') else ''
     return '; '.join(f"{Path(s['file']).name}{span(s)}" for s in u.sources) or '-'
 
 # %% ../nbs/11_show.ipynb #d21a0520
 def _rates(s: Stats) -> str:
     "The run's numbers in a sentence."
-    return (f"{s.chunks_seen} chunks read, {s.chunks_used} used: "
+    read = (f"{s.chunks_seen} chunks: {s.chunks_read} read, {s.skipped} skipped by the pregate "
+            f"({plural(s.skipped, 'model call')} saved); " if s.skipped
+            else f"{s.chunks_seen} chunks read, ")
+    return (f"{read}{s.chunks_used} used: "
             f"update-rate {100 * s.update_rate:.1f}%, said-yes {100 * s.said_yes_rate:.1f}%, "
             f"{s.budget_exceeded} over budget"
             + (f", {s.unchanged} yes with memory returned unchanged" if s.unchanged else ''))
@@ -130,8 +151,8 @@ def _rates(s: Stats) -> str:
 def why_no_memory(x: Learned) -> str:
     "Why a log has no memory, in words."
     if x.failed and not x.stats.chunks_seen: return 'the run failed before any turn'
-    if x.stats.chunks_seen and x.stats.parse_failures == x.stats.chunks_seen:
-        return f"no answer was in the gate format in {plural(x.stats.chunks_seen, 'turn')}"
+    if x.stats.chunks_read and x.stats.parse_failures == x.stats.chunks_read:
+        return f"no answer was in the gate format in {plural(x.stats.chunks_read, 'turn')}"
     if x.stats.update_gates:
         return (f"the gate said yes {plural(x.stats.update_gates, 'time')}, "
                 f"but no candidate was kept ({x.stats.budget_exceeded} over the memory budget, "
@@ -186,6 +207,12 @@ def down(x: Learned, u: Update) -> list[str]:
     return [f"{s['period']} t={v.t}: {files(v)}" for v in ups[:i + 1]]
 
 # %% ../nbs/11_show.ipynb #18108138
+def _skips_text(x: Learned) -> list[str]:
+    "The lines of `x`'s skipped turns, each with its score and threshold."
+    if not x.skipped: return []
+    return ['', 'skipped by the pregate (not sent to the model; memory kept):'] + [
+        f"  t={k.t}  score {k.score:g} < threshold {k.threshold:g}  {_where(k)}" for k in x.skipped]
+
 def as_text(x: Learned, evidence: bool = False) -> str:
     "`x` for a terminal."
     who = 'keyword baseline' if x.baseline else x.model
@@ -193,7 +220,8 @@ def as_text(x: Learned, evidence: bool = False) -> str:
            _rates(x.stats), '']
     if x.failed: out += [f"the last run failed: {x.failed}", '']
     if x.answer: out += [f"answer ({_answered(x.answer)}{_earlier(x)}):", x.answer['text'], '']
-    if x.memory is None: return '\n'.join(out + [f"memory: none ({why_no_memory(x)})", ''])
+    if x.memory is None:
+        return '\n'.join(out + [f"memory: none ({why_no_memory(x)})"] + _skips_text(x) + [''])
     out += [f"memory ({x.stats.memory_tokens} tokens, sha {x.memory_sha[:12]}, "
             f"{len(x.updates)} updates):", x.memory, '', 'updates:']
     for u in x.updates:
@@ -204,7 +232,7 @@ def as_text(x: Learned, evidence: bool = False) -> str:
             out.append('    evidence: ' + excerpt.replace('\n', '\n    '))
         if evidence and x.level == 2: out += [f"      {line}" for line in down(x, u)]
     if x.timeline: out += ['', 'periods:'] + [f"  {_period_line(p)}" for p in x.timeline]
-    return '\n'.join(out + [''])
+    return '\n'.join(out + _skips_text(x) + [''])
 
 # %% ../nbs/11_show.ipynb #6f79eb10
 def _fence(text: str) -> str:
@@ -231,7 +259,7 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
     if x.failed: out += [f"**The last run failed:** {e(x.failed)}", '']
     if x.answer: out += [f"**Answer** ({e(_answered(x.answer) + _earlier(x))}):", '',
                          e(x.answer['text']), '']
-    if x.memory is None: return '\n'.join(out + [f"No memory: {why_no_memory(x)}.", ''])
+    if x.memory is None: return '\n'.join(out + [f"No memory: {why_no_memory(x)}."] + _skips_md(x) + [''])
     f = _fence(x.memory)
     out += [f"**Memory** ({x.stats.memory_tokens} tokens, {len(x.updates)} updates):", '', f,
             x.memory, f, '',
@@ -246,7 +274,15 @@ def as_markdown(x: Learned, evidence: bool = False) -> str:
         excerpt = cut_middle(u.evidence, EXCERPT_CHARS)
         out += ['', f"<details><summary>evidence of t={u.t}</summary>", '', _fence(excerpt),
                 excerpt, _fence(excerpt), '</details>']
-    return '\n'.join(out + [''])
+    return '\n'.join(out + _skips_md(x) + [''])
+
+# %% ../nbs/11_show.ipynb #2efa15e2
+def _skips_md(x: Learned) -> list[str]:
+    "The table of `x`'s skipped turns, each with its score and threshold."
+    if not x.skipped: return []
+    return ['', '**Skipped by the pregate** (not sent to the model; memory kept):', '',
+            '| turn | score | threshold | from |', '|---|---|---|---|'] + [
+        f"| {k.t} | {k.score:g} | {k.threshold:g} | {_md(_where(k))} |" for k in x.skipped]
 
 # %% ../nbs/11_show.ipynb #c631f935
 def as_json(x: Learned, evidence: bool = False) -> dict:

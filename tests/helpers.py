@@ -42,3 +42,35 @@ def page_text(path: Path) -> str:
 def docs_text() -> str:
     "The README and every docs page, as one text (what the docs say, wherever it is said)."
     return '\n'.join(page_text(p) for p in [README, *PAGES])
+
+# pregated runs over the bundled sessions, the scripted model answering (tests/make_fixture_runs.py)
+SESSIONS = ROOT / 'fixtures' / 'transcripts'
+
+def scorer_of(tmp_path, log):
+    "The scorer `memgate pregate fit` makes of `log`."
+    out = tmp_path / f'{log.stem}.scorer.json'
+    r = memgate('pregate', 'fit', log, '--project', SESSIONS, '--out', out)
+    assert r.returncode == 0, r.stderr
+    return out
+
+def scripted_ingest(server, runs, query, *args):
+    "`memgate ingest` of `query` over the bundled sessions into `runs`, with the scripted model."
+    return memgate('ingest', '--project', SESSIONS, '--query', query, '--base-url', server.url,
+                   '--model', 'scripted-gate', '--log-dir', runs, '--quiet', *args)
+
+def pregated_logs(tmp_path, query='infra-root-causes', *args):
+    "(plain, pregated): `query` read without a pregate, then with one fitted on that log (`args` added)."
+    import make_fixture_runs as fixture_runs
+    from memgate.testing import FakeServer
+    fixture_runs.LATENCY = False
+    plain, log = (tmp_path / d / 'transcripts' / f'{query}.jsonl' for d in ('plain', 'pregated'))
+    # the model counts the times it was asked each prompt: a fresh count for each run, none left for the next test
+    fixture_runs.seen.clear()
+    with FakeServer(gate=fixture_runs.selective_gate, models=('scripted-gate',)) as s:
+        assert scripted_ingest(s, tmp_path / 'plain', query).returncode == 0
+        scorer = scorer_of(tmp_path, plain)
+        fixture_runs.seen.clear()          # the model answers the second run as it did the first
+        r = scripted_ingest(s, tmp_path / 'pregated', query, '--pregate', scorer, *args)
+    fixture_runs.seen.clear()
+    assert r.returncode == 0, r.stderr
+    return plain, log

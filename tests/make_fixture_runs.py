@@ -12,9 +12,12 @@ Runs the installed `memgate ingest` over the real sessions in fixtures/transcrip
 - fixtures/ablation/{gated,ungated}/: infra-root-causes with `rewriting_gate` (a model that, like MemAgent's,
   rewrites its candidate on every chunk but says yes only on strong evidence), with the update gate on and off.
   `python tests/make_fixture_runs.py ablation` makes only these.
+- fixtures/pregated/: infra-root-causes read again with a pregate fitted on a scripted run's log, at recall 0.5
+  and δ 0.5 (the 31 bundled chunks certify no more), so that some chunks are skipped: the views' examples of
+  skipped turns. `python tests/make_fixture_runs.py pregated` makes only these.
 The logs are data: regenerate them only on purpose, then re-run the analysis notebooks.
 """
-import os, shutil, subprocess, sys, time, threading
+import os, shutil, subprocess, sys, tempfile, time, threading
 from pathlib import Path
 from memgate.testing import FakeServer
 from memgate.parser import gate_response
@@ -67,14 +70,32 @@ def ablation(root: Path):
             ingest('--base-url', s.url, '--model', 'rewriting-gate', '--query', 'infra-root-causes', '--gate', mode,
                    '--log-dir', str(root / ('gated' if mode == 'on' else 'ungated')))
 
-def ingest(*args, **env):
-    cmd = [sys.executable, '-m', 'memgate.cli', 'ingest', '--project', str(ROOT / 'fixtures' / 'transcripts'), *args]
+def pregated(root: Path):
+    "infra-root-causes read without a pregate, then with one fitted on that log: chunks it scores low are skipped."
+    shutil.rmtree(root, ignore_errors=True)
+    seen.clear()                      # the runs before asked other prompts, or these
+    with tempfile.TemporaryDirectory() as tmp, FakeServer(gate=selective_gate, models=('scripted-gate',)) as s:
+        run = ('--base-url', s.url, '--model', 'scripted-gate', '--query', 'infra-root-causes')
+        ingest(*run, '--log-dir', tmp)
+        scorer = str(Path(tmp) / 'scorer.json')
+        memgate('pregate', 'fit', str(Path(tmp) / 'transcripts' / 'infra-root-causes.jsonl'),
+                '--project', str(ROOT / 'fixtures' / 'transcripts'), '--out', scorer)
+        seen.clear()                  # the model answers the second run as it did the first
+        ingest(*run, '--pregate', scorer, '--recall', '0.5', '--delta', '0.5', '--audit-seed', '1',
+               '--log-dir', str(root))
+
+def memgate(*args, **env):
+    cmd = [sys.executable, '-m', 'memgate.cli', *args]
     r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **env})
     print(r.stdout, r.stderr.splitlines()[-1] if r.stderr else '')
     assert r.returncode == 0, r.stderr
 
+def ingest(*args, **env):
+    memgate('ingest', '--project', str(ROOT / 'fixtures' / 'transcripts'), *args, **env)
+
 if __name__ == '__main__':
     if sys.argv[1:] == ['ablation']: sys.exit(ablation(ROOT / 'fixtures' / 'ablation'))
+    if sys.argv[1:] == ['pregated']: sys.exit(pregated(ROOT / 'fixtures' / 'pregated'))
     runs, rec = ROOT / 'fixtures' / 'runs', ROOT / 'fixtures' / 'recordings'
     shutil.rmtree(runs, ignore_errors=True)
     shutil.rmtree(rec, ignore_errors=True)
@@ -87,3 +108,4 @@ if __name__ == '__main__':
         shutil.rmtree(rec / 'runs')
     ingest('--model', 'keyword-baseline', '--log-dir', str(runs / 'baseline'))
     ablation(ROOT / 'fixtures' / 'ablation')
+    pregated(ROOT / 'fixtures' / 'pregated')

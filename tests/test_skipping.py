@@ -70,26 +70,13 @@ from pathlib import Path as _Path
 _sys.path.insert(0, str(_Path(__file__).parent))
 import make_fixture_runs as fixture_runs                       # noqa: E402
 from conftest import FIXTURES                                  # noqa: E402
-from helpers import memgate                                    # noqa: E402
+from helpers import memgate, scorer_of, scripted_ingest as ingest  # noqa: E402
 from memgate.testing import FakeServer                         # noqa: E402
-
-SCRIPTED = FIXTURES / 'runs' / 'scripted' / 'transcripts'
-
-def scorer_of(tmp_path, log):
-    "The scorer `memgate pregate fit` makes of `log`."
-    out = tmp_path / f'{log.stem}.scorer.json'
-    r = memgate('pregate', 'fit', log, '--project', FIXTURES / 'transcripts', '--out', out)
-    assert r.returncode == 0, r.stderr
-    return out
-
-def ingest(server, runs, query, *args):
-    "`memgate ingest` of `query` over the bundled sessions into `runs`, with the scripted model."
-    return memgate('ingest', '--project', FIXTURES / 'transcripts', '--query', query, '--base-url', server.url,
-                   '--model', 'scripted-gate', '--log-dir', runs, '--quiet', *args)
 
 def test_the_bundled_sessions_are_too_few_to_certify_and_nothing_is_skipped(tmp_path):
     "3-11 relevant chunks a query: the run says how many more yes it needs, and every chunk goes to the model."
     fixture_runs.LATENCY = False
+    fixture_runs.seen.clear()                  # prompts an earlier test asked: the model would answer them otherwise
     plain, log = (tmp_path / d / 'transcripts' / 'infra-root-causes.jsonl' for d in ('plain', 'pregated'))
     with FakeServer(gate=fixture_runs.selective_gate, models=('scripted-gate',)) as s:
         assert ingest(s, tmp_path / 'plain', 'infra-root-causes').returncode == 0
