@@ -31,8 +31,8 @@ from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
 __all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
-           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'continued', 'open_log', 'cheap_gate',
-           'same_pregate', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen',
+           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate', 'same_pregate', 'continued',
+           'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen',
            'one_kind', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
@@ -243,6 +243,23 @@ def _drop_unparsed_run(writer: LogWriter, events: list, say: Callable[[str], Non
         f"dropped it (line {start.line} on) to redo its turns")
     return [e for e in events if e.offset < start.offset]
 
+# %% ../nbs/10_ingest.ipynb #21a7ca4d
+def cheap_gate(plan: IngestPlan, query: Query) -> Cheap | None:
+    "`query`'s pregate: the plan's scorer, a fresh cascade, the audit seed."
+    if plan.pregate is None: return None
+    digest = sha256_text(json.dumps(plan.pregate.as_dict(), sort_keys=True))
+    seed = plan.audit_seed or sha256_text(f"{query.id}\0{digest}")[:16]
+    return Cheap(plan.pregate, Cascade(plan.recall, plan.delta), seed, digest)
+
+# %% ../nbs/10_ingest.ipynb #2761deb9
+def same_pregate(path: Path, resume: ResumePoint | None, cheap: Cheap | None):
+    "Refuse to go on in a log whose last run read under another pregate (or none)."
+    now = cheap.params if cheap is not None else None
+    if resume is None or resume.pregate == now: return
+    said = lambda p: f"pregate {p!r}" if p else 'no pregate'
+    raise ResumeError(f"{path}: its last run read with {said(resume.pregate)}, this run has "
+                      f"{said(now)}; resuming would mix two runs (give it another --log-dir)")
+
 # %% ../nbs/10_ingest.ipynb #f957898b
 def _exists(path: Path) -> str:
     "What to say about a log that a plain run would overwrite."
@@ -252,12 +269,14 @@ def _exists(path: Path) -> str:
 
 # %% ../nbs/10_ingest.ipynb #ee848783
 def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig,
-              say: Callable[[str], None]) -> ResumePoint | None:
+              say: Callable[[str], None], cheap: Cheap | None = None) -> ResumePoint | None:
     "A log a plain run meets: continued if its runs logged no turn, replaced (kept aside) if it cannot be."
     # read once for both questions
     path, events = writer.path, read_log(writer.path).events
     if stats(events).chunks_seen: raise MemgateError(_exists(path))
-    try: rp = resume_point(path, query, cfg, events)
+    try:
+        rp = resume_point(path, query, cfg, events)
+        same_pregate(path, rp, cheap)            # another pregate is another setting
     except ResumeError as e:
         aside = path.with_name(f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.jsonl.old")
         shutil.copyfile(path, aside)
@@ -270,10 +289,10 @@ def _turnless(writer: LogWriter, query: Query, cfg: LoopConfig,
 
 # %% ../nbs/10_ingest.ipynb #a2626b42
 def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool,
-              say: Callable[[str], None]) -> ResumePoint | None:
+              say: Callable[[str], None], cheap: Cheap | None = None) -> ResumePoint | None:
     "Where a run goes on in the log `writer` holds: verified first, an unfinished last turn dropped to be redone."
     path = writer.path
-    if not asked: return _turnless(writer, query, cfg, say)
+    if not asked: return _turnless(writer, query, cfg, say, cheap)
     # read once: what follows goes on with its (slim) events
     v = verify(path, unfinished_ok=True, keep=True)
     if not v.ok: raise ResumeError(f"{path}:{v.line}: {v.message} (memgate does not resume a log that fails verify)")
@@ -285,7 +304,9 @@ def continued(writer: LogWriter, query: Query, cfg: LoopConfig, asked: bool,
         say(f"{path}: dropped the unfinished turn {at}; redoing it")
     events = _drop_unparsed_run(writer, events, say)
     # None: nothing was left to resume
-    return resume_point(path, query, cfg, events) if events else None
+    rp = resume_point(path, query, cfg, events) if events else None
+    same_pregate(path, rp, cheap)
+    return rp
 
 # %% ../nbs/10_ingest.ipynb #f1fba488
 def open_log(path: Path,                     # the log, made if it is not there
@@ -293,31 +314,15 @@ def open_log(path: Path,                     # the log, made if it is not there
              cfg: LoopConfig,                # the run's settings, checked against the log's
              asked: bool,                    # `--resume` given: go on after the log's turns
              say: Callable[[str], None],     # where messages go
-             logs: ExitStack                 # holds the log locked until it closes
+             logs: ExitStack,                # holds the log locked until it closes
+             cheap: Cheap | None = None      # the run's pregate (`cheap_gate`): the log's must be the same
              ) -> tuple[LogWriter, ResumePoint | None]:
     "Lock the log at `path`, drop a torn last line, find where it goes on."
     writer = logs.enter_context(LogWriter(path))
     if writer.dropped_tail:
         torn = len(writer.dropped_tail)
         say(f"{path}: dropped an incomplete last line ({torn} bytes) left by a killed run")
-    return writer, continued(writer, query, cfg, asked, say) if path.stat().st_size else None
-
-# %% ../nbs/10_ingest.ipynb #21a7ca4d
-def cheap_gate(plan: IngestPlan, query: Query) -> Cheap | None:
-    "`query`'s pregate: the plan's scorer, a fresh cascade, the audit seed."
-    if plan.pregate is None: return None
-    digest = sha256_text(json.dumps(plan.pregate.as_dict(), sort_keys=True))
-    seed = plan.audit_seed or sha256_text(f"{query.id}\0{digest}")[:16]
-    return Cheap(plan.pregate, Cascade(plan.recall, plan.delta), seed, digest)
-
-# %% ../nbs/10_ingest.ipynb #2761deb9
-def same_pregate(path: Path, resume: ResumePoint | None, cheap: Cheap | None):
-    "Refuse to resume a log read under another pregate (or none)."
-    now = cheap.params if cheap is not None else None
-    if resume is None or resume.pregate == now: return
-    said = lambda p: f"pregate {p!r}" if p else 'no pregate'
-    raise ResumeError(f"{path}: its turns were read with {said(resume.pregate)}, this run has "
-                      f"{said(now)}; resuming would mix two runs (give it another --log-dir)")
+    return writer, continued(writer, query, cfg, asked, say, cheap) if path.stat().st_size else None
 
 # %% ../nbs/10_ingest.ipynb #95848739
 def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs: ExitStack,
@@ -326,9 +331,8 @@ def start_query(plan: IngestPlan, query: Query, feed: ChunkFeed, name: str, logs
     path = log_path(plan.log_dir, name, query.id, plan.at)
     cfg = plan.loop if not query.exit_gate else LoopConfig(**{**vars(plan.loop),
                                                               'use_exit_gate': True})
-    writer, resume = open_log(path, query, cfg, plan.resume, say, logs)
     cheap = cheap_gate(plan, query)
-    same_pregate(path, resume, cheap)
+    writer, resume = open_log(path, query, cfg, plan.resume, say, logs, cheap)
     limit = run_limit(plan, resume)
     if nothing_left(resume, limit, feed.stamp):
         return _nothing_to_do(plan, name, query, path, resume, say)
