@@ -816,8 +816,9 @@ def card_findings(text: str) -> list[Found]:
     out = []
     for m in _CARD.finditer(text):
         digits = re.sub(r'\D', '', m[0])
+        # (Stripe's many test cards are mostly zeros, `4000 0025 0000 3155`; a real number hardly)
         if (13 <= len(digits) <= 19 and _NETWORK.match(digits) and _luhn(digits)
-                and digits not in TEST_CARDS):
+                and digits not in TEST_CARDS and digits.count('0') < 7):
             out.append((*m.span(), 'card-number'))
     return out
 

@@ -293,7 +293,11 @@ def code_value(text: str, s: int, e: int) -> bool:
     literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v)
     # (a YAML value ends its line; code's `key: name,` goes on)
     line_rest = text[e:text.find('\n', e) % (len(text) + 1)]
-    if literal and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip():
+    # (and a name of three words or more, `CorrectHorseBatteryStaple`, a passphrase's, where no
+    # code's line comes before: a type's is shorter, `SecretStr`)
+    prev = text[:text.rfind('\n', 0, s) + 1].rstrip().rsplit('\n', 1)[-1]
+    words = len(re.findall(r'[A-Z][a-z]+', v)) >= 3 and not prev.endswith((',', '{', '(', '[', ';'))
+    if (literal or words) and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip():
         return False
     if expression(v): return True
     if not _CODE_VALUE.fullmatch(v): return False

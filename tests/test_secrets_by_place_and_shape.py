@@ -4,7 +4,7 @@ words drawn at random; a card number is its shape and its check digit; hex of ra
 its particle; a passphrase is words. And what is no secret by its shape or its claims: ids, a ray, a store path, a
 resource in a REST path, an anonymous role's token, documented examples, a token of words. Values are hypothesis's."""
 import re
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from memgate.positions import seed_words
 from memgate.redact import found_values, redact
 
@@ -61,6 +61,7 @@ def luhn_complete(digits: str) -> str:
 @given(st.sampled_from(['4', '51', '53', '55', '22', '27']), st.text('0123456789', min_size=14, max_size=14))
 def test_a_card_number_is_taken_and_a_number_failing_its_check_is_not(prefix, body):
     card = luhn_complete((prefix + body)[:15])
+    assume(card.count('0') < 7)          # mostly zeros: a network's test card (Stripe's 4000 0025 0000 3155)
     spaced = ' '.join(card[i:i + 4] for i in range(0, 16, 4))
     assert card not in redact(f'card {card} exp 08/27') and spaced not in redact(f'card {spaced} exp 08/27')
     wrong = card[:-1] + str((int(card[-1]) + 1) % 10)
