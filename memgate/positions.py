@@ -441,7 +441,9 @@ _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?<=[A-Za-z])(?=[はが是]))')   # (a particle may follow: `PINは`)
 
-_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?![\w]))[ \t]*[:：]?|[ \t]*[:：=]')
+# a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
+_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
+                      r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」

@@ -4,7 +4,7 @@ taken.
 
 The values are hypothesis's: any characters a password may hold, written escaped as each place requires."""
 import json, re, shlex
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from synth import cc, write_jsonl
 from memgate.chunking import chunk_project
 from memgate.projects import load_project
@@ -53,6 +53,7 @@ def test_a_generated_password_is_taken_wherever_it_stands(value, place):
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(password)
+@example('E-2232232232')  # found by CI: `=E` read as the copula `e`, the rest a passphrase with the next word
 def test_a_secret_found_in_one_session_is_absent_from_every_other(tmp_path, value):
     "Found after a credential flag in the last session, it is gone from the first one's prose and its thinking too."
     value = value.replace('`', '')
