@@ -423,8 +423,7 @@ TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar')
 # multi-word ones joined back
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
             'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
-            'api key', 'access key', 'secret key', 'auth token', 'access token',
-            'código de recuperación',
+            'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
 
@@ -433,8 +432,7 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 
-_TOKEN_SAID = set(TOKEN_WORDS) | {'api key', 'access key', 'secret key',
-                                  'auth token', 'access token'}
+_TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
