@@ -110,10 +110,11 @@ def generated(text: str) -> bool:
             and _classes(joined) == 3):
         core = joined
     # a code in three or more groups of one length (`K7QM-2XPV-9RTN-4WJB-8HZC`, a licence's, a
-    # recovery code): its groups were made together, so they are judged together
+    # recovery code), a product's prefix before them (Unity's `F3-3S8R-XJ5D-GY2U-A3PI-UJN5`): its
+    # groups were made together, so they are judged together
     groups = text.split('-')
-    if (len(core) < MIN_GENERATED and len(groups) >= 3 and len(set(map(len, groups))) == 1
-            and _RUN.fullmatch(joined)):
+    same = len(set(map(len, groups))) == 1 or len(groups) >= 4 and len(set(map(len, groups[1:]))) == 1
+    if len(core) < MIN_GENERATED and len(groups) >= 3 and same and _RUN.fullmatch(joined):
         core = joined
     # standard base64's `+` and `/` too, when the whole is base64 of a key's length
     if re.fullmatch(r'[A-Za-z0-9+/]{22,}={0,2}', text) and re.search('[+/]', text):

@@ -16,7 +16,8 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
            'flag_parts', 'command_findings', 'assignment_findings', 'directive_findings', 'pair_findings',
            'prose_findings', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
-           'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'position_findings']
+           'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -822,6 +823,22 @@ def card_findings(text: str) -> list[Found]:
             out.append((*m.span(), 'card-number'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #1ea21eb8
+# a key written as its bytes, a JSON array of numbers under 256 (Solana's id.json, a keypair's 64)
+_BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1,3}[ \t\r\n]*\]')
+
+def byte_array_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each array of 32 or more bytes of random values: a key's."
+    out = []
+    for m in _BYTE_ARRAY.finditer(text):
+        values = [int(v) for v in re.findall(r'\d+', m[0])]
+        # random bytes: each under 256, few repeated (a table's counts or zeros repeat), not in
+        # order (a range)
+        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
+        if max(values) < 256 and len(set(values)) >= 0.6 * len(values) and steps < len(values) / 4:
+            out.append((m.start() + 1, m.end() - 1, 'key-bytes'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
@@ -829,4 +846,4 @@ def position_findings(text: str) -> list[Found]:
                   table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text),
                   statement_findings(text), seed_phrase_findings(text),
-                  card_findings(text))
+                  card_findings(text), byte_array_findings(text))

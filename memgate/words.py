@@ -45,13 +45,13 @@ def name_words(name: str) -> list[str]:
 # a code named for what it opens or recovers (`alarm code`, `installer code`, `recovery codes`):
 # `code` otherwise ends a name of no credential (`status_code`, `country_code`)
 OPENING_CODES = frozenset('''alarm door gate safe installer access security master unlock entry garage keypad
-    lock panel verification recovery backup rescue scratch puk'''.split())
+    lock panel verification recovery backup rescue scratch puk revocation'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
-    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community'''.split())
+    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd')

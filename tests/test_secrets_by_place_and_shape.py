@@ -3,7 +3,7 @@ file named for a credential are positions; a cookie's pairs are credentials in a
 words drawn at random; a card number is its shape and its check digit; hex of random text is random; a PIN follows
 its particle; a passphrase is words. And what is no secret by its shape or its claims: ids, a ray, a store path, a
 resource in a REST path, an anonymous role's token, documented examples, a token of words. Values are hypothesis's."""
-import re
+import random, re
 from hypothesis import assume, given, settings, strategies as st
 from memgate.positions import seed_words
 from memgate.redact import found_values, redact
@@ -105,3 +105,22 @@ def test_ids_a_ray_a_store_path_a_rest_resource_an_anon_token_and_documented_exa
     assert service not in redact(f'SUPABASE_SERVICE_ROLE_KEY={service}')
     key = '0x5fd588f6ff775abf74063df7336ed5590a355db0f77e4d77ef7d0e5c514a596f'
     assert key not in redact(f'const DEPLOYER = process.env.DEPLOYER_KEY ?? "{key}";')
+
+def test_round_10_windows_flags_user_flags_license_blocks_and_key_bytes_are_taken():
+    said = {"xfreerdp /v:build-03 /u:'.\\Administrator' /p:'W3ird!2008' /cert:ignore": 'W3ird!2008',
+            '$pw = ConvertTo-SecureString "Nebel605_x" -AsPlainText -Force': 'Nebel605_x',
+            'net use Z: \\\\nas01\\builds /user:STUDIO\\svc dSczWYBD4=PYUeAQ /persistent:yes': 'dSczWYBD4=PYUeAQ',
+            "mosquitto_pub -h mqtt.example.io -u cabinet-028 -P 'CQKp*brkOXFjzkcT=o' -t x": 'CQKp*brkOXFjzkcT',
+            '--console.username admin --console.password Zurich_Playa694': 'Zurich_Playa694',
+            '----- BEGIN LICENSE -----\nStudio\nEA7E-260353\nA0A32E53 9DBB4932\n----- END LICENSE -----': 'A0A32E53',
+            'Unity -batchmode -serial F3-3S8R-XJ5D-GY2U-A3PI-UJN5 -quit': '3S8R-XJ5D',
+            '{"revocation_code":"R39928"}': 'R39928'}
+    for text, value in said.items(): assert value not in redact(text), text
+    rng = random.Random(7)
+    key = str([rng.randrange(256) for _ in range(64)])
+    assert redact(key) == '[[REDACTED:key-bytes]]'
+    kept = ['msbuild /p:Configuration=Release /p:Platform=x64', 'scp -P 2222 file host:', str(list(range(100, 140))),
+            'want := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
+            'encryptionsalt: v1:+YvIHpIJUrcsAdOS:v1:d+krEb0f1umm//+t:a99i4Pxb3XAnq1T3OOn3AAAA',
+            'treasury: bc1q8x8z9tj6r98vfuqtvdd2qhpwzf2806fdkryhjn']
+    assert [redact(k) for k in kept] == kept
