@@ -12,12 +12,12 @@ from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, SECRET_WORDS, Found, 
                            placeholder, plain_word, secret_name)
 
 # %% auto #0
-__all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'LINE_NUMBER', 'PASSWORD_WORDS',
-           'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
-           'flag_parts', 'command_findings', 'assignment_findings', 'directive_findings', 'pair_findings',
-           'prose_findings', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
-           'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings',
-           'position_findings']
+__all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
+           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
+           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings', 'table_findings',
+           'argv_findings', 'hcl_findings', 'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -100,6 +100,9 @@ def _span(where: list[int], a: int = 0, b: int | None = None,
     return where[a], where[b - 1] + 1, kind
 
 # %% ../nbs/00e_positions.ipynb #911261b4
+# a value that is pairs of its own (`t=1760049604,v1=d449…`, `a=1;b=2`), not one value
+PAIRS = re.compile(r'[A-Za-z_][\w.-]*=[^\s,;&=]*(?:[,;&][A-Za-z_][\w.-]*=[^\s,;&]*)+(?![^\s,;&])')
+
 def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
     "The credential a word assigns to a secret name."
     for m in re.finditer(r'([A-Za-z_][\w.-]*)=', v):
@@ -108,6 +111,8 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
         b = m.end() + nxt.start() if nxt else len(v)
         value = v[m.end():b]
         if not value: return []
+        # pairs of its own (`Stripe-Signature=t=…,v1=…`): each is judged by its name
+        if PAIRS.match(v, m.end()): continue
         # unquoted, `x[1]` and `x,` are code (a call's arguments), not a shell's words
         code = raw[where[m.end()] - 1] not in '\'"' and ('[' in value or value.endswith(','))
         return [] if placeholder(value) or code else [_span(where, m.end(), b)]
@@ -225,8 +230,9 @@ _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|Se
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 
-# a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`
-_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*(?:\+|\.\.?|&)?[ \t]*)?(?="|')''')
+# a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
+# diff too (`-    "b"`)
+_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*[-+]?[ \t]*(?:\+|\.\.?|&)?[ \t]*)?(?="|')''')
 
 # %% ../nbs/00e_positions.ipynb #57e2fdda
 # unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a
@@ -330,6 +336,8 @@ def assignment_findings(text: str,
         a = w.start()
         if a < done: continue
         while a > 0 and _NAME_CHAR.match(text, a - 1): a -= 1
+        # a name starts with a letter: a diff's `-` or `+` before it is the line's
+        while text[a] in '-.:': a += 1
         if a > 0 and text[a - 1] in '"\'`': a -= 1
         if not (m := _NAMED.match(text, a)) or m.end('name') < w.end(): continue
         name = m['name'].rstrip(':')
@@ -339,6 +347,7 @@ def assignment_findings(text: str,
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         done = m.end()
+        if span and PAIRS.match(text, span[0]): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
@@ -801,7 +810,8 @@ def seed_phrase_findings(text: str) -> list[Found]:
 # a payment card's number: 13 to 19 digits, in groups of 4 or whole, of a card network's first
 # digits
 _CARD = re.compile(r'(?<![\w.-])(?:\d{13,19}|\d{4}(?:[ -]\d{4}){2}[ -]\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-])')
-_NETWORK = re.compile(r'4|5[1-5]|2[2-7]|3[47]|6[05]')
+# (each network's lengths, ISO/IEC 7812: Visa 13, 16 or 19, Mastercard 16, Amex 15, Discover 16-19)
+NETWORK_LENGTHS = {'4': (13, 16, 19), '5[1-5]|2[2-7]': (16,), '3[47]': (15,), '6[05]': (16, 17, 18, 19)}
 # the networks' documented test cards (Stripe's 4242…, Visa's 4111…, Mastercard's 5555…4444)
 TEST_CARDS = frozenset('4242424242424242 4111111111111111 5555555555554444 4000056655665556 '
                        '5105105105105100 378282246310005 371449635398431 4012888888881881'.split())
@@ -812,14 +822,19 @@ def _luhn(digits: str) -> bool:
                 for i, d in enumerate(map(int, reversed(digits))))
     return total % 10 == 0
 
+_ID_BEFORE = re.compile(r'''([A-Za-z_][\w.-]*)["'\]]?[ \t]*(?:=|:|=>)[ \t]*["'`]?$''')
+
 def card_findings(text: str) -> list[Found]:
     "(start, end, kind) of each payment card number (Luhn-valid, not a network's test card)."
     out = []
     for m in _CARD.finditer(text):
         digits = re.sub(r'\D', '', m[0])
+        network = any(re.match(n, digits) and len(digits) in ls for n, ls in NETWORK_LENGTHS.items())
+        # under a name that says what it is (`FB_APP_ID = "379829831424135"`): an id
+        key = _ID_BEFORE.search(text, max(0, m.start() - 80), m.start())
         # (Stripe's many test cards are mostly zeros, `4000 0025 0000 3155`; a real number hardly)
-        if (13 <= len(digits) <= 19 and _NETWORK.match(digits) and _luhn(digits)
-                and digits not in TEST_CARDS and digits.count('0') < 7):
+        if (network and _luhn(digits) and digits not in TEST_CARDS and digits.count('0') < 7
+                and not (key and name_words(key[1])[-1:] and name_words(key[1])[-1] in NOT_SECRET_LAST)):
             out.append((*m.span(), 'card-number'))
     return out
 

@@ -19,11 +19,11 @@ from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated
                               word_share, wordlike)
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS',
-           'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'random_review', 'random_findings',
-           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
-           'text_findings', 'secret_findings', 'redact', 'read_forms', 'found_values', 'printed_secret_file',
-           'generator_output', 'fetched_secret', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS',
+           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'random_review',
+           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
+           'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'found_values',
+           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -144,7 +144,28 @@ def _random_lists(user_sha: str) -> list:
     lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
-# %% ../nbs/01_redact.ipynb #f0b1b098
+# %% ../nbs/01_redact.ipynb #049e747c
+# what keeps a random-looking run that stands between a path's segments (`memgate secrets` groups
+# by it)
+IN_A_PATH = "an id between a URL's or a file path's segments"
+_TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
+
+def path_segment(text: str, s: int, e: int) -> bool:
+    "Whether `text[s:e]` stands in a URL's or a path's segment that more segments follow."
+    a = s
+    while a > 0 and not re.match(r'[\s"\'`<>()\[\]{}|,;=]', text[a - 1]): a -= 1
+    token = text[a:_TOKEN_AROUND.match(text, e).end()]
+    at, end = s - a, e - a
+    # a URL (not its userinfo nor its query) or an absolute path
+    if not (re.match(r'[a-z][a-z0-9+.-]*://[^/@\s]+/', token) or token[:1] in '/~'): return False
+    if '?' in token[:end] or '#' in token[:end] or '@' in token[:at]: return False
+    # a resource's id, in its segment, with more segments after it (`/v0/appXXXX/Bugs`,
+    # `/projects/X.1234/files`), shorter than a key (128 bits are 32 hex digits): a key may stand
+    # in a path's middle too (Backtrace's `/<universe>/<token>/json`), or last (`/v3/<key>`)
+    start, stop = token.rfind('/', 0, at), token.find('/', end)
+    return (e - s < 32 and start >= 0 and stop >= 0 and bool(re.match(r'/[\w.-]', token[stop:])))
+
+# %% ../nbs/01_redact.ipynb #f0b1b097
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
@@ -152,7 +173,12 @@ HARMLESS = 'base64 of harmless text, an image or an archive'
 _WRAPPED_TAIL = re.compile(r'[ \t]*\r?\n[ \t]*([A-Za-z0-9+/_-]{2,31}={0,2})[ \t]*(?=\r?\n|$)')
 _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)-----'
                          r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
+# a value encrypted for the repository, its key elsewhere: an Ansible Vault's hex lines, a PGP
+# message, an age file (its lines escaped in JSON too)
+_CIPHERTEXT = re.compile(r'\$ANSIBLE_VAULT;[^\n\\]*(?:(?:\r?\n|\\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[0-9a-f]+)+'
+                         r'|-----BEGIN (?:PGP MESSAGE|AGE ENCRYPTED FILE)-----[\s\S]{0,200000}?-----END [A-Z ]+-----')
 
+# %% ../nbs/01_redact.ipynb #f0b1b098
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
@@ -164,10 +190,13 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     whole = lambda token: decodes_harmless(token, inner) or any(
         a.allows(token, token, token) for a in lists if a.target == 'secret')
     harmless = lambda token: decodes_harmless(token, inner)
-    public = [m.span() for m in _PUBLIC_PEM.finditer(text)]
+    public = [m.span() for m in (*_PUBLIC_PEM.finditer(text), *_CIPHERTEXT.finditer(text))]
     for s, e in every_candidate(text, whole):
-        # inside a certificate or a public key: public
+        # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
+        if path_segment(text, s, e):
+            out.append((s, e, IN_A_PATH))
+            continue
         value = text[s:e]
         line_start = text.rfind('\n', 0, s) + 1
         line_end = text.find('\n', e)
@@ -592,6 +621,19 @@ def fetched_secret(command: str, output: str) -> list[Found]:
         return []
     return [(*m.span(1), 'password')]
 
+# %% ../nbs/01_redact.ipynb #d952bd0c
+# a command the user ran with `!` in Claude Code, and what it printed: a tool call's command and output
+_BASH_INPUT = re.compile(r'<bash-input>([\s\S]*?)</bash-input>')
+_BASH_STDOUT = re.compile(r'<bash-stdout>([\s\S]*?)</bash-stdout>')
+
+def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>`
+               b: str, # the next record's text: its output, or the `<bash-stdout>`
+              ) -> tuple[str, str, int]:
+    "(command, output, where the output starts in `b`) of two records."
+    if (cmd := _BASH_INPUT.search(a)) and (out := _BASH_STDOUT.search(b)):
+        return f'command: {cmd[1]}', out[1], out.start(1)
+    return a, b, 0
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None,
                  known: KnownSecrets | None = None) -> list[str]:
@@ -600,8 +642,10 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         if not a or not b: continue
-        if (printed := printed_secret_file(a, b) or generator_output(a, b) or fetched_secret(a, b)):
-            out[i + 1] = stand_ins(b, printed, counts)
+        command, output, at = shell_pair(a, b)
+        if (printed := printed_secret_file(command, output) or generator_output(command, output)
+                or fetched_secret(command, output)):
+            out[i + 1] = stand_ins(b, [(s + at, e + at, k) for s, e, k in printed], counts)
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
             out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]

@@ -67,7 +67,8 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     lifetime age window limit retries attempts interval delay duration seconds ms expired valid invalid check verify
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
-    input button page view controller service test tests spec specs mgmt management accessor policies'''.split())
+    input button page view controller service test tests spec specs mgmt management accessor policies sock
+    socket'''.split())
 
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
 # `recaptchaSiteKey`)

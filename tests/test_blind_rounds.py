@@ -19,9 +19,9 @@ from secret_round import measure  # noqa: E402
 DATA = Path(__file__).parent / 'data'
 
 # round: (secrets planted, at least this many look-alikes present, most leaks, most look-alikes taken)
-ROUNDS = {1: (281, 160, 1, 11), 2: (257, 130, 7, 12), 3: (248, 130, 2, 8), 4: (232, 130, 8, 25),
-          5: (219, 115, 7, 18), 6: (237, 110, 9, 14), 9: (253, 135, 0, 4),
-          10: (252, 145, 2, 19)}
+ROUNDS = {1: (281, 160, 1, 10), 2: (257, 130, 7, 10), 3: (248, 130, 2, 5), 4: (232, 130, 8, 23),
+          5: (219, 115, 7, 12), 6: (237, 110, 8, 14), 9: (253, 135, 0, 4),
+          10: (252, 145, 1, 9)}
 
 @pytest.mark.parametrize('round_', sorted(ROUNDS))
 def test_a_blind_rounds_secrets_stay_home_and_its_look_alikes_are_sent(round_):
