@@ -8,16 +8,17 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 from __future__ import annotations
 import json, re
 from functools import lru_cache
-from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, SECRET_WORDS, Found, merged, name_like, name_words,
+from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, PUBLIC_WORDS, SECRET_WORDS, Found, merged,
+                           name_like, name_words,
                            placeholder, plain_word, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings', 'table_findings',
-           'argv_findings', 'hcl_findings', 'statement_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'byte_array_findings', 'position_findings']
+           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings', 'continued_literal',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings',
+           'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -36,7 +37,7 @@ def unquote(raw: str) -> tuple[str, list[int]]:
         i += 1
     return ''.join(out), where
 
-# %% ../nbs/00e_positions.ipynb #c324104d
+# %% ../nbs/00e_positions.ipynb #f70d1fb2
 _SHELL_WORD = re.compile(r'''(?:[^\s'"\\;&|<>()`]|\\.|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")+''')
 
 # a command's flags and subcommands that take a credential, keyed by (command, flag): 'next' the
@@ -72,6 +73,14 @@ CREDENTIAL_ARGS = {
     # a key's passphrase: new (-N) and old (-P)
     ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
 }
+
+# %% ../nbs/00e_positions.ipynb #c324104d
+# (and devices': a server's management controller (Dell's racadm, IPMI), ESP-IDF's BLE proof of
+# possession, SNMPv3's authentication (-A) and privacy (-X) passphrases)
+CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-prov', '--pop'): 'next',
+                    **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
+                                                'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')
+                       for f in ('-A', '-X')}}
 
 # %% ../nbs/00e_positions.ipynb #ae3d839c
 # flags whose value is `pass:SECRET`, `env:NAME` or `file:PATH` (openssl's)
@@ -187,15 +196,15 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 # %% ../nbs/00e_positions.ipynb #4fa98d31
 # a line worth reading as a command: a command of the table, a flag or a name that may name a
 # credential
-_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(])(?:'
+_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:])(?:'
                            + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
                                              key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
 
-# a line's number as a file viewer shows it (`cat -n`, an agent's Read: ` 12→`): not part of what
-# the line says
-LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t)')
+# a line's number as a file viewer shows it (`cat -n`, an agent's Read: ` 12→`, `grep -n`'s `12:`,
+# `history`'s `12  `): not part of what the line says
+LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t|:(?=\S)|[ \t]{2})')
 
 def command_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential command lines in `text` give."
@@ -233,6 +242,19 @@ _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 # a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
 # diff too (`-    "b"`)
 _MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*[-+]?[ \t]*(?:\+|\.\.?|&)?[ \t]*)?(?="|')''')
+
+# %% ../nbs/00e_positions.ipynb #2f8d5790
+def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
+    "The rest of a value found at `text[s:e]`, in the literals that continue its own."
+    line = text.rfind('\n', 0, s) + 1
+    # (a rule's match may have taken its literal's closing quote: `"https://…" +`)
+    quote = lambda at: 0 <= at < len(text) and text[at] in '"\'' and text.count(text[at], line, s) % 2
+    if not (quote(e - 1) or quote(e)): return []
+    pos, out = e if quote(e - 1) else e + 1, []
+    while (more := _MORE.match(text, pos)) and (nxt := _LITERAL.match(text, more.end())):
+        out.append((nxt.start() + 1, nxt.end() - 1, kind))
+        pos = nxt.end()
+    return out
 
 # %% ../nbs/00e_positions.ipynb #57e2fdda
 # unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a
@@ -377,7 +399,7 @@ def directive_findings(text: str) -> list[Found]:
             out.append((s, m.end('v'), 'config-credential'))
     return out
 
-# %% ../nbs/00e_positions.ipynb #018165aa
+# %% ../nbs/00e_positions.ipynb #eff9da62
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`,
 # Kubernetes' env list
 # (`- name: DB_PASSWORD⏎ value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style
@@ -390,6 +412,13 @@ _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[
 # line
 _DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
 
+# a Windows registry value as `reg query` prints it: `    DefaultPassword    REG_SZ    X`
+_REGISTRY = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]+(?P<name>\S[^\n]*?)[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)'
+                       r'[ \t]{2,}(?P<v>\S[^\n]*?)[ \t]*$')
+# snmpd.conf's SNMPv3 user: `createUser NAME SHA-256 "AUTHPASS" AES "PRIVPASS"`
+_SNMP_USER = re.compile(r'(?m)\bcreateUser[ \t]+(?:-e[ \t]+\S+[ \t]+)?\S+[ \t]+(?:MD5|SHA(?:-?\d+)?)[ \t]+'
+                        r'(?P<a>"[^"\n]*"|\S+)(?:[ \t]+(?:DES|AES(?:-?\d+)?)[ \t]+(?P<p>"[^"\n]*"|\S+))?')
+
 # a password hash file's line (.htpasswd, shadow): what follows the user is the hash, a secret too
 _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SHA\}\S+|\{SSHA\}\S+)')
 
@@ -397,6 +426,7 @@ _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SH
 # user/password@//host:port/service
 _EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+:\d+/\w+')
 
+# %% ../nbs/00e_positions.ipynb #018165aa
 def pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of secrets a config file holds by its form."
     out = []
@@ -409,20 +439,27 @@ def pair_findings(text: str) -> list[Found]:
         if secret_name(m['name']) and not placeholder(v) and not plain_word(v):
             span = m.span('v') if not m['v'].startswith('"') else (m.start('v') + 1, m.end('v') - 1)
             out.append((*span, 'config-credential'))
+    for m in _REGISTRY.finditer(text):
+        if secret_name(m['name']) and not placeholder(m['v']):
+            out.append((*m.span('v'), 'config-credential'))
+    for m in _SNMP_USER.finditer(text):
+        out += [(m.start(g) + (m[g][0] == '"'), m.end(g) - (m[g][0] == '"'), 'config-credential')
+                for g in ('a', 'p') if m[g] and not placeholder(m[g].strip('"'))]
     out += directive_findings(text)
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
     out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text)
             if not placeholder(m['v'])]
     return out
 
-# %% ../nbs/00e_positions.ipynb #861aee00
-# the word for a password in prose, in 30 languages, with their abbreviations (lower case)
+# %% ../nbs/00e_positions.ipynb #cabd4543
+# the word for a password in prose, in 30 languages, with their abbreviations (lower case; those of
+# two words are phrases, below: `de` alone is no password's word)
 PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña '
-                  'contrasena clave mot de passe mdp senha palavra-passe wachtwoord hasło '
+                  'contrasena clave mdp senha palavra-passe wachtwoord hasło '
                   'haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
-                  'passord adgangskode kodeord salasana κωδικός סיסמה كلمة المرور كلمة '
-                  'السر पासवर्ड パスワード 密码 密碼 口令 비밀번호 mật khẩu mat khau kata sandi kata '
-                  'laluan parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
+                  'passord adgangskode kodeord salasana κωδικός סיסמה '
+                  'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
+                  'parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
                   'passkey community').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
@@ -434,6 +471,7 @@ TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar')
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
             'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
+            'code de secours', 'code de récupération', 'código de recuperação',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan']
 
@@ -442,6 +480,7 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
 
+# %% ../nbs/00e_positions.ipynb #861aee00
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
@@ -766,13 +805,20 @@ _SQL_PASSWORD = re.compile(r"""(?i)\b(?:IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+
     |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*'((?:[^'\\\n]|''|\\.)+)'""", re.X)
 # a literal printed into a file whose name says it holds a credential (`printf '%s' '…' >
 # ~/.ansible/vault_pass.txt`, `echo … | tee .pgpass`)
+# a call that makes an account or logs in takes the user, then the password
+# (`realm.createAccount("admin", "…")`, `client.login("svc", "…")`)
+_ACCOUNT_CALL = re.compile(r'''(?i)\b(?:create_?(?:account|user)|add_?user|log_?in|sign_?in|authenticate|
+    set_?password|change_?password|update_?password|reset_?password)[ \t]*\([ \t]*
+    (?:"[^"\n]*"|'[^'\n]*'|[\w.]+)[ \t]*,[ \t]*(?:"(?P<dq>(?:[^"\\\n]|\\.)+)"|'(?P<sq>(?:[^'\\\n]|\\.)+)')''', re.X)
 _WRITTEN = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|\becho(?:[ \t]+-[neE]+)*)[ \t]+
     (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`]+))
     [ \t]*(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<file>[^\s;&|)'"]+)""", re.X)
 
 def statement_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each password a SQL statement sets or a command prints into a secret's file."
+    "(start, end, kind) of each password a statement sets: SQL's, an account's call, a print into a secret's file."
     out = [(*m.span(1), 'command-credential') for m in _SQL_PASSWORD.finditer(text)]
+    out += [(*m.span(g), 'command-credential') for m in _ACCOUNT_CALL.finditer(text)
+            for g in ('dq', 'sq') if m[g] is not None and not placeholder(m[g])]
     for m in _WRITTEN.finditer(text):
         name = re.sub(r'\.(?:txt|conf|cfg)$', '', m['file'].rstrip('/').rsplit('/', 1)[-1]).lstrip('.')
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
@@ -841,17 +887,26 @@ def card_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #1ea21eb8
 # a key written as its bytes, a JSON array of numbers under 256 (Solana's id.json, a keypair's 64)
 _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1,3}[ \t\r\n]*\]')
+# and in C, 16 or more hex bytes under a key's name (`static const uint8_t OTA_HMAC_KEY[32] = {0x90,
+# …}`), its lines numbered too (an agent's Read)
+_GAP = r'(?:[ \t]|\r?\n(?:[ \t]*\d+(?:→|\t))?)*'
+_C_BYTES = re.compile(r'(?P<name>[A-Za-z_]\w*)[ \t]*\[[^\]\n]*\][ \t]*=[ \t]*\{' + _GAP
+                      + r'(?P<v>(?:0[xX][0-9a-fA-F]{1,2}' + _GAP + ',' + _GAP + r'){15,}0[xX][0-9a-fA-F]{1,2})')
+
+def _random_bytes(values: list[int]) -> bool:
+    "Whether `values` are random bytes: each under 256, few repeated, not in order (a range)."
+    steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
+    return max(values) < 256 and len(set(values)) >= 0.6 * len(values) and steps < len(values) / 4
 
 def byte_array_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each array of 32 or more bytes of random values: a key's."
-    out = []
-    for m in _BYTE_ARRAY.finditer(text):
-        values = [int(v) for v in re.findall(r'\d+', m[0])]
-        # random bytes: each under 256, few repeated (a table's counts or zeros repeat), not in
-        # order (a range)
-        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
-        if max(values) < 256 and len(set(values)) >= 0.6 * len(values) and steps < len(values) / 4:
-            out.append((m.start() + 1, m.end() - 1, 'key-bytes'))
+    "(start, end, kind) of each array of a key's random bytes (32 or more, or in C under its name)."
+    out = [(m.start() + 1, m.end() - 1, 'key-bytes') for m in _BYTE_ARRAY.finditer(text)
+           if _random_bytes([int(v) for v in re.findall(r'\d+', m[0])])]
+    for m in _C_BYTES.finditer(text):
+        words = name_words(m['name'])
+        named = secret_name(m['name']) or words[-1:] == ['key'] and not PUBLIC_WORDS & set(words)
+        if named and _random_bytes([int(v, 16) for v in re.findall(r'0[xX]([0-9a-fA-F]+)', m['v'])]):
+            out.append((*m.span('v'), 'key-bytes'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #27f29fed

@@ -14,7 +14,7 @@ from .rules import active_rules, default_rules, findings, redaction_rules, stand
 from .words import (NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary,
                            machine_made, merged, name_like, name_words, placeholder, plain_word,
                            plain_words, secret_name)
-from .positions import position_findings, unquote
+from .positions import position_findings, unquote, continued_literal
 from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
                               word_share, wordlike)
 
@@ -369,6 +369,7 @@ _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split()
 # one)
 _CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
 _BRACKETED = re.compile(r'<[A-Za-z][\w.-]*>$')
+_ARN_OR_DIGEST = re.compile(r'(?:(?:^|[\s"\'=])arn:[\w:/.+-]*|(?i:\bsha(?:1|224|256|384|512)=))$')
 
 # %% ../nbs/01_redact.ipynb #e5523968
 def _not_code(text: str, found: list[Found]) -> list[Found]:
@@ -390,11 +391,10 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if (_CLOSED.search(text, max(0, s - 200), s)
                     or _BRACKETED.search(text, max(0, s - 80), s) and not tag):
                 continue
-            # code, a stand-in (the rule file's placeholders too), a part of an ARN: no value
-            # (the rule file judged its own stand-ins; memgate's words judge the positions' values)
-            if (code_value(text, s, e) or _stand_in(value)
+            # code, a stand-in (the rule file's judged its own; memgate's words the positions'), a
+            # part of an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value
+            if (code_value(text, s, e) or _stand_in(value) or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                     or (kind not in RULE_KINDS and placeholder(value))): continue
-            if re.search(r'(?:^|[\s"\'=])arn:[\w:/.+-]*$', text[max(0, s - 200):s]): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
             # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
@@ -413,6 +413,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #c0ffee40
+_SHORT_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,31}(?![\w-])')
 # a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
 _KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
                                r'''(?:=|:|=>)[ \t]*["'`]?$''')
@@ -422,9 +423,12 @@ def keyed_random(text: str,
                  ) -> list[Found]:
     "(start, end, kind) of each random value of a name ending in `key`."
     out = []
-    # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not
-    for s, e, why in random_review(text) if review is None else review:
-        if not (why.startswith('random#') or re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])): continue
+    # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not;
+    # and hex too short to look generated (64 bits: `EMQX_KEY = "9a3593facbee2332"`)
+    short = [(*m.span(), 'hex') for m in _SHORT_HEX.finditer(text)]
+    for s, e, why in (random_review(text) if review is None else review) + short:
+        digest = re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])
+        if not (why.startswith('random#') or digest or why == 'hex'): continue
         line_start = text.rfind('\n', 0, s) + 1
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
         words = name_words(named[0]) if named else []
@@ -475,6 +479,7 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
     found = merged(rules_found, known_findings(known, text), position_found,
                    keyed_random(text, review),
                    [f for f in review if f[2].startswith('random#')] if random else [])
+    found = merged(found, [c for f in found for c in continued_literal(text, *f)])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]
 

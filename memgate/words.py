@@ -10,10 +10,10 @@ import re
 from functools import lru_cache
 
 # %% auto #0
-__all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'AMBIGUOUS',
-           'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords',
-           'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words',
-           'merged']
+__all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'SECRET_PAIRS',
+           'AMBIGUOUS', 'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary',
+           'common_passwords', 'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made',
+           'plain_words', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -47,7 +47,7 @@ def name_words(name: str) -> list[str]:
 OPENING_CODES = frozenset('''alarm door gate safe installer access security master unlock entry garage keypad
     lock panel verification recovery backup rescue scratch puk revocation'''.split())
 
-# %% ../nbs/00d_words.ipynb #d5fe876a
+# %% ../nbs/00d_words.ipynb #2c256224
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
@@ -68,8 +68,9 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
-    socket'''.split())
+    socket sid'''.split())
 
+# %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
 # `recaptchaSiteKey`)
 PUBLIC_WORDS = frozenset('public publishable anon site'.split())
@@ -82,6 +83,10 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
     ('public', 'keys'), ('sort', 'keys'), ('search', 'only')])
+
+# two words that together name a credential, whatever the last one (Vault AppRole's `secret_id`: its
+# `role_id` is the id)
+SECRET_PAIRS = frozenset([('secret', 'id')])
 
 # alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
 # do
@@ -126,6 +131,7 @@ def secret_name(name: str,
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
+    if tuple(words[-2:]) in SECRET_PAIRS: return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
@@ -135,7 +141,7 @@ def secret_name(name: str,
     return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w)
                                     for w in words)
 
-# %% ../nbs/00d_words.ipynb #1a6e569a
+# %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it
 _CODE_START = re.compile(r'^(?:[{(\[](?:[A-Za-z_$@"\'\s\])}].*)?|@[A-Za-z_][\w.]*|:[A-Za-z_]\w*[?!]?'
                          r'|\$(?:[A-Za-z_{(].*)?)$')
@@ -154,9 +160,11 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|
     |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+)$''', re.X)
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
+    |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$
     |^[\w.-]+\.(?i:pem|key|json
     |txt|env|ya?ml|toml|crt|cer|p12|pfx|jks|gpg|asc|cfg|conf|ini|pub|der|keystore)$''', re.X)
 
+# %% ../nbs/00d_words.ipynb #1a6e569a
 # why a value in a credential position is kept (`memgate secrets` names each)
 KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 
