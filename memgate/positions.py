@@ -8,17 +8,16 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 from __future__ import annotations
 import json, re
 from functools import lru_cache
-from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, PUBLIC_WORDS, SECRET_WORDS, Found, merged,
-                           name_like, name_words,
-                           placeholder, plain_word, secret_name)
+from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, PUBLIC_WORDS, SECRET_WORDS, Found, dictionary,
+                           merged, name_like, name_words, placeholder, plain_word, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
-           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings', 'continued_literal',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings', 'code_list_findings',
-           'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
+           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SAID_NEAR', 'SEED_LENGTHS',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings',
+           'continued_literal', 'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings',
+           'said_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings',
+           'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -534,6 +533,12 @@ def _next_to(text: str, at: int) -> tuple[int, int] | None:
             return s, e
     return None
 
+# %% ../nbs/00e_positions.ipynb #c948ee00
+def _unknown_letters(v: str) -> bool:
+    "Whether `v` is 8 or more letters that are no word nor a name of words (`AABAABAAB`, `Xkqzvbnm`)."
+    return (bool(re.fullmatch(r'[A-Za-z]{8,40}', v)) and v.lower() not in dictionary() and not name_like(v)
+            and not re.fullmatch(r'[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+', v))
+
 # %% ../nbs/00e_positions.ipynb #58d9dc85
 def _said(text: str, at: int,
           digits: int = 6, # a number this long or longer after `is` is the password (a PIN's: 4)
@@ -566,7 +571,7 @@ def _said(text: str, at: int,
         if quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v): return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
-        if says and not words and (number or not word): return s, e
+        if says and not words and (number or not word or _unknown_letters(v)): return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
         # word at most
@@ -640,10 +645,39 @@ def prose_findings(text: str) -> list[Found]:
             out.append((*span, 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #bf4ed9a2
+# why a token said just after a credential's word is listed, though nothing took it
+SAID_NEAR = "said just after a credential's word (a PIN, a password, a code), kept"
+_NEAR_TOKEN = re.compile(r'''[ \t]*(?:[:：=]|\b(?:is|es|é|ist|est|是|は|:))?[ \t]*[`"'«“(]*([^\s`"'«»“”,;()\[\]{}]+)''')
+
+def said_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each token said just after a credential's word: a doubt, not a finding."
+    out = []
+    for m in _PROSE.finditer(text):
+        pos = m.end()
+        for _ in range(5):
+            if not (t := _NEAR_TOKEN.match(text, pos)): break
+            v, pos = t[1].rstrip('.!?:'), t.end()
+            # a value's shape: digits (a PIN, a code), or letters with digits or symbols; no
+            # name, call or stand-in
+            shaped = re.fullmatch(r'\d{4,12}#?', v) or (
+                re.search(r'\d|[^\w.-]', v) and re.search(r'[A-Za-z]', v) and not name_like(v))
+            if len(v) >= 4 and shaped and not placeholder(v) and '[REDACTED' not in v:
+                out.append((t.start(1), t.start(1) + len(v), SAID_NEAR))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #c0ffee60
 # one-time codes a service hands out in a list, after their name
 # (`BACKUP VERIFICATION CODES`, `recovery codes:`)
-_CODES = re.compile(r'(?i)\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?[ \t-]+codes?\b'
+# (in the languages people paste them in: `códigos de recuperação`, `codes de secours`,
+# `Wiederherstellungscodes`)
+_CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?'
+                    r'[ \t-]+codes?\b'
+                    r'|\bc[óo]digos?[ \t]+de[ \t]+(?:recupera[çc][ãa]o|recuperaci[óo]n|respaldo|backup|seguran[çc]a)'
+                    r'|\bcodes?[ \t]+de[ \t]+(?:r[ée]cup[ée]ration|secours|sauvegarde)'
+                    r'|\bcodici[ \t]+di[ \t]+(?:recupero|backup)'
+                    r'|(?:wiederherstellungs|backup-|notfall|herstel|reserve)codes?\b'
+                    r'|\bkody[ \t]+(?:zapasowe|odzyskiwania))'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')

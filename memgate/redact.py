@@ -544,6 +544,16 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
 
 # %% ../nbs/01_redact.ipynb #a7c30000
 _LONE_TOKEN = re.compile(r'\s*(\S{4,})\s*$')
+_STARTS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\]')
+_LAST_TOKEN = re.compile(r'(?<!\S)\S{6,}$')
+
+def _first_half(a: str) -> int | None:
+    "Where the first half of a value cut at the seam starts in `a`: its last token, glued to the seam."
+    if not (m := _LAST_TOKEN.search(a)) or '[REDACTED' in m[0]: return None
+    v = m[0].rstrip('.,;:!?')
+    # no word nor name (`see below:`), a value's shape: a digit or a symbol inside
+    if plain_word(v) or name_like(v) or not re.search(r'\d|[^\w\s]', m[0][:-1]): return None
+    return m.start()
 
 def _rest_of(b: str) -> int | None:
     "Where the rest of a value cut at a seam ends in the next text `b`."
@@ -654,5 +664,8 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
             out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]
+        elif (start := _STARTS_REDACTED.match(b)) and (half := _first_half(a)) is not None:
+            # and its first half, when what follows the seam was taken
+            out[i] = a[:half] + f'[REDACTED:{start[1]}]'
         else: out[i], out[i + 1] = _across(a, b, counts, known)
     return out

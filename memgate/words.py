@@ -153,7 +153,8 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |\{[A-Za-z0-9+/]{16,}={0,2}\})$''', re.X)
 
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
-    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x+|0+|1234(?:5678?)?)|my[-_]?(?:secret
+    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
+    |my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
     |changeit|foo|bar|baz|qux|quux|foobar|%[-+# 0-9.*]*[a-zA-Z]

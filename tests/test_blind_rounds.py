@@ -19,10 +19,8 @@ from secret_round import measure  # noqa: E402
 DATA = Path(__file__).parent / 'data'
 
 # round: (secrets planted, at least this many look-alikes present, most leaks, most look-alikes taken)
-# (round 6's ninth leak, a gate's code said in Portuguese, was taken only by `de` standing for a password's word: a
-# piece of `mot de passe` the words' list had split off)
 ROUNDS = {1: (281, 160, 1, 10), 2: (257, 130, 6, 10), 3: (248, 130, 2, 5), 4: (232, 130, 8, 23),
-          5: (219, 115, 7, 12), 6: (237, 110, 9, 14), 9: (253, 135, 0, 4),
+          5: (219, 115, 7, 12), 6: (237, 110, 3, 14), 9: (253, 135, 0, 4),
           10: (252, 145, 1, 9), 11: (256, 160, 1, 10)}
 
 @pytest.mark.parametrize('round_', sorted(ROUNDS))

@@ -210,3 +210,16 @@ def test_the_log_records_memgates_own_rules_and_a_resume_goes_on_while_its_chunk
                         tmp_path / 'runs', '--query', 'infra-root-causes', '--resume', '--quiet')
         assert again.returncode == 0, again.stderr
     finally: rules.default_rules.cache_clear()
+
+def test_secrets_names_a_pin_said_in_prose_that_nothing_took_and_no_code_after_a_password_word(tmp_path):
+    """Issue 48: of what leaked in the blind rounds, `memgate secrets` named almost nothing (1 of 12, 0 of 12): a PIN
+    said a few words after its word (`El PIN de la SIM (3219)`) was sent unseen. Said just after a credential's word
+    and taken by no reader, a value's shape is a doubt the report names, masked; a word or a call there is none."""
+    write_jsonl(tmp_path / 'p' / 's.jsonl', [
+        cc('user', '2026-01-01T10:00:00.000Z', 'El PIN de la SIM (`3219`) quedó en gateway.toml'),
+        cc('user', '2026-01-01T10:00:01.000Z', 'the password is hashed with password_hash(pw) in users.php')])
+    got = json.loads(memgate('secrets', '--project', tmp_path / 'p', '--format', 'json').stdout)[0]
+    doubts = [x['value'] for group, xs in got['kept'].items() if group.startswith('said just after') for x in xs]
+    assert doubts == ['3219…(4 chars)'], got['kept']
+    text = memgate('secrets', '--project', tmp_path / 'p').stdout
+    assert "said just after a credential's word" in text and '3219…(4 chars)' in text and '(`3219`)' not in text
