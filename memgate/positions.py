@@ -648,7 +648,7 @@ def prose_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #bf4ed9a2
 # why a token said just after a credential's word is listed, though nothing took it
 SAID_NEAR = "said just after a credential's word (a PIN, a password, a code), kept"
-_NEAR_TOKEN = re.compile(r'''[ \t]*(?:[:：=]|\b(?:is|es|é|ist|est|是|は|:))?[ \t]*[`"'«“(]*([^\s`"'«»“”,;()\[\]{}]+)''')
+_NEAR_TOKEN = re.compile(r'''[ \t]*[`"'«“(]*([^\s`"'«»“”,;()\[\]{}]+)''')
 
 def said_doubts(text: str) -> list[Found]:
     "(start, end, why) of each token said just after a credential's word: a doubt, not a finding."
@@ -656,6 +656,7 @@ def said_doubts(text: str) -> list[Found]:
     for m in _PROSE.finditer(text):
         pos = m.end()
         for _ in range(5):
+            while says := _SAYS_RE.match(text, pos): pos = says.end()
             if not (t := _NEAR_TOKEN.match(text, pos)): break
             v, pos = t[1].rstrip('.!?:'), t.end()
             # a value's shape: digits (a PIN, a code), or letters with digits or symbols; no
