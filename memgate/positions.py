@@ -535,8 +535,10 @@ def _next_to(text: str, at: int) -> tuple[int, int] | None:
 
 # %% ../nbs/00e_positions.ipynb #c948ee00
 def _unknown_letters(v: str) -> bool:
-    "Whether `v` is 8 or more letters that are no word nor a name of words (`AABAABAAB`, `Xkqzvbnm`)."
-    return (bool(re.fullmatch(r'[A-Za-z]{8,40}', v)) and v.lower() not in dictionary() and not name_like(v)
+    "Whether `v` is 8 or more letters, capitals inside, that are no word nor a name of words (`AABAABAAB`)."
+    # (lower case, they may be any language's word: `la contraseña es incorrecta`)
+    return (bool(re.fullmatch(r'[A-Za-z][a-z]*[A-Z][A-Za-z]*', v)) and 8 <= len(v) <= 40
+            and v.lower() not in dictionary() and not name_like(v)
             and not re.fullmatch(r'[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+', v))
 
 # %% ../nbs/00e_positions.ipynb #58d9dc85
