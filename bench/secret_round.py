@@ -8,11 +8,16 @@ A corpus folder holds session files (Claude Code, Codex) and `manifest.json`:
 not read memgate's rules. What a run sends is every chunk's text (`chunk_project`), as ingest makes them.
 
 A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
-the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). A
+the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). Of a URL
+with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`) only the password counts; of a
+connection string or a URL's query, the fields a credential's word names (`password=`, `Pwd=`, `AccountKey=`,
+`X-Amz-Signature=`, `token=`); of a URL with neither, its last path segment (a webhook's token). Host, port,
+user, path and database are not the secret: a redactor that takes the password and keeps the host has kept
+nothing. A
 look-alike is taken when it stood whole in the sessions' text and no longer does in what is sent. A leak is named
 when `memgate secrets`' report (all of it) shows its masked form.
 """
-import argparse, json, sys
+import argparse, json, re, sys
 from collections import Counter
 from pathlib import Path
 from memgate.audit import audit, audit_text
@@ -25,10 +30,26 @@ def sent_text(folder: Path, redact: bool = True) -> str:
     "Every chunk's text of the project in `folder`, as a run would send it."
     return '\n'.join(c.text for c in chunk_project(load_project(folder, redact=redact), workers=1))
 
+USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+)@', re.I)
+FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
+CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig|credential|auth', re.I)
+URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
+
+def secret_parts(value: str) -> list[str]:
+    "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
+    if m := USERINFO.match(value): return [m[1]]
+    fields = FIELD.findall(value)
+    if creds := [v for k, v in fields if CREDENTIAL_WORD.search(k)]: return creds
+    if (m := URL.match(value)) and not fields and m[1]: return [m[1].rstrip('/').rsplit('/', 1)[-1]]
+    return [value]
+
 def windows(value: str) -> list[str]:
-    "The windows of `value` whose presence counts as a leak."
-    w = min(WINDOW, len(value))
-    return [value[i:i + w] for i in range(len(value) - w + 1)]
+    "The windows of `value`'s secret parts whose presence counts as a leak."
+    out = []
+    for part in secret_parts(value):
+        w = min(WINDOW, len(part))
+        out += [part[i:i + w] for i in range(len(part) - w + 1)]
+    return out
 
 def leaked(value: str, out: str, background: str) -> bool:
     "Whether some window of `value` is in `out` that the surroundings (`background`) do not also hold."
@@ -45,7 +66,8 @@ def measure(folder: Path) -> dict:
     present = [d for d in man['decoys'] if d['value'] in raw]
     taken = [d for d in present if d['value'] not in out]
     report = audit_text(audit(load_project(folder)), every=True)
-    named = [s for s in leaks if f"{s['value'][:4]}…({len(s['value'])} chars)" in report or s['value'] in report]
+    named = [s for s in leaks if any(f"{v[:4]}…({len(v)} chars)" in report or v in report
+                                     for v in [s['value'], *secret_parts(s['value'])])]
     return dict(folder=str(folder), secrets=len(man['secrets']), leaks=leaks, decoys=len(present), taken=taken,
                 named=named)
 

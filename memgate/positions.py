@@ -8,16 +8,18 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 from __future__ import annotations
 import json, re
 from functools import lru_cache
-from .words import (GLUED, KEPT_STAND_IN, NOT_SECRET_LAST, PUBLIC_WORDS, SECRET_WORDS, Found, dictionary,
-                           merged, name_like, name_words, placeholder, plain_word, secret_name)
+from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, PUBLIC_WORDS,
+                           SECRET_WORDS, Found, dictionary, merged, name_like, name_words, placeholder,
+                           plain_word, plain_words, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SAID_NEAR', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'command_findings',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
            'continued_literal', 'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings',
            'said_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings',
-           'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -117,7 +119,10 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
         if not secret_name(m[1]): continue
         nxt = re.search(r'[ ,;&](?=[A-Za-z_][\w.-]*=)', v[m.end():])
         b = m.end() + nxt.start() if nxt else len(v)
+        # in sed's `s/^KEY=.*/KEY=value/`, the pattern is no value and the delimiter ends one
+        if v.startswith('s/') and v.endswith('/'): b = min(b, len(v) - 1)
         value = v[m.end():b]
+        if re.match(r'\.[*+](?:/|$)', value): continue
         if not value: return []
         # pairs of its own (`Stripe-Signature=t=…,v1=…`): each is judged by its name
         if PAIRS.match(v, m.end()): continue
@@ -161,12 +166,36 @@ def flag_parts(v: str, cmd: str | None) -> tuple[str, int, bool] | None:
     if long: return m[1] + m[2], m.end(), len(m[2]) > 1 and secret_name(m[2], True)
     return v[:2], 2, False
 
+# %% ../nbs/00e_positions.ipynb #ab4beaa9
+def script_findings(v: str, # a word as the shell reads it
+                    where: list[int], # each of its characters' place in `raw`
+                    raw: str, # the line it stands in
+                   ) -> list[Found] | None:
+    "The credentials in a quoted word that is a command line of its own (`bash -c \"…\"`), or None."
+    q = raw[where[0] - 1] if where and where[0] else ''
+    if not q or q not in '\'"': return None
+    # where its quote closes: the word's end, or before a JSON array's `]` or `,`
+    shut = [k for k in range(len(where)) if where[k] + 1 < len(raw) and raw[where[k] + 1] == q
+            and (k + 1 == len(where) or where[k + 1] > where[k] + 1)]
+    if not shut or not re.fullmatch(r'[\])},;]*', v[shut[0] + 1:]): return None
+    v, where = v[:shut[0] + 1], where[:shut[0] + 1]
+    parts = segments(v)
+    if not any(len(words) > 1 for words in parts): return None
+    # `-e 'KEY=a b c'` assigns one value with spaces: a command line holds quotes or operators of
+    # its own, or starts with a command
+    if re.match(r'[A-Za-z_][\w.-]*=', v) and len(parts) == 1 and not re.search('[\'"]', v): return None
+    return [(where[s], where[e - 1] + 1, k) for words in parts for s, e, k in _command_findings(words, v)]
+
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
     "The credentials one simple command gives."
     out, cmd, i = [], None, 0
     while i < len(words):
         v, where = words[i]
+        if (script := script_findings(v, where, raw)) is not None:
+            out += script
+            i += 1
+            continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         how = CREDENTIAL_ARGS.get((cmd, v))
         if (base := v.rsplit('/', 1)[-1]) in COMMANDS: cmd = base
@@ -310,7 +339,7 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 # where a secret-named name may stand: one of its words (or a glued one) in any case
 # (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`)
 _SECRET_WORD = re.compile('(?i)'
-                          + '|'.join(sorted(SECRET_WORDS | set(GLUED), key=len, reverse=True))
+                          + '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS, key=len, reverse=True))
                           + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
@@ -362,13 +391,20 @@ def assignment_findings(text: str,
         if a > 0 and text[a - 1] in '"\'`': a -= 1
         if not (m := _NAMED.match(text, a)) or m.end('name') < w.end(): continue
         name = m['name'].rstrip(':')
-        if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1])
-                or secret_name(name)): continue
+        # `pass` and `pw` alone are a statement or a test's verdict, never given a string: `$pass = '…'`
+        # is a password's
+        alone = (name.lstrip('$@').lower() in ('pass', 'pw') and m['sep'].strip() in ('=', ':=')
+                 and text[m.end():m.end() + 1] in ('"', "'"))
+        if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1], alone)
+                or secret_name(name, alone)): continue
         if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         done = m.end()
         if span and PAIRS.match(text, span[0]): continue
+        # a word of other senses alone, then ordinary words: a verdict, not a value (`PASS: 12 tests`)
+        if span and name_words(name) in ([w] for w in AMBIGUOUS) and plain_words(text[span[0]:span[1]]):
+            continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
@@ -485,7 +521,7 @@ _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
-                    + r')(?:(?![\w-])|(?<=[A-Za-z])(?=[はが是]))')   # (a particle may follow: `PINは`)
+                    + r')(?:(?![\w-])|(?=[はが是는은]))')   # (a particle may follow: `PINは`, `パスワードは`)
 
 # a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
@@ -573,7 +609,9 @@ def _said(text: str, at: int,
         if quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v): return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
-        if says and not words and (number or not word or _unknown_letters(v)): return s, e
+        # (a password is typed in ASCII: after `は`, `まだ変更していません` is a sentence)
+        if (says and not words and (number or not word or _unknown_letters(v))
+                and (quoted or re.search('[A-Za-z0-9]', v))): return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
         # word at most
@@ -597,8 +635,8 @@ _FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into ont
 _PASSPHRASE_SAID = re.compile(
     r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
     r"|este)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
-    r"(?P<v>\w[\w!@#$%^&*+-]*(?:[ \t]+[\w!@#$%^&*+-]+){0,7})"
-    r"(?=[\"'”»]?[ \t]*(?:[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+    r"(?P<v>\w[\w!@#$%^&*+-]*(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,7})"
+    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
 
@@ -863,6 +901,25 @@ def statement_findings(text: str) -> list[Found]:
             out.append((*m.span(group), 'command-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #51c24dea
+# a command that reads a password on its standard input (`kinit`, `passwd`), or is told to (`docker
+# login --password-stdin`, `sudo -S`, `gpg --passphrase-fd 0`): what is piped into it is one
+_READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpasswd)(?![\w.-])
+    |vault[ \t]+login[ \t]+-(?!\S)
+    |[^|;&\n]*?(?:--password-stdin|--passphrase-stdin|--passphrase-fd[ \t=]0|-passin[ \t]+stdin|[ \t]-S\b
+    |--stdin\b))""", re.X)
+_PIPED = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|\becho(?:[ \t]+-[neE]+)*)[ \t]+
+    (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`]+))[ \t]*\|[ \t]*""", re.X)
+
+def piped_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each literal piped into a command that reads a password from its input."
+    out = []
+    for m in _PIPED.finditer(text):
+        group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
+        if _READS_STDIN.match(text, m.end()) and not placeholder(m[group]):
+            out.append((*m.span(group), 'command-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #11c4fc73
 @lru_cache(maxsize=1)
 def seed_words() -> frozenset[str]:
@@ -952,5 +1009,5 @@ def position_findings(text: str) -> list[Found]:
     return merged(command_findings(text), argv_findings(text), pair_findings(text),
                   table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text),
-                  statement_findings(text), seed_phrase_findings(text),
+                  statement_findings(text), piped_findings(text), seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text))

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary,
+from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary,
                            machine_made, merged, name_like, name_words, placeholder, plain_word,
                            plain_words, secret_name)
 from .positions import position_findings, unquote, continued_literal
@@ -20,10 +20,10 @@ from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS',
-           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'random_review',
-           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'found_values',
-           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
+           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'column_name',
+           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
+           'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms',
+           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -165,6 +165,24 @@ def path_segment(text: str, s: int, e: int) -> bool:
     start, stop = token.rfind('/', 0, at), token.find('/', end)
     return (e - s < 32 and start >= 0 and stop >= 0 and bool(re.match(r'/[\w.-]', token[stop:])))
 
+# %% ../nbs/01_redact.ipynb #a8e7436d
+# a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe
+_CELL_GAP = re.compile(r'\t+| {2,}|[ \t]*\|[ \t]*')
+_HEADER_CELL = re.compile(r'(?:\[[A-Za-z]+\] )?[A-Za-z_][\w .()/-]{0,40}')
+
+def column_name(text: str, s: int, e: int) -> str:
+    "The header over the column of `text[s:e]`, in a table of aligned columns, or ''."
+    line_start = text.rfind('\n', 0, s) + 1
+    line_end = text.find('\n', e)
+    row = text[line_start:len(text) if line_end < 0 else line_end]
+    cells = _CELL_GAP.split(row.strip(' \t|'))
+    if len(cells) < 2 or text[s:e] not in cells: return ''
+    # the table's first line: up over the lines of its block, to a blank line
+    block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
+    header = _CELL_GAP.split(block[0].strip(' \t|')) if len(block) > 1 else []
+    if len(header) != len(cells) or not all(_HEADER_CELL.fullmatch(h) for h in header): return ''
+    return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
+
 # %% ../nbs/01_redact.ipynb #f0b1b097
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
@@ -202,6 +220,9 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
         kept = next((a for a in lists if a.allows(value, before, line)), None)
+        if not kept and (column := column_name(text, s, e)):
+            named = f'{column}: {value}'
+            kept = next((a for a in lists if a.allows(value, named, named)), None)
         if kept: out.append((s, e, kept.description or 'an allowlist'))
         elif harmless(value): out.append((s, e, HARMLESS))
         else:
@@ -432,9 +453,11 @@ def keyed_random(text: str,
         line_start = text.rfind('\n', 0, s) + 1
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
         words = name_words(named[0]) if named else []
+        # `key` its own word, or glued to a key's kind (`apikey`): a `nodekey` names a node
+        glued = words and words[-1] != 'key' and words[-1][:-3] not in KEY_QUALIFIERS
         # (a public key, a cache's or a sort's key is no credential)
         pairs = set(zip(words, words[1:]))
-        if named and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & pairs:
+        if named and not glued and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & pairs:
             out.append((s, e, 'assigned-credential'))
     return out
 
@@ -496,7 +519,9 @@ def _shell_word(written: str) -> list[str]:
     for text in [q + written + end for q in ("'", '') for end in ('', "'", '"', '"\'')]:
         try: words = shlex.split(text)
         except ValueError: continue
-        if len(words) == 1 and words[0] not in out: out.append(words[0])
+        # a quote the text did not hold is no part of the value (`a b` never reads `a b"`)
+        if len(words) != 1 or any(words[0].count(c) > written.count(c) for c in '"\''): continue
+        if words[0] not in out: out.append(words[0])
     return out
 
 # %% ../nbs/01_redact.ipynb #ec086dca

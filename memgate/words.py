@@ -11,9 +11,9 @@ from functools import lru_cache
 
 # %% auto #0
 __all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'SECRET_PAIRS',
-           'AMBIGUOUS', 'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary',
-           'common_passwords', 'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word', 'machine_made',
-           'plain_words', 'merged']
+           'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
+           'dictionary', 'common_passwords', 'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word',
+           'machine_made', 'plain_words', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -51,10 +51,12 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
-    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier'''.split())
+    key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
+    sessionid'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
-GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd')
+GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
+         'sessionid')
 
 # a word that, ending a name, says the value is about a credential, not one
 NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostname port path paths file files dir
@@ -82,11 +84,16 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
-    ('public', 'keys'), ('sort', 'keys'), ('search', 'only')])
+    ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key')])
 
-# two words that together name a credential, whatever the last one (Vault AppRole's `secret_id`: its
-# `role_id` is the id)
-SECRET_PAIRS = frozenset([('secret', 'id')])
+# words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
+# `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes
+# wherever it stands, so its position takes it whatever its characters (MinIO's, Wasabi's)
+SECRET_PAIRS = frozenset([('secret', 'id'), ('access', 'key', 'id')])
+
+# a licence's words: its key, serial, code or number unlocks what was paid for
+# (`MATLAB_FILE_INSTALLATION_KEY`, `ACTIVATION_SERIAL_NUMBER`, `license_code`)
+LICENCE_WORDS = frozenset('license licence activation installation registration'.split())
 
 # alone, these are too common to say a credential (`key`, `pin`, `pass`); beside another word they
 # do
@@ -131,7 +138,9 @@ def secret_name(name: str,
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
-    if tuple(words[-2:]) in SECRET_PAIRS: return True
+    if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
+    if words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1]):
+        return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
@@ -158,7 +167,7 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|
     |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
     |changeit|foo|bar|baz|qux|quux|foobar|%[-+# 0-9.*]*[a-zA-Z]
-    |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+)$''', re.X)
+    |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+|\.[*+](?:/.*)?)$''', re.X)
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
     |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$
