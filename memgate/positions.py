@@ -402,9 +402,10 @@ def assignment_findings(text: str,
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         done = m.end()
         if span and PAIRS.match(text, span[0]): continue
-        # a word of other senses alone, then ordinary words: a verdict, not a value (`PASS: 12 tests`)
-        if span and name_words(name) in ([w] for w in AMBIGUOUS) and plain_words(text[span[0]:span[1]]):
-            continue
+        # a word of other senses alone, then ordinary words unquoted: a verdict, not a value (`PASS: 12
+        # tests`)
+        if (span and name_words(name) in ([w] for w in AMBIGUOUS) and text[span[0] - 1] not in '"\'`'
+                and plain_words(text[span[0]:span[1]])): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
