@@ -16,10 +16,10 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SAID_NEAR', 'SEED_LENGTHS',
            'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'assignment_findings', 'directive_findings', 'pair_findings', 'prose_findings',
-           'said_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'byte_array_findings',
-           'position_findings']
+           'continued_literal', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings',
+           'prose_findings', 'said_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
+           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -287,9 +287,10 @@ def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #57e2fdda
 # unquoted, a value is code when it is a name, an attribute, a call, a subscript, a type or a
 # keyword
-_CODE = re.compile(r'''^[!&*]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?
+_CODE = re.compile(r'''^[!&*^]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@][\w$@]*)*!?
     (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|==|!=|or|and|if)\s.*)?
-    [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$''', re.X)
+    [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$
+    |^[a-z]+(?::[a-z_]+)+(?:[ \t]+[a-z_]+(?::[a-z_]+)+)*$''', re.X)   # (and a type's spec: `uuid:redact`)
 
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false '
                    'undefined'.split())
@@ -373,8 +374,32 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     if first.lower() in _TYPES or (first[:1].isupper() and re.match(r'\w+(?:<|\[\]|\?|$)', value)
                                     and not config): return None
     # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
-    if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]{4,}', value)): return None
+    # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's)
+    if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]{4,}', value)
+                                   and text[e:e + 1] != ','): return None
     return s, e
+
+# %% ../nbs/00e_positions.ipynb #eadb2be4
+# the words a sentence is made of: a run after `is` holding one is said of the password (`is
+# stored in the vault`), not the password
+_FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into onto as than that this these
+    those it its is are was were be been being am has have had do does did not no nor or and but if then so too
+    very just only also still now here there where when what which who how why all any some each every my your
+    our their his her we you they he she i me us them same set stored kept saved changed rotated reset expired
+    required needed wrong invalid missing empty hidden shown below above different new old please see
+    characters chars long digits letters symbols minimum maximum least most days hours minutes times
+    im in der die das den dem ein eine ist nicht und oder zu mit von auf für bei el la los las un una en de del
+    que con por para está le les des du et ou dans sur pour avec pas il ne nel nella di da per non lo gli do em
+    na os um uma com não""".split())
+
+def sentence(value: str) -> bool:
+    "Whether `value`, words, is a sentence (`does not match`, `too short`) rather than a passphrase."
+    words = value.split()
+    if len(words) == 1: words = re.split(r'[-_.]', value)
+    # a sentence made a password (`Yesterday my cedar ate 18 drizzles!`): a number in it, and a
+    # capital to start or a symbol to end
+    made = any(re.search(r'\d', w) for w in words) and (value[0].isupper() or value[-1] in '!?#*$%&@')
+    return len(words) > 1 and not made and any(w.lower().strip("'") in _FUNCTION_WORDS for w in words)
 
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
@@ -406,6 +431,8 @@ def assignment_findings(text: str,
         # tests`)
         if (span and name_words(name) in ([w] for w in AMBIGUOUS) and text[span[0] - 1] not in '"\'`'
                 and plain_words(text[span[0]:span[1]])): continue
+        # a test's words of a value (`"password" => "too short"`): a sentence, no passphrase
+        if span and plain_words(value := text[span[0]:span[1]]) and sentence(value): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
@@ -544,7 +571,7 @@ def _random_enough(v: str,
 # %% ../nbs/00e_positions.ipynb #ea424e5f
 # what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
 # punctuation)
-_NOT_FIRST = '/.@#&)]}<>,;:=+|\\'
+_NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -554,6 +581,8 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
     quoted = t[1][0] in '`"\'«“「('
     if quoted: return s + 1, e - 1, True
     while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
+    # (a string's escaped line end is the text's, not the value's: `algorithm\r`)
+    while e - s > 2 and re.match(r'\\[nrt]', text[e - 2:e]): e -= 2
     return s, e, False
 
 # %% ../nbs/00e_positions.ipynb #963f0101
@@ -606,13 +635,13 @@ def _said(text: str, at: int,
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
         if not quoted and (v[:1] in _NOT_FIRST or '(' in v or '[' in v): return None
-        # a quoted field name or tag (`json:"password"`), not a value
-        if quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v): return None
+        # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
+        if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
+            return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
         word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
-        # (a password is typed in ASCII: after `は`, `まだ変更していません` is a sentence)
-        if (says and not words and (number or not word or _unknown_letters(v))
-                and (quoted or re.search('[A-Za-z0-9]', v))): return s, e
+        typed = quoted or re.search('[A-Za-z0-9]', v)   # (`は まだ変更していません` is a sentence)
+        if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
         # word at most
@@ -621,17 +650,6 @@ def _said(text: str, at: int,
     return None
 
 # %% ../nbs/00e_positions.ipynb #3d73fcfe
-# the words a sentence is made of: a run after `is` holding one is said of the password (`is
-# stored in the vault`), not the password
-_FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into onto as than that this these
-    those it its is are was were be been being am has have had do does did not no nor or and but if then so too
-    very just only also still now here there where when what which who how why all any some each every my your
-    our their his her we you they he she i me us them same set stored kept saved changed rotated reset expired
-    required needed wrong invalid missing empty hidden shown below above different new old please see
-    characters chars long digits letters symbols minimum maximum least most days hours minutes times
-    im in der die das den dem ein eine ist nicht und oder zu mit von auf für bei el la los las un una en de del
-    que con por para está le les des du et ou dans sur pour avec pas il ne nel nella di da per non lo gli do em
-    na os um uma com não""".split())
 # (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
     r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
@@ -649,10 +667,7 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if len(words) == 1 and len(parts := re.split(r'[-_.]', m['v'])) >= 3 and all(map(str.isalpha, parts)):
         words = parts
     elif len(words) == 1: return None
-    # a sentence made a password (`Yesterday my cedar ate 18 drizzles!`): a number in it, and a
-    # capital to start or a symbol to end
-    made = any(re.search(r'\d', w) for w in words) and (m['v'][0].isupper() or m['v'][-1] in '!?#*$%&@')
-    if not made and any(w.lower().strip("'") in _FUNCTION_WORDS for w in words): return None
+    if sentence(m['v']): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):

@@ -70,7 +70,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
-    socket sid'''.split())
+    socket sid context'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
@@ -161,13 +161,17 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
     |\{[A-Za-z0-9+/]{16,}={0,2}\})$''', re.X)
 
+# a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,
+# RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |my[-_]?(?:secret
-    |password|token|key|pass)\w*|(?:some|the|a|test|fake|sample|secret|password|token|key|pass|value|string|none|null
+    |password|token|key|pass)\w*|(?:(?:some|the|a|test|fake|sample|secret|password|token|key|pass)\d{0,3}
+    |value|string|none|null
     |nil|true|false|yes|no|on|off|undefined|required|optional|prompt|stdin|env|empty|hidden|masked|sensitive|string
     |changeit|foo|bar|baz|qux|quux|foobar|%[-+# 0-9.*]*[a-zA-Z]
-    |default|auto|disabled|enabled|unset|n/a|na|tbd)|-|\*+|\.+|\.[*+](?:/.*)?)$''', re.X)
+    |default|auto|disabled|enabled|unset|n/a|na|tbd|postgres|guest|minioadmin)|-|\*+|\.+|\.[*+](?:/.*)?
+    |\[[A-Z][A-Z_ -]*\])$''', re.X)
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
     |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$
@@ -204,7 +208,9 @@ _NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+
 
 def name_like(v: str) -> bool:
     "Whether `v` is a name made of words (`access_token`, `DigestAuth`)."
-    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3
+    # (a credential's word is a word of names too: `resp_cookie`, `_csrf_token`)
+    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 or
+                                             (w in SECRET_WORDS and len(name_words(v)) > 1)
                                              for w in name_words(v))
 
 # %% ../nbs/00d_words.ipynb #be3e682f

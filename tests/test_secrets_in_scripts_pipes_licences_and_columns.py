@@ -29,6 +29,8 @@ TAKEN = [
     ("my $pass = 'Cerise-de-Fromage-84';", "my $pass = '[REDACTED:assigned-credential]';"),
     # a passphrase said after a Japanese password word and its particle
     ('アプリパスワードは wvya xlzw alpd gxsf です', 'アプリパスワードは [REDACTED:prose-credential] です'),
+    # words with no function word among them are a passphrase still
+    ('"password" => "correct horse battery staple",', '"password" => "[REDACTED:assigned-credential]",'),
 ]
 
 @pytest.mark.parametrize('text,sent', TAKEN)
@@ -48,6 +50,15 @@ KEPT = [
     '      client_id: cilogon:/client_id/ca1d6f94fbfa8ec087148c77a37cf306',
     '    DB_PASSWORD=TODO_SET_ME', 'API_TOKEN=s3cr3t-placeholder',
     "    STORAGE_SECRET=os.environ['DJANGO_SECRET_KEY']",
+    # real Phoenix code (phoenixframework/phoenix): a test's words, a log's mask, a type's spec, code, a
+    # tool's default, an armour line with no key after it, an SVG path
+    '"password" => "too short",', '  password: "does not match",', '"password" => "[FILTERED]"',
+    '$ mix phx.gen.schema Accounts.Superhero superheroes secret_identity:redact password:string:redact',
+    '    token: hashed_token,', 'assert {:ok, [%{token: ^hashed_token}]} = x',
+    'assert_file("priv/cert/localhost_key.pem", "-----BEGIN RSA PRIVATE KEY-----")',
+    '<path fill="#EE7868" d="M0 0h1480v957H0z" />', 'via a "Forgot your password?"-like workflow.',
+    'assert user_token.context == "change:current@example.com"', 'tokens = [%{token: "token1"}]',
+    '~r/password: "postgres"/,', '# remove the complexity from the password hashing algorithm\\r',
 ]
 
 @pytest.mark.parametrize('text', KEPT)
