@@ -12,7 +12,7 @@ from .words import dictionary
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded',
-           'every_candidate', 'decodes_harmless', 'pseudonym']
+           'every_candidate', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -277,11 +277,20 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 
+# %% ../nbs/00f_generated.ipynb #23adf4a8
+def public_der(raw: bytes) -> bool:
+    "Whether `raw` is DER of a certificate or a public key: a SEQUENCE whose first part is a SEQUENCE."
+    # a private key's DER starts with its version, an INTEGER (PKCS#1, PKCS#8, SEC 1); a certificate's
+    # with its signed part, a public key's (SubjectPublicKeyInfo) with its algorithm: SEQUENCEs
+    if len(raw) < 32 or raw[0] != 0x30: return False
+    n = raw[1] & 0x7f if raw[1] & 0x80 else 0
+    at = 2 + n
+    total = int.from_bytes(raw[2:at], 'big') if n else raw[1]
+    return at + total == len(raw) and raw[at:at + 1] == b'\x30'
+
 # %% ../nbs/00f_generated.ipynb #fde920d8
-# what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip, a DER
-# certificate
-_MAGIC = (b'\x89PNG', b'\xff\xd8\xff', b'GIF8', b'RIFF', b'%PDF', b'\x1f\x8b',
-          b'PK\x03\x04', b'0\x82')
+# what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip
+_MAGIC = (b'\x89PNG', b'\xff\xd8\xff', b'GIF8', b'RIFF', b'%PDF', b'\x1f\x8b', b'PK\x03\x04')
 
 def decodes_harmless(token: str, inner) -> bool:
     "Whether `token` is base64 of a harmless thing."
@@ -291,7 +300,7 @@ def decodes_harmless(token: str, inner) -> bool:
     alt = b'-_' if re.search('[-_]', t) else None
     try: raw = base64.b64decode(t + '=' * (-len(t) % 4), altchars=alt, validate=True)
     except (binascii.Error, ValueError): return False
-    if raw.startswith(_MAGIC): return True
+    if raw.startswith(_MAGIC) or public_der(raw): return True
     try: plain = raw.decode('utf-8')
     except UnicodeDecodeError: return False
     if len(plain) < 8 or not all(c.isprintable() or c in '\n\r\t' for c in plain): return False

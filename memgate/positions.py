@@ -8,16 +8,17 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 from __future__ import annotations
 import json, re
 from functools import lru_cache
-from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, PUBLIC_WORDS,
-                           SECRET_WORDS, Found, dictionary, merged, name_like, name_words, placeholder,
+from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, OPENING_CODES, PUBLIC_WORDS,
+                           SECRET_WORDS, Found, column_name, dictionary, merged, name_like, name_words, placeholder,
                            plain_word, plain_words, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
-           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'SAID_NEAR', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings',
-           'prose_findings', 'said_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
+           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'OPENED', 'SAID_NEAR', 'URL_LAST',
+           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
+           'command_findings', 'continued_literal', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'grouped', 'prose_findings', 'account_pair_findings', 'opening_code_findings',
+           'said_doubts', 'url_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
            'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
            'byte_array_findings', 'position_findings']
 
@@ -73,6 +74,9 @@ CREDENTIAL_ARGS = {
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
     # a key's passphrase: new (-N) and old (-P)
     ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
+    # macOS's keychains: the password that unlocks or makes one, or a file's on import
+    ('security unlock-keychain', '-p'): 'next', ('security create-keychain', '-p'): 'next',
+    ('security import', '-P'): 'next', ('security set-key-partition-list', '-k'): 'next',
 }
 
 # %% ../nbs/00e_positions.ipynb #c324104d
@@ -280,6 +284,8 @@ def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
     if not (quote(e - 1) or quote(e)): return []
     pos, out = e if quote(e - 1) else e + 1, []
     while (more := _MORE.match(text, pos)) and (nxt := _LITERAL.match(text, more.end())):
+        # (a URL or a flag is a command's next word, `-H "Authorization: …" "https://…"`, no half)
+        if re.match(r'[a-z][a-z0-9+.-]*://|-', nxt[0][1:]): break
         out.append((nxt.start() + 1, nxt.end() - 1, kind))
         pos = nxt.end()
     return out
@@ -292,6 +298,8 @@ _CODE = re.compile(r'''^[!&*^]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@]
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$
     |^[a-z]+(?::[a-z_]+)+(?:[ \t]+[a-z_]+(?::[a-z_]+)+)*$''', re.X)   # (and a type's spec: `uuid:redact`)
 
+_BARE_WORDS = re.compile(r'[^\s()\[\]{}"\'=,;#]+(?:[ \t]+[^\s()\[\]{}"\'=,;#]+)+[ \t]*(?=\r?\n|$)')
+_KEYWORDS = frozenset('if else and or not in is for lambda await new as'.split())
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false '
                    'undefined'.split())
 
@@ -367,7 +375,10 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     # of the line;
     # a shell's (`export KEY=v`): a word
     shell = re.search(r'(?:export|set|setenv)[ \t]+$', text[line_start:name_at])
-    config = starts and not shell and (sep.strip() == ':' or '=' in sep and ' =' not in sep)
+    # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
+    words = _BARE_WORDS.match(text, at)
+    words = words and not {w.lower() for w in words[0].split()} & _KEYWORDS
+    config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words))
     s, e = _unquoted(text, at, config)
     value = text[s:e]
     first = re.match(r'[\w$@]*', value)[0]
@@ -487,6 +498,9 @@ _HASHED = re.compile(r'(?m)^[\w.@-]+:(?P<v>\$(?:apr1|2[abyx]?|[156]|y)\$\S+|\{SH
 
 # Oracle's EZConnect login anywhere (a JDBC URL, a tool's argument):
 # user/password@//host:port/service
+# a property list's entry: `<key>NAME</key>`, then its `<string>` (a launchd job's environment, an
+# Info.plist)
+_PLIST = re.compile(r'<key>(?P<name>[^<>\n]{1,80})</key>\s*(?:\d+(?:→|\t)\s*)?<string>(?P<v>[^<>\n]+)</string>')
 _EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://)?[\w.-]+:\d+/\w+')
 
 # %% ../nbs/00e_positions.ipynb #018165aa
@@ -512,6 +526,8 @@ def pair_findings(text: str) -> list[Found]:
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
     out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text)
             if not placeholder(m['v'])]
+    out += [(*m.span('v'), 'config-credential') for m in _PLIST.finditer(text)
+            if secret_name(m['name']) and not placeholder(m['v'])]
     return out
 
 # %% ../nbs/00e_positions.ipynb #cabd4543
@@ -523,7 +539,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'passord adgangskode kodeord salasana κωδικός סיסמה '
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
-                  'passkey community').split()
+                  'passkey community 암호 비번').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
@@ -536,7 +552,8 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'code de secours', 'code de récupération', 'código de recuperação',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
-            'kata laluan']
+            'kata laluan', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
+            'mfa secret', 'otp secret', '2fa key', 'totp key']
 
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
@@ -677,6 +694,20 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return m.span('v')
     return None
 
+# %% ../nbs/00e_positions.ipynb #fea17964
+# a name in quotes, to its end (`` `DB_PASSWORD` ``): its closing quote is no value
+_QUOTED_NAME = re.compile(r'([`"\'])[A-Za-z_][\w.-]*$')
+# a value written in groups (`5F42 OAMS JG7G 4KQ2`, `wvya xlzw alpd gxsf`): the groups of its first
+# one's length that follow, none a word, are its own
+_GROUP = re.compile(r'[ \t]([A-Za-z0-9]+)(?![\w-])')
+
+def grouped(text: str, s: int, e: int) -> tuple[int, int]:
+    "The span of the value at `text[s:e]` with the groups that follow it, 3 or more in all."
+    n, ends, pos = e - s, [], e
+    while (m := _GROUP.match(text, pos)) and len(m[1]) == n and not plain_word(m[1]):
+        ends.append(pos := m.end())
+    return (s, ends[-1]) if 3 <= n <= 8 and text[s:e].isalnum() and len(ends) >= 2 else (s, e)
+
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
@@ -688,9 +719,13 @@ def prose_findings(text: str) -> list[Found]:
         # a PIN, a PUK, a passkey is its digits, right after its word too
         # (`PIN 3219 y PUK 27820389`)
         number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
-        right = _NUMBER_SAID.match(text, m.end()) if number else None
-        span = right.span(1) if right else _said(text, m.end(), 4 if number else 6)
-        span = span or (None if number else _passphrase(text, m.end()))
+        # the word ends a quoted name (`` `APPLE_APP_PASSWORD` é … ``): what is said follows the quote
+        q = _QUOTED_NAME.search(text, max(0, m.start() - 80), m.end())
+        at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
+        right = _NUMBER_SAID.match(text, at) if number else None
+        span = right.span(1) if right else _said(text, at, 4 if number else 6)
+        span = span or (None if number else _passphrase(text, at))
+        span = span and grouped(text, *span)
         # a machine's credential said in prose is a run of letters and digits, its word not code's
         # (`"secret", algorithms=…`, `token("foo")`)
         token = span and m[0].lower() in _TOKEN_SAID
@@ -700,6 +735,34 @@ def prose_findings(text: str) -> list[Found]:
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
     return out
+
+# %% ../nbs/00e_positions.ipynb #fa7f21a3
+# an account said as `user / password` after its word (`login admin / Xk2!…`, `계정 paylark_t / …`)
+_ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)?|credentials|계정|아이디|conta
+    |usuário|konto|benutzer|compte|cuenta|usuario|アカウント|账号|账户)[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*/[ \t]*`?
+    (?P<pw>[^\s/`]+)''', re.X)
+
+def account_pair_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each password said after its user, `user / password`."
+    out = []
+    for m in _ACCOUNT_PAIR.finditer(text):
+        s, e = m.span('pw')
+        while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
+        if _random_enough(text[s:e]) and not placeholder(text[s:e]) and '[REDACTED' not in text[s:e]:
+            out.append((s, e, 'prose-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #1d808d6a
+# what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
+OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
+    sim porta alarme cofre tür tor portão puerta'''.split())
+_CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|passcode|코드|コード)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
+                        r'(?:(?:\bé|\bis|\bist|\bes|\best|[:=])[ \t]*){1,2}(?P<v>\d{4,8})(?!\d)')
+
+def opening_code_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each code said of what it opens: a device's, a door's, an alarm's."
+    return [(*m.span('v'), 'prose-credential') for m in _CODE_SAID.finditer(text)
+            if set(re.findall(r'\w+', m['of'].lower())) & OPENED]
 
 # %% ../nbs/00e_positions.ipynb #bf4ed9a2
 # why a token said just after a credential's word is listed, though nothing took it
@@ -722,6 +785,17 @@ def said_doubts(text: str) -> list[Found]:
             if len(v) >= 4 and shaped and not placeholder(v) and '[REDACTED' not in v:
                 out.append((t.start(1), t.start(1) + len(v), SAID_NEAR))
     return out
+
+# %% ../nbs/00e_positions.ipynb #70a997a5
+# why a URL's last segment is listed: a key where the URL is one (Infura's `/v3/<key>`, a ping's or a
+# hook's URL), an id elsewhere
+URL_LAST = "a URL's last segment that looks made (a key, where the URL is one), kept"
+_URL_LAST = re.compile(r'''https?://[^\s/"'<>`]+(?:/[^\s/"'<>`?#]*)*/(?P<last>[A-Za-z0-9_-]{16,})(?=[?#"'<>`\s]|$)''')
+
+def url_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each URL's last segment that looks made: a doubt, not a finding."
+    return [(*m.span('last'), URL_LAST) for m in _URL_LAST.finditer(text)
+            if re.search(r'\d', m['last']) and re.search('[A-Za-z]', m['last']) and not name_like(m['last'])]
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
 # one-time codes a service hands out in a list, after their name
@@ -987,10 +1061,12 @@ def card_findings(text: str) -> list[Found]:
         digits = re.sub(r'\D', '', m[0])
         network = any(re.match(n, digits) and len(digits) in ls for n, ls in NETWORK_LENGTHS.items())
         # under a name that says what it is (`FB_APP_ID = "379829831424135"`): an id
+        # (or a table's column: `fly secrets list`'s DIGEST)
         key = _ID_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        named = name_words(key[1] if key else column_name(text, *m.span()))[-1:]
         # (Stripe's many test cards are mostly zeros, `4000 0025 0000 3155`; a real number hardly)
         if (network and _luhn(digits) and digits not in TEST_CARDS and digits.count('0') < 7
-                and not (key and name_words(key[1])[-1:] and name_words(key[1])[-1] in NOT_SECRET_LAST)):
+                and not (named and named[0] in NOT_SECRET_LAST)):
             out.append((*m.span(), 'card-number'))
     return out
 
@@ -1025,5 +1101,7 @@ def position_findings(text: str) -> list[Found]:
     return merged(command_findings(text), argv_findings(text), pair_findings(text),
                   table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text),
-                  statement_findings(text), piped_findings(text), seed_phrase_findings(text),
+                  statement_findings(text), piped_findings(text), account_pair_findings(text),
+                  opening_code_findings(text),
+                  seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text))

@@ -11,16 +11,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, common_passwords, dictionary,
-                           machine_made, merged, name_like, name_words, placeholder, plain_word,
-                           plain_words, secret_name)
+from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, column_name, common_passwords,
+                           dictionary, listing_id, machine_made, merged, name_like, name_words, placeholder,
+                           plain_word, plain_words, row_name, secret_name)
 from .positions import position_findings, unquote, continued_literal
 from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
                               word_share, wordlike)
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS',
-           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'column_name',
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'HARMLESS', 'POSITIONAL',
+           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms',
            'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
@@ -148,6 +148,8 @@ def _random_lists(user_sha: str) -> list:
 # what keeps a random-looking run that stands between a path's segments (`memgate secrets` groups
 # by it)
 IN_A_PATH = "an id between a URL's or a file path's segments"
+# what keeps a random-looking run that leads a listing's row (`jq`'s `@tsv`, a CLI's rows)
+LISTING_ID = "a listing's first field, its record's id"
 _TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
 
 def path_segment(text: str, s: int, e: int) -> bool:
@@ -164,24 +166,6 @@ def path_segment(text: str, s: int, e: int) -> bool:
     # in a path's middle too (Backtrace's `/<universe>/<token>/json`), or last (`/v3/<key>`)
     start, stop = token.rfind('/', 0, at), token.find('/', end)
     return (e - s < 32 and start >= 0 and stop >= 0 and bool(re.match(r'/[\w.-]', token[stop:])))
-
-# %% ../nbs/01_redact.ipynb #a8e7436d
-# a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe
-_CELL_GAP = re.compile(r'\t+| {2,}|[ \t]*\|[ \t]*')
-_HEADER_CELL = re.compile(r'(?:\[[A-Za-z]+\] )?[A-Za-z_][\w .()/-]{0,40}')
-
-def column_name(text: str, s: int, e: int) -> str:
-    "The header over the column of `text[s:e]`, in a table of aligned columns, or ''."
-    line_start = text.rfind('\n', 0, s) + 1
-    line_end = text.find('\n', e)
-    row = text[line_start:len(text) if line_end < 0 else line_end]
-    cells = _CELL_GAP.split(row.strip(' \t|'))
-    if len(cells) < 2 or text[s:e] not in cells: return ''
-    # the table's first line: up over the lines of its block, to a blank line
-    block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
-    header = _CELL_GAP.split(block[0].strip(' \t|')) if len(block) > 1 else []
-    if len(header) != len(cells) or not all(_HEADER_CELL.fullmatch(h) for h in header): return ''
-    return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
 
 # %% ../nbs/01_redact.ipynb #f0b1b097
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
@@ -220,9 +204,12 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
         kept = next((a for a in lists if a.allows(value, before, line)), None)
-        if not kept and (column := column_name(text, s, e)):
+        if not kept and (column := column_name(text, s, e) or row_name(text, s, e)):
             named = f'{column}: {value}'
             kept = next((a for a in lists if a.allows(value, named, named)), None)
+        if not kept and listing_id(text, s, e):
+            out.append((s, e, LISTING_ID))
+            continue
         if kept: out.append((s, e, kept.description or 'an allowlist'))
         elif harmless(value): out.append((s, e, HARMLESS))
         else:
@@ -408,9 +395,9 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if (cut and len(value) < 4 or value.lower() in _BOOLEANS
                     or template_only(value)): continue
             # (a name in angle brackets, `<redis-password>@host`, is a stand-in's, unless its
-            # element closes after the value: `<password>X</password>`)
+            # element closes after the value: `<password>X</password>`, `<string>X</string>`)
             if (_CLOSED.search(text, max(0, s - 200), s)
-                    or _BRACKETED.search(text, max(0, s - 80), s) and not tag):
+                    or _BRACKETED.search(text, max(0, s - 80), s) and not tag and text[e:e + 2] != '</'):
                 continue
             # code, a stand-in (the rule file's judged its own; memgate's words the positions'), a
             # part of an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value

@@ -13,7 +13,7 @@ from functools import lru_cache
 __all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'SECRET_PAIRS',
            'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
            'dictionary', 'common_passwords', 'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word',
-           'machine_made', 'plain_words', 'merged']
+           'machine_made', 'plain_words', 'column_name', 'listing_id', 'row_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -241,6 +241,44 @@ def plain_words(v: str) -> bool:
     numbers = [p for p in parts if re.fullmatch(r'[vV]?\d{1,2}', p)]
     return (bool(parts) and len(words) + len(numbers) == len(parts)
             and max(map(len, words), default=0) > 2)
+
+# %% ../nbs/00d_words.ipynb #a8e7436d
+# a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe
+_CELL_GAP = re.compile(r'[ \t]*\|[ \t]*|\t+| {2,}')
+_HEADER_CELL = re.compile(r'(?:\[[A-Za-z]+\] )?[A-Za-z_][\w .()/-]{0,40}')
+
+def column_name(text: str, s: int, e: int) -> str:
+    "The header over the column of `text[s:e]`, in a table of aligned columns, or ''."
+    line_start = text.rfind('\n', 0, s) + 1
+    line_end = text.find('\n', e)
+    row = text[line_start:len(text) if line_end < 0 else line_end]
+    cells = _CELL_GAP.split(row.strip(' \t|'))
+    if len(cells) < 2 or text[s:e] not in cells: return ''
+    # the table's first line: up over the lines of its block, to a blank line
+    block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
+    header = _CELL_GAP.split(block[0].strip(' \t|')) if len(block) > 1 else []
+    if len(header) != len(cells) or not all(_HEADER_CELL.fullmatch(h) for h in header): return ''
+    return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
+
+# %% ../nbs/00d_words.ipynb #3329d061
+def listing_id(text: str, s: int, e: int) -> bool:
+    "Whether `text[s:e]` is the first field of a listing's row whose other fields hold words: its id."
+    line_start = text.rfind('\n', 0, s) + 1
+    line_end = text.find('\n', e)
+    # (after a rendered record's mark: `[ToolResult] `)
+    lead = re.match(r'(?:\[[A-Za-z]+\] )?[ \t]*', text[line_start:s])
+    if not lead or lead.end() != s - line_start or not _CELL_GAP.match(text, e): return False
+    rest = [c for c in _CELL_GAP.split(text[e:len(text) if line_end < 0 else line_end]) if c.strip()]
+    return len(rest) >= 2 and any(plain_words(c) for c in rest)
+
+# %% ../nbs/00d_words.ipynb #cfc04454
+def row_name(text: str, s: int, e: int) -> str:
+    "The name a two-cell row gives the value in its second cell (`| UUID | e932… |`), or ''."
+    line_start = text.rfind('\n', 0, s) + 1
+    line_end = text.find('\n', e)
+    cells = _CELL_GAP.split(text[line_start:len(text) if line_end < 0 else line_end].strip(' \t|'))
+    ok = len(cells) == 2 and cells[1] == text[s:e] and _HEADER_CELL.fullmatch(cells[0])
+    return cells[0].rsplit('] ', 1)[-1] if ok else ''
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:

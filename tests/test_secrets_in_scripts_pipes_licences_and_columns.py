@@ -1,6 +1,8 @@
-"""Issue 48, round 12's principles: a quoted word of words is a command line; what is piped into a command that reads
-its password from stdin is one; a licence's key, an access key's id and a session cookie are credentials by name; a
-table's header names its column; a found value spreads without the quote around it."""
+"""Issue 48, rounds 12 and 13's principles: a quoted word of words is a command line; what is piped into a command that
+reads its password from stdin is one; a licence's key, an access key's id and a session cookie are credentials by name;
+a table's header names its column and a two-cell row its value; a listing's first field is an id; a property list's
+entry, an INI's bare words, an account's `user / password`, a code said of what it opens, a value in groups are
+credentials; a found value spreads without the quote around it."""
 import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -29,6 +31,29 @@ TAKEN = [
     ("my $pass = 'Cerise-de-Fromage-84';", "my $pass = '[REDACTED:assigned-credential]';"),
     # a passphrase said after a Japanese password word and its particle
     ('アプリパスワードは wvya xlzw alpd gxsf です', 'アプリパスワードは [REDACTED:prose-credential] です'),
+    # round 13: a property list's entry, macOS's keychain, an INI's bare words, a quoted name's value, groups,
+    # an account's pair, a code of what it opens, any Authorization scheme, a URL's one-time code, FCM's key
+    ('    <key>PGPASSWORD</key>\n    16→    <string>hJ5OigNre0.ScHeCSK</string>',
+     '    <key>PGPASSWORD</key>\n    16→    <string>[REDACTED:config-credential]</string>'),
+    ('run: security unlock-keychain -p "El8ri8o2w.RHft" ~/Library/Keychains/login.keychain-db',
+     'run: security unlock-keychain -p "[REDACTED:command-credential]" ~/Library/Keychains/login.keychain-db'),
+    ('smtp_user = a@b.io\nsmtp_password = amyj hgch gnpf qmcr\nsmtp_port = 587',
+     'smtp_user = a@b.io\nsmtp_password = [REDACTED:assigned-credential]\nsmtp_port = 587'),
+    ('a senha de app que tá no secret `APPLE_APP_SPECIFIC_PASSWORD` é wnjy-zisy-egbg-gaty – certo?',
+     'a senha de app que tá no secret `APPLE_APP_SPECIFIC_PASSWORD` é [REDACTED:prose-credential] – certo?'),
+    ('2FA seed: 5F42 OAMS JG7G 4KQ2 7SJ4 2TVC 2P2B W2CC   (webservice)',
+     '2FA seed: [REDACTED:prose-credential]   (webservice)'),
+    ('계정 paylark_t / 3XK!MKLOuXmiD9 로 받았어요.', '계정 paylark_t / [REDACTED:prose-credential] 로 받았어요.'),
+    ('o código do iPhone de testes da QA (o SE vermelho) pra instalar o profile: é 883978',
+     'o código do iPhone de testes da QA (o SE vermelho) pra instalar o profile: é [REDACTED:prose-credential]'),
+    ('-H "Authorization: OAuth fb67722e-1646-42de-b4fd-e866607f3364" | jq',
+     '-H "Authorization: OAuth [REDACTED:authorization]" | jq'),
+    ('"GET /magic-link/callback?code=10VH2I-TN9GL2&next=%2Fdashboard HTTP/2.0" 302',
+     '"GET /magic-link/callback?code=[REDACTED:url-code]&next=%2Fdashboard HTTP/2.0" 302'),
+    # the header's value, and not the URL after it (no literal continued by a command's next word)
+    ('curl -H "Authorization: Basic WE9EQ2V2RjBBZExpRkcxODpDUEhFMm9BUmg1N1VNNmtGVHZTcTZSZmsxSlI5NFRwZA==" '
+     '"https://api.fivetran.com/v1/groups/quietly_evident/connectors"',
+     'curl -H "Authorization: Basic [REDACTED:authorization]" "https://api.fivetran.com/v1/groups/quietly_evident/connectors"'),
     # words with no function word among them are a passphrase still
     ('"password" => "correct horse battery staple",', '"password" => "[REDACTED:assigned-credential]",'),
 ]
@@ -59,6 +84,23 @@ KEPT = [
     '<path fill="#EE7868" d="M0 0h1480v957H0z" />', 'via a "Forgot your password?"-like workflow.',
     'assert user_token.context == "change:current@example.com"', 'tokens = [%{token: "token1"}]',
     '~r/password: "postgres"/,', '# remove the complexity from the password hashing algorithm\\r',
+    # round 13: a digest's column, a two-cell row's id, a listing's ids, public shapes, a salt, a REST path's id,
+    # a public key's DER, an event's id, an exit code, a URL after a header
+    'NAME             DIGEST            CREATED AT\nGUARDIAN_SECRET  2744462811760064  1m ago',
+    '| UUID              | e9320e03-dc80-4038-a878-2f1f7a04431a     |',
+    '[ToolResult] jgg24qels8qe\tCard payments\toperational\njdr235cl1b3s\tPayouts (SEPA/Pix)\toperational',
+    '+    static let datadogClientToken = "pubc1066f19b6f6da23dc0008d9cbb46db6"',
+    '+LAUNCHDARKLY_MOBILE_KEY = mob-2067ced0-7edd-4987-ae06-3c3074ce5832',
+    '+SENTRY_DSN = https:/$()/91086ab88186f98e4ca98d12f38d0642@o358468.ingest.de.sentry.io/7077362',
+    '    signing_salt: "q8Xv3dLs",',
+    'Our publishable key is plk_live_pk_aF3smFLGdrJuDmTMYPFPWXQhcI6HfFv0 if that helps.',
+    'https://api.sandbox.push.apple.com/3/device/4e45d50c8963c834190ba1f1dd0e3aa068713001d00a4ea17f8b67407b7f405c',
+    'curl -s https://api.revenuecat.com/v1/subscribers/%24RCAnonymousID%3A359133e7542144c138167c57ee13f903',
+    '`curl -s https://grafana.paylark.io/api/dashboards/uid/zp70zjk2ed24u4`',
+    'verificação: `MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEoii0tYuE8MC3K5sUcJ8vhn1Arwa+Vyk0k0rubSYYmgHth2CPNQ'
+    '+C0IR9XR9z+6QIwD7xWQkF2ugYSOely6xtbg==`',
+    'Stacktrace aus Sentry (Event e333e5273701d405fd73ff5340c4ee4c):', 'the status code is 2001',
+    'GET /api?code=200&country_code=US',
 ]
 
 @pytest.mark.parametrize('text', KEPT)
@@ -82,3 +124,13 @@ def test_a_value_found_in_a_json_string_spreads_without_its_quotes(value):
     other = f'  "ROBOT": "{value}",\n  "NEXT": 1'
     sent = redact(other, known=known)
     assert value not in sent and sent.endswith('",\n  "NEXT": 1') and sent.startswith('  "ROBOT": "[REDACTED:')
+
+def test_a_private_keys_der_is_never_taken_for_a_public_ones():
+    "Base64 of a PKCS#8 private key (its DER starts with a version) is pseudonymised; a public key's is kept."
+    sent = redact('key: MC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF')
+    assert 'MC4CAQAw' not in sent and '[REDACTED:' in sent
+
+def test_a_url_whose_last_segment_looks_made_is_a_doubt_memgate_secrets_names():
+    from memgate.positions import URL_LAST, url_doubts
+    t = 'curl -fsS https://hc-ping.com/e95b897b-9c75-4b8f-8559-3ee302aa11d8 && see https://x.io/docs/getting-started'
+    assert [(t[s:e], why) for s, e, why in url_doubts(t)] == [('e95b897b-9c75-4b8f-8559-3ee302aa11d8', URL_LAST)]
