@@ -281,12 +281,17 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
 def public_der(raw: bytes) -> bool:
     "Whether `raw` is DER of a certificate or a public key: a SEQUENCE whose first part is a SEQUENCE."
     # a private key's DER starts with its version, an INTEGER (PKCS#1, PKCS#8, SEC 1); a certificate's
-    # with its signed part, a public key's (SubjectPublicKeyInfo) with its algorithm: SEQUENCEs
-    if len(raw) < 32 or raw[0] != 0x30: return False
-    n = raw[1] & 0x7f if raw[1] & 0x80 else 0
-    at = 2 + n
-    total = int.from_bytes(raw[2:at], 'big') if n else raw[1]
-    return at + total == len(raw) and raw[at:at + 1] == b'\x30'
+    # with its signed part (its version tagged [0] first), a public key's (SubjectPublicKeyInfo) with its
+    # algorithm, then the key's BIT STRING (an encrypted private key's is an OCTET STRING)
+    def header(i: int) -> tuple[int, int]:   # (where the content starts, its length)
+        n = raw[i + 1] & 0x7f if raw[i + 1] & 0x80 else 0
+        return i + 2 + n, int.from_bytes(raw[i + 2:i + 2 + n], 'big') if n else raw[i + 1]
+    try:
+        if len(raw) < 32 or raw[0] != 0x30: return False
+        at, _ = header(0)
+        inner, size = header(at)
+        return raw[at] == 0x30 and (raw[inner] == 0xa0 or raw[inner] == 0x06 and raw[inner + size] == 0x03)
+    except IndexError: return False
 
 # %% ../nbs/00f_generated.ipynb #fde920d8
 # what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip

@@ -17,10 +17,10 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'OPENED', 'SAID_NEAR', 'URL_LAST',
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'grouped', 'prose_findings', 'account_pair_findings', 'opening_code_findings',
-           'said_doubts', 'url_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
-           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'byte_array_findings', 'position_findings']
+           'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
+           'opening_code_findings', 'said_doubts', 'url_doubts', 'code_list_findings', 'table_findings',
+           'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -77,6 +77,8 @@ CREDENTIAL_ARGS = {
     # macOS's keychains: the password that unlocks or makes one, or a file's on import
     ('security unlock-keychain', '-p'): 'next', ('security create-keychain', '-p'): 'next',
     ('security import', '-P'): 'next', ('security set-key-partition-list', '-k'): 'next',
+    # steamcmd's `+login user password`
+    ('steamcmd', '+login'): 1,
 }
 
 # %% ../nbs/00e_positions.ipynb #c324104d
@@ -265,9 +267,9 @@ _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
     |(?<=\))[ \t]*\{(?:[ \t]*\|\w*\|)?)[ \t]*)''', re.X)
 
-# what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`)
+# what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`, Unreal's `TEXT("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
-    |rb|br|@|&|\$|b64decode|base64\.b64decode)\(?|\(\s*)*''', re.X)
+    |TEXT|_T|L|rb|br|@|&|\$|b64decode|base64\.b64decode)\(?|\(\s*)*''', re.X)
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 
@@ -365,7 +367,9 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
         # a bracket opened over lines holds one value only when it closes right after it (not a
         # tuple's)
         alone = '\n' not in text[at:lit] or re.match(r'\s*\)', text[span[1] + 1:])
-        return None if name_like(literal) or word or not alone else span
+        # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-granite11`)
+        phrase = len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
+        return None if (name_like(literal) and not phrase) or word or not alone else span
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
     line_start = text.rfind('\n', 0, name_at) + 1
     starts = bool(_LINE_START.match(text[line_start:name_at]))
@@ -385,9 +389,11 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     if first.lower() in _TYPES or (first[:1].isupper() and re.match(r'\w+(?:<|\[\]|\?|$)', value)
                                     and not config): return None
     # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
-    # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's)
-    if _CODE.match(value) and not (config and re.fullmatch(r'[\w-]{4,}', value)
-                                   and text[e:e + 1] != ','): return None
+    # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's; digits under a
+    # PIN's or a code's name are its value: `ALARM_CODE = 23579`)
+    pin = re.fullmatch(r'\d{4,12}', value) and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'])
+    if _CODE.match(value) and not pin and not (config and re.fullmatch(r'[\w-]{4,}', value)
+                                               and text[e:e + 1] != ','): return None
     return s, e
 
 # %% ../nbs/00e_positions.ipynb #eadb2be4
@@ -736,6 +742,17 @@ def prose_findings(text: str) -> list[Found]:
             out.append((*span, 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #b284e5e8
+# a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`, `X-Amz-Signature is
+# …`): a name of words joined, or in camel case, as code writes it
+_NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)
+    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|is|was|=|→|->)[ \t])''', re.X)
+
+def name_said_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value prose gives a secret's name (`GAMELIFT_AUTH_TOKEN is set to …`)."
+    return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
+            if secret_name(m['n']) and (span := _said(text, m.end('n')))]
+
 # %% ../nbs/00e_positions.ipynb #fa7f21a3
 # an account said as `user / password` after its word (`login admin / Xk2!…`, `계정 paylark_t / …`)
 _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)?|credentials|계정|아이디|conta
@@ -868,7 +885,9 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     if len(cells) != len(header): return []
     naming = {'name', 'names', 'key', 'keys', 'variable', 'variables',
               'var', 'vars', 'env', 'setting'}
-    names = [i for i, h in enumerate(header) if set(name_words(h)) & naming]
+    # (no header says which: the first column names the row, as a two-column table's does)
+    names = ([i for i, h in enumerate(header) if set(name_words(h)) & naming]
+             or [i for i, h in enumerate(header) if h][:1])
     values = [i for i, h in enumerate(header)
               if set(name_words(h)) & {'value', 'values', 'current'}]
     out = []
@@ -1102,6 +1121,6 @@ def position_findings(text: str) -> list[Found]:
                   table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
-                  opening_code_findings(text),
+                  opening_code_findings(text), name_said_findings(text),
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text))

@@ -422,6 +422,8 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
 
 # %% ../nbs/01_redact.ipynb #c0ffee40
 _SHORT_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,31}(?![\w-])')
+# (and a UUID: Heroku's, Opsgenie's keys are UUIDs)
+_UUID = re.compile(r'(?<![\w-])[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}(?![\w-])')
 # a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
 _KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
                                r'''(?:=|:|=>)[ \t]*["'`]?$''')
@@ -433,7 +435,7 @@ def keyed_random(text: str,
     out = []
     # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not;
     # and hex too short to look generated (64 bits: `EMQX_KEY = "9a3593facbee2332"`)
-    short = [(*m.span(), 'hex') for m in _SHORT_HEX.finditer(text)]
+    short = [(*m.span(), 'hex') for m in (*_SHORT_HEX.finditer(text), *_UUID.finditer(text))]
     for s, e, why in (random_review(text) if review is None else review) + short:
         digest = re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])
         if not (why.startswith('random#') or digest or why == 'hex'): continue

@@ -84,7 +84,7 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
-    ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key')])
+    ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key')])
 
 # words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
 # `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes
@@ -103,6 +103,8 @@ AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'
 def _glued(w: str) -> bool:
     "Whether `w` is a short prefix glued to a credential word (`pgpass`)."
     if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
+    # (`password` and its kin end no other word: glued to any prefix, `administratorpassword`)
+    if w.endswith(('password', 'passwd', 'passphrase')) and w not in ('password', 'passwd', 'passphrase'): return True
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
 # %% ../nbs/00d_words.ipynb #db859f89

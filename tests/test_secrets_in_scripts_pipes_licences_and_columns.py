@@ -1,8 +1,8 @@
-"""Issue 48, rounds 12 and 13's principles: a quoted word of words is a command line; what is piped into a command that
-reads its password from stdin is one; a licence's key, an access key's id and a session cookie are credentials by name;
-a table's header names its column and a two-cell row its value; a listing's first field is an id; a property list's
-entry, an INI's bare words, an account's `user / password`, a code said of what it opens, a value in groups are
-credentials; a found value spreads without the quote around it."""
+"""Issue 48, rounds 12, 13 and 14's principles: a quoted word of words is a command line; what is piped into a
+command that reads its password from stdin is one; a licence's key, an access key's id and a session cookie are
+credentials by name; a table's header names its column and a two-cell row its value; a listing's first field is an
+id; a property list's entry, an INI's bare words, an account's `user / password`, a code said of what it opens, a value
+in groups, a secret's name said in prose are credentials; a found value spreads without the quote around it."""
 import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -54,6 +54,24 @@ TAKEN = [
     ('curl -H "Authorization: Basic WE9EQ2V2RjBBZExpRkcxODpDUEhFMm9BUmg1N1VNNmtGVHZTcTZSZmsxSlI5NFRwZA==" '
      '"https://api.fivetran.com/v1/groups/quietly_evident/connectors"',
      'curl -H "Authorization: Basic [REDACTED:authorization]" "https://api.fivetran.com/v1/groups/quietly_evident/connectors"'),
+    # round 14: a secret's name said in prose, a first column naming its row, Unreal's TEXT(), steamcmd's
+    # +login, a BitLocker or a DeepL key's shape, a UUID under a key's name, a password glued to any prefix,
+    # a code's digits under its name, four words joined
+    ('Looking at the output, IRONSOURCE_SECRET is set to af39ca9899aca710475441c04b936e0cf816912d, which',
+     'Looking at the output, IRONSOURCE_SECRET is set to [REDACTED:prose-credential], which'),
+    ('| service | value |\n|---|---|\n| LDAP_BIND_PW | `ur4Cc1ikU.gh7Kq2pZm9` |',
+     '| service | value |\n|---|---|\n| LDAP_BIND_PW | `[REDACTED:table-credential]` |'),
+    ('static const TCHAR* GKeychainPassword = TEXT("lantern-nebula-biscuit-granite11");',
+     'static const TCHAR* GKeychainPassword = TEXT("[REDACTED:assigned-credential]");'),
+    ('steamcmd +login ironvale_builder MdFTCFQHDsdXozVABu +run_app_build x.vdf +quit',
+     'steamcmd +login ironvale_builder [REDACTED:command-credential] +run_app_build x.vdf +quit'),
+    ('RECOVERY=706035-457886-160776-421410-398101-619289-016280-447997', 'RECOVERY=[REDACTED:recovery-key]'),
+    ('deepl auth key には 5157b4b0-cfea-4de6-b134-dd2cd4e45d5e:fx を',
+     'deepl auth key には [REDACTED:recovery-key] を'),
+    ('OPSGENIE_KEY=f4a11b3c-3693-4325-94b5-74b1074166d3', 'OPSGENIE_KEY=[REDACTED:assigned-credential]'),
+    ("      administratorpassword: 'Glacier#4354ferret',", "      administratorpassword: '[REDACTED:password]',"),
+    ('The config hardcodes ALARM_CODE = 23579; better',
+     'The config hardcodes ALARM_CODE = [REDACTED:assigned-credential]; better'),
     # words with no function word among them are a passphrase still
     ('"password" => "correct horse battery staple",', '"password" => "[REDACTED:assigned-credential]",'),
 ]
@@ -84,7 +102,7 @@ KEPT = [
     '<path fill="#EE7868" d="M0 0h1480v957H0z" />', 'via a "Forgot your password?"-like workflow.',
     'assert user_token.context == "change:current@example.com"', 'tokens = [%{token: "token1"}]',
     '~r/password: "postgres"/,', '# remove the complexity from the password hashing algorithm\\r',
-    # round 13: a digest's column, a two-cell row's id, a listing's ids, public shapes, a salt, a REST path's id,
+    # round 13: a digest's column, a two-cell row's id, a listing's ids, public shapes, a REST path's id,
     # a public key's DER, an event's id, an exit code, a URL after a header
     'NAME             DIGEST            CREATED AT\nGUARDIAN_SECRET  2744462811760064  1m ago',
     '| UUID              | e9320e03-dc80-4038-a878-2f1f7a04431a     |',
@@ -92,7 +110,6 @@ KEPT = [
     '+    static let datadogClientToken = "pubc1066f19b6f6da23dc0008d9cbb46db6"',
     '+LAUNCHDARKLY_MOBILE_KEY = mob-2067ced0-7edd-4987-ae06-3c3074ce5832',
     '+SENTRY_DSN = https:/$()/91086ab88186f98e4ca98d12f38d0642@o358468.ingest.de.sentry.io/7077362',
-    '    signing_salt: "q8Xv3dLs",',
     'Our publishable key is plk_live_pk_aF3smFLGdrJuDmTMYPFPWXQhcI6HfFv0 if that helps.',
     'https://api.sandbox.push.apple.com/3/device/4e45d50c8963c834190ba1f1dd0e3aa068713001d00a4ea17f8b67407b7f405c',
     'curl -s https://api.revenuecat.com/v1/subscribers/%24RCAnonymousID%3A359133e7542144c138167c57ee13f903',
@@ -101,6 +118,12 @@ KEPT = [
     '+C0IR9XR9z+6QIwD7xWQkF2ugYSOely6xtbg==`',
     'Stacktrace aus Sentry (Event e333e5273701d405fd73ff5340c4ee4c):', 'the status code is 2001',
     'GET /api?code=200&country_code=US',
+    # round 14: a reference's id, a bump's digest, an RSA public key's DER, a pointer, a status code's number
+    '(ref: 75w5i2j4jove9xk00troa4wfq5)',
+    '[ToolResult] ce5a5ad66550f1e531570fe1278b803517f192fc Fix: bump 5de37b564148c9f44b65273bc65a7ff8',
+    'LICENSE_KEY_PUBLIC: MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAKuVngbEU3yv4iEDuAAAA',
+    'at 0x7ffee3b8a2c0 in main',
+    'status_code = 2001', 'token = "access-token"',
 ]
 
 @pytest.mark.parametrize('text', KEPT)
