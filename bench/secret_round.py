@@ -10,12 +10,11 @@ not read memgate's rules. What a run sends is every chunk's text (`chunk_project
 A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
 the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). Of a URL
 with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`) only the password counts; of a
-connection string or a URL's query, the fields a credential's word names (`password=`, `Pwd=`, `AccountKey=`,
-`X-Amz-Signature=`, `token=`); of a URL with neither, its last path segment (a webhook's token). Host, port,
-user, path and database are not the secret: a redactor that takes the password and keeps the host has kept
-nothing. A
-look-alike is taken when it stood whole in the sessions' text and no longer does in what is sent. A leak is named
-when `memgate secrets`' report (all of it) shows its masked form.
+connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
+`AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
+webhook's token). Host, port, user, path and database are not the secret: a redactor that takes the password and
+keeps the host has kept nothing. A look-alike is taken when it stood whole in the sessions' text and no longer does
+in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its masked form.
 """
 import argparse, json, re, sys
 from collections import Counter
@@ -32,7 +31,7 @@ def sent_text(folder: Path, redact: bool = True) -> str:
 
 USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+)@', re.I)
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
-CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig|credential|auth', re.I)
+CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig|credential|auth|sess', re.I)
 URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
 def secret_parts(value: str) -> list[str]:

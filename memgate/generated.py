@@ -105,9 +105,12 @@ def generated(text: str) -> bool:
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds
-    joined = re.sub(r'[-_]', '', text)
-    if (len(core) < MIN_GENERATED and len(joined) >= 24 and _RUN.fullmatch(joined)
-            and _classes(joined) == 3):
+    # (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
+    joined = re.sub(r'[-_]', '', text.rstrip('='))
+    # (or a long run already, when every part is long: a Fernet key's halves, not a name's words)
+    long_parts = min(map(len, re.split(r'[-_]', text.rstrip('=')))) >= 8
+    if ((len(core) < MIN_GENERATED or long_parts and len(joined) > len(core)) and len(joined) >= 24
+            and _RUN.fullmatch(joined) and _classes(joined) == 3):
         core = joined
     # a code in three or more groups of one length (`K7QM-2XPV-9RTN-4WJB-8HZC`, a licence's, a
     # recovery code), a product's prefix before them (Unity's `F3-3S8R-XJ5D-GY2U-A3PI-UJN5`): its
@@ -279,10 +282,11 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
 
 # %% ../nbs/00f_generated.ipynb #23adf4a8
 def public_der(raw: bytes) -> bool:
-    "Whether `raw` is DER of a certificate or a public key: a SEQUENCE whose first part is a SEQUENCE."
-    # a private key's DER starts with its version, an INTEGER (PKCS#1, PKCS#8, SEC 1); a certificate's
-    # with its signed part (its version tagged [0] first), a public key's (SubjectPublicKeyInfo) with its
-    # algorithm, then the key's BIT STRING (an encrypted private key's is an OCTET STRING)
+    "Whether `raw` is a certificate's or a public key's DER, not a private key's."
+    # a private key's DER starts with its version, an INTEGER (PKCS#1, PKCS#8, SEC 1); a
+    # certificate's with its signed part (its version tagged [0] first), a public key's
+    # (SubjectPublicKeyInfo) with its algorithm, then the key's BIT STRING (an encrypted private
+    # key's is an OCTET STRING)
     def header(i: int) -> tuple[int, int]:   # (where the content starts, its length)
         n = raw[i + 1] & 0x7f if raw[i + 1] & 0x80 else 0
         return i + 2 + n, int.from_bytes(raw[i + 2:i + 2 + n], 'big') if n else raw[i + 1]
@@ -290,7 +294,8 @@ def public_der(raw: bytes) -> bool:
         if len(raw) < 32 or raw[0] != 0x30: return False
         at, _ = header(0)
         inner, size = header(at)
-        return raw[at] == 0x30 and (raw[inner] == 0xa0 or raw[inner] == 0x06 and raw[inner + size] == 0x03)
+        public_key = raw[inner] == 0x06 and raw[inner + size] == 0x03
+        return raw[at] == 0x30 and (raw[inner] == 0xa0 or public_key)
     except IndexError: return False
 
 # %% ../nbs/00f_generated.ipynb #fde920d8

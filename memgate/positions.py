@@ -8,9 +8,10 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 from __future__ import annotations
 import json, re
 from functools import lru_cache
-from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, OPENING_CODES, PUBLIC_WORDS,
-                           SECRET_WORDS, Found, column_name, dictionary, merged, name_like, name_words, placeholder,
-                           plain_word, plain_words, secret_name)
+from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
+                           OPENING_CODES, PUBLIC_WORDS, SECRET_WORDS, Found, column_name, dictionary,
+                           merged, name_like, name_words, placeholder, plain_word, plain_words,
+                           secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
@@ -391,7 +392,8 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
     # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's; digits under a
     # PIN's or a code's name are its value: `ALARM_CODE = 23579`)
-    pin = re.fullmatch(r'\d{4,12}', value) and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'])
+    pin = (re.fullmatch(r'\d{4,12}', value)
+           and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk']))
     if _CODE.match(value) and not pin and not (config and re.fullmatch(r'[\w-]{4,}', value)
                                                and text[e:e + 1] != ','): return None
     return s, e
@@ -410,13 +412,15 @@ _FUNCTION_WORDS = frozenset("""a an the in on at to for of with by from into ont
     na os um uma com não""".split())
 
 def sentence(value: str) -> bool:
-    "Whether `value`, words, is a sentence (`does not match`, `too short`) rather than a passphrase."
+    "Whether `value` is a sentence (`does not match`, `too short`), not a passphrase."
     words = value.split()
     if len(words) == 1: words = re.split(r'[-_.]', value)
     # a sentence made a password (`Yesterday my cedar ate 18 drizzles!`): a number in it, and a
     # capital to start or a symbol to end
-    made = any(re.search(r'\d', w) for w in words) and (value[0].isupper() or value[-1] in '!?#*$%&@')
-    return len(words) > 1 and not made and any(w.lower().strip("'") in _FUNCTION_WORDS for w in words)
+    made = (any(re.search(r'\d', w) for w in words)
+            and (value[0].isupper() or value[-1] in '!?#*$%&@'))
+    said = any(w.lower().strip("'") in _FUNCTION_WORDS for w in words)
+    return len(words) > 1 and not made and said
 
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
@@ -545,7 +549,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'passord adgangskode kodeord salasana κωδικός סיסמה '
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
-                  'passkey community 암호 비번').split()
+                  'passkey community psk 암호 비번').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
@@ -558,10 +562,10 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'code de secours', 'code de récupération', 'código de recuperação',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
-            'kata laluan', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
+            'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
             'mfa secret', 'otp secret', '2fa key', 'totp key']
 
-_SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|'
+_SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|=>)')
@@ -639,8 +643,7 @@ def _said(text: str, at: int,
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
     if span := _next_to(text, at): return span
     pos, says = at, None
-    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é
-    # …`)
+    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
     for _ in range(8):
         if m := _SAYS_RE.match(text, pos):
             says = m.end()
@@ -657,7 +660,8 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        if not quoted and (v[:1] in _NOT_FIRST or '(' in v or '[' in v): return None
+        # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
+        if not quoted and (v[:1] in _NOT_FIRST or re.search(r'\(.*\)|\[.*\]', v)): return None
         # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
         if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
             return None
@@ -667,15 +671,14 @@ def _said(text: str, at: int,
         if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
-        # word at most
-        # (`the admin password earlier (…)`)
+        # word at most (`the admin password earlier (…)`)
         if (says and not plain_word(v)) or (not says and words): return None
     return None
 
 # %% ../nbs/00e_positions.ipynb #3d73fcfe
 # (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
-    r"(?:[ \t]+[^\s.,;:!?=]+){0,5}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
+    r"(?:[ \t]+[^\s.,:!?=]+){0,6}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
     r"|este)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w[\w!@#$%^&*+-]*(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,7})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
@@ -743,13 +746,15 @@ def prose_findings(text: str) -> list[Found]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
-# a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`, `X-Amz-Signature is
-# …`): a name of words joined, or in camel case, as code writes it
+# a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
+# words on with a copula of prose, no code's `=`, `(` or `:` between (`rotated LAB_SFTP_PASSWORD earlier;
+# the value they gave was …`): a name of words joined, or in camel case, as code writes it
 _NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)
-    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|is|was|=|→|->)[ \t])''', re.X)
+    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|is|was|→|->)[ \t]
+    |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b)''', re.X)
 
 def name_said_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each value prose gives a secret's name (`GAMELIFT_AUTH_TOKEN is set to …`)."
+    "(start, end, kind) of each value prose gives a secret's name (`API_TOKEN is set to …`)."
     return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
             if secret_name(m['n']) and (span := _said(text, m.end('n')))]
 
@@ -765,7 +770,8 @@ def account_pair_findings(text: str) -> list[Found]:
     for m in _ACCOUNT_PAIR.finditer(text):
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
-        if _random_enough(text[s:e]) and not placeholder(text[s:e]) and '[REDACTED' not in text[s:e]:
+        v = text[s:e]
+        if _random_enough(v) and not placeholder(v) and '[REDACTED' not in v:
             out.append((s, e, 'prose-credential'))
     return out
 
@@ -812,7 +818,8 @@ _URL_LAST = re.compile(r'''https?://[^\s/"'<>`]+(?:/[^\s/"'<>`?#]*)*/(?P<last>[A
 def url_doubts(text: str) -> list[Found]:
     "(start, end, why) of each URL's last segment that looks made: a doubt, not a finding."
     return [(*m.span('last'), URL_LAST) for m in _URL_LAST.finditer(text)
-            if re.search(r'\d', m['last']) and re.search('[A-Za-z]', m['last']) and not name_like(m['last'])]
+            if re.search(r'\d', m['last']) and re.search('[A-Za-z]', m['last'])
+            and not name_like(m['last'])]
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
 # one-time codes a service hands out in a list, after their name

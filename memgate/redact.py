@@ -11,9 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, column_name, common_passwords,
-                           dictionary, listing_id, machine_made, merged, name_like, name_words, placeholder,
-                           plain_word, plain_words, row_name, secret_name)
+from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, column_name,
+                           common_passwords, dictionary, listing_id, machine_made, merged, name_like,
+                           name_words, placeholder, plain_word, plain_words, row_name, secret_name)
 from .positions import position_findings, unquote, continued_literal
 from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
                               word_share, wordlike)
@@ -371,6 +371,17 @@ _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # span's end
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
+_NEXT_FIELD = re.compile(r';[ \t]*[A-Za-z][\w ]{0,30}=')
+# prose's words joined with a number are a passphrase, not a name: `parsnip_falcon_meadow_72`
+_JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+')
+
+def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
+    "Where a found value ends: before a string's escaped line end, or a connection string's next field."
+    if cut := _ESCAPED_END.search(text, s, e): e = cut.start()
+    # (in a connection string, a field before it: `…;Pwd=…;Encrypt=True`)
+    fields = _NEXT_FIELD.search(text, text.rfind('\n', 0, s) + 1, s)
+    if fields and (f := _NEXT_FIELD.search(text, s, e)): e = f.start()
+    return e, cut
 _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split())
 # a tag's attributes or a generic's parameters before a value (`<h3 id="cookie-info">COOKIES`,
 # `Map<Password, Password> DIRECT`): the key was inside them (an element named for a secret holds
@@ -385,7 +396,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     out = []
     for s, e, kind in found:
         if kind in POSITIONAL:
-            if cut := _ESCAPED_END.search(text, s, e): e = cut.start()
+            e, cut = _value_end(text, s, e)
             if tag := _CLOSING.search(text[s:e]): e = s + tag.start()
             value, k = text[s:e], _KEY_BEFORE.search(text, max(0, s - 80), s)
             # no letter nor digit, a space first, a boolean, a template's holes, a tag's name
@@ -394,14 +405,15 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
                     or len(set(value)) == 1): continue
             if (cut and len(value) < 4 or value.lower() in _BOOLEANS
                     or template_only(value)): continue
-            # (a name in angle brackets, `<redis-password>@host`, is a stand-in's, unless its
-            # element closes after the value: `<password>X</password>`, `<string>X</string>`)
+            # (`<redis-password>@host` is a stand-in's, unless its element closes: `<string>X</string>`)
             if (_CLOSED.search(text, max(0, s - 200), s)
                     or _BRACKETED.search(text, max(0, s - 80), s) and not tag and text[e:e + 2] != '</'):
                 continue
             # code, a stand-in (the rule file's judged its own; memgate's words the positions'), a
             # part of an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value
-            if (code_value(text, s, e) or _stand_in(value) or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
+            phrase = kind.startswith('prose') and _JOINED_PHRASE.fullmatch(value)
+            if (code_value(text, s, e) and not phrase or _stand_in(value)
+                    or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                     or (kind not in RULE_KINDS and placeholder(value))): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
             # names itself, or names what a machine makes and holds a person's words (not in prose)
@@ -478,6 +490,26 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
                                      _not_code(text, position_findings(text)), random_review(text))
     return hit
 
+# %% ../nbs/01_redact.ipynb #4ef4b062
+_NAME_OR_FIELD = re.compile(r'([A-Za-z_][\w.-]*)[=:]["\']?|[;&,][ \t]*([A-Za-z_][\w .-]*)=.*')
+
+def _outside(text: str, run: Found, found: list[Found]) -> list[Found]:
+    "The pieces of a random-looking `run` that no found value covers, but a name's or a field's."
+    s, e, why = run
+    inside = sorted((a, b) for a, b, _ in found if a < e and s < b)
+    if not inside: return [run]
+    out, pos = [], s
+    for a, b in inside + [(e, e)]:
+        # (`DB_PASSWORD=` before a value, `;Encrypt=True` after one: no part of it)
+        piece = text[pos:a]
+        named = _NAME_OR_FIELD.fullmatch(piece)
+        # (and a flag's or an escape's letter before it, `-p`, `\\n`: too short to be a part)
+        long = len(re.sub(r'[^A-Za-z0-9]', '', piece)) >= 6
+        if long and not (named and not generated(named[1] or named[2])):
+            out.append((pos, a, why))
+        pos = max(pos, b)
+    return out
+
 # %% ../nbs/01_redact.ipynb #110cb7a2
 def secret_findings(text: str, known: KnownSecrets | None = None,
                     random: bool = True, # random-looking values too (not across a seam)
@@ -489,8 +521,11 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
         review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#')
                    else why) for s, e, why in review]
     found = merged(rules_found, known_findings(known, text), position_found,
-                   keyed_random(text, review),
-                   [f for f in review if f[2].startswith('random#')] if random else [])
+                   keyed_random(text, review))
+    # a random-looking run that holds a found value yields to it: the value ends where it ends,
+    # and the name before it (`DB_PASSWORD=ab;cd9Xk2` is one run) stays unless it looks made too
+    runs = [r for f in review if f[2].startswith('random#') for r in _outside(text, f, found)]
+    found = merged(found, runs if random else [])
     found = merged(found, [c for f in found for c in continued_literal(text, *f)])
     # a value ends where its element closes (`<password>X</password>`): the tag is no part of it
     return [(s, s + m.start() if (m := _CLOSING.search(text[s:e])) else e, k) for s, e, k in found]

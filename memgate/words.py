@@ -104,7 +104,8 @@ def _glued(w: str) -> bool:
     "Whether `w` is a short prefix glued to a credential word (`pgpass`)."
     if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
     # (`password` and its kin end no other word: glued to any prefix, `administratorpassword`)
-    if w.endswith(('password', 'passwd', 'passphrase')) and w not in ('password', 'passwd', 'passphrase'): return True
+    long_words = ('password', 'passwd', 'passphrase')
+    if w.endswith(long_words) and w not in long_words: return True
     return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
 # %% ../nbs/00d_words.ipynb #db859f89
@@ -264,13 +265,14 @@ def column_name(text: str, s: int, e: int) -> str:
 
 # %% ../nbs/00d_words.ipynb #3329d061
 def listing_id(text: str, s: int, e: int) -> bool:
-    "Whether `text[s:e]` is the first field of a listing's row whose other fields hold words: its id."
+    "Whether `text[s:e]` leads a listing's row whose other fields are words: an id."
     line_start = text.rfind('\n', 0, s) + 1
     line_end = text.find('\n', e)
     # (after a rendered record's mark: `[ToolResult] `)
     lead = re.match(r'(?:\[[A-Za-z]+\] )?[ \t]*', text[line_start:s])
     if not lead or lead.end() != s - line_start or not _CELL_GAP.match(text, e): return False
-    rest = [c for c in _CELL_GAP.split(text[e:len(text) if line_end < 0 else line_end]) if c.strip()]
+    row = text[e:len(text) if line_end < 0 else line_end]
+    rest = [c for c in _CELL_GAP.split(row) if c.strip()]
     return len(rest) >= 2 and any(plain_words(c) for c in rest)
 
 # %% ../nbs/00d_words.ipynb #cfc04454

@@ -72,6 +72,17 @@ TAKEN = [
     ("      administratorpassword: 'Glacier#4354ferret',", "      administratorpassword: '[REDACTED:password]',"),
     ('The config hardcodes ALARM_CODE = 23579; better',
      'The config hardcodes ALARM_CODE = [REDACTED:assigned-credential]; better'),
+    # round 15: a name said a few words before its copula, Italian's `ora è`, a PSK, a connection string's
+    # next field, a random run's name before its value
+    ('The user rotated LAB_SFTP_PASSWORD earlier; the value they gave was Xg7pL2mQ9vZ. If it fails',
+     'The user rotated LAB_SFTP_PASSWORD earlier; the value they gave was [REDACTED:prose-credential]. If it fails'),
+    ('Ho appena reimpostato override_pin, ora è 77115696',
+     'Ho appena reimpostato override_pin, ora è [REDACTED:prose-credential]'),
+    ('The user rotated WPA2 PSK earlier; the value they gave was fiets-zeilboot-tulp-dijk-95. If',
+     'The user rotated WPA2 PSK earlier; the value they gave was [REDACTED:prose-credential]. If'),
+    ('"Server=tcp:x;Password=Kx_c$4#?yL0lSqW#Xl.;Encrypt=True;"',
+     '"Server=tcp:x;Password=[REDACTED:password];Encrypt=True;"'),
+    ('DB_PASSWORD=ab;cd9Xk2', 'DB_PASSWORD=[REDACTED:password]'),
     # words with no function word among them are a passphrase still
     ('"password" => "correct horse battery staple",', '"password" => "[REDACTED:assigned-credential]",'),
 ]
