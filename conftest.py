@@ -4,7 +4,14 @@ nbval checks the analysis notebooks' stored outputs, but it refuses a code cell 
 execution count ("unrun reference cell has outputs"), and `nbdev-clean` nulls every execution count
 while keeping outputs. So, before nbval reads a notebook's cells, number them here: the notebooks on
 disk stay clean, nbval sees run cells and compares their outputs.
+
+memgate's cache folder is a fresh one of the tests' own: no test reads or writes the user's.
 """
+import os, tempfile
+
+# memgate's cache (the index of found values) of the tests' own, never the user's
+os.environ['XDG_CACHE_HOME'] = tempfile.mkdtemp(prefix='memgate-tests-cache-')
+
 try: from nbval.plugin import IPyNbFile
 except ImportError: IPyNbFile = None
 

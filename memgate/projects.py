@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Iterator
 from .domain import Record
 from .files import safe_name
+from .found import FoundIndex, code_stamp, file_print, grown
 from .redact import KnownSecrets, found_values
 from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
-from .sessions import Session, group_sessions, session_records
+from .rules import default_rules, redaction_rules
+from .sessions import Session, found_lines, group_sessions, session_records
 
 # %% auto #0
 __all__ = ['Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
@@ -265,15 +267,36 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
                           f"last {every[-1].first_ts or '?'}) is selected: {select}")
     return Project(name, sessions, warnings, tool_result_chars, redact, source, not p.exists())
 
+# %% ../nbs/02a_projects.ipynb #765f5bdb
+def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[str, str]:
+    "The values found in `path`: its indexed lines read again, if the index knows it; all of it else."
+    try: f = open(path, 'rb')
+    except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
+    with f:
+        now, before = file_print(f), index.files.get(str(path))
+        lines, values, start = [], {}, 0
+        if before and (now == {k: before.get(k) for k in now} or grown(f, before, now)):
+            lines = list(before['lines'])
+            values = {v: k for _, got in found_lines(s, path, cap, at=lines, f=f) for v, k in got.items()}
+            # the same values as the last time, or the file is read whole again
+            if index.values_hash(values) == before['values']: start = before['size']
+            else: lines, values = [], {}
+        for off, got in found_lines(s, path, cap, start=start, stop=now['size'], f=f):
+            lines.append(off)
+            values.update(got)
+    index.put(path, now, lines, values)
+    return values
+
 # %% ../nbs/02a_projects.ipynb #dddadd6e
 _KNOWN_READ = threading.Lock()
 
 def _found_in(project: Project) -> KnownSecrets:
     "Every value rules and positions take in `project`'s unredacted text."
-    values = {}
+    stamp = f"{code_stamp()} {redaction_rules().sha} {default_rules().sha} {project.tool_result_chars}"
+    index, values = FoundIndex.open(project.source or project.name, stamp), {}
     for s in project.sessions:
-        for r in session_records(s, Warnings(), project.tool_result_chars, False):
-            values.update(found_values(r.text))
+        for path in s.files: values.update(_file_values(index, s, path, project.tool_result_chars))
+    index.save()
     # by the project's name: the same sessions make the same chunks wherever they are read from
     key = hashlib.blake2b(project.name.encode(), digest_size=32).digest()
     return KnownSecrets(dict(sorted(values.items())), key)

@@ -8,13 +8,15 @@ Docs: https://memgate.github.io/memgate/sessions.html.md"""
 from __future__ import annotations
 import json
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 from .domain import Record, Role
-from .redact import KnownSecrets, redact, redact_seams
-from .reading import (TOOL_RESULT_CHARS, FileReport, Warnings, as_str, json_lines, shortener,
-                             terminal_text)
+from .files import bounded_lines
+from .redact import KnownSecrets, found_values, redact, redact_seams
+from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, SourceError, Warnings, as_str,
+                             decode_line, json_lines, shortener, terminal_text)
 from .claude import (CLAUDE_SKIP, QUEUED, REMOVED, Thread, by_time, claude_order,
                             claude_records, thread_of)
 from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, codex_parent,
@@ -22,7 +24,7 @@ from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, co
 
 # %% auto #0
 __all__ = ['NOT_A_SESSION', 'Sniffed', 'sniff_session', 'sniff', 'Session', 'file_size', 'group_sessions', 'codex_copy',
-           'session_records']
+           'session_records', 'found_lines']
 
 # %% ../nbs/02_sessions.ipynb #846b6382
 class Sniffed(NamedTuple):
@@ -277,3 +279,42 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
     # a Codex sub-agent's copy of its parent's history: read once, in the parent
     recs, after = _without_copies(recs, spans, heads, s.agents, warnings)
     return _codex_order(recs, s.path, after)
+
+# %% ../nbs/02_sessions.ipynb #6abe5da9
+def _lines_from(f, at: list[int] | None, start: int, stop: int | None):
+    "(offset, number, line) of the lines of `f` at offsets `at`, else of every line from `start` to `stop`."
+    if at is not None:
+        for off in at:
+            f.seek(off)
+            raw = f.readline(LINE_BYTES + 1)
+            if len(raw) <= LINE_BYTES: yield off, 0, raw
+        return
+    f.seek(start)
+    for n, raw, size in bounded_lines(f, LINE_BYTES):
+        if stop is not None and start >= stop: return
+        if raw is not None: yield start, n, raw
+        start += size
+
+# %% ../nbs/02_sessions.ipynb #4e197a5c
+def found_lines(s: Session, path: Path, cap: int = TOOL_RESULT_CHARS,
+                at: list[int] | None = None, # only the lines that start at these byte offsets
+                start: int = 0,              # else every line from this byte offset on
+                stop: int | None = None,     # to this one
+                f=None,                      # `path` open already (binary), else opened here
+               ) -> Iterator[tuple[int, dict[str, str]]]:
+    "(offset, values) of each line of `path` whose unredacted records hold values the redactor takes."
+    read = claude_records if s.format == 'claude' else codex_records
+    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
+    rep, cut = FileReport(path, s.format), shortener(cap, terminal_text)
+    try: opened = f or open(path, 'rb')
+    except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
+    with opened if f is None else nullcontext():
+        for off, n, raw in _lines_from(opened, at, start, stop):
+            values = {}
+            for _, obj in decode_line(n, raw.removeprefix(b'\xef\xbb\xbf'), rep, True, skip):
+                try: recs = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
+                except (TypeError, AttributeError, ValueError, KeyError, IndexError): continue
+                for r in recs:
+                    values.update(found_values(r.text if r.role == Role.tool_result
+                                               else terminal_text(r.text)))
+            if values: yield off, values
