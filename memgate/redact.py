@@ -478,16 +478,17 @@ def public_jwt(token: str) -> bool:
 _TEXT_FINDINGS: dict = {}
 _TEXT_FINDINGS_MOST = 50_000
 
-def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found]]:
-    "The findings of `text` alone: rules', positions' and random runs'."
+def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
+    "The findings of `text` alone: rules', positions', random runs' and keys' random values."
     key = (hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest(),
            redaction_rules().sha, default_rules().sha)
     if (hit := _TEXT_FINDINGS.get(key)) is None:
         if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: _TEXT_FINDINGS.clear()
         rules = [f for f in findings(redaction_rules(), text)
                  if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]]))]
-        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules),
-                                     _not_code(text, position_findings(text)), random_review(text))
+        review = random_review(text)
+        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules), _not_code(text, position_findings(text)),
+                                     review, keyed_random(text, review))
     return hit
 
 # %% ../nbs/01_redact.ipynb #4ef4b062
@@ -516,12 +517,12 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
                    ) -> list[Found]:
     "Every secret of `text`, in the order of precedence."
     # the random-looking runs, judged once: a key's values and the pseudonyms both come from it
-    rules_found, position_found, review = text_findings(text)
+    rules_found, position_found, review, keyed = text_findings(text)
     if known and known.key:
         review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#')
                    else why) for s, e, why in review]
     found = merged(rules_found, known_findings(known, text), position_found,
-                   keyed_random(text, review))
+                   keyed)
     # a random-looking run that holds a found value yields to it: the value ends where it ends,
     # and the name before it (`DB_PASSWORD=ab;cd9Xk2` is one run) stays unless it looks made too
     runs = [r for f in review if f[2].startswith('random#') for r in _outside(text, f, found)]
@@ -562,8 +563,7 @@ def found_values(text: str,
                  depth: int = 2, # how deep values inside found values are looked for
                 ) -> dict[str, str]:
     "The values in `text` that rules and positions take and that spread."
-    rules_found, position_found, review = text_findings(text)
-    found = merged(rules_found, position_found, keyed_random(text, review))
+    found = merged(*text_findings(text)[:2], text_findings(text)[3])
     forms = {v: kind for s, e, kind in found for v in read_forms(text[s:e])}
     out = {v: kind for v, kind in forms.items() if spreads(v)}
     # a value that holds others (a secret manager's JSON string, a connection string): they are
@@ -670,13 +670,14 @@ _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+
 
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
+    m = _FIRST_TOKEN.match(output)
+    if not m or len(output) > 2000: return []
     lines = _COMMAND_LINE.findall(command)
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
     named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
                 if not re.search(r'[./]', w))
-    m = _FIRST_TOKEN.match(output)
-    if not (named and m) or len(output) > 2000: return []
+    if not named: return []
     v = m[1]
     # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
     # stand-in is not what was fetched
