@@ -1,4 +1,4 @@
-"""The index of found values: which lines of each session file hold a value the redactor takes, so that a run reads those lines again rather than every file. A secret store: byte offsets and keyed hashes, never a value.
+"""The index of found values: where each session file held them, in byte offsets and keyed hashes.
 
 Docs: https://memgate.github.io/memgate/found.html.md"""
 
@@ -16,13 +16,14 @@ __all__ = ['KEY_BYTES', 'cache_folder', 'private_folder', 'user_key', 'file_prin
 
 # %% ../nbs/00g_found.ipynb #65cb9cdd
 def cache_folder() -> Path:
-    "Where memgate keeps what it can make again: `$XDG_CACHE_HOME/memgate`, else `~/.cache/memgate`."
+    "Where memgate keeps what it can make again: `$XDG_CACHE_HOME/memgate` or `~/.cache/memgate`."
     return Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'memgate'
 
 # %% ../nbs/00g_found.ipynb #9f2d9b94
 def private_folder(path: Path) -> Path | None:
     "`path`, made if need be, when it is a folder only this user may read and no link; else None."
-    try: path.mkdir(exist_ok=True, mode=0o700)        # in a folder that is there (a link to it may be)
+    # (in a folder that is there: a link to it may be)
+    try: path.mkdir(exist_ok=True, mode=0o700)
     except OSError: return None
     st = lstat_or_none(path)
     if st is None or not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid(): return None
@@ -45,7 +46,8 @@ def user_key(folder: Path) -> bytes | None:
             return key if len(key) == KEY_BYTES else None
         except FileNotFoundError: pass
         except OSError: return None
-        try: fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        made = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try: fd = os.open(p, made, 0o600)
         except FileExistsError: continue                      # another run made it first: read it
         except OSError: return None
         with os.fdopen(fd, 'wb') as f: f.write(secrets.token_bytes(KEY_BYTES))
@@ -79,7 +81,8 @@ def file_print(f) -> dict:
 # %% ../nbs/00g_found.ipynb #f6d800bc
 def grown(f, before: dict, now: dict) -> bool:
     "Whether the file open as `f` (now `now`) is the file `before` describes with lines appended."
-    return now['size'] > before.get('size', now['size']) and _hash(f, before['size']) == before.get('hash')
+    if now['size'] <= before.get('size', now['size']): return False
+    return _hash(f, before['size']) == before.get('hash')
 
 # %% ../nbs/00g_found.ipynb #b57266ac
 class FoundIndex:
@@ -131,5 +134,6 @@ def save(self: FoundIndex):
 def code_stamp() -> str:
     "A hash of memgate's modules: what finds values."
     h = hashlib.blake2b(digest_size=16)
-    for p in sorted(Path(__file__).parent.glob('*.py')): h.update(p.name.encode() + p.read_bytes())
+    import memgate
+    for p in sorted(Path(memgate.__file__).parent.glob('*.py')): h.update(p.name.encode() + p.read_bytes())
     return h.hexdigest()

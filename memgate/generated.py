@@ -12,7 +12,7 @@ from .words import dictionary
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded',
-           'every_candidate', 'public_der', 'decodes_harmless', 'pseudonym']
+           'every_candidate', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -210,6 +210,7 @@ _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{12
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
                          r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*=')
 _NAMED = re.compile(r'^[A-Za-z_][\w.-]*[:=]')
+_EDI_SEGMENT = re.compile(r'(?:[A-Z]{3}\+|[A-Z]{2,3}\*)[A-Z0-9]')
 
 def password_like(body: str) -> bool:
     "Whether `body`, a word with two password symbols, looks generated."
@@ -235,8 +236,8 @@ def password_like(body: str) -> bool:
 def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     "(start, end) of `word` at `start` of `text`, if a generated password."
     end = start + len(word)
-    # a call, or text
-    if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word): return None
+    # a call, text, or an EDI segment (`UNB+UNOC:3+NHL:ZZ+…'`, `ISA*00*…`): fields, not a password
+    if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word) or _EDI_SEGMENT.match(word): return None
     # a name before it (`key=`, `data:`) and base64's padding are no part of a password
     named = _NAMED.match(word)
     skip = named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
@@ -279,6 +280,23 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
               if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
+
+# %% ../nbs/00f_generated.ipynb #8047f8b3
+_VIN_VALUE = {**{str(d): d for d in range(10)}, **dict(zip('ABCDEFGH', range(1, 9))),
+              **dict(zip('JKLMN', range(1, 6))), 'P': 7, 'R': 9,
+              **dict(zip('STUVWXYZ', range(2, 10)))}
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+
+def checked_id(token: str) -> bool:
+    "Whether `token` is an id its own check digit vouches for: a VIN, a UPS parcel number."
+    if len(token) == 17 and all(c in _VIN_VALUE for c in token):
+        r = sum(_VIN_VALUE[c] * w for c, w in zip(token, _VIN_WEIGHTS)) % 11
+        return token[8] == ('X' if r == 10 else str(r))
+    if len(token) == 18 and token.startswith('1Z') and token[2:].isalnum() and token[2:].isupper():
+        vals = [int(c) if c.isdigit() else (ord(c) - 63) % 10 for c in token[2:17]]
+        total = sum(x * (1 + i % 2) for i, x in enumerate(vals))
+        return token[17] == str(-total % 10)
+    return False
 
 # %% ../nbs/00f_generated.ipynb #23adf4a8
 def public_der(raw: bytes) -> bool:

@@ -9,19 +9,21 @@ from __future__ import annotations
 import json, re
 from functools import lru_cache
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
-                           OPENING_CODES, PUBLIC_WORDS, SECRET_WORDS, Found, column_name, dictionary,
-                           merged, name_like, name_words, placeholder, plain_word, plain_words,
-                           secret_name)
+                           OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
+                           Gate, names_store,
+                           column_name, dictionary, merged, name_like, name_words, placeholder,
+                           plain_word, plain_words, secret_name)
 
 # %% auto #0
-__all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'LINE_NUMBER',
-           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'ORDINARY', 'OPENED', 'SAID_NEAR', 'URL_LAST',
-           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
-           'command_findings', 'continued_literal', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
-           'opening_code_findings', 'said_doubts', 'url_doubts', 'code_list_findings', 'table_findings',
-           'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'byte_array_findings', 'position_findings']
+__all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
+           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'NUMBER_WORDS', 'ORDINARY', 'OPENED', 'SAID_NEAR',
+           'URL_LAST', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
+           'script_findings', 'command_findings', 'continued_literal', 'sentence', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
+           'account_pair_findings', 'opening_code_findings', 'said_doubts', 'url_doubts', 'code_list_findings',
+           'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -236,6 +238,11 @@ _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:])(?:'
                                              key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
+# the words without which it finds nothing: a command and the space after it (what `\s`
+# matches), or a credential's word
+SPACES = ''.join(c for c in map(chr, range(0x3001)) if c.isspace())
+_COMMAND_WORDS = Gate({c.split()[0] + s for c in COMMANDS for s in SPACES}
+                      | set('pass pw token secret key auth cred pin psk sig'.split()))
 
 # a line's number as a file viewer shows it (`cat -n`, an agent's Read: ` 12→`, `grep -n`'s `12:`,
 # `history`'s `12  `): not part of what the line says
@@ -243,8 +250,8 @@ LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t|:(?=\S)|[ \t]{2})')
 
 def command_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential command lines in `text` give."
-    # most texts hold no command line: one look at the whole first
-    if not _COMMAND_GATE.search(text): return []
+    # most texts hold no command line: one look at the whole first, for its words, then its shape
+    if not (_COMMAND_WORDS(text) and _COMMAND_GATE.search(text)): return []
     out, at = [], 0
     # a continued line is read with its continuation (the same length: places stay)
     joined = text.replace('\\\n', '  ').replace('\\\r\n', '   ')
@@ -355,6 +362,7 @@ _SECRET_WORD = re.compile('(?i)'
                           + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
+_UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
@@ -422,11 +430,26 @@ def sentence(value: str) -> bool:
     said = any(w.lower().strip("'") in _FUNCTION_WORDS for w in words)
     return len(words) > 1 and not made and said
 
+# %% ../nbs/00e_positions.ipynb #5f60290b
+def _said_of(text: str, name: str, s: int, e: int) -> bool:
+    "Whether `text[s:e]`, assigned to `name`, says something of a credential rather than being one."
+    value = text[s:e]
+    # a word of other senses alone, then ordinary words unquoted: a verdict (`PASS: 12 tests`)
+    if (name_words(name) in ([w] for w in AMBIGUOUS) and text[s - 1] not in '"\'`'
+            and plain_words(value)): return True
+    # a test's words of a value (`"password" => "too short"`): a sentence, no passphrase; words
+    # that say where it is kept (`password: see 1Password, entry 'WMS prod'`)
+    if plain_words(value) and sentence(value) or ' ' in value and names_store(value): return True
+    # a session's id that is a UUID names a record (a trace's, an agent's session); a random run
+    # is the session's key (`'sessionId': '9zvEzRM9EBKpbeOlw6k0rf'`)
+    return name_words(name)[-2:] == ['session', 'id'] and bool(_UUID_VALUE.fullmatch(value))
+
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
                         kept: list | None = None, # gets (start, end, why) of each such value kept
                        ) -> list[Found]:
     "(start, end, kind) of each value assigned to a secret-named name."
+    if not SECRET_NAME_WORDS(text): return []
     out, done = [], -1
     for w in _SECRET_WORD.finditer(text):
         a = w.start()
@@ -447,13 +470,7 @@ def assignment_findings(text: str,
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         done = m.end()
-        if span and PAIRS.match(text, span[0]): continue
-        # a word of other senses alone, then ordinary words unquoted: a verdict, not a value (`PASS: 12
-        # tests`)
-        if (span and name_words(name) in ([w] for w in AMBIGUOUS) and text[span[0] - 1] not in '"\'`'
-                and plain_words(text[span[0]:span[1]])): continue
-        # a test's words of a value (`"password" => "too short"`): a sentence, no passphrase
-        if span and plain_words(value := text[span[0]:span[1]]) and sentence(value): continue
+        if span and (PAIRS.match(text, span[0]) or _said_of(text, name, *span)): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
@@ -464,7 +481,8 @@ def assignment_findings(text: str,
 # a device's or a daemon's directive whose credential comes last, after its word and a type digit:
 # `radius-server host 10.0.0.5 key X`, `enable secret 5 X`, `snmp-server community X RO`, `stats
 # auth admin:X`
-_LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*[a-z][\w-]{1,40}(?:[ \t]+[^\s=:"\'`]+){0,6}?[ \t]+'
+_LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t|:))?[ \t]*[a-z][\w-]{1,40}'
+                        r'(?:[ \t]+[^\s=:"\'`]+){0,6}?[ \t]+'
                         r'(?P<w>key|secret|password|community|auth|psk|pre-shared-key)[ \t]+(?:\d[ \t]+)?'
                         r'(?P<v>[^\s"\'`]+)(?:[ \t]+(?:RO|RW|ro|rw))?[ \t]*$')
 
@@ -492,6 +510,11 @@ _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[
     (?P<name>[\w.-]{2,80})["']?
     [ \t]*,?[ \t]*(?:\r?\n[ \t]*)?-?[ \t]*["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
 
+# PowerShell's name and value given apart
+# (`Set-ItemProperty -Path … -Name DefaultPassword -Value 'X'`)
+_PS_PAIR = re.compile(r'(?i)(?<![\w-])-Name[ \t]+["\']?(?P<name>[\w.-]{2,80})["\']?'
+                      r'(?:[ \t]+-(?!Value\b)\w+(?:[ \t]+(?!-)\S+)?)*?[ \t]+-Value[ \t]+')
+
 # a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a
 # line
 _DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
@@ -516,27 +539,32 @@ _EZCONNECT = re.compile(r'(?<![\w/.])[A-Za-z][\w$#]*/(?P<v>[^\s@/\'"]{3,})@(?://
 # %% ../nbs/00e_positions.ipynb #018165aa
 def pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of secrets a config file holds by its form."
-    out = []
-    for m in _PAIR.finditer(text):
+    # (those under a name: only in a text that holds a secret's word)
+    out, named = [], SECRET_NAME_WORDS(text)
+    for m in _PAIR.finditer(text) if named else ():
         if secret_name(m['name']) and (span := _value_at(text, m.end(), m.start(), '=')):
             if span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
                 out.append((*span, 'assigned-credential'))
-    for m in _DIRECTIVE.finditer(text):
+    for m in _DIRECTIVE.finditer(text) if named else ():
         v = m['v'].strip('"')
         if secret_name(m['name']) and not placeholder(v) and not plain_word(v):
             span = m.span('v') if not m['v'].startswith('"') else (m.start('v') + 1, m.end('v') - 1)
             out.append((*span, 'config-credential'))
-    for m in _REGISTRY.finditer(text):
+    for m in _PS_PAIR.finditer(text) if named else ():
+        if secret_name(m['name']) and (span := _value_at(text, m.end(), m.start(), '=')):
+            if span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
+                out.append((*span, 'assigned-credential'))
+    for m in _REGISTRY.finditer(text) if named else ():
         if secret_name(m['name']) and not placeholder(m['v']):
             out.append((*m.span('v'), 'config-credential'))
     for m in _SNMP_USER.finditer(text):
         out += [(m.start(g) + (m[g][0] == '"'), m.end(g) - (m[g][0] == '"'), 'config-credential')
                 for g in ('a', 'p') if m[g] and not placeholder(m[g].strip('"'))]
-    out += directive_findings(text)
+    out += directive_findings(text) if named else []
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
     out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text)
             if not placeholder(m['v'])]
-    out += [(*m.span('v'), 'config-credential') for m in _PLIST.finditer(text)
+    out += [(*m.span('v'), 'config-credential') for m in (_PLIST.finditer(text) if named else ())
             if secret_name(m['name']) and not placeholder(m['v'])]
     return out
 
@@ -548,12 +576,16 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
                   'passord adgangskode kodeord salasana κωδικός סיסמה '
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
-                  'parolă parola lozinka geslo slaptažodis parool pw passwd pin puk '
-                  'passkey community psk 암호 비번').split()
+                  'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
+                  'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
+                  'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen '
+                  'пароля паролем пароли şifresi şifreniz parolası passordet adgangskoden '
+                  'kodeordet salasanan hasła hasłem').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
-SENT_CODE_WORDS = ('暗証番号 認証コード 確認コード 验证码 驗證碼 인증번호 otp').split()
+SENT_CODE_WORDS = ('暗証番号 認証コード 確認コード 验证码 驗證碼 인증번호 otp смс-код sms-код sms-kod sms-koden '
+                   'engångskod engångskoden').split()
 TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar').split()
 
 # multi-word ones joined back
@@ -563,7 +595,9 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'code de secours', 'code de récupération', 'código de recuperação',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
-            'mfa secret', 'otp secret', '2fa key', 'totp key']
+            'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
+            'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
+            'mã otp', 'mã xác nhận', 'mã xác thực']
 
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
@@ -572,11 +606,18 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|ag
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
+# words whose credential is digits (a PIN, a code sent to be typed back)
+_PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук)(?![a-z])')
+NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS,
+                          *(w for w in PASSWORD_WORDS + _PHRASES if _PIN_WORD.match(w)),
+                          *(p for p in _PHRASES
+                            if p.startswith(('код ', 'sms ', 'doğrulama', 'mã ')))})
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은]))')   # (a particle may follow: `PINは`, `パスワードは`)
+_SAID_GATE = Gate(_SAID_WORDS)
 
 # a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
@@ -634,6 +675,27 @@ def _unknown_letters(v: str) -> bool:
             and v.lower() not in dictionary() and not name_like(v)
             and not re.fullmatch(r'[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+', v))
 
+# %% ../nbs/00e_positions.ipynb #a2eaf7c3
+def _says_at(text: str, at: int) -> int | None:
+    "Where a copula or a colon a few words after a password word (ending at `at`) ends, if any."
+    pos, crossed = at, False
+    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
+    for _ in range(12):
+        if m := _SAYS_RE.match(text, pos): return m.end()
+        if not (t := _PROSE_TOKEN.match(text, pos)): return None
+        # a quoted value before any copula is what was said (`password earlier (…) goes to`); a
+        # parenthesis a colon follows says whose it is (`password for MyGeotab (api@x.com): …`)
+        first = _prose_value(text, t)
+        if (first[2] and _random_enough(text[slice(*first[:2])], True)
+                and not re.match(r'[ \t]*[:：=]', text[t.end():t.end() + 4])): return None
+        pos = t.end()
+        # a colon that ends a word of its clause says it too (`lösenordet för OPC UA SGN-CL: …`);
+        # the clause's end, nothing
+        crossed = crossed or t[1].endswith(';')
+        if t[1].endswith((':', '：')) and not crossed: return pos
+        if re.search(r'[.!?]$', t[1]) and not re.match(r'[ \t]*[:：=]', text[pos:pos + 3]): break
+    return None
+
 # %% ../nbs/00e_positions.ipynb #58d9dc85
 def _said(text: str, at: int,
           digits: int = 6, # a number this long or longer after `is` is the password (a PIN's: 4)
@@ -642,17 +704,7 @@ def _said(text: str, at: int,
     # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
     if span := _next_to(text, at): return span
-    pos, says = at, None
-    # a copula or a colon within a few words says what follows is the password (`a senha do Wi-Fi é …`)
-    for _ in range(8):
-        if m := _SAYS_RE.match(text, pos):
-            says = m.end()
-            break
-        if not (t := _PROSE_TOKEN.match(text, pos)): break
-        # a quoted value before any copula is what was said (`password earlier (…) goes to`)
-        first = _prose_value(text, t)
-        if first[2] and _random_enough(text[slice(*first[:2])], True): break
-        pos = t.end()
+    says = _says_at(text, at)
     pos = says or at
     for words in range(3):
         while m := _SAYS_RE.match(text, pos): pos = m.end()
@@ -660,6 +712,8 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
+        # where the password is kept, not the password (`password: see 1Password, entry 'WMS prod'`)
+        if names_store(v): return None
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST or re.search(r'\(.*\)|\[.*\]', v)): return None
         # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
@@ -675,20 +729,40 @@ def _said(text: str, at: int,
         if (says and not plain_word(v)) or (not says and words): return None
     return None
 
-# %% ../nbs/00e_positions.ipynb #3d73fcfe
+# %% ../nbs/00e_positions.ipynb #72b7fd94
 # (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
-    r"(?:[ \t]+[^\s.,:!?=]+){0,6}?[ \t]*(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|adalah"
-    r"|este)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
-    r"(?P<v>\w[\w!@#$%^&*+-]*(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,7})"
+    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?[ \t]*"
+    r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это"
+    r"|adalah"
+    r"|este|là|olarak)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
+    r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
+    r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+# a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`
+_SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
+    (?:—|–|--|-|,|\()[ \t]*
+    (?:that's|that\ is|this\ is|it's|it\ is|which\ is|là|это|bu)[ \t]+(?:(?:the|our|your|my)[ \t]+)?
+    (?:[\w-]+[ \t]+){0,2}?
+    (?:password|passphrase|pin|token|secret|mật\ khẩu|пароль|şifre|lösenord|lösenordet)
+    (?![\w-])''', re.X)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
+# or a few words on, in its clause (`PIN kodu da 954770`, `mã PIN token (262191)`)
+_NUMBER_NEAR = re.compile(r"(?:'\w{1,4})?(?:[ \t]+[^\s\d.,;:!?()]{1,20}){0,3}?"
+                          r"[ \t]*[(:：]?[ \t]*(\d{4,12})(?![\d\w])")
+# a list's items, each a label and its digits (`, xe 44 → 0732`), the first within its clause
+_NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[ \t]*'
+                          r'[^\n,;.!?\d]{0,30}?\d{0,4}[ \t]*'
+                          r'(?:→|->|=>|:|=|–)[ \t]*(\d{4,12})(?!\d)')
+_NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
 
+# %% ../nbs/00e_positions.ipynb #3d73fcfe
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
     if not (m := _PASSPHRASE_SAID.match(text, at)): return None
     words, subject = m['v'].split(), text[at:m.start('v')].lower().split()
+    if names_store(m['v']): return None
     # one token of words joined (`mango-granite-lagoon-ginger`, diceware's): its words
     if len(words) == 1 and len(parts := re.split(r'[-_.]', m['v'])) >= 3 and all(map(str.isalpha, parts)):
         words = parts
@@ -717,23 +791,42 @@ def grouped(text: str, s: int, e: int) -> tuple[int, int]:
         ends.append(pos := m.end())
     return (s, ends[-1]) if 3 <= n <= 8 and text[s:e].isalnum() and len(ends) >= 2 else (s, e)
 
+# %% ../nbs/00e_positions.ipynb #fe0b0c75
+def _number_list(text: str, at: int, said: bool) -> list[Found]:
+    "The digits each item of a PIN word's list gives from `at` (`xe 31 → 4410, xe 44 → 0732`)."
+    out = []
+    while item := (_NUMBER_ITEM if said or out else _NUMBER_FIRST).match(text, at):
+        out.append((*item.span(1), 'prose-credential'))
+        at = item.end()
+    return out
+
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
-    out = []
+    if not _SAID_GATE(text): return []
+    # a value said first, its word after (`try BRI_Lantern!513 — that's the password`)
+    out = [(*b.span('v'), 'prose-credential') for b in _SAID_BEFORE.finditer(text)
+           if _random_enough(b['v']) and not placeholder(b['v'])]
     for m in _PROSE.finditer(text):
         # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
         # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
+        # (nor a stand-in's kind: `[REDACTED:password]`)
+        if text[max(0, m.start() - 10):m.start()] == '[REDACTED:': continue
         # a PIN, a PUK, a passkey is its digits, right after its word too
         # (`PIN 3219 y PUK 27820389`)
-        number = m[0].lower() in ('pin', 'puk', 'passkey', *SENT_CODE_WORDS)
+        number = m[0].lower() in NUMBER_WORDS
         # the word ends a quoted name (`` `APPLE_APP_PASSWORD` é … ``): what is said follows the quote
         q = _QUOTED_NAME.search(text, max(0, m.start() - 80), m.end())
         at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
-        right = _NUMBER_SAID.match(text, at) if number else None
+        right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)) if number else None
         span = right.span(1) if right else _said(text, at, 4 if number else 6)
-        span = span or (None if number else _passphrase(text, at))
+        # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
+        # value ends at a space, `--password=E-2232232232 shop`)
+        phrase = None if number else _passphrase(text, at)
+        inside = span and phrase and phrase[0] <= span[0] < phrase[1]
+        whole = phrase and (not span or inside and '=' not in text[at:phrase[0]])
+        span = phrase if whole else span
         span = span and grouped(text, *span)
         # a machine's credential said in prose is a run of letters and digits, its word not code's
         # (`"secret", algorithms=…`, `token("foo")`)
@@ -743,6 +836,7 @@ def prose_findings(text: str) -> list[Found]:
             continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
+        if number: out += _number_list(text, span[1] if span else at, bool(span))
     return out
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
@@ -755,6 +849,7 @@ _NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-
 
 def name_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose gives a secret's name (`API_TOKEN is set to …`)."
+    if not SECRET_NAME_WORDS(text): return []
     return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
             if secret_name(m['n']) and (span := _said(text, m.end('n')))]
 
@@ -794,6 +889,7 @@ _NEAR_TOKEN = re.compile(r'''[ \t]*[`"'«“(]*([^\s`"'«»“”,;()\[\]{}]+)''
 
 def said_doubts(text: str) -> list[Found]:
     "(start, end, why) of each token said just after a credential's word: a doubt, not a finding."
+    if not _SAID_GATE(text): return []
     out = []
     for m in _PROSE.finditer(text):
         pos = m.end()
@@ -821,7 +917,7 @@ def url_doubts(text: str) -> list[Found]:
             if re.search(r'\d', m['last']) and re.search('[A-Za-z]', m['last'])
             and not name_like(m['last'])]
 
-# %% ../nbs/00e_positions.ipynb #c0ffee60
+# %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name
 # (`BACKUP VERIFICATION CODES`, `recovery codes:`)
 # (in the languages people paste them in: `códigos de recuperação`, `codes de secours`,
@@ -832,14 +928,21 @@ _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mf
                     r'|\bcodes?[ \t]+de[ \t]+(?:r[ée]cup[ée]ration|secours|sauvegarde)'
                     r'|\bcodici[ \t]+di[ \t]+(?:recupero|backup)'
                     r'|(?:wiederherstellungs|backup-|notfall|herstel|reserve)codes?\b'
-                    r'|\bkody[ \t]+(?:zapasowe|odzyskiwania))'
+                    r'|\bkody[ \t]+(?:zapasowe|odzyskiwania)'
+                    r'|резервн\w*[ \t]+код\w*|код\w*[ \t]+(?:восстановления|резервн\w*)'
+                    r'|\bmã[ \t]+(?:dự[ \t]+phòng|khôi[ \t]+phục)|\b(?:kurtarma|yedek)[ \t]+kod\w*'
+                    r'|\b(?:reserv|återställnings)kod\w*)'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
+# every branch of it holds one of these
+_CODES_GATE = Gate(['code', 'codig', 'códig', 'codici', 'kod', 'код', 'mã'])
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')
 _CODES_SAID = re.compile(r'[^\n.:;!?]{0,80}?(?::|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
 
+# %% ../nbs/00e_positions.ipynb #c0ffee60
 def code_list_findings(text: str) -> list[Found]:
     "(start, end, kind) of each recovery code listed after its name."
+    if not _CODES_GATE(text): return []
     out = []
     for m in _CODES.finditer(text):
         rest = text[m.end():text.find('\n', m.end()) % (len(text) + 1)]
@@ -889,6 +992,12 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
     "The credentials of one table row."
     cells = _cells(line, sep)
+    # a row with more cells than its header: a `|` inside the one credential's cell
+    # (`E]3n!VQu/Bv|M`)
+    secret = [i for i, h in enumerate(header) if secret_name(h, True)]
+    if sep == '|' and len(cells) > len(header) and len(secret) == 1:
+        c, extra = secret[0], len(cells) - len(header)
+        cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
     if len(cells) != len(header): return []
     naming = {'name', 'names', 'key', 'keys', 'variable', 'variables',
               'var', 'vars', 'env', 'setting'}
@@ -1096,6 +1205,70 @@ def card_findings(text: str) -> list[Found]:
             out.append((*m.span(), 'card-number'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #2f9965f2
+_AT_PIN = re.compile(r'(?i)\bAT\+(?:CPIN2?=[ \t]*\\?"?(?P<pin>\d{4,8})'
+                     r'|CLCK=\\?"\w\w\\?",[ \t]*\d,[ \t]*\\?"(?P<lock>\d{4,8})'
+                     r'|CPWD=\\?"\w\w\\?",[ \t]*\\?"(?P<old>\d{4,8})\\?",'
+                     r'[ \t]*\\?"(?P<new>\d{4,8}))')
+# ISA*01*auth______*01*secret____*ZZ*…: qualifiers and values of 10 characters, any separator
+_ISA = re.compile(r'\bISA(?P<s>[*|^~!])(?P<q1>\d\d)(?P=s)(?P<a>[^*|^~!\n]{10})(?P=s)'
+                  r'(?P<q3>\d\d)(?P=s)'
+                  r'(?P<b>[^*|^~!\n]{10})(?P=s)')
+# UNB+syntax+sender+recipient+date:time+reference+password…
+_UNB = re.compile(r"\bUNB\+[^+'\n]*\+[^+'\n]*\+[^+'\n]*\+[^+'\n]*\+[^+'\n]*\+(?P<v>[^+':\n]{4,})")
+_ROS_COMMUNITY = re.compile(r'(?m)^[ \t]*/snmp[ \t]+community[ \t]+(?:add|set)\b[^\n]*?'
+                            r'[ \t]name=(?P<v>"[^"\n]+"|\S+)')
+_FORMAT_GATE = Gate(['at+c', 'isa', 'unb+', '/snmp'])
+
+def format_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential a format holds by its place: a modem's PIN, EDI's."
+    if not _FORMAT_GATE(text): return []
+    out = [(*m.span(g), 'config-credential') for m in _AT_PIN.finditer(text)
+           for g in ('pin', 'lock', 'old', 'new') if m[g]]
+    for m in _ISA.finditer(text):
+        out += [(m.start(g), m.start(g) + len(m[g].rstrip()), 'config-credential')
+                for g, q in (('a', 'q1'), ('b', 'q3')) if m[q] != '00' and m[g].strip()]
+    out += [(*m.span('v'), 'config-credential') for m in _UNB.finditer(text)
+            if not placeholder(m['v'])]
+    for m in _ROS_COMMUNITY.finditer(text):
+        q = m['v'][0] == '"'
+        out.append((m.start('v') + q, m.end('v') - q, 'config-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #e3c54c76
+_SETTER = re.compile(r'''(?<![\w.])(?:\w+\.)*(?:set|with)_?(?P<name>[A-Za-z]\w{1,40})'''
+                     r'''\([ \t]*(?P<q>["'])'''
+                     r'''(?P<v>[^"'\n\\]{1,200})(?P=q)[ \t]*[,)]''')
+# a block named for credentials, and its keys' values (`tokens {⏎ agent = "…"`,
+# `[snmp]⏎community = …`)
+_BLOCK = re.compile(r'(?m)^(?P<i>[ \t]*)(?:\[(?P<section>[\w.-]+)\]'
+                    r'|(?P<block>[\w.-]+)[ \t]*(?:=[ \t]*)?\{)[ \t]*$')
+_CHILD = re.compile(r'''(?m)^[ \t]*(?P<k>[A-Za-z_][\w.-]*)[ \t]*[=:][ \t]*'''
+                    r'''(?P<q>["']?)(?P<v>[^"'\s#;]+)(?P=q)[ \t]*$''')
+
+_BOOLEAN_WORDS = ('true', 'false', 'null')
+
+def _children(text: str, m) -> list:
+    "The key-value lines of the block or section `m` opens, to its end, and where its body starts."
+    end = text.find('\n[', m.end()) if m['section'] else text.find('\n' + m['i'] + '}', m.end())
+    body = text[m.end():end if end >= 0 else len(text)]
+    if not m['section']: body = body.split('{')[0]               # (not a block inside it)
+    return [(c, m.end()) for c in _CHILD.finditer(body)]
+
+def block_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each secret a setter or a credentials' block gives by its name."
+    if not SECRET_NAME_WORDS(text): return []
+    out = [(*m.span('v'), 'assigned-credential') for m in _SETTER.finditer(text)
+           if secret_name(m['name']) and not placeholder(m['v'])]
+    for m in _BLOCK.finditer(text):
+        parent = m['section'] or m['block']
+        for c, at in _children(text, m):
+            v = c['v']
+            if (secret_name(f"{parent}_{c['k']}") and not secret_name(c['k']) and not placeholder(v)
+                    and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()):
+                out.append((at + c.start('v'), at + c.end('v'), 'assigned-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #1ea21eb8
 # a key written as its bytes, a JSON array of numbers under 256 (Solana's id.json, a keypair's 64)
 _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1,3}[ \t\r\n]*\]')
@@ -1114,7 +1287,8 @@ def byte_array_findings(text: str) -> list[Found]:
     "(start, end, kind) of each array of a key's random bytes (32 or more, or in C under its name)."
     out = [(m.start() + 1, m.end() - 1, 'key-bytes') for m in _BYTE_ARRAY.finditer(text)
            if _random_bytes([int(v) for v in re.findall(r'\d+', m[0])])]
-    for m in _C_BYTES.finditer(text):
+    # (under a name that holds a secret's word)
+    for m in _C_BYTES.finditer(text) if SECRET_NAME_WORDS(text) else ():
         words = name_words(m['name'])
         named = secret_name(m['name']) or words[-1:] == ['key'] and not PUBLIC_WORDS & set(words)
         if named and _random_bytes([int(v, 16) for v in re.findall(r'0[xX]([0-9a-fA-F]+)', m['v'])]):
@@ -1130,4 +1304,5 @@ def position_findings(text: str) -> list[Found]:
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
                   opening_code_findings(text), name_said_findings(text),
                   seed_phrase_findings(text),
-                  card_findings(text), byte_array_findings(text))
+                  card_findings(text), byte_array_findings(text), format_findings(text),
+                  block_findings(text))

@@ -15,7 +15,7 @@ from typing import Iterator
 from .domain import Record
 from .files import safe_name
 from .found import FoundIndex, code_stamp, file_print, grown
-from .redact import KnownSecrets, found_values
+from .redact import KnownSecrets
 from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
 from .rules import default_rules, redaction_rules
 from .sessions import Session, found_lines, group_sessions, session_records
@@ -269,7 +269,7 @@ def load_project(spec, tool_result_chars: int = TOOL_RESULT_CHARS, redact: bool 
 
 # %% ../nbs/02a_projects.ipynb #765f5bdb
 def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[str, str]:
-    "The values found in `path`: its indexed lines read again, if the index knows it; all of it else."
+    "The values found in `path`: its indexed lines read again, if the index knows it; else all."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
@@ -277,7 +277,8 @@ def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[st
         lines, values, start = [], {}, 0
         if before and (now == {k: before.get(k) for k in now} or grown(f, before, now)):
             lines = list(before['lines'])
-            values = {v: k for _, got in found_lines(s, path, cap, at=lines, f=f) for v, k in got.items()}
+            again = found_lines(s, path, cap, at=lines, f=f)
+            values = {v: k for _, got in again for v, k in got.items()}
             # the same values as the last time, or the file is read whole again
             if index.values_hash(values) == before['values']: start = before['size']
             else: lines, values = [], {}
@@ -292,7 +293,8 @@ _KNOWN_READ = threading.Lock()
 
 def _found_in(project: Project) -> KnownSecrets:
     "Every value rules and positions take in `project`'s unredacted text."
-    stamp = f"{code_stamp()} {redaction_rules().sha} {default_rules().sha} {project.tool_result_chars}"
+    rules = f"{redaction_rules().sha} {default_rules().sha}"
+    stamp = f"{code_stamp()} {rules} {project.tool_result_chars}"
     index, values = FoundIndex.open(project.source or project.name, stamp), {}
     for s in project.sessions:
         for path in s.files: values.update(_file_values(index, s, path, project.tool_result_chars))

@@ -15,15 +15,16 @@ from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, colum
                            common_passwords, dictionary, listing_id, machine_made, merged, name_like,
                            name_words, placeholder, plain_word, plain_words, row_name, secret_name)
 from .positions import position_findings, unquote, continued_literal
-from .generated import (CODE_WORDS, decodes_harmless, every_candidate, generated, pseudonym,
-                              word_share, wordlike)
+from .generated import (CODE_WORDS, checked_id, decodes_harmless, every_candidate, generated,
+                              pseudonym, word_share, wordlike)
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'HARMLESS', 'POSITIONAL',
-           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
-           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
-           'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms',
-           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'HARMLESS',
+           'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings',
+           'path_segment', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials',
+           'code_value', 'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact',
+           'read_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
+           'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -150,6 +151,8 @@ def _random_lists(user_sha: str) -> list:
 IN_A_PATH = "an id between a URL's or a file path's segments"
 # what keeps a random-looking run that leads a listing's row (`jq`'s `@tsv`, a CLI's rows)
 LISTING_ID = "a listing's first field, its record's id"
+# what keeps one whose check digit holds
+CHECKED_ID = "an id its own check digit vouches for (a vehicle's VIN, a UPS parcel's number)"
 _TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
 
 def path_segment(text: str, s: int, e: int) -> bool:
@@ -191,13 +194,15 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     # path's parts
     whole = lambda token: decodes_harmless(token, inner) or any(
         a.allows(token, token, token) for a in lists if a.target == 'secret')
-    harmless = lambda token: decodes_harmless(token, inner)
     public = [m.span() for m in (*_PUBLIC_PEM.finditer(text), *_CIPHERTEXT.finditer(text))]
     for s, e in every_candidate(text, whole):
         # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
         if path_segment(text, s, e):
             out.append((s, e, IN_A_PATH))
+            continue
+        if checked_id(text[s:e]):
+            out.append((s, e, CHECKED_ID))
             continue
         value = text[s:e]
         line_start = text.rfind('\n', 0, s) + 1
@@ -211,7 +216,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
             out.append((s, e, LISTING_ID))
             continue
         if kept: out.append((s, e, kept.description or 'an allowlist'))
-        elif harmless(value): out.append((s, e, HARMLESS))
+        elif decodes_harmless(value, inner): out.append((s, e, HARMLESS))
         else:
             out.append((s, e, 'random#' + pseudonym(value, key)))
             # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
@@ -390,6 +395,19 @@ _CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
 _BRACKETED = re.compile(r'<[A-Za-z][\w.-]*>$')
 _ARN_OR_DIGEST = re.compile(r'(?:(?:^|[\s"\'=])arn:[\w:/.+-]*|(?i:\bsha(?:1|224|256|384|512)=))$')
 
+# %% ../nbs/01_redact.ipynb #a04343be
+def _no_value(text: str, s: int, e: int, kind: str) -> bool:
+    "Whether `text[s:e]`, taken by `kind`, is no value: code, a stand-in, an ARN's part, a digest."
+    value = text[s:e]
+    # code, a stand-in (the rule file's judged its own; memgate's words the positions'), a part of
+    # an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value
+    phrase = kind.startswith('prose') and _JOINED_PHRASE.fullmatch(value)
+    # (a config file's directive holds no code: `stats auth admin:last_apelsin_161`)
+    config = kind == 'config-credential' and re.search(r'\d', value)
+    return bool(code_value(text, s, e) and not (phrase or config) or _stand_in(value)
+                or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
+                or (kind not in RULE_KINDS and placeholder(value)))
+
 # %% ../nbs/01_redact.ipynb #e5523968
 def _not_code(text: str, found: list[Found]) -> list[Found]:
     "`found` without what position took that is no value."
@@ -409,12 +427,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if (_CLOSED.search(text, max(0, s - 200), s)
                     or _BRACKETED.search(text, max(0, s - 80), s) and not tag and text[e:e + 2] != '</'):
                 continue
-            # code, a stand-in (the rule file's judged its own; memgate's words the positions'), a
-            # part of an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value
-            phrase = kind.startswith('prose') and _JOINED_PHRASE.fullmatch(value)
-            if (code_value(text, s, e) and not phrase or _stand_in(value)
-                    or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
-                    or (kind not in RULE_KINDS and placeholder(value))): continue
+            if _no_value(text, s, e, kind): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
             # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
@@ -487,8 +500,9 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], lis
         rules = [f for f in findings(redaction_rules(), text)
                  if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]]))]
         review = random_review(text)
-        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules), _not_code(text, position_findings(text)),
-                                     review, keyed_random(text, review))
+        positions = _not_code(text, position_findings(text))
+        keyed = keyed_random(text, review)
+        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules), positions, review, keyed)
     return hit
 
 # %% ../nbs/01_redact.ipynb #4ef4b062
@@ -505,7 +519,9 @@ def _outside(text: str, run: Found, found: list[Found]) -> list[Found]:
         piece = text[pos:a]
         named = _NAME_OR_FIELD.fullmatch(piece)
         # (and a flag's or an escape's letter before it, `-p`, `\\n`: too short to be a part)
-        long = len(re.sub(r'[^A-Za-z0-9]', '', piece)) >= 6
+        # (digits alone are a number's, a date's, a reference's: `0612+464392841+` before a
+        # password)
+        long = len(re.sub(r'[^A-Za-z0-9]', '', piece)) >= 6 and re.search('[A-Za-z]', piece)
         if long and not (named and not generated(named[1] or named[2])):
             out.append((pos, a, why))
         pos = max(pos, b)
@@ -521,8 +537,7 @@ def secret_findings(text: str, known: KnownSecrets | None = None,
     if known and known.key:
         review = [(s, e, 'random#' + pseudonym(text[s:e], known.key) if why.startswith('random#')
                    else why) for s, e, why in review]
-    found = merged(rules_found, known_findings(known, text), position_found,
-                   keyed)
+    found = merged(rules_found, known_findings(known, text), position_found, keyed)
     # a random-looking run that holds a found value yields to it: the value ends where it ends,
     # and the name before it (`DB_PASSWORD=ab;cd9Xk2` is one run) stays unless it looks made too
     runs = [r for f in review if f[2].startswith('random#') for r in _outside(text, f, found)]
@@ -617,13 +632,15 @@ def _rest_of(b: str) -> int | None:
 
 # %% ../nbs/01_redact.ipynb #c0ffee70
 # a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names
-_PRINTS = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
+_PRINTS = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+                     r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
                      r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
 # what a file of code, data or a public key is called: its content is read by the other layers
 _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
                                 r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
-_ECHOES = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*)(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
+_ECHOES = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+                     r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 
@@ -668,6 +685,8 @@ _COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
 # the first line of an output, when it is one token and the rest is blank or prose
 _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
 
+_JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
+
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
     m = _FIRST_TOKEN.match(output)
@@ -677,6 +696,10 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
     named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
                 if not re.search(r'[./]', w))
+    # a JSON path picks what is printed: its last field decides (`vault token lookup | jq
+    # .data.accessor` prints no token)
+    if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
+        named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
     if not named: return []
     v = m[1]
     # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a

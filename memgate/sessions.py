@@ -15,8 +15,8 @@ from typing import Iterator, NamedTuple
 from .domain import Record, Role
 from .files import bounded_lines
 from .redact import KnownSecrets, found_values, redact, redact_seams
-from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, SourceError, Warnings, as_str,
-                             decode_line, json_lines, shortener, terminal_text)
+from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, SourceError, Warnings,
+                             as_str, decode_line, json_lines, shortener, terminal_text)
 from .claude import (CLAUDE_SKIP, QUEUED, REMOVED, Thread, by_time, claude_order,
                             claude_records, thread_of)
 from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, codex_parent,
@@ -282,7 +282,7 @@ def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS
 
 # %% ../nbs/02_sessions.ipynb #6abe5da9
 def _lines_from(f, at: list[int] | None, start: int, stop: int | None):
-    "(offset, number, line) of the lines of `f` at offsets `at`, else of every line from `start` to `stop`."
+    "(offset, number, line) of the lines of `f` at offsets `at`, else from `start` to `stop`."
     if at is not None:
         for off in at:
             f.seek(off)
@@ -302,7 +302,7 @@ def found_lines(s: Session, path: Path, cap: int = TOOL_RESULT_CHARS,
                 stop: int | None = None,     # to this one
                 f=None,                      # `path` open already (binary), else opened here
                ) -> Iterator[tuple[int, dict[str, str]]]:
-    "(offset, values) of each line of `path` whose unredacted records hold values the redactor takes."
+    "(offset, values) of each line of `path` whose unredacted records hold values redaction takes."
     read = claude_records if s.format == 'claude' else codex_records
     skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
     rep, cut = FileReport(path, s.format), shortener(cap, terminal_text)

@@ -11,9 +11,10 @@ from functools import lru_cache
 
 # %% auto #0
 __all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'SECRET_PAIRS',
-           'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
-           'dictionary', 'common_passwords', 'name_words', 'secret_name', 'placeholder', 'name_like', 'plain_word',
-           'machine_made', 'plain_words', 'column_name', 'listing_id', 'row_name', 'merged']
+           'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN',
+           'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
+           'names_store', 'folded', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words',
+           'column_name', 'listing_id', 'row_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -52,7 +53,7 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid'''.split())
+    sessionid puk'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
@@ -142,6 +143,8 @@ def secret_name(name: str,
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
+    # two words that are one credential's word written apart (`sessionId`, `pass_word`)
+    if ''.join(words[-2:]) in SECRET_WORDS - {'keys'} and len(words) >= 2: return True
     if words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1]):
         return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
@@ -152,6 +155,35 @@ def secret_name(name: str,
     if 'community' in words and 'snmp' not in words: words = [w for w in words if w != 'community']
     return _key_named(words) or any((w in SECRET_WORDS and w not in ('key', 'keys')) or _glued(w)
                                     for w in words)
+
+# %% ../nbs/00d_words.ipynb #3fefab3c
+PASSWORD_STORES = frozenset('''1password bitwarden vaultwarden keepass keepassxc lastpass dashlane
+    keychain passbolt enpass nordpass'''.split())
+
+def names_store(value: str) -> bool:
+    "Whether `value` names a password manager: where a password is kept, not the password."
+    return any(w.lower().strip(",.;:\'\"()`") in PASSWORD_STORES for w in value.split())
+
+# %% ../nbs/00d_words.ipynb #451cc8e3
+@lru_cache(maxsize=16)
+def folded(text: str) -> str:
+    "`text` as a case-blind regex sees it: case-folded, the dotted and the dotless i as i."
+    return text.replace('İ', 'i').casefold().replace('ı', 'i')
+
+# %% ../nbs/00d_words.ipynb #7da18749
+class Gate:
+    "Whether a text holds any of `words`, as a case-blind regex would find them."
+    def __init__(self, words):
+        import ahocorasick
+        self.words, self.auto = frozenset(words), ahocorasick.Automaton()
+        for w in sorted({folded(w) for w in self.words}): self.auto.add_word(w, w)
+        self.auto.make_automaton()
+
+    def __call__(self, text: str) -> bool:
+        return next(self.auto.iter(folded(text)), None) is not None
+
+# %% ../nbs/00d_words.ipynb #f4264946
+SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code'})
 
 # %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it

@@ -24,3 +24,51 @@ def test_rules_run_near_their_keywords_find_what_scanning_everything_finds(text)
     try: slow = redact(text, everywhere)
     finally: rules.REACH = was
     assert fast == slow and near == everywhere
+
+# the finders that look for their words first (`memgate.words.Gate`): what they find is what they find without
+# looking, on texts of their words in every case and script, beside the letters case-blind regexes fold
+import re
+import memgate.positions as positions
+from memgate.words import Gate, folded, SECRET_NAME_WORDS
+
+GATED = ['command_findings', 'assignment_findings', 'prose_findings', 'said_doubts', 'name_said_findings',
+         'code_list_findings', 'pair_findings', 'byte_array_findings']
+GATE_WORDS = sorted(SECRET_NAME_WORDS.words | positions._SAID_GATE.words | positions._CODES_GATE.words
+                    | {c.split()[0] for c in positions.COMMANDS})
+CASED = st.sampled_from(GATE_WORDS).flatmap(lambda w: st.sampled_from([w, w.upper(), w.title(), w.swapcase()]))
+GLUE = ['İ', 'ı', 'ſ', 'K', 'ß', ' ', '\t', '\u3000', '\xa0', '_', '-', '.', ': ', ' = ', '="', '\n', 'x7Kq2mZ9vR4w',
+        '1284', ' is ', ' là ', '→', 'backup ', 'codes:\n', '  12→', 'mysql -p', '$apr1$', '[', '0x1f, ',
+        'kody', 'Kody', ' zapasowe:\n', ' de recuperação: ', ' di recupero: ', 'AB12X-CD34Y ', 'QW7ER-TY9UI\n']
+
+def ungated(monkeypatch_free_call, text):
+    "What finder `monkeypatch_free_call` finds in `text` with every gate open."
+    was = Gate.__call__
+    Gate.__call__ = lambda self, t: True
+    try: return monkeypatch_free_call(text)
+    finally: Gate.__call__ = was
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(CASED, st.sampled_from(GLUE + BITS[:12])), max_size=25).map(''.join))
+def test_gated_finders_find_what_they_find_without_their_gates(text):
+    for name in GATED:
+        f = getattr(positions, name)
+        assert f(text) == ungated(f, text), name
+
+def test_the_gates_fold_as_case_blind_regexes_do():
+    "Every character a case-blind regex takes for a gate word's letter folds to that letter."
+    every = ''.join(chr(i) for i in range(0x110000) if not 0xd800 <= i < 0xe000)
+    for c in sorted(set(''.join(GATE_WORDS + [' ']))):
+        for twin in set(re.findall('(?i)' + re.escape(c), every)):
+            assert folded(twin) == folded(c), (c, twin)
+    assert positions.SPACES == ''.join(c for c in every[:0x3001] if re.fullmatch(r'\s', c))
+
+def test_gated_finders_find_on_the_blind_rounds_what_they_find_without_their_gates():
+    from pathlib import Path
+    from memgate.projects import load_project
+    data = Path(__file__).parent / 'data'
+    texts = [r.text for d in sorted(data.glob('blind_round*')) if d.is_dir()
+             for r in load_project(d, redact=False).records()]
+    assert len(texts) > 1000
+    for name in GATED:
+        f = getattr(positions, name)
+        assert [f(t) for t in texts] == [ungated(f, t) for t in texts], name
