@@ -57,11 +57,11 @@ def user_key(folder: Path) -> bytes | None:
 def _hash(f, size: int) -> str:
     "A hash of the first `size` bytes of `f`."
     f.seek(0)
-    h = hashlib.blake2b(digest_size=16)
+    h = hashlib.sha256()      # (the CPU's own instructions: twice blake2b's speed here)
     while size > 0 and (block := f.read(min(size, 1 << 20))):
         h.update(block)
         size -= len(block)
-    return h.hexdigest()
+    return h.hexdigest()[:32]
 
 def _whole_lines(f) -> int:
     "How many bytes of `f` are whole lines: up to its last newline."
@@ -135,5 +135,6 @@ def code_stamp() -> str:
     "A hash of memgate's modules: what finds values."
     h = hashlib.blake2b(digest_size=16)
     import memgate
-    for p in sorted(Path(memgate.__file__).parent.glob('*.py')): h.update(p.name.encode() + p.read_bytes())
+    for p in sorted(Path(memgate.__file__).parent.glob('*.py')):
+        h.update(p.name.encode() + p.read_bytes())
     return h.hexdigest()

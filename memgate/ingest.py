@@ -495,13 +495,17 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
             return with_head(failed_run(path, name, x.query, e, plan.model, plan.at))
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, sink(q)) for q in plan.queries]
-        left = [_turns_left(x, feed) for x in started]
-        if feed.views:
-            progress.info(cost_line(plan, f"{name} {plan.at}" if plan.at else name, feed.size, feed.about(), left))
-        if sum(left) > 1 and plan.model != BASELINE_MODEL:
-            progress.pace = _pacer(name, sum(left), plan, progress)
+        # the first chunks are read while the project's size is estimated: the first call waits for
+        # the longer of the two, not for both
         feed.start()
-        try: return list(await asyncio.gather(*(run_one(x) for x in started)))
+        try:
+            left = [_turns_left(x, feed) for x in started]
+            if feed.views:
+                where = f"{name} {plan.at}" if plan.at else name
+                progress.info(cost_line(plan, where, feed.size, feed.about(), left))
+            if sum(left) > 1 and plan.model != BASELINE_MODEL:
+                progress.pace = _pacer(name, sum(left), plan, progress)
+            return list(await asyncio.gather(*(run_one(x) for x in started)))
         finally:
             feed.close()
             feed.wait()                 # it stops between chunks

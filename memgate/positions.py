@@ -761,20 +761,26 @@ _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)'
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
     if not (m := _PASSPHRASE_SAID.match(text, at)): return None
-    words, subject = m['v'].split(), text[at:m.start('v')].lower().split()
-    if names_store(m['v']): return None
-    # one token of words joined (`mango-granite-lagoon-ginger`, diceware's): its words
-    if len(words) == 1 and len(parts := re.split(r'[-_.]', m['v'])) >= 3 and all(map(str.isalpha, parts)):
-        words = parts
+    # (a copula after the colon is no word of it: `key: ahora es harbor_lantern_cobalt_tundra_60`)
+    s = m.start('v')
+    while (c := _SAYS_RE.match(text, s)) and text[s:c.end()].strip(): s = c.end()
+    value = text[s:m.end('v')].strip()
+    s = m.end('v') - len(value)
+    words, subject = value.split(), text[at:s].lower().split()
+    if not words or names_store(value): return None
+    # one token of words joined (`mango-granite-lagoon-ginger`, diceware's, a number last)
+    parts = re.split(r'[-_.]', value)
+    joined = len(parts) >= 3 and all(p.isalpha() for p in parts[:-1]) and parts[-1].isalnum()
+    if len(words) == 1 and joined: words = parts
     elif len(words) == 1: return None
-    if sentence(m['v']): return None
+    if sentence(value): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
         return None
     if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
     # three words or more, or two with a number (`correct horse battery staple 42`)
-    if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return m.span('v')
+    if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return s, m.end('v')
     return None
 
 # %% ../nbs/00e_positions.ipynb #fea17964
@@ -830,7 +836,8 @@ def prose_findings(text: str) -> list[Found]:
         span = span and grouped(text, *span)
         # a machine's credential said in prose is a run of letters and digits, its word not code's
         # (`"secret", algorithms=…`, `token("foo")`)
-        token = span and m[0].lower() in _TOKEN_SAID
+        # (or words said whole: a recovery key of words)
+        token = span and m[0].lower() in _TOKEN_SAID and span != phrase
         if token and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
                           and _TOKEN_VALUE.fullmatch(text[span[0]:span[1]])):
             continue

@@ -76,6 +76,13 @@ TAKEN = [
      '5432 | E]3n!VQu/BFk?Bv|M |',
      '| Source | Host | Port | Password |\n|---|---|---|---|\n| wms-replica | wms-replica.nhl.internal | '
      '5432 | [REDACTED:table-credential] |'),
+    # round 15's: words said after a key's word are a passphrase; a copula after the colon is no part of it
+    ('The user rotated gateway recovery key earlier; the value they gave was lantern thistle falcon lantern '
+     'glacier 39. If it fails',
+     'The user rotated gateway recovery key earlier; the value they gave was [REDACTED:prose-credential]. If it '
+     'fails'),
+    ('Acabo de resetear gateway recovery key: ahora es harbor_lantern_cobalt_tundra_60',
+     'Acabo de resetear gateway recovery key: ahora es [REDACTED:prose-credential]'),
 ]
 
 KEPT = [
@@ -90,6 +97,7 @@ KEPT = [
     'ISA*00*          *00*          *ZZ*NHLOGISTICS    *ZZ*RETAILERX      *250611',
     "run make test - it's the token refresh path",
     'the order 4410 shipped; PIN code length is six digits',
+    'the api key is stored in the vault under team secrets',
     "NAD+CZ+NHLOGISTICS::9++Norrhamn+Kajgatan 4:Box 12+Goteborg++41104+SE'",
 ]
 
