@@ -16,9 +16,9 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'NUMBER_WORDS', 'ORDINARY', 'OPENED', 'SAID_NEAR',
-           'URL_LAST', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
-           'script_findings', 'command_findings', 'continued_literal', 'sentence', 'assignment_findings',
+           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS', 'ORDINARY',
+           'OPENED', 'SAID_NEAR', 'URL_LAST', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
+           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
            'account_pair_findings', 'opening_code_findings', 'said_doubts', 'url_doubts', 'code_list_findings',
            'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
@@ -271,7 +271,7 @@ def command_findings(text: str) -> list[Found]:
 _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
     (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)|:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
-    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,
+    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,|(?<=["'])[ \t]*->
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
     |(?<=\))[ \t]*\{(?:[ \t]*\|\w*\|)?)[ \t]*)''', re.X)
 
@@ -580,13 +580,17 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
                   'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen '
                   'пароля паролем пароли şifresi şifreniz parolası passordet adgangskoden '
-                  'kodeordet salasanan hasła hasłem').split()
+                  'kodeordet salasanan hasła hasłem heslo hesla heslem κωδικό κωδικού הסיסמה '
+                  'sandinya').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
 SENT_CODE_WORDS = ('暗証番号 認証コード 確認コード 验证码 驗證碼 인증번호 otp смс-код sms-код sms-kod sms-koden '
                    'engångskod engångskoden').split()
 TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar').split()
+# and those of two words or more (Czech, Indonesian, Greek, Hebrew)
+SENT_CODE_PHRASES = ['overovaci kod', 'ověřovací kód', 'jednorázový kód', 'kode otp',
+                     'kode verifikasi', 'κωδικός επαλήθευσης', 'קוד אימות']
 
 # multi-word ones joined back
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
@@ -597,18 +601,19 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
             'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
             'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
-            'mã otp', 'mã xác nhận', 'mã xác thực']
+            'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
+            'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης', 'ביטוי הסיסמה']
 
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
-         r'este|je|yra|olarak|olsun|=>)')
+         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|=>)')
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
 # words whose credential is digits (a PIN, a code sent to be typed back)
 _PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук)(?![a-z])')
-NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS,
+NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS, *SENT_CODE_PHRASES,
                           *(w for w in PASSWORD_WORDS + _PHRASES if _PIN_WORD.match(w)),
                           *(p for p in _PHRASES
                             if p.startswith(('код ', 'sms ', 'doğrulama', 'mã ')))})
@@ -624,7 +629,7 @@ _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는�
                       r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
-    |「[^」\n]{3,80}」
+    |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
@@ -646,7 +651,7 @@ ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value."
     s, e = t.span(1)
-    quoted = t[1][0] in '`"\'«“「('
+    quoted = t[1][0] in '`"\'«“「(„'
     if quoted: return s + 1, e - 1, True
     while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
     # (a string's escaped line end is the text's, not the value's: `algorithm\r`)

@@ -6,14 +6,15 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 
 # %% ../nbs/01_redact.ipynb #faf25850
 from __future__ import annotations
-import base64, hashlib, json, re, shlex, urllib.parse
+import base64, binascii, hashlib, json, re, shlex, urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
 from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, column_name,
-                           common_passwords, dictionary, listing_id, machine_made, merged, name_like,
-                           name_words, placeholder, plain_word, plain_words, row_name, secret_name)
+                           common_passwords, diceware, dictionary, listing_id, machine_made, merged,
+                           name_like, name_words, placeholder, plain_word, plain_words, row_name,
+                           secret_name)
 from .positions import position_findings, unquote, continued_literal
 from .generated import (CODE_WORDS, checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
@@ -23,8 +24,8 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings',
            'path_segment', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials',
            'code_value', 'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact',
-           'read_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
-           'redact_seams']
+           'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret',
+           'shell_pair', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -322,6 +323,7 @@ POSITIONAL = frozenset('''password prose-password cookie assigned-credential com
 RULE_KINDS = frozenset({'password', 'prose-password', 'cookie'})
 _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?:[(\[<{].*|[ \t]*[|,].*)?[;:,)\]]*')
 _ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
+_INI_LINE = re.compile(r'(?:^|\n)[ \t]*(?:\d+(?:→|\t))?[A-Za-z_][\w.-]*=$')
 _ENV_ASSIGN = re.compile(r'(?:^|[\s"\'`(])[A-Z][A-Z0-9]*_[A-Z0-9_]*=$')
 _YAML_KEY = re.compile(r'(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?[A-Za-z_][\w.-]*:[ \t]+$')
 
@@ -329,6 +331,10 @@ def code_value(text: str, s: int, e: int) -> bool:
     "Whether `text[s:e]`, taken where a credential may stand, is code."
     v = text[s:e]
     if text[s - 1:s] in ('"', "'", '`') or _ENV_LINE.search(text, max(0, s - 80), s): return False
+    # an INI's or a properties file's line, the value to its end: a literal
+    # (`ansible_password=Orchard:6225.bCU`)
+    ini = _INI_LINE.search(text, max(0, s - 80), s) and text[e:e + 1] in ('', '\n', '\r')
+    if ini and not re.search(r'[(),]', v): return False
     # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals,
     # not names of code
     if _ENV_ASSIGN.search(text, max(0, s - 80), s): return False
@@ -404,7 +410,8 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     phrase = kind.startswith('prose') and _JOINED_PHRASE.fullmatch(value)
     # (a config file's directive holds no code: `stats auth admin:last_apelsin_161`)
     config = kind == 'config-credential' and re.search(r'\d', value)
-    return bool(code_value(text, s, e) and not (phrase or config) or _stand_in(value)
+    stand_in = _stand_in(value) and not diceware(value)
+    return bool(code_value(text, s, e) and not (phrase or config) or stand_in
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -432,7 +439,8 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
-            if k and machine_made(k[1]) and plain_words(value) and kind != 'prose-credential': continue
+            person = plain_words(value) and not diceware(value)
+            if k and machine_made(k[1]) and person and kind != 'prose-credential': continue
             cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
             # a cookie: only the values of its pairs that are credentials (none, for ordinary state)
             if '=' in value and cookie and _COOKIE_PAIR.search(value):
@@ -462,7 +470,7 @@ def keyed_random(text: str,
     # and hex too short to look generated (64 bits: `EMQX_KEY = "9a3593facbee2332"`)
     short = [(*m.span(), 'hex') for m in (*_SHORT_HEX.finditer(text), *_UUID.finditer(text))]
     for s, e, why in (random_review(text) if review is None else review) + short:
-        digest = re.fullmatch(r'[0-9a-f]{32,128}', text[s:e])
+        digest = re.fullmatch(r'[0-9a-fA-F]{32,128}', text[s:e])
         if not (why.startswith('random#') or digest or why == 'hex'): continue
         line_start = text.rfind('\n', 0, s) + 1
         named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
@@ -573,13 +581,34 @@ def read_forms(written: str) -> list[str]:
              url_decoded(written), re.sub(r'\\([:\\])', r'\1', written)]
     return list(dict.fromkeys(forms))
 
+# %% ../nbs/01_redact.ipynb #0805a41f
+_USER_PASS = re.compile(r'[\w.@+-]{1,64}:(\S{6,})')
+
+def decoded_forms(value: str) -> list[str]:
+    "What base64 `value` (a scheme's word before it aside) decodes to as text, and its password."
+    t = value.split()[-1].rstrip('=') if value.strip() else ''
+    if len(t) < 12 or not re.fullmatch(r'[A-Za-z0-9+/_-]+', t): return []
+    alt = b'-_' if re.search('[-_]', t) else None
+    padded = t + '=' * (-len(t) % 4)
+    try: plain = base64.b64decode(padded, altchars=alt, validate=True).decode('utf-8')
+    except (binascii.Error, ValueError, UnicodeDecodeError): return []
+    if len(plain) < 8 or not plain.isprintable(): return []
+    return [plain] + ([m[1]] if (m := _USER_PASS.fullmatch(plain)) else [])
+
 # %% ../nbs/01_redact.ipynb #b4f06f34
 def found_values(text: str,
                  depth: int = 2, # how deep values inside found values are looked for
                 ) -> dict[str, str]:
     "The values in `text` that rules and positions take and that spread."
-    found = merged(*text_findings(text)[:2], text_findings(text)[3])
+    rules_found, position_found, review, keyed = text_findings(text)
+    found = merged(rules_found, position_found, keyed)
     forms = {v: kind for s, e, kind in found for v in read_forms(text[s:e])}
+    # what a value decodes to is the same secret: of a found one, its text; of a random run, the
+    # `user:password` it holds (a registry's `auth`)
+    for s, e, kind in found + [r for r in review if r[2].startswith('random#')]:
+        got = decoded_forms(text[s:e])
+        if kind.startswith('random#') and len(got) < 2: continue
+        forms |= {d: 'password' for d in got if d not in forms}
     out = {v: kind for v, kind in forms.items() if spreads(v)}
     # a value that holds others (a secret manager's JSON string, a connection string): they are
     # found too, and spread alone

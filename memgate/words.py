@@ -14,7 +14,7 @@ __all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_
            'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN',
            'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
            'names_store', 'folded', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words',
-           'column_name', 'listing_id', 'row_name', 'merged']
+           'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -45,15 +45,16 @@ def name_words(name: str) -> list[str]:
 # %% ../nbs/00d_words.ipynb #58324b3f
 # a code named for what it opens or recovers (`alarm code`, `installer code`, `recovery codes`):
 # `code` otherwise ends a name of no credential (`status_code`, `country_code`)
-OPENING_CODES = frozenset('''alarm door gate safe installer access security master unlock entry garage keypad
-    lock panel verification recovery backup rescue scratch puk revocation'''.split())
+OPENING_CODES = frozenset('''alarm door gate safe installer access security master unlock entry
+    garage keypad lock panel verification recovery backup rescue scratch puk revocation cabinet
+    locker kiosk'''.split())
 
 # %% ../nbs/00d_words.ipynb #2c256224
 # a word of a name that says its value is a credential
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid puk'''.split())
+    sessionid puk passwords passphrases'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
@@ -83,6 +84,7 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('partition', 'key'), ('cache', 'key'), ('hash', 'key'), ('range', 'key'), ('row', 'key'), ('lookup', 'key'),
     ('idempotency', 'key'), ('routing', 'key'), ('object', 'key'), ('composite', 'key'), ('unique', 'key'),
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
+    ('existing', 'secret'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
     ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key')])
@@ -121,8 +123,10 @@ KEY_QUALIFIERS = frozenset('''api secret private access signing master encryptio
 
 def _key_named(words: list[str]) -> bool:
     "Whether the `key` among `words` follows a word of `KEY_QUALIFIERS`."
-    return any(w in ('key', 'keys') and i and words[i - 1] in KEY_QUALIFIERS
-               for i, w in enumerate(words))
+    # (or a compound ending in one: `sqlcipher` is a cipher)
+    long = [q for q in KEY_QUALIFIERS if len(q) >= 5]
+    qualified = lambda w: w in KEY_QUALIFIERS or w.endswith(tuple(long))
+    return any(w in ('key', 'keys') and i and qualified(words[i - 1]) for i, w in enumerate(words))
 
 # %% ../nbs/00d_words.ipynb #c94484ee
 def _random_name(name: str) -> bool:
@@ -276,6 +280,20 @@ def plain_words(v: str) -> bool:
     numbers = [p for p in parts if re.fullmatch(r'[vV]?\d{1,2}', p)]
     return (bool(parts) and len(words) + len(numbers) == len(parts)
             and max(map(len, words), default=0) > 2)
+
+# %% ../nbs/00d_words.ipynb #780199a0
+_SAYING = frozenset('''not no a an the this that these fake real dummy example test placeholder
+    your my our here will work use only sample token key secret password pass change replace me set
+    todo value default demo local dev prod production staging do is are be for of to in on with and
+    or'''.split())
+
+def diceware(value: str) -> bool:
+    "Whether `value` is four or more random words joined (a number may end it): a passphrase."
+    parts = [p for p in re.split(r'[-_.]', value) if p]
+    words = parts[:-1] if parts and parts[-1].isdigit() else parts
+    drawn = all(w.isalpha() and 3 <= len(w) <= 12 for w in words)
+    saying = _SAYING & {w.lower() for w in words}
+    return len(words) >= 4 and ' ' not in value and drawn and not saying
 
 # %% ../nbs/00d_words.ipynb #a8e7436d
 # a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe

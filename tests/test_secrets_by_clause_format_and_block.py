@@ -1,4 +1,4 @@
-"""Issue 48, round 16's principles: a PIN's digits a few words on in their clause, and each item of its list;
+"""Issue 48, rounds 16 and 17's principles: a PIN's digits a few words on in their clause, and each item of its list;
 a password's word, its qualifier (`for X (…)`, `для`, `cho`, `för`), then a colon or a copula; inflected and
 passphrase words in more languages; a value said before its word (`X — that's the password`); recovery codes in
 Russian; formats that hold a credential by position (a modem's `AT+CPIN`, X12's ISA, EDIFACT's UNB, RouterOS's SNMP
@@ -83,6 +83,22 @@ TAKEN = [
      'fails'),
     ('Acabo de resetear gateway recovery key: ahora es harbor_lantern_cobalt_tundra_60',
      'Acabo de resetear gateway recovery key: ahora es [REDACTED:prose-credential]'),
+    # round 17's: a code sent to be typed back in Czech; Scala's map; hex of either case under a key; a cabinet's
+    # code; „quoted“; a compound qualifying a key; Hebrew's copula; an INI's value, a literal
+    ('{"text":"Vas overovaci kod je 718413. Platnost 5 minut."}',
+     '{"text":"Vas overovaci kod je [REDACTED:prose-credential]. Platnost 5 minut."}'),
+    ('  "pem_private_key_passphrase" -> "thalassa-revma-ilios-νερό-hydra"',
+     '  "pem_private_key_passphrase" -> "[REDACTED:assigned-credential]"'),
+    ('{"update_key": "0583816D9BEA4AB10583486DF00276FA6B5A655FC1D4E85809A0CC505F809F8F", "hmac": "x"}',
+     '{"update_key": "[REDACTED:assigned-credential]", "hmac": "x"}'),
+    ('| station | RTU IP | cabinet code |\n|---|---|---|\n| Cawang | 10.44.57.51 | 302432 |',
+     '| station | RTU IP | cabinet code |\n|---|---|---|\n| Cawang | 10.44.57.51 | [REDACTED:table-credential] |'),
+    ('novější heslovou frázi „jistič vodojem dráty kobliha“',
+     'novější heslovou frázi „[REDACTED:prose-credential]“'),
+    ('SQLCIPHER_KEY=falcon-cobalt-copper-river-granite-maple', 'SQLCIPHER_KEY=[REDACTED:command-credential]'),
+    ('(thinking) אז הסיסמה של BILLING admin הוא Or_שמש_Carmel15*. לבדוק',
+     '(thinking) אז הסיסמה של BILLING admin הוא [REDACTED:prose-credential]. לבדוק'),
+    ('ansible_become_password=Orchard:6225.bCU', 'ansible_become_password=[REDACTED:password]'),
 ]
 
 KEPT = [
@@ -98,6 +114,9 @@ KEPT = [
     "run make test - it's the token refresh path",
     'the order 4410 shipped; PIN code length is six digits',
     'the api key is stored in the vault under team secrets',
+    'STRIPE_SECRET_KEY=sk_live_REPLACE_WITH_YOUR_KEY',
+    'SLACK_BOT_TOKEN=xoxb-not-a-real-token-this-will-not-work',
+    'the exit code was 1 and the status code 503',
     "NAD+CZ+NHLOGISTICS::9++Norrhamn+Kajgatan 4:Box 12+Goteborg++41104+SE'",
 ]
 
@@ -108,3 +127,15 @@ def test_a_credential_is_taken_and_nothing_around_it(text, sent):
 @pytest.mark.parametrize("text", KEPT)
 def test_a_look_alike_is_sent_as_it_is(text):
     assert redact(text) == text
+
+def test_what_a_found_value_decodes_to_is_found_too():
+    "HTTP Basic's header, and a registry's `auth` the random runs took: the account and its password spread."
+    import base64
+    from memgate.redact import found_values
+    basic = base64.b64encode('pi_reader:Revma_Αστέρι_Fotia75?'.encode()).decode()
+    found = found_values(f'Authorization: Basic {basic}')
+    assert {'pi_reader:Revma_Αστέρι_Fotia75?', 'Revma_Αστέρι_Fotia75?'} <= set(found)
+    auth = base64.b64encode(b'lake-ci:mfhwV6pJJCBZ7Czcg89O').decode()
+    assert found_values('{"auths": {"r": {"auth": "%s"}}}' % auth) == {'lake-ci:mfhwV6pJJCBZ7Czcg89O': 'password',
+                                                                         'mfhwV6pJJCBZ7Czcg89O': 'password'}
+    assert found_values('{"data": "aGVsbG8gd29ybGQgYW5kIGZyaWVuZHM="}') == {}
