@@ -10,20 +10,20 @@ import json, re
 from functools import lru_cache
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
-                           Gate, names_store,
+                           Gate, diceware, names_store,
                            column_name, dictionary, merged, name_like, name_words, placeholder,
                            plain_word, plain_words, secret_name)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS', 'ORDINARY',
-           'OPENED', 'SAID_NEAR', 'URL_LAST', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
-           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'sentence', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
-           'account_pair_findings', 'opening_code_findings', 'said_doubts', 'url_doubts', 'code_list_findings',
-           'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'position_findings']
+           'OPENED', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS',
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'sentence',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'grouped', 'prose_findings',
+           'name_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_doubts', 'url_doubts',
+           'line_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings',
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
+           'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -928,6 +928,29 @@ def url_doubts(text: str) -> list[Found]:
     return [(*m.span('last'), URL_LAST) for m in _URL_LAST.finditer(text)
             if re.search(r'\d', m['last']) and re.search('[A-Za-z]', m['last'])
             and not name_like(m['last'])]
+
+# %% ../nbs/00e_positions.ipynb #f68dd220
+# why a token on a line that names a credential is listed, though nothing took it
+ON_A_NAMED_LINE = "on a line that names a credential, shaped like a value, kept"
+_LINE_TOKEN = re.compile(r'''[^\s`"'()\[\]{}<>,;|]{6,}''')
+
+def line_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each value-shaped token on a line that names a credential: a doubt."
+    if not (SECRET_NAME_WORDS(text) or _SAID_GATE(text)): return []
+    out, at = [], 0
+    for line in text.split('\n'):
+        if SECRET_NAME_WORDS(line) or _SAID_GATE(line):
+            for t in _LINE_TOKEN.finditer(line):
+                v = t[0].rstrip('.!?:=')
+                # digits alone (a PIN), letters with digits or symbols, or words drawn at random; no
+                # name, path, URL, reference or stand-in
+                shaped = (re.fullmatch(r'\d{4,12}', v) or diceware(v) or re.search(r'[A-Za-z]', v)
+                          and re.search(r'\d|[^\w.-]', v) and not name_like(v))
+                odd = '://' in v or v[:1] in '/$%~.-#@' or '=' in v[1:] or '[REDACTED' in v
+                if len(v) >= 6 and shaped and not odd and not placeholder(v) and not secret_name(v):
+                    out.append((at + t.start(), at + t.start() + len(v), ON_A_NAMED_LINE))
+        at += len(line) + 1
+    return out
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name

@@ -50,7 +50,7 @@ def spreads(value: str) -> bool:
     v = value.strip()
     mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
     return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED)
-            and not v.isdigit() and not placeholder(v) and not plain_word(v)
+            and not v.isdigit() and not placeholder(v) and (diceware(v) or not plain_word(v))
             and v.lower() not in common_passwords()
             and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
 

@@ -139,3 +139,11 @@ def test_what_a_found_value_decodes_to_is_found_too():
     assert found_values('{"auths": {"r": {"auth": "%s"}}}' % auth) == {'lake-ci:mfhwV6pJJCBZ7Czcg89O': 'password',
                                                                          'mfhwV6pJJCBZ7Czcg89O': 'password'}
     assert found_values('{"data": "aGVsbG8gd29ybGQgYW5kIGZyaWVuZHM="}') == {}
+
+def test_a_value_shaped_token_on_a_line_that_names_a_credential_is_a_doubt_the_review_names():
+    "Nothing took it, so `memgate secrets --all` lists it: a token shaped like a value, beside a credential's word."
+    from memgate.positions import ON_A_NAMED_LINE, line_doubts
+    text = ('db rotated, new password below\nok: Tulip-Harbor-9931 (see PR-1234)\n'
+            'lösenordet för OPC UA: Sammet47x\nthe build passed in 12s')
+    assert [(text[s:e], why) for s, e, why in line_doubts(text)] == [('Sammet47x', ON_A_NAMED_LINE)]
+    assert line_doubts('a line with a4b5c6d7e8 and nothing more') == []
