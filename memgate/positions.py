@@ -7,7 +7,9 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
 import json, re
+import re2
 from functools import lru_cache
+from typing import Iterator
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_store,
@@ -18,12 +20,12 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS', 'ORDINARY',
            'OPENED', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'sentence',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'grouped', 'prose_findings',
-           'name_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_doubts', 'url_doubts',
-           'line_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings', 'statement_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
-           'byte_array_findings', 'position_findings']
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
+           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'grouped',
+           'prose_findings', 'name_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_doubts',
+           'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
+           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'block_findings', 'byte_array_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -364,6 +366,36 @@ _SECRET_WORD = re.compile('(?i)'
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 
+# %% ../nbs/00e_positions.ipynb #45134594
+# `re` tries every word at every place; RE2 reads the text once. It reads bytes, so the text is
+# given as ASCII of the same length: the letters `(?i)` takes for an ASCII letter (the dotted and
+# dotless i, the Kelvin sign, the long s) as that letter, any other character as `?`, which no word
+# holds
+_TWINS = str.maketrans({'İ': 'i', 'ı': 'i', 'K': 'k', 'ſ': 's'})
+_WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS, key=len, reverse=True)).encode()
+_WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?)')
+_WORD_AT = re2.compile(b'(?i)(?:' + _WORDS + b')')
+
+def secret_words(text: str) -> Iterator[tuple[int, int]]:
+    "(start, end) of each secret word `_SECRET_WORD.finditer` finds in `text`, found by RE2."
+    ascii_ = text.translate(_TWINS).encode('ascii', 'replace')
+    letter = lambda i: i < len(ascii_) and chr(ascii_[i]).isalpha()
+    pos = 0
+    while m := _WORD_OR_CODE.search(ascii_, pos):
+        if m.group(1) is None:
+            yield m.span()
+            pos = m.end()
+            continue
+        # `code` after `_`, `.` or `-`: a word at the `c` comes first; then it ends a name
+        at = m.start() + 1
+        if w := _WORD_AT.match(ascii_, at):
+            yield w.span()
+            pos = w.end()
+        elif not letter(m.end()):
+            yield at, m.end()
+            pos = m.end()
+        else: pos = at
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
@@ -451,14 +483,13 @@ def assignment_findings(text: str,
     "(start, end, kind) of each value assigned to a secret-named name."
     if not SECRET_NAME_WORDS(text): return []
     out, done = [], -1
-    for w in _SECRET_WORD.finditer(text):
-        a = w.start()
+    for a, w_end in secret_words(text):
         if a < done: continue
         while a > 0 and _NAME_CHAR.match(text, a - 1): a -= 1
         # a name starts with a letter: a diff's `-` or `+` before it is the line's
         while text[a] in '-.:': a += 1
         if a > 0 and text[a - 1] in '"\'`': a -= 1
-        if not (m := _NAMED.match(text, a)) or m.end('name') < w.end(): continue
+        if not (m := _NAMED.match(text, a)) or m.end('name') < w_end: continue
         name = m['name'].rstrip(':')
         # `pass` and `pw` alone are a statement or a test's verdict, never given a string: `$pass = '…'`
         # is a password's

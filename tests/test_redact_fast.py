@@ -72,3 +72,19 @@ def test_gated_finders_find_on_the_blind_rounds_what_they_find_without_their_gat
     for name in GATED:
         f = getattr(positions, name)
         assert [f(t) for t in texts] == [ungated(f, t) for t in texts], name
+
+# the secret words found by RE2 on the text's ASCII skeleton (`positions.secret_words`): what `re` finds, in every
+# case and script, beside the letters `(?i)` takes for ASCII ones and `code` after a name's separator
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(CASED, st.sampled_from(GLUE + ['_code', '.codes', '-CODEs', 'Kode', 'ſecret', 'PİN', 'é'])),
+                max_size=25).map(''.join))
+def test_secret_words_by_re2_are_those_re_finds(text):
+    assert list(positions.secret_words(text)) == [m.span() for m in positions._SECRET_WORD.finditer(text)]
+
+def test_secret_words_by_re2_are_those_re_finds_on_the_blind_rounds():
+    from pathlib import Path
+    from memgate.projects import load_project
+    data = Path(__file__).parent / 'data'
+    for d in sorted(data.glob('blind_round*')):
+        for r in load_project(d, redact=False).records():
+            assert list(positions.secret_words(r.text)) == [m.span() for m in positions._SECRET_WORD.finditer(r.text)]
