@@ -7,12 +7,12 @@ Docs: https://memgate.github.io/memgate/generated.html.md"""
 # %% ../nbs/00f_generated.ipynb #736be3dd
 from __future__ import annotations
 import base64, binascii, hashlib, re, urllib.parse
-from .words import dictionary
+from .words import CODE_WORDS, dictionary
 
 # %% auto #0
-__all__ = ['MIN_GENERATED', 'MAX_WORDS', 'CODE_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
-           'identifier_like', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded',
-           'every_candidate', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+__all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
+           'spelt_hex', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'every_candidate',
+           'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -24,23 +24,6 @@ MAX_WORDS = 0.5
 
 # %% ../nbs/00f_generated.ipynb #38d5dc7d
 _VOWELS = set('aeiouy')
-
-# the words of code that no dictionary has: abbreviations, protocols, algorithms, formats
-# (a part of a name); and English words of two and three letters, which zxcvbn's lists leave out
-# (a brute force finds them first)
-CODE_WORDS = frozenset('''id ok io ui db os fs ip js ts go rs py ed ec by to of in on at is or if no up do as
-    api url uri http https html css json xml yaml toml sql jwt jwk jws jwe rsa dsa ecdsa eddsa ecdh sha md hmac aes des
-    gcm cbc pss pkcs pem der tls ssl ssh tcp udp dns aws gcp imds sts iam kms ttl utf ascii uuid guid csv pdf png jpg
-    svg ctx cfg conf env err req res resp msg buf str int len num max min idx ptr ref src dst tmp dir cmd args opts
-    init impl async sync auth oauth oidc saml totp otp mfa ver sig enc dec priv pub hkdf pbkdf bcrypt scrypt argon csrf
-    xss cors grpc rpc ws wss ipv vm gpu cpu k8s okp jti iat exp nbf kid alg crv npm pnpm tsx jsx dto dao orm crud
-    repo pkg lib bin cli sdk cdn ssr spa pwa rx gc rt
-    byte uint bool char rune vec usize isize dyn struct enum fn func nil
-    map tag get set put add new old run key val var let def end for row col box tab top log all any has can use out raw
-    sum cmp fmt now day bit mix hex net web app the and not but one two six ten big red hot cut fit fix mod sub pop
-    job ask say see try via per pre pro non off own few age air art bad bed bus car cat dog eye far fun gas god hat
-    her him his how ice job law low man may men mid net odd oil pay pen pet pie pin pot ran raw rid sea sky son
-    sun tax tea tie toe toy use war way win yes yet zip'''.split())
 
 # how an English word may start: a vowel, one consonant, or one of these clusters
 _ONSETS = frozenset('''bl br ch cl cr dr fl fr gl gr kn ph pl pr qu sc sh sk sl sm sn sp st sw th tr tw wh wr
@@ -95,13 +78,19 @@ def identifier_like(text: str) -> bool:
     return (letters >= 6 and short <= 0.5 * letters
             and sum(len(p) for p in parts if wordlike(p)) >= 0.7 * letters)
 
+# %% ../nbs/00f_generated.ipynb #47930e35
+def spelt_hex(text: str) -> str | None:
+    "What hex `text` spells, if it is printable text (8 bytes or more)."
+    if len(text) < 16 or len(text) % 2 or not re.fullmatch(r'[0-9a-fA-F]+', text): return None
+    try: spelt = bytes.fromhex(text).decode('utf-8')
+    except UnicodeDecodeError: return None
+    return spelt if spelt.isprintable() else None
+
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
-    # hex of printable text (`xxd -p` of a key): what it spells is judged
-    if len(text) >= 32 and not len(text) % 2 and re.fullmatch(r'[0-9a-fA-F]+', text):
-        spelt = bytes.fromhex(text)
-        if all(32 < b < 127 for b in spelt): return generated(spelt.decode())
+    # hex of printable text (`xxd -p` of a key, a test's bytes): what it spells is judged
+    if spelt := spelt_hex(text): return generated(spelt)
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds
@@ -124,10 +113,11 @@ def generated(text: str) -> bool:
         core = re.sub(r'[^A-Za-z0-9]', '', text)
     if len(core) < MIN_GENERATED or core.isdigit(): return False
     if _classes(core) < 2 and len(core) < 24: return False
-    # letters only, each part a word's length (`hmacShaKeyFor`, `createTRPCProxyClient`): an
-    # identifier's words; or a name whose letters are mostly words of prose or code
-    # (`VerifyPKCS1v15`, `STREAM_CRYPTO_METHOD_TLSv1_3`)
-    if (core.isalpha() and all(len(p) >= 3 for p in _PARTS.findall(core))
+    # letters only, each part a word's length or a short word of code (`hmacShaKeyFor`,
+    # `createTRPCProxyClient`, `BashCompSubdirsInDir`): an identifier's words; or a name whose
+    # letters are mostly words of prose or code (`VerifyPKCS1v15`, `STREAM_CRYPTO_METHOD_TLSv1_3`)
+    short_word = lambda p: len(p) >= 3 or p.lower() in CODE_WORDS
+    if (core.isalpha() and all(map(short_word, _PARTS.findall(core)))
             or identifier_like(text)): return False
     # a number or a timestamp with a letter or two (`20060102T150405Z`)
     if sum(c.isalpha() for c in core) <= 2: return False
@@ -224,7 +214,11 @@ def password_like(body: str) -> bool:
     odd = [p for p in parts
            if len(p) >= 3 and word_share(p) <= MAX_WORDS and not identifier_like(p)]
     beyond_hex = any(re.search('[g-zG-Z]', p) for p in odd if len(p) >= 4)
-    if sum(map(len, odd)) >= 8 and beyond_hex and generated(''.join(parts)): return True
+    # (and one of them of mixed kinds: code's names and numbers each keep theirs, `DECPMAX`,
+    # `shift`, `1` in `num.lsd=buf+DECPMAX-shift-1`)
+    mixed_part = any(class_changes(p) > 0 for p in odd)
+    if sum(map(len, odd)) >= 8 and beyond_hex and mixed_part and generated(''.join(parts)):
+        return True
     # ... or cases, digits and symbols mixed as only a generator mixes them, inside its parts too
     # (`9mQ`, `bLGKpy`; `UTF-8`, `text/html` change at symbols only)
     inside = sum(class_changes(p) * (len(p) - 1) for p in parts)

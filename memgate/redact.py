@@ -11,21 +11,22 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found, column_name,
+from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found,
+                           column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            name_like, name_words, placeholder, plain_word, plain_words, row_name,
                            secret_name)
 from .positions import position_findings, unquote, continued_literal
-from .generated import (CODE_WORDS, checked_id, decodes_harmless, every_candidate, generated,
+from .generated import (checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'HARMLESS',
            'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings',
-           'path_segment', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials',
-           'code_value', 'template_only', 'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact',
-           'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret',
-           'shell_pair', 'redact_seams']
+           'path_segment', 'basic_stand_in', 'random_review', 'random_findings', 'expression', 'names_key',
+           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'text_findings',
+           'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -171,6 +172,20 @@ def path_segment(text: str, s: int, e: int) -> bool:
     start, stop = token.rfind('/', 0, at), token.find('/', end)
     return (e - s < 32 and start >= 0 and stop >= 0 and bool(re.match(r'/[\w.-]', token[stop:])))
 
+# %% ../nbs/01_redact.ipynb #538dea0e
+def _stand_in(value: str) -> bool:
+    "Whether the rule file's placeholder allowlists let `value` through."
+    lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
+    return any(a.allows(value, value, value) for a in lists)
+
+# %% ../nbs/01_redact.ipynb #61062f37
+def basic_stand_in(token: str) -> bool:
+    "Whether `token` is base64 of HTTP Basic's `user:password` with a stand-in for the password."
+    try: plain = base64.b64decode(token + '=' * (-len(token) % 4), validate=True).decode('utf-8')
+    except (binascii.Error, ValueError): return False
+    user, colon, password = plain.partition(':')
+    return bool(colon) and '\n' not in plain and _stand_in(password)
+
 # %% ../nbs/01_redact.ipynb #f0b1b097
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
@@ -217,7 +232,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
             out.append((s, e, LISTING_ID))
             continue
         if kept: out.append((s, e, kept.description or 'an allowlist'))
-        elif decodes_harmless(value, inner): out.append((s, e, HARMLESS))
+        elif decodes_harmless(value, inner) or basic_stand_in(value): out.append((s, e, HARMLESS))
         else:
             out.append((s, e, 'random#' + pseudonym(value, key)))
             # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
@@ -246,8 +261,9 @@ def _glued(part: str) -> bool:
 _SIGIL = re.compile(r"^(?:&(?:mut[ \t]+|'\w+[ \t]+)?|\*+|::?|\\(?=\w)|%(?=\w*\{)"
                     r"|(?:impl|dyn|new)[ \t]+|[\[({|])")
 # what joins code: a call, a block, a generic, a path, an arrow, a closure, a method on a number
-# or on a call's result (a dotted chain of words alone may be a passphrase: `code_value` weighs it)
-_JOINS = re.compile(r'[(){}\[\]<>|]|::|->|=>|[\d)\]]\.[A-Za-z_]')
+# or on a call's result (a dotted chain of words alone may be a passphrase: `code_value` weighs it),
+# an operator between names (`extra_conf ++ secret_conf`, `a <> b`, `x || y`)
+_JOINS = re.compile(r'[(){}\[\]<>|]|::|->|=>|[\d)\]]\.[A-Za-z_]|\w (?:\+\+|<>|\|\||&&|\?\?) \w')
 _IDENT_PART = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+')
 # a regular expression's literal (`/([^\s],;=]+)\s*/g`) and what only a pattern holds
 _REGEX_LITERAL = re.compile(r'/.+/[dgimsuy]*|/[(\[^\\].*')
@@ -368,12 +384,6 @@ def template_only(value: str) -> bool:
     if rest != value and len(re.findall(r'[A-Za-z0-9]', rest)) < 4: return True
     return bool(_VERB.search(value) and _FORMAT.fullmatch(value))
 
-# %% ../nbs/01_redact.ipynb #538dea0e
-def _stand_in(value: str) -> bool:
-    "Whether the rule file's placeholder allowlists let `value` through."
-    lists = [a for a in default_rules().allowlists if not a.rules and a.target == 'secret']
-    return any(a.allows(value, value, value) for a in lists)
-
 # %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
@@ -383,16 +393,28 @@ _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
 _NEXT_FIELD = re.compile(r';[ \t]*[A-Za-z][\w ]{0,30}=')
+# a query string's or a form body's parameter: before a value, and after it
+_QUERY_KEY = re.compile(r'[?&][\w.\[\]%-]{1,40}=$')
+_NEXT_PARAM = re.compile(r'&[\w.\[\]%-]{1,40}=')
 # prose's words joined with a number are a passphrase, not a name: `parsnip_falcon_meadow_72`
 _JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+')
 
 def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
-    "Where a found value ends: before a string's escaped line end, or a connection string's next field."
+    "Where a found value ends: before an escaped line end, a connection's or a query's next field."
     if cut := _ESCAPED_END.search(text, s, e): e = cut.start()
     # (in a connection string, a field before it: `…;Pwd=…;Encrypt=True`)
     fields = _NEXT_FIELD.search(text, text.rfind('\n', 0, s) + 1, s)
     if fields and (f := _NEXT_FIELD.search(text, s, e)): e = f.start()
+    # (in a query string, the next parameter: `…&password=X&email=…`)
+    if _QUERY_KEY.search(text, max(0, s - 60), s) and (f := _NEXT_PARAM.search(text, s, e)):
+        e = f.start()
     return e, cut
+
+def _query_rest(text: str, s: int, e: int, kind: str) -> list[Found]:
+    "The values of a query's parameters in `text[s:e]` named as credentials (`&X-Amz-Signature=…`)."
+    params = re.finditer(r'&([\w.\[\]%-]{1,40})=([^&\s]+)', text[s:e])
+    return [(s + m.start(2), s + m.end(2), kind) for m in params
+            if secret_name(m[1], alone=True) and not placeholder(m[2])]
 _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split())
 # a tag's attributes or a generic's parameters before a value (`<h3 id="cookie-info">COOKIES`,
 # `Map<Password, Password> DIRECT`): the key was inside them (an element named for a secret holds
@@ -421,14 +443,17 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     out = []
     for s, e, kind in found:
         if kind in POSITIONAL:
+            end = e
             e, cut = _value_end(text, s, e)
+            out += _query_rest(text, e, end, kind)
             if tag := _CLOSING.search(text[s:e]): e = s + tag.start()
             value, k = text[s:e], _KEY_BEFORE.search(text, max(0, s - 80), s)
             # no letter nor digit, a space first, a boolean, a template's holes, a tag's name
-            # (nor is one character over and over, `BBBBBBBBB`: a stand-in)
+            # (nor is one character over and over, `BBBBBBBBB`: a stand-in; nor three characters or
+            # fewer, `abc`, `123`: a brute force finds them at once)
             if (not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace()
                     or len(set(value)) == 1): continue
-            if (cut and len(value) < 4 or value.lower() in _BOOLEANS
+            if (len(value) < 4 or value.lower() in _BOOLEANS
                     or template_only(value)): continue
             # (`<redis-password>@host` is a stand-in's, unless its element closes: `<string>X</string>`)
             if (_CLOSED.search(text, max(0, s - 200), s)
@@ -506,7 +531,8 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], lis
     if (hit := _TEXT_FINDINGS.get(key)) is None:
         if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: _TEXT_FINDINGS.clear()
         rules = [f for f in findings(redaction_rules(), text)
-                 if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]]))]
+                 if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
+                         or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
         review = random_review(text)
         positions = _not_code(text, position_findings(text))
         keyed = keyed_random(text, review)

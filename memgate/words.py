@@ -10,11 +10,11 @@ import re
 from functools import lru_cache
 
 # %% auto #0
-__all__ = ['OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS', 'SECRET_PAIRS',
-           'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN',
-           'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
-           'names_store', 'folded', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words',
-           'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
+__all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS',
+           'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS',
+           'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words',
+           'secret_name', 'names_store', 'folded', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
+           'plain_words', 'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -27,6 +27,24 @@ def dictionary() -> frozenset[str]:
     # (`aaaaaaa`, a password list's) is no word
     return frozenset(w for k in lists for w in F[k]
                      if (len(w) > 1 or w in 'ai') and w.isalpha() and (len(set(w)) > 1 or len(w) < 3))
+
+# %% ../nbs/00d_words.ipynb #ab166c5c
+# the words of code that no dictionary has: abbreviations, protocols, algorithms, formats
+# (a part of a name); and English words of two and three letters, which zxcvbn's lists leave out
+# (a brute force finds them first)
+CODE_WORDS = frozenset('''id ok io ui db os fs ip js ts go rs py ed ec by to of in on at is or if no up do as
+    api url uri http https html css json xml yaml toml sql jwt jwk jws jwe rsa dsa ecdsa eddsa ecdh sha md hmac aes des
+    gcm cbc pss pkcs pem der tls ssl ssh tcp udp dns aws gcp imds sts iam kms ttl utf ascii uuid guid csv pdf png jpg
+    svg ctx cfg conf env err req res resp msg buf str int len num max min idx ptr ref src dst tmp dir cmd args opts
+    init impl async sync auth oauth oidc saml totp otp mfa ver sig enc dec priv pub hkdf pbkdf bcrypt scrypt argon csrf
+    xss cors grpc rpc ws wss ipv vm gpu cpu k8s okp jti iat exp nbf kid alg crv npm pnpm tsx jsx dto dao orm crud
+    repo pkg lib bin cli sdk cdn ssr spa pwa rx gc rt regex regexp gen
+    byte uint bool char rune vec usize isize dyn struct enum fn func nil
+    map tag get set put add new old run key val var let def end for row col box tab top log all any has can use out raw
+    sum cmp fmt now day bit mix hex net web app the and not but one two six ten big red hot cut fit fix mod sub pop
+    job ask say see try via per pre pro non off own few age air art bad bed bus car cat dog eye far fun gas god hat
+    her him his how ice job law low man may men mid net odd oil pay pen pet pie pin pot ran raw rid sea sky son
+    sun tax tea tie toe toy use war way win yes yet zip'''.split())
 
 # %% ../nbs/00d_words.ipynb #bfaa1a14
 @lru_cache(maxsize=1)
@@ -72,7 +90,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
-    socket sid context'''.split())
+    socket sid context source mechanism database'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
@@ -248,7 +266,7 @@ _NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+
 def name_like(v: str) -> bool:
     "Whether `v` is a name made of words (`access_token`, `DigestAuth`)."
     # (a credential's word is a word of names too: `resp_cookie`, `_csrf_token`)
-    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 or
+    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 or w in CODE_WORDS or
                                              (w in SECRET_WORDS and len(name_words(v)) > 1)
                                              for w in name_words(v))
 
