@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
-import json, re
+import bisect, json, re
 import re2
 from functools import lru_cache
 from typing import Iterator
@@ -14,7 +14,7 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_store,
                            column_name, dictionary, merged, name_like, name_words, placeholder,
-                           plain_word, plain_words, secret_name)
+                           plain_word, plain_words, secret_name, skeleton)
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
@@ -232,7 +232,7 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
         i += 1
     return out
 
-# %% ../nbs/00e_positions.ipynb #4fa98d31
+# %% ../nbs/00e_positions.ipynb #538b20ed
 # a line worth reading as a command: a command of the table, a flag or a name that may name a
 # credential
 _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:])(?:'
@@ -240,6 +240,10 @@ _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:])(?:'
                                              key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
+# the same over a whole text's skeleton, once: `?` also where a line's number or a non-ASCII letter
+# stood, and `^` at every line's start (a superset: each line it marks is read with the gate above)
+_LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:]', r'[\s?/"\'`(:]')
+                           .replace(r'[\w.-]', r'[\w.?-]')).encode())
 # the words without which it finds nothing: a command and the space after it (what `\s`
 # matches), or a credential's word
 SPACES = ''.join(c for c in map(chr, range(0x3001)) if c.isspace())
@@ -250,14 +254,29 @@ _COMMAND_WORDS = Gate({c.split()[0] + s for c in COMMANDS for s in SPACES}
 # `history`'s `12  `): not part of what the line says
 LINE_NUMBER = re.compile(r'^[ \t]*\d+(?:→|\t|:(?=\S)|[ \t]{2})')
 
+# %% ../nbs/00e_positions.ipynb #67ca2d08
+def _marked_lines(text: str) -> set[int]:
+    "The numbers of the lines of `text` that the lines' gate touches."
+    starts = [0] + [m.end() for m in re.finditer('\n', text)]
+    out = set()
+    for m in _LINES_GATE.finditer(skeleton(text)):
+        first = bisect.bisect_right(starts, m.start()) - 1
+        out.update(range(first, bisect.bisect_right(starts, max(m.start(), m.end() - 1))))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #4fa98d31
 def command_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential command lines in `text` give."
     # most texts hold no command line: one look at the whole first, for its words, then its shape
-    if not (_COMMAND_WORDS(text) and _COMMAND_GATE.search(text)): return []
-    out, at = [], 0
+    if not _COMMAND_WORDS(text): return []
     # a continued line is read with its continuation (the same length: places stay)
     joined = text.replace('\\\n', '  ').replace('\\\r\n', '   ')
-    for line in joined.split('\n'):
+    marked = _marked_lines(joined)
+    out, at = [], 0
+    for n, line in enumerate(joined.split('\n')):
+        if n not in marked:
+            at += len(line) + 1
+            continue
         line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), line)
         if _COMMAND_GATE.search(line):
             out += [(s + at, e + at, k) for seg in segments(line)
@@ -367,18 +386,15 @@ _NAME_CHAR = re.compile(r'[\w.$@:-]')
 _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 
 # %% ../nbs/00e_positions.ipynb #45134594
-# `re` tries every word at every place; RE2 reads the text once. It reads bytes, so the text is
-# given as ASCII of the same length: the letters `(?i)` takes for an ASCII letter (the dotted and
-# dotless i, the Kelvin sign, the long s) as that letter, any other character as `?`, which no word
-# holds
-_TWINS = str.maketrans({'İ': 'i', 'ı': 'i', 'K': 'k', 'ſ': 's'})
+# `re` tries every word at every place; RE2 reads the text once, as its skeleton (no word holds a
+# space or a `?`)
 _WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS, key=len, reverse=True)).encode()
 _WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?)')
 _WORD_AT = re2.compile(b'(?i)(?:' + _WORDS + b')')
 
 def secret_words(text: str) -> Iterator[tuple[int, int]]:
     "(start, end) of each secret word `_SECRET_WORD.finditer` finds in `text`, found by RE2."
-    ascii_ = text.translate(_TWINS).encode('ascii', 'replace')
+    ascii_ = skeleton(text)
     letter = lambda i: i < len(ascii_) and chr(ascii_[i]).isalpha()
     pos = 0
     while m := _WORD_OR_CODE.search(ascii_, pos):

@@ -7,6 +7,7 @@ Docs: https://memgate.github.io/memgate/redact.html.md"""
 # %% ../nbs/01_redact.ipynb #faf25850
 from __future__ import annotations
 import base64, binascii, hashlib, json, re, shlex, urllib.parse
+import re2
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -686,15 +687,16 @@ def _rest_of(b: str) -> int | None:
     return more.end() if (more := _MORE_TOKEN.match(b)) else None
 
 # %% ../nbs/01_redact.ipynb #c0ffee70
-# a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names
-_PRINTS = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+# a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names (RE2:
+# every seam's text is scanned, and Python's `re` tries each alternative at each character)
+_PRINTS = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
                      r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
 # what a file of code, data or a public key is called: its content is read by the other layers
 _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
                                 r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
-_ECHOES = re.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+_ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')

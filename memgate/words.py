@@ -13,8 +13,8 @@ from functools import lru_cache
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS',
            'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS',
            'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words',
-           'secret_name', 'names_store', 'folded', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
-           'plain_words', 'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
+           'secret_name', 'names_store', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
+           'machine_made', 'plain_words', 'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -191,6 +191,17 @@ def names_store(value: str) -> bool:
 def folded(text: str) -> str:
     "`text` as a case-blind regex sees it: case-folded, the dotted and the dotless i as i."
     return text.replace('İ', 'i').casefold().replace('ı', 'i')
+
+# %% ../nbs/00d_words.ipynb #fc2182d6
+# the letters `(?i)` takes for an ASCII letter (the dotted and dotless i, the Kelvin sign, the long
+# s), and the spaces Python's `\s` takes and RE2's does not
+_TWINS = str.maketrans({'İ': 'i', 'ı': 'i', 'K': 'k', 'ſ': 's',
+                        **{c: ' ' for c in map(chr, range(0x3001))
+                           if c.isspace() and c not in '\t\n\f\r '}})
+
+def skeleton(text: str) -> bytes:
+    "`text` as ASCII of its length for RE2: `(?i)`'s letters and `\\s`'s spaces as ASCII, the rest `?`."
+    return text.translate(_TWINS).encode('ascii', 'replace')
 
 # %% ../nbs/00d_words.ipynb #7da18749
 class Gate:

@@ -88,3 +88,24 @@ def test_secret_words_by_re2_are_those_re_finds_on_the_blind_rounds():
     for d in sorted(data.glob('blind_round*')):
         for r in load_project(d, redact=False).records():
             assert list(positions.secret_words(r.text)) == [m.span() for m in positions._SECRET_WORD.finditer(r.text)]
+
+# command lines found through RE2's look at the whole text's skeleton (`positions._LINES_GATE`): the lines it marks
+# are read as every line was read before, and no line it leaves would have given anything
+def every_line(text: str) -> set[int]:
+    return set(range(text.count('\n') + 1))
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(CASED, st.sampled_from(GLUE + BITS[:12] + ['\\\n', '\x0b', '\x1c', '\u2028', '-', ' -'])),
+                max_size=25).map(''.join))
+def test_command_lines_marked_by_the_skeletons_gate_are_every_line_that_gives_a_credential(text):
+    was = positions._marked_lines
+    positions._marked_lines = every_line
+    try: slow = positions.command_findings(text)
+    finally: positions._marked_lines = was
+    assert positions.command_findings(text) == slow
+
+def test_the_skeleton_keeps_places_and_gives_every_space_of_re_as_a_space_of_re2():
+    from memgate.words import skeleton
+    every = ''.join(chr(i) for i in range(0x110000) if not 0xd800 <= i < 0xe000)
+    assert len(skeleton(every)) == len(every)
+    assert {skeleton(c) for c in every if re.fullmatch(r'\s', c)} <= {b' ', b'\t', b'\n', b'\r', b'\x0c'}
