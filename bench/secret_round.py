@@ -31,7 +31,8 @@ def sent_text(folder: Path, redact: bool = True) -> str:
 
 USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+)@', re.I)
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
-CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig|credential|auth|sess', re.I)
+# (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential)
+CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig(?!n)|signature|credential|auth|sess', re.I)
 URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
 def secret_parts(value: str) -> list[str]:
@@ -58,8 +59,9 @@ def measure(folder: Path) -> dict:
     "The round's figures for one corpus folder."
     man = json.loads((folder / 'manifest.json').read_text())
     raw, out = sent_text(folder, redact=False), sent_text(folder)
+    # (of a URL or a connection string, only its secret parts: its host and its dates stay surroundings)
     background = raw
-    for s in sorted((x['value'] for x in man['secrets']), key=len, reverse=True):
+    for s in sorted((p for x in man['secrets'] for p in secret_parts(x['value'])), key=len, reverse=True):
         background = background.replace(s, '\x00')
     leaks = [s for s in man['secrets'] if leaked(s['value'], out, background)]
     present = [d for d in man['decoys'] if d['value'] in raw]

@@ -7,12 +7,14 @@ Docs: https://memgate.github.io/memgate/generated.html.md"""
 # %% ../nbs/00f_generated.ipynb #736be3dd
 from __future__ import annotations
 import base64, binascii, hashlib, re, urllib.parse
+import re2
 from .words import CODE_WORDS, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
-           'spelt_hex', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'every_candidate',
-           'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+           'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
+           'percent_encoded', 'code_runs', 'every_candidate', 'checked_id', 'public_der', 'decodes_harmless',
+           'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -86,6 +88,26 @@ def spelt_hex(text: str) -> str | None:
     except UnicodeDecodeError: return None
     return spelt if spelt.isprintable() else None
 
+# %% ../nbs/00f_generated.ipynb #c45ed7b7
+def word_cover(low: str) -> float:
+    "The share of lower-case `low`'s letters inside words of four letters or more."
+    words, covered = dictionary(), [False] * len(low)
+    for i in range(len(low)):
+        for j in range(min(len(low), i + 14), i + 3, -1):
+            if low[i:j] in words or low[i:j] in CODE_WORDS:
+                covered[i:j] = [True] * (j - i)
+                break
+    return sum(covered) / max(1, len(low))
+
+# %% ../nbs/00f_generated.ipynb #325b11b2
+def one_case_letters(core: str) -> bool:
+    "Whether `core`, letters of one case, is a generator's (an enrolment token, an Erlang cookie)."
+    # long, few vowels and no words: a name in one case glues words (`LOCALAPPDATA`); and a generator
+    # draws on all 26, where a protein's or a DNA's sequence has none of `BJOUXZ`
+    return bool(core.isalpha() and (core.isupper() or core.islower()) and len(core) >= 16
+                and len(re.findall('[aeiou]', core, re.I)) < 0.35 * len(core)
+                and re.search('[bjouxz]', core, re.I) and word_cover(core.lower()) < 0.5)
+
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
@@ -112,6 +134,7 @@ def generated(text: str) -> bool:
     if re.fullmatch(r'[A-Za-z0-9+/]{22,}={0,2}', text) and re.search('[+/]', text):
         core = re.sub(r'[^A-Za-z0-9]', '', text)
     if len(core) < MIN_GENERATED or core.isdigit(): return False
+    if one_case_letters(core): return True
     if _classes(core) < 2 and len(core) < 24: return False
     # letters only, each part a word's length or a short word of code (`hmacShaKeyFor`,
     # `createTRPCProxyClient`, `BashCompSubdirsInDir`): an identifier's words; or a name whose
@@ -155,7 +178,8 @@ def _path(text: str, start: int, token: str) -> bool:
 # a run of characters a generated value is made of (base64 and base64url, hex, base32, base62)
 # (with a digit, or upper case after lower twice: a word, a path, a snake_case name is not looked
 # at)
-_CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z0-9_+/=-]*?[a-z][A-Z]){2})'
+_CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z0-9_+/=-]*?[a-z][A-Z]){2}'
+                        r'|[A-Z]{16}|[a-z]{16})'
                         r'[A-Za-z0-9_+/=-]{12,}')
 
 # a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
@@ -266,12 +290,35 @@ def percent_encoded(text: str):
         if any(generated(p) for p in parts if len(p) >= MIN_GENERATED):
             yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #aea22947
+# a run of codes on a line: three or more tokens with a digit or a dash, apart by spaces or commas
+# (RE2: most lines are words, and `re` would try each)
+_CODE = r'[A-Za-z0-9]*(?:[0-9][A-Za-z0-9]*|-[A-Za-z0-9]+)(?:-[A-Za-z0-9]+)*'
+_APART = r'(?:,?[ \t]+|,)'
+_CODE_RUN = re2.compile(rf'(?m)(?:^|[\s,])({_CODE}{_APART}{_CODE}{_APART}{_CODE}(?:{_APART}{_CODE})*)'
+                        r'(?:$|[\s,.;)])')
+
+def code_runs(text: str):
+    "(start, end) of each token of a run of codes that, joined, look generated (recovery codes)."
+    for m in _CODE_RUN.finditer(text):
+        run, at = m[1], m.start(1)
+        tokens = list(re.finditer(r'[A-Za-z0-9-]+', run))
+        shape = lambda t: re.sub(r'[A-Za-z0-9]', 'x', t[0])
+        # (made together, so judged together: each alone is too short to tell; hex is ids' and
+        # digests' shape, and digits alone a number's)
+        if (len({shape(t) for t in tokens}) > 1 or not 6 <= len(tokens[0][0]) <= 40
+                or re.fullmatch(r'[0-9a-fA-F-]+|[0-9-]+', re.sub(r'[\s,]', '', run))):
+            continue
+        if generated(''.join(t[0].replace('-', '') for t in tokens)):
+            yield from ((at + t.start(), at + t.end()) for t in tokens)
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
     words = list(punctuated(text))
     words += [(s, e) for s, e in percent_encoded(text)
               if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in code_runs(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

@@ -19,13 +19,14 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS', 'ORDINARY',
-           'OPENED', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
-           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'grouped',
-           'prose_findings', 'name_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_doubts',
-           'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings', 'argv_findings', 'hcl_findings',
-           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'block_findings', 'byte_array_findings', 'position_findings']
+           'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
+           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
+           'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings',
+           'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -412,6 +413,11 @@ def secret_words(text: str) -> Iterator[tuple[int, int]]:
             pos = m.end()
         else: pos = at
 
+# %% ../nbs/00e_positions.ipynb #794c7f5d
+def _scattered(value: str) -> bool:
+    "Whether `value` scatters digits as a generator does (`T27UZO8XUQEFI9TDA01R`), not as a name does (`Int32Array`)."
+    return len(value) >= 12 and len(re.findall(r'\d+', value)) >= 3
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
@@ -442,15 +448,15 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words))
     s, e = _unquoted(text, at, config)
     value = text[s:e]
-    first = re.match(r'[\w$@]*', value)[0]
-    if first.lower() in _TYPES or (first[:1].isupper() and re.match(r'\w+(?:<|\[\]|\?|$)', value)
-                                    and not config): return None
+    first, scattered = re.match(r'[\w$@]*', value)[0], _scattered(value)
+    if first.lower() in _TYPES or (first[:1].isupper() and not scattered and not config
+                                    and re.match(r'\w+(?:<|\[\]|\?|$)', value)): return None
     # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
     # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's; digits under a
     # PIN's or a code's name are its value: `ALARM_CODE = 23579`)
     pin = (re.fullmatch(r'\d{4,12}', value)
-           and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk']))
-    if _CODE.match(value) and not pin and not (config and re.fullmatch(r'[\w-]{4,}', value)
+           and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'], ['passkey']))
+    if _CODE.match(value) and not (pin or scattered) and not (config and re.fullmatch(r'[\w-]{4,}', value)
                                                and text[e:e + 1] != ','): return None
     return s, e
 
@@ -492,6 +498,10 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
     # is the session's key (`'sessionId': '9zvEzRM9EBKpbeOlw6k0rf'`)
     return name_words(name)[-2:] == ['session', 'id'] and bool(_UUID_VALUE.fullmatch(value))
 
+# %% ../nbs/00e_positions.ipynb #c2fe46c5
+_ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
+_FILE_PREFIX = re.compile(r'[\w./-]*\.\w{1,8}:(?:\d+:)?')
+
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
                         kept: list | None = None, # gets (start, end, why) of each such value kept
@@ -499,13 +509,18 @@ def assignment_findings(text: str,
     "(start, end, kind) of each value assigned to a secret-named name."
     if not SECRET_NAME_WORDS(text): return []
     out, done = [], -1
-    for a, w_end in secret_words(text):
-        if a < done: continue
+    for w_start, w_end in secret_words(text):
+        if w_start < done: continue
+        a = w_start
         while a > 0 and _NAME_CHAR.match(text, a - 1): a -= 1
         # a name starts with a letter: a diff's `-` or `+` before it is the line's
         while text[a] in '-.:': a += 1
         if a > 0 and text[a - 1] in '"\'`': a -= 1
-        if not (m := _NAMED.match(text, a)) or m.end('name') < w_end: continue
+        m = _NAMED.match(text, a)
+        # (a file's name and grep's line, `secrets.toml:8:admin_password`: after them)
+        if m and m.end('name') < w_end and (pre := _FILE_PREFIX.match(text, a, w_start)):
+            m = _NAMED.match(text, pre.end())
+        if not m or m.end('name') < w_end: continue
         name = m['name'].rstrip(':')
         # `pass` and `pw` alone are a statement or a test's verdict, never given a string: `$pass = '…'`
         # is a password's
@@ -516,6 +531,9 @@ def assignment_findings(text: str,
         if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
+        # a name an assignment follows is that assignment's key (grep's `secrets.toml:8:admin_pw =`)
+        if span and text[span[0] - 1:span[0]] not in ('"', "'") and _ASSIGNED.match(text, span[1]):
+            continue
         done = m.end()
         if span and (PAIRS.match(text, span[0]) or _said_of(text, name, *span)): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
@@ -692,6 +710,10 @@ def _random_enough(v: str,
 # what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
 # punctuation)
 _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
+# (unless a mark that no name nor path starts with begins what mixes cases and digits as a
+# generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
+_mixed_kinds = lambda v: (len(v) >= 8 and v[0] in '?#&+' and '=' not in v
+                          and all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d')))
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -715,7 +737,7 @@ def _next_to(text: str, at: int) -> tuple[int, int] | None:
         s, e, quoted = _prose_value(text, t)
         v = text[s:e]
         if (_random_enough(v) and not placeholder(v) and '[REDACTED' not in v
-                and (quoted or v[:1] not in _NOT_FIRST)):
+                and (quoted or v[:1] not in _NOT_FIRST or _mixed_kinds(v))):
             return s, e
     return None
 
@@ -767,7 +789,8 @@ def _said(text: str, at: int,
         # where the password is kept, not the password (`password: see 1Password, entry 'WMS prod'`)
         if names_store(v): return None
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
-        if not quoted and (v[:1] in _NOT_FIRST or re.search(r'\(.*\)|\[.*\]', v)): return None
+        if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
+                           or re.search(r'\(.*\)|\[.*\]', v)): return None
         # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
         if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
             return None
@@ -918,10 +941,21 @@ _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)
     |usuário|konto|benutzer|compte|cuenta|usuario|アカウント|账号|账户)[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*/[ \t]*`?
     (?P<pw>[^\s/`]+)''', re.X)
 
+# and, in any language, a clause's whole rest after its colon (`Modbus-шлюзу: operator / Xk2!…`,
+# `Grafana: dn-ops / R6He…`, `(guest): KVH-DRIVERS / …`): what a person writes a login as
+_COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<pw>[^\s`]{8,})`?'
+                         r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
+# (a password's marks, its cases and digits mixed, or its letters and digits glued: not a
+# version's, a product's or a branch's `-` and `.`)
+_password_marks = lambda v: bool(
+    re.search(r'[^\w./-]', v) or all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
+    or re.fullmatch(r'[^\W_]*\d{2}[^\W_]*', v) and sum(c.isalpha() for c in v) >= 6)
+
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
-    for m in _ACCOUNT_PAIR.finditer(text):
+    pairs = [m for m in _COLON_PAIR.finditer(text) if _password_marks(m['pw'])]
+    for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
         v = text[s:e]
@@ -933,13 +967,18 @@ def account_pair_findings(text: str) -> list[Found]:
 # what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
     sim porta alarme cofre tür tor portão puerta'''.split())
-_CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|passcode|코드|コード)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
+# (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
+OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
+                'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
+_CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
+                        r'|passcode|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
                         r'(?:(?:\bé|\bis|\bist|\bes|\best|[:=])[ \t]*){1,2}(?P<v>\d{4,8})(?!\d)')
 
 def opening_code_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of what it opens: a device's, a door's, an alarm's."
+    words = lambda of: re.findall(r'\w+', of.lower())
     return [(*m.span('v'), 'prose-credential') for m in _CODE_SAID.finditer(text)
-            if set(re.findall(r'\w+', m['of'].lower())) & OPENED]
+            if set(words(m['of'])) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(m['of']))]
 
 # %% ../nbs/00e_positions.ipynb #bf4ed9a2
 # why a token said just after a credential's word is listed, though nothing took it

@@ -22,12 +22,12 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
                               pseudonym, word_share, wordlike)
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'HARMLESS',
-           'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings',
-           'path_segment', 'basic_stand_in', 'random_review', 'random_findings', 'expression', 'names_key',
-           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'text_findings',
-           'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file',
-           'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
+           'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets',
+           'known_findings', 'path_segment', 'basic_stand_in', 'random_review', 'random_findings', 'expression',
+           'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
+           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
+           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -156,6 +156,9 @@ IN_A_PATH = "an id between a URL's or a file path's segments"
 LISTING_ID = "a listing's first field, its record's id"
 # what keeps one whose check digit holds
 CHECKED_ID = "an id its own check digit vouches for (a vehicle's VIN, a UPS parcel's number)"
+# what keeps one that is a label of a host's name (`a9eba73zb2c9mb-ats.iot.eu-central-1.amazonaws.com`)
+IN_A_HOST = "a label of a host's name: an address"
+_HOST_REST = re.compile(r'(?:-[A-Za-z0-9]+)*(?:\.[A-Za-z0-9-]+)+\.[a-z]{2,12}(?::\d+)?(?![\w.-])')
 _TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
 
 def path_segment(text: str, s: int, e: int) -> bool:
@@ -200,6 +203,26 @@ _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)
 _CIPHERTEXT = re.compile(r'\$ANSIBLE_VAULT;[^\n\\]*(?:(?:\r?\n|\\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[0-9a-f]+)+'
                          r'|-----BEGIN (?:PGP MESSAGE|AGE ENCRYPTED FILE)-----[\s\S]{0,200000}?-----END [A-Z ]+-----')
 
+# %% ../nbs/01_redact.ipynb #95363da4
+_GLUE = '^!#$%&*?~'
+
+def _glued_run(text: str, s: int, e: int) -> tuple[int, int]:
+    "A random run with the letters and digits glued to it by one of a password's marks (`D4yMEj3c^v8HN…`)."
+    if s > 5 and text[s - 1] in _GLUE and (m := re.search(r'(?<!\S)[A-Za-z0-9]{4,}$', text[max(0, s - 41):s - 1])):
+        s = s - 1 - len(m[0])
+    if text[e:e + 1] in _GLUE and (m := re.match(r'[A-Za-z0-9]{4,}(?!\S)', text[e + 1:e + 41])):
+        e = e + 1 + len(m[0])
+    return s, e
+
+# %% ../nbs/01_redact.ipynb #e0f38e9f
+def _kept_where(text: str, s: int, e: int) -> str | None:
+    "What keeps the random-looking run `text[s:e]` by where it stands or its check digit, if anything."
+    if path_segment(text, s, e): return IN_A_PATH
+    if checked_id(text[s:e]): return CHECKED_ID
+    if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n') and _HOST_REST.match(text, e):
+        return IN_A_HOST
+    return None
+
 # %% ../nbs/01_redact.ipynb #f0b1b098
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
@@ -215,11 +238,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     for s, e in every_candidate(text, whole):
         # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
-        if path_segment(text, s, e):
-            out.append((s, e, IN_A_PATH))
-            continue
-        if checked_id(text[s:e]):
-            out.append((s, e, CHECKED_ID))
+        if why := _kept_where(text, s, e):
+            out.append((s, e, why))
             continue
         value = text[s:e]
         line_start = text.rfind('\n', 0, s) + 1
@@ -235,7 +255,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         if kept: out.append((s, e, kept.description or 'an allowlist'))
         elif decodes_harmless(value, inner) or basic_stand_in(value): out.append((s, e, HARMLESS))
         else:
-            out.append((s, e, 'random#' + pseudonym(value, key)))
+            s, e = _glued_run(text, s, e)
+            out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
             # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
             if (len(value) >= 32 and (tail := _WRAPPED_TAIL.match(text, e))
                     and set(tail[1]) <= set(value + '=')):
@@ -434,7 +455,9 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # (a config file's directive holds no code: `stats auth admin:last_apelsin_161`)
     config = kind == 'config-credential' and re.search(r'\d', value)
     stand_in = _stand_in(value) and not diceware(value)
-    return bool(code_value(text, s, e) and not (phrase or config) or stand_in
+    # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
+    key = text[s - 1:s] not in ('"', "'") and re.match(r'[ \t]+=[ \t]*["\'\w]', text[e:e + 8])
+    return bool(code_value(text, s, e) and not (phrase or config) or stand_in or key
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -671,8 +694,10 @@ def _first_half(a: str) -> int | None:
     "Where the first half of a value cut at the seam starts in `a`: its last token, glued to the seam."
     if not (m := _LAST_TOKEN.search(a)) or '[REDACTED' in m[0]: return None
     v = m[0].rstrip('.,;:!?')
-    # no word nor name (`see below:`), a value's shape: a digit or a symbol inside
-    if plain_word(v) or name_like(v) or not re.search(r'\d|[^\w\s]', m[0][:-1]): return None
+    # no word nor name (`see below:`), nor a path (`cat ~/.deploy_pass`, what printed it), a value's
+    # shape: a digit or a symbol inside
+    if plain_word(v) or name_like(v) or '/' in v or not re.search(r'\d|[^\w\s]', m[0][:-1]):
+        return None
     return m.start()
 
 def _rest_of(b: str) -> int | None:
@@ -749,6 +774,11 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output)
     if not m or len(output) > 2000: return []
     lines = _COMMAND_LINE.findall(command)
+    # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
+    # count (`wg genkey | tee privatekey | wg pubkey`)
+    last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
+    if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
+           or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
     named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
@@ -798,4 +828,18 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
             # and its first half, when what follows the seam was taken
             out[i] = a[:half] + f'[REDACTED:{start[1]}]'
         else: out[i], out[i + 1] = _across(a, b, counts, known)
+    return out
+
+# %% ../nbs/01_redact.ipynb #fa3b71d7
+def seam_values(a: str, # a record's unredacted text: a tool call, or a user's `<bash-input>`
+                b: str, # the next record's
+               ) -> dict[str, str]:
+    "The values that spread of what `b` prints of a secret that `a`, its command, names."
+    command, output, _ = shell_pair(a, b)
+    printed = (printed_secret_file(command, output) or generator_output(command, output)
+               or fetched_secret(command, output))
+    out = {}
+    # a line of a format holds its secret in a field (`.pgpass`'s last): that field; else the line
+    for s, e, kind in printed:
+        out |= found_values(output[s:e]) or {v: kind for v in read_forms(output[s:e]) if spreads(v)}
     return out

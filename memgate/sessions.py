@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator, NamedTuple
 from .domain import Record, Role
 from .files import bounded_lines
-from .redact import KnownSecrets, found_values, redact, redact_seams
+from .redact import KnownSecrets, found_values, redact, redact_seams, seam_values
 from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, SourceError, Warnings,
                              as_str, decode_line, json_lines, shortener, terminal_text)
 from .claude import (CLAUDE_SKIP, QUEUED, REMOVED, Thread, by_time, claude_order,
@@ -309,12 +309,24 @@ def found_lines(s: Session, path: Path, cap: int = TOOL_RESULT_CHARS,
     try: opened = f or open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with opened if f is None else nullcontext():
+        # a record and the one before it (a command and what it printed), and where that one stood
+        prev, prev_off, done = None, None, set()
         for off, n, raw in _lines_from(opened, at, start, stop):
-            values = {}
+            values, command_at = {}, None
             for _, obj in decode_line(n, raw.removeprefix(b'\xef\xbb\xbf'), rep, True, skip):
                 try: recs = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
                 except (TypeError, AttributeError, ValueError, KeyError, IndexError): continue
                 for r in recs:
-                    values.update(found_values(r.text if r.role == Role.tool_result
-                                               else terminal_text(r.text)))
-            if values: yield off, values
+                    text = r.text if r.role == Role.tool_result else terminal_text(r.text)
+                    values.update(found_values(text))
+                    if prev is not None and (got := seam_values(prev, text)):
+                        values.update(got)
+                        command_at = prev_off if prev_off != off else command_at
+                    prev, prev_off = text, off
+            # (the command's line is read again with it)
+            if command_at is not None and command_at not in done:
+                done.add(command_at)
+                yield command_at, {}
+            if values:
+                done.add(off)
+                yield off, values

@@ -72,7 +72,7 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid puk passwords passphrases'''.split())
+    sessionid puk passwords passphrases passkey'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
@@ -167,8 +167,9 @@ def secret_name(name: str,
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
     # two words that are one credential's word written apart (`sessionId`, `pass_word`)
     if ''.join(words[-2:]) in SECRET_WORDS - {'keys'} and len(words) >= 2: return True
-    if words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1]):
-        return True
+    # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
+    if (words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1])
+            and not PUBLIC_WORDS & set(words)): return True
     if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
@@ -353,7 +354,16 @@ def listing_id(text: str, s: int, e: int) -> bool:
     if not lead or lead.end() != s - line_start or not _CELL_GAP.match(text, e): return False
     row = text[e:len(text) if line_end < 0 else line_end]
     rest = [c for c in _CELL_GAP.split(row) if c.strip()]
-    return len(rest) >= 2 and any(plain_words(c) for c in rest)
+    if len(rest) >= 2 and any(plain_words(c) for c in rest): return True
+    # (or one cell of words, `device usb:1-1 …`, that the next or the last row holds in the same
+    # column: `adb devices`' rows)
+    col = e + len(row) - len(row.lstrip()) - line_start
+    word = rest[0].split()[0] if rest and plain_words(rest[0].split()[0]) else ''
+    if not word: return False
+    nxt = text[line_end + 1:] if line_end >= 0 else ''
+    prev = text[text.rfind('\n', 0, max(0, line_start - 1)) + 1:max(0, line_start - 1)]
+    return any(r[col:col + len(word) + 1] in (word + ' ', word + '\n', word) and r[col - 1:col] == ' '
+               for r in (nxt.split('\n', 1)[0], prev))
 
 # %% ../nbs/00d_words.ipynb #cfc04454
 def row_name(text: str, s: int, e: int) -> str:

@@ -1,0 +1,76 @@
+"""What blind round 18 found (issue 48), fixed by principle and tested on values and sentences written for this test,
+not the round's: a value is judged by its shape and its place in any language, and what only looks like one keeps its
+text.
+
+Taken: a run of recovery codes judged together; letters of one case a generator drew; a clause's `user / password`
+after its colon; a prose password that starts with a mark; a name after grep's file and line; a query's next
+parameters; a password's halves glued by a mark; an alarm's code in Romanian and Ukrainian; a passkey's digits;
+an id's name over a generated value; what a command printed of a secret file, quoted again later.
+Kept: a certificate pin (`sha256/…`), a host's name, `adb devices`' rows, a placeholder webhook, a publishable key,
+a PGP fingerprint and a database's id under their names, a licence's public key, a DNA sequence, a property's name after grep's line, a branch beside `main`."""
+import json
+import pytest
+from memgate.chunking import chunk_project
+from memgate.projects import load_project
+from memgate.redact import redact
+from synth import cc, write_jsonl
+
+TAKEN = [
+    ('kody odzyskiwania do konta: 4kq9x-m2pzt r7d8w-qq3nb 9x2kd-h5vtm 0pz7q-wd4kr',
+     ['4kq9x-m2pzt', 'r7d8w-qq3nb', '9x2kd-h5vtm', '0pz7q-wd4kr']),
+    ('โทเค็นลงทะเบียนอุปกรณ์: QWZXBKJPMRTYVNLHDGSC', ['QWZXBKJPMRTYVNLHDGSC']),
+    ('Panel girişi: ops-team / Tk7#pQ2!vR9z — bugün değiştirdim', ['Tk7#pQ2!vR9z']),
+    ('Wi-Fi dla gości: GUEST-NET / kwiatekslonce4471\n', ['kwiatekslonce4471']),
+    ('konto admin, hasło ?Wq7\'Ke"3Zt9Lm\n', ["?Wq7'Ke\"3Zt9Lm"]),
+    ('./config/app.toml:12:smtp_password = "Vr8!kLm2#Qx"\n', ['Vr8!kLm2#Qx']),
+    ('curl "https://x.test/cb?token=Ab12Cd34Ef56Gh78Ij&lang=en&sig=Zx9Yw8Vu7Ts6Rq5Po4"',
+     ['Ab12Cd34Ef56Gh78Ij', 'Zx9Yw8Vu7Ts6Rq5Po4']),
+    ('crypto isakmp key Qw7Rt^y8UiOp1AsDfG2h address 0.0.0.0\n', ['Qw7Rt', 'y8UiOp1AsDfG2h']),
+    ('Codul alarmei pentru depozit: 482913\n', ['482913']),
+    ('Код сигналізації для воріт 2: 5531907\n', ['5531907']),
+    ('[ble]\npairing_passkey = "731902"\n', ['731902']),
+    ('    access_key_id = Q81ZPLM3KXT0VWR7ABN2\n', ['Q81ZPLM3KXT0VWR7ABN2']),
+]
+
+@pytest.mark.parametrize('text,secrets', TAKEN, ids=[s[0][:14] for _, s in TAKEN])
+def test_a_secret_is_taken_by_its_shape_and_its_place_in_any_language(text, secrets):
+    out = redact(text)
+    assert not [s for s in secrets if s in out], out
+
+KEPT = [
+    ('        .add(HOST, "sha256/Qm3xV8pLr2Tz9YwK4nB7cD1fG6hJ0sA5eU+iO/qWXyE=")', 'Qm3xV8pLr2Tz9YwK4nB7cD1fG6hJ0sA5eU'),
+    ('endpoint: "q7w3zk9x2mbv4t-ats.iot.eu-west-1.amazonaws.com"', 'q7w3zk9x2mbv4t-ats.iot.eu-west-1.amazonaws.com'),
+    ('List of devices attached\nR5CT21QWX9P4NM     device usb:1-1 product:a54 model:SM_A546B\n'
+     'HT7K30MZR2V8QB     device usb:1-2 product:a54 model:SM_A546B\n', 'HT7K30MZR2V8QB'),
+    ('SLACK_WEBHOOK_URL=https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX',
+     'services/TXXXXXXXX/BXXXXXXXX/XXXXXXXXXXXXXXXXXXXXXXXX'),
+    ('BRANCH_KEY = key_live_8hq2mz7xk3pv9tw4rn6yc1fd5bg0js2a', 'key_live_8hq2mz7xk3pv9tw4rn6yc1fd5bg0js2a'),
+    ('creation_rules:\n  - pgp: 7D3F9A21C4B8E60F5A1D2C3B4E5F6A7B8C9D0E1F', '7D3F9A21C4B8E60F5A1D2C3B4E5F6A7B8C9D0E1F'),
+    ('NOTION_ROADMAP_DB=9b2e4f7a1c3d5e6f8a0b1c2d3e4f5a6b', '9b2e4f7a1c3d5e6f8a0b1c2d3e4f5a6b'),
+    ('PLAY_LICENSE_PUBLIC_KEY=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAq7Zx3kP9mW2vT8rY4nL6bJ1cF5hD0gS',
+     'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAq7Zx3kP9mW2vT8rY4nL6bJ1cF5hD0gS'),
+    ('primer: AGATTGTTAGCGTAGATATCCTAGCCG', 'AGATTGTTAGCGTAGATATCCTAGCCG'),
+    ('/opt/app/config/security.properties:11:password.policy.minLength=12', 'password.policy.minLength=12'),
+    ('branches: main / release-2025.11\n', 'release-2025.11'),
+    ('DATABASE_URL=postgres://app:password@localhost:5432/app_dev?sslmode=disable',
+     'localhost:5432/app_dev?sslmode=disable'),
+]
+
+@pytest.mark.parametrize('text,kept', KEPT, ids=[k[:14] for _, k in KEPT])
+def test_what_only_looks_like_a_secret_keeps_its_text(text, kept):
+    assert kept in redact(text), redact(text)
+
+def test_a_printed_secret_file_is_known_everywhere_and_the_file_that_printed_it_stays_named(tmp_path):
+    "A password file's content, quoted later in thinking, goes everywhere; the command's path stays."
+    bash = lambda i, cmd: cc('assistant', f'2026-01-01T10:00:{i:02d}.000Z',
+                             [dict(type='tool_use', id=f't{i}', name='Bash', input=dict(command=cmd))])
+    result = lambda i, out: cc('user', f'2026-01-01T10:00:{i + 1:02d}.000Z',
+                               [dict(type='tool_result', tool_use_id=f't{i}', content=out)])
+    pub, passphrase = 'rT4kZ8mQ2vX7nB1cL9pW3sD6fH0jK5gY8aE2uI4oP1s=', 'lantern-orbit-quartz-7731'
+    write_jsonl(tmp_path / 'p' / 'S1.jsonl', [
+        bash(0, 'wg genkey | tee /etc/wireguard/privatekey | wg pubkey'), result(0, pub + '\n'),
+        bash(2, 'cat ~/.deploy_pass'), result(2, passphrase + '\n'),
+        cc('assistant', '2026-01-01T10:00:05.000Z',
+           [dict(type='thinking', thinking=f"The deploy pass file holds '{passphrase}'; the peer's key is {pub}.")])])
+    sent = '\n'.join(c.text for c in chunk_project(load_project(tmp_path / 'p'), workers=1))
+    assert passphrase not in sent and 'lantern-orbit' not in sent and 'cat ~/.deploy_pass' in sent, sent
