@@ -677,7 +677,10 @@ _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
 def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) -> tuple[str, str]:
     "`a` and `b` with a secret spanning their seam replaced."
-    tail, head = a[-SEAM_CHARS:], b[:SEAM_CHARS]
+    # (a value cut by the seam lies on the line that the seam ends and the one it starts: the rest of
+    # either text cannot be in it)
+    tail, head = a[-SEAM_CHARS:].rsplit('\n', 1)[-1], b[:SEAM_CHARS].split('\n', 1)[0]
+    if not (tail.strip() and head.strip()): return a, b
     joined, seam = tail + head, len(tail)
     for s, e, kind in secret_findings(joined, known, random=False):
         if s < seam < e:
