@@ -269,14 +269,15 @@ def punctuated(text: str):
     "(start, end) of each word of `text` like a generated password."
     for m in _PUNCTUATED.finditer(text):
         word = m[0].rstrip('.,;:!?')
-        if span := _password_word(text, m.start(), word):
+        # a CSV row's cells (`login,oSk181uTM*6rU2+Mvc,otpauth://…`), and only they when a cell is a
+        # word (`Rugged,MX4303682154,e3:df:…,admin,…`): a row is never one value
+        cells = list(re.finditer(r'[^,]+', word)) if word.count(',') >= 2 else []
+        row = any(re.fullmatch('[A-Za-z]{3,}', c[0]) and wordlike(c[0]) for c in cells)
+        if not row and (span := _password_word(text, m.start(), word)):
             yield span
             continue
-        # a CSV row's cells, when the row as one word is none
-        # (`login,oSk181uTM*6rU2+Mvc,otpauth://…`)
-        if word.count(',') >= 2:
-            for cell in re.finditer(r'[^,]+', word):
-                if span := _password_word(text, m.start() + cell.start(), cell[0]): yield span
+        for cell in cells:
+            if span := _password_word(text, m.start() + cell.start(), cell[0]): yield span
 
 # %% ../nbs/00f_generated.ipynb #c0ffee80
 _PERCENT_RUN = re.compile(r'(?<![\w%.~+/=-])[A-Za-z0-9%._~+/=-]{16,}')

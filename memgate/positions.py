@@ -972,13 +972,23 @@ OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyt
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
                         r'|passcode|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
-                        r'(?:(?:\bé|\bis|\bist|\bes|\best|[:=])[ \t]*){1,2}(?P<v>\d{4,8})(?!\d)')
+                        r'(?:(?:\bé|\bis|\bist|\bes|\best|[:=])[ \t]*){1,2}[`"\'“«]?(?P<v>\d{4,8})(?!\d)')
+
+# (or a number given for what it opens, after a colon, a dash or an `and`: `patterns: 73683790 for the
+# rack door and 053419 for the alarm panel`; a year paid for a door, a port for a gate are no code)
+_CODE_FOR = re.compile(r'(?:^|[:：][ \t]*|\band[ \t]+|[-•*][ \t]+)(?P<v>\d{4,8})[ \t]+(?:for|of|to|für|pour|per|'
+                       r'para|dla|için)[ \t]+(?P<of>[^\W\d][\w \t-]{0,40}?'
+                       r'(?:door|alarm|gate|safe|lock|panel|keypad|padlock|vault))(?=[;,.)]|[ \t]+and\b|[ \t]*$)',
+                       re.M | re.I)
 
 def opening_code_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of what it opens: a device's, a door's, an alarm's."
     words = lambda of: re.findall(r'\w+', of.lower())
-    return [(*m.span('v'), 'prose-credential') for m in _CODE_SAID.finditer(text)
-            if set(words(m['of'])) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(m['of']))]
+    opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
+    # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
+    before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
+    return [(*m.span('v'), 'prose-credential') for m in (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text))
+            if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
 
 # %% ../nbs/00e_positions.ipynb #bf4ed9a2
 # why a token said just after a credential's word is listed, though nothing took it

@@ -23,11 +23,12 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
-           'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets',
-           'known_findings', 'path_segment', 'basic_stand_in', 'random_review', 'random_findings', 'expression',
-           'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
-           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
-           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams', 'seam_values']
+           'UNDER_A_HEADING', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
+           'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
+           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
+           'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
+           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams',
+           'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -158,6 +159,9 @@ LISTING_ID = "a listing's first field, its record's id"
 CHECKED_ID = "an id its own check digit vouches for (a vehicle's VIN, a UPS parcel's number)"
 # what keeps one that is a label of a host's name (`a9eba73zb2c9mb-ats.iot.eu-central-1.amazonaws.com`)
 IN_A_HOST = "a label of a host's name: an address"
+# what keeps one that a heading above it says is a digest
+UNDER_A_HEADING = "a digest under a heading of checksums (a lockfile's `SPEC CHECKSUMS:`)"
+_DIGESTS = re.compile(r'(?i)\b(?:checksums?|digests?|hashes|integrity|shasums?)\b[^\n]*:[ \t]*$')
 _HOST_REST = re.compile(r'(?:-[A-Za-z0-9]+)*(?:\.[A-Za-z0-9-]+)+\.[a-z]{2,12}(?::\d+)?(?![\w.-])')
 _TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
 
@@ -214,13 +218,32 @@ def _glued_run(text: str, s: int, e: int) -> tuple[int, int]:
         e = e + 1 + len(m[0])
     return s, e
 
+# %% ../nbs/01_redact.ipynb #784768c0
+_LINE_MARK = re.compile(r'^[ \t]*\d+(?:→|\t)')
+
+def heading(text: str, at: int) -> str:
+    "The nearest line above the line at `at` that is less indented (a file viewer's line numbers aside), or ''."
+    line = lambda a, b: _LINE_MARK.sub('', text[a:b])
+    start = text.rfind('\n', 0, at) + 1
+    end = text.find('\n', at)
+    own = line(start, len(text) if end < 0 else end)
+    indent, pos = len(own) - len(own.lstrip(' ')), start - 1
+    for _ in range(200):
+        if not indent or pos <= 0: return ''
+        up_start = text.rfind('\n', 0, pos) + 1
+        up = line(up_start, pos)
+        if up.strip() and len(up) - len(up.lstrip(' ')) < indent: return up
+        pos = up_start - 1
+    return ''
+
 # %% ../nbs/01_redact.ipynb #e0f38e9f
 def _kept_where(text: str, s: int, e: int) -> str | None:
     "What keeps the random-looking run `text[s:e]` by where it stands or its check digit, if anything."
     if path_segment(text, s, e): return IN_A_PATH
     if checked_id(text[s:e]): return CHECKED_ID
-    if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n') and _HOST_REST.match(text, e):
+    if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
         return IN_A_HOST
+    if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
     return None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
@@ -503,7 +526,9 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #c0ffee40
-_SHORT_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,31}(?![\w-])')
+# hex of 16 digits or more (a digest's shape of few letters, `564d7364…924c5`, looks generated to
+# nothing else)
+_SHORT_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,128}(?![\w-])')
 # (and a UUID: Heroku's, Opsgenie's keys are UUIDs)
 _UUID = re.compile(r'(?<![\w-])[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}(?![\w-])')
 # a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`

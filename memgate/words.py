@@ -105,7 +105,8 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('existing', 'secret'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
-    ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key')])
+    ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key'),
+    ('project', 'key')])
 
 # words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
 # `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes
@@ -341,8 +342,14 @@ def column_name(text: str, s: int, e: int) -> str:
     # the table's first line: up over the lines of its block, to a blank line
     block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
     header = _CELL_GAP.split(block[0].strip(' \t|')) if len(block) > 1 else []
-    if len(header) != len(cells) or not all(_HEADER_CELL.fullmatch(h) for h in header): return ''
-    return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
+    if len(header) == len(cells) and all(_HEADER_CELL.fullmatch(h) for h in header):
+        return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
+    # (columns a single space apart, `_cat/indices`' `health status index uuid`: the header's word
+    # that starts where the value starts, a rendered record's mark before the header aside)
+    top = re.sub(r'^\[[A-Za-z]+\] ', '', block[0]) if len(block) > 1 else ''
+    col = s - line_start
+    word = re.match(r'\S+', top[col:]) if 0 < col < len(top) and top[col - 1] == ' ' else None
+    return word[0] if word and _HEADER_CELL.fullmatch(word[0]) else ''
 
 # %% ../nbs/00d_words.ipynb #3329d061
 def listing_id(text: str, s: int, e: int) -> bool:

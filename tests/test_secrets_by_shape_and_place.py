@@ -5,10 +5,14 @@ text.
 Taken: a run of recovery codes judged together; letters of one case a generator drew; a clause's `user / password`
 after its colon; a prose password that starts with a mark; a name after grep's file and line; a query's next
 parameters; a password's halves glued by a mark; an alarm's code in Romanian and Ukrainian; a passkey's digits;
-an id's name over a generated value; what a command printed of a secret file, quoted again later.
+an id's name over a generated value; what a command printed of a secret file, quoted again later. Round 19 (a
+broadcaster): a network device's typed secret (`key 7 …`), hex of few letters under a key's name, a code given for
+the door it opens, in backticks too.
 Kept: a certificate pin (`sha256/…`), a host's name, `adb devices`' rows, a placeholder webhook, a publishable key,
-a PGP fingerprint and a database's id under their names, a licence's public key, a DNA sequence, a property's name after grep's line, a branch beside `main`."""
-import json
+a PGP fingerprint and a database's id under their names, a licence's public key, a DNA sequence, a property's name
+after grep's line, a branch beside `main`; and a CSV row's serial and MAC beside its password, a digest labelled by
+its algorithm, a boot's id, a listing's uuid column, a lockfile's checksums, a host after `=`, a year paid for a
+door."""
 import pytest
 from memgate.chunking import chunk_project
 from memgate.projects import load_project
@@ -30,6 +34,12 @@ TAKEN = [
     ('Код сигналізації для воріт 2: 5531907\n', ['5531907']),
     ('[ble]\npairing_passkey = "731902"\n', ['731902']),
     ('    access_key_id = Q81ZPLM3KXT0VWR7ABN2\n', ['Q81ZPLM3KXT0VWR7ABN2']),
+    # round 19 (a broadcaster; English, Polish, Turkish, Italian, Portuguese, Korean, German)
+    ('tacacs server AAA\n address ipv4 10.1.0.5\n key 7 0822455D0A16544541\n', ['0822455D0A16544541']),
+    ('vault_ndi_key: 30518239475910248365718293041a2b\n', ['30518239475910248365718293041a2b']),
+    ('(thinking) Codes: 48213977 for the server room door and 602913 for the alarm panel; no dates.',
+     ['48213977', '602913']),
+    ('- Alarm panel code: `602913`\n', ['602913']),
 ]
 
 @pytest.mark.parametrize('text,secrets', TAKEN, ids=[s[0][:14] for _, s in TAKEN])
@@ -54,6 +64,18 @@ KEPT = [
     ('branches: main / release-2025.11\n', 'release-2025.11'),
     ('DATABASE_URL=postgres://app:password@localhost:5432/app_dev?sslmode=disable',
      'localhost:5432/app_dev?sslmode=disable'),
+    # round 19
+    ('hostname,model,serial,mac,admin_user,admin_password\n'
+     'enc-1,Encoder X4,MX4303682154,e3:df:a3:c2:0e:6e,admin,V5WLvt71Iq2\n', 'MX4303682154,e3:df:a3:c2:0e:6e,admin,'),
+    ('    Hash (md5):             Q2Xw8vBn5tYpLm3KjR7sAg==\n', 'Q2Xw8vBn5tYpLm3KjR7sAg=='),
+    ('-- Boot 4f1d9a7c2b8e6f3a0c5d1e9b7a2f4c6d --\n', '4f1d9a7c2b8e6f3a0c5d1e9b7a2f4c6d'),
+    ('health status index' + ' ' * 14 + 'uuid' + ' ' * 20 + 'pri rep\n'
+     'green  open   articles-2025.10   g8G8VjN1NlTqsJ4A9RHbtv  3   1\n', 'g8G8VjN1NlTqsJ4A9RHbtv'),
+    ('SPEC CHECKSUMS:\n  Alamofire: 5c650bcab1bd55580ad38f536afe71a4852e5305\n',
+     '5c650bcab1bd55580ad38f536afe71a4852e5305'),
+    ('EDGE_HOST=akab-k3m9x2p7q5w8r4t1-z6y3v9b2n5m8c1x4.luna.akamaiapis.net\n',
+     'akab-k3m9x2p7q5w8r4t1-z6y3v9b2n5m8c1x4'),
+    ('We paid 2024 for the door replacement; port 8080 for the gate service.', '2024'),
 ]
 
 @pytest.mark.parametrize('text,kept', KEPT, ids=[k[:14] for _, k in KEPT])
