@@ -124,12 +124,13 @@ def generated(text: str) -> bool:
             and _RUN.fullmatch(joined) and _classes(joined) == 3):
         core = joined
     # a code in three or more groups of one length (`K7QM-2XPV-9RTN-4WJB-8HZC`, a licence's, a
-    # recovery code), a product's prefix before them (Unity's `F3-3S8R-XJ5D-GY2U-A3PI-UJN5`): its
-    # groups were made together, so they are judged together
+    # recovery code), a product's prefix of a group or two before them (Unity's `F3-3S8R-XJ5D-…`,
+    # `ALPG-RC-V4CTU-UGB6R-…`): its groups were made together, so they are judged together
     groups = text.split('-')
-    same = len(set(map(len, groups))) == 1 or len(groups) >= 4 and len(set(map(len, groups[1:]))) == 1
-    if len(core) < MIN_GENERATED and len(groups) >= 3 and same and _RUN.fullmatch(joined):
-        core = joined
+    made = next((groups[k:] for k in (0, 1, 2) if len(groups) - k >= 3
+                 and len(set(map(len, groups[k:]))) == 1 and len(groups[k]) >= 3 - k), None)
+    if len(core) < MIN_GENERATED and made and _RUN.fullmatch(joined):
+        core = joined if made is groups else ''.join(made)
     # standard base64's `+` and `/` too, when the whole is base64 of a key's length
     if re.fullmatch(r'[A-Za-z0-9+/]{22,}={0,2}', text) and re.search('[+/]', text):
         core = re.sub(r'[^A-Za-z0-9]', '', text)

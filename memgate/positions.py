@@ -89,8 +89,10 @@ CREDENTIAL_ARGS = {
 
 # %% ../nbs/00e_positions.ipynb #c324104d
 # (and devices': a server's management controller (Dell's racadm, IPMI), ESP-IDF's BLE proof of
-# possession, SNMPv3's authentication (-A) and privacy (-X) passphrases)
+# possession, SNMPv3's authentication (-A) and privacy (-X) passphrases; Apple's upload tool's
+# app-specific password)
 CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-prov', '--pop'): 'next',
+                    ('xcrun altool', '-p'): 'next', ('altool', '-p'): 'next',
                     **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
                                                 'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')
                        for f in ('-A', '-X')}}
@@ -587,7 +589,11 @@ _DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]
 # a Windows registry value as `reg query` prints it: `    DefaultPassword    REG_SZ    X`
 _REGISTRY = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]+(?P<name>\S[^\n]*?)[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)'
                        r'[ \t]{2,}(?P<v>\S[^\n]*?)[ \t]*$')
-# snmpd.conf's SNMPv3 user: `createUser NAME SHA-256 "AUTHPASS" AES "PRIVPASS"`
+# snmpd.conf's SNMPv3 user: `createUser NAME SHA-256 "AUTHPASS" AES "PRIVPASS"`; and a Cisco
+# switch's: `snmp-server user NAME GROUP v3 auth sha AUTHPASS priv aes 128 PRIVPASS`
+_CISCO_SNMP_USER = re.compile(r'(?m)\bsnmp-server[ \t]+user[ \t]+\S+[ \t]+\S+[ \t]+v3[ \t]+(?:encrypted[ \t]+)?'
+                              r'auth[ \t]+(?:md5|sha\S*)[ \t]+(?P<a>\S+)(?:[ \t]+priv[ \t]+(?:des|3des|aes)'
+                              r'(?:[ \t]+\d+)?[ \t]+(?P<p>\S+))?')
 _SNMP_USER = re.compile(r'(?m)\bcreateUser[ \t]+(?:-e[ \t]+\S+[ \t]+)?\S+[ \t]+(?:MD5|SHA(?:-?\d+)?)[ \t]+'
                         r'(?P<a>"[^"\n]*"|\S+)(?:[ \t]+(?:DES|AES(?:-?\d+)?)[ \t]+(?P<p>"[^"\n]*"|\S+))?')
 
@@ -622,7 +628,7 @@ def pair_findings(text: str) -> list[Found]:
     for m in _REGISTRY.finditer(text) if named else ():
         if secret_name(m['name']) and not placeholder(m['v']):
             out.append((*m.span('v'), 'config-credential'))
-    for m in _SNMP_USER.finditer(text):
+    for m in (*_SNMP_USER.finditer(text), *_CISCO_SNMP_USER.finditer(text)):
         out += [(m.start(g) + (m[g][0] == '"'), m.end(g) - (m[g][0] == '"'), 'config-credential')
                 for g in ('a', 'p') if m[g] and not placeholder(m[g].strip('"'))]
     out += directive_findings(text) if named else []
@@ -638,7 +644,7 @@ def pair_findings(text: str) -> list[Found]:
 # two words are phrases, below: `de` alone is no password's word)
 PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña '
                   'contrasena clave mdp senha palavra-passe wachtwoord hasło '
-                  'haslo şifre sifre parola пароль heslo jelszó jelszo lösenord losenord '
+                  'haslo şifre sifre parola пароль heslo jelszó jelszo jelszava jelszavát jelszót lösenord losenord '
                   'passord adgangskode kodeord salasana κωδικός סיסמה '
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
@@ -1096,13 +1102,18 @@ def code_list_findings(text: str) -> list[Found]:
 
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
-_ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t))?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$')
+_ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$'
+                        r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$')
+# a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output)
+_ALIGNED_HEADER = re.compile(r'(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*')
 _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
 
 _CSV_CELL = re.compile(r'[ \t]*(?:"(?:[^"]|"")*"|[^,]*)')
 
 def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
     "The spans of a table row's cells."
+    # (aligned columns: cells apart by two spaces or more, or tabs; one space stays inside a cell)
+    if sep == '  ': return [m.span() for m in re.finditer(r'[^ \t](?:[^ \t]| (?! ))*', line)]
     parts = line.split(sep)
     if sep != '|':
         parts, at = [], 0
@@ -1126,7 +1137,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # a row with more cells than its header: a `|` inside the one credential's cell
     # (`E]3n!VQu/Bv|M`)
     secret = [i for i, h in enumerate(header) if secret_name(h, True)]
-    if sep == '|' and len(cells) > len(header) and len(secret) == 1:
+    if sep in '|,' and len(cells) > len(header) and len(secret) == 1:
         c, extra = secret[0], len(cells) - len(header)
         cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
     if len(cells) != len(header): return []
@@ -1160,21 +1171,28 @@ def table_findings(text: str) -> list[Found]:
     while i < len(lines) - 1:
         line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i])
         nxt = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i + 1])
+        # (a rendered record's mark before its first line: `[ToolResult] name,role,password`)
+        line = re.sub(r'^\[[A-Za-z]+\] ', lambda m: ' ' * len(m[0]), line)
         md = '|' in line and _TABLE_SEP.match(nxt)
         csv = (not md and line.count(',') >= 1
                and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line))
         # a header's cells are names, not a sentence's clauses (prose has commas too)
         csv = csv and all(len(cell.split()) <= 3 for cell in line.split(','))
-        header = [line[s:e].strip().lower() for s, e in _cells(line, '|' if md else ',')]
-        if not (md or csv) or not any(secret_name(h, True) or 'value' in name_words(h)
-                                      for h in header):
+        gap = not (md or csv) and _ALIGNED_HEADER.fullmatch(line)
+        sep = '|' if md else ',' if csv else '  '
+        header = [line[s:e].strip().lower() for s, e in _cells(line, sep)]
+        if gap and len(_cells(nxt, sep)) != len(header): gap = False
+        if not (md or csv or gap) or not any(secret_name(h, True) or 'value' in name_words(h)
+                                             for h in header):
             i += 1
             continue
         j = i + (2 if md else 1)
         while j < len(lines):
             row = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[j])
-            if md and '|' not in row or csv and len(_cells(row, ',')) != len(header): break
-            out += _row_findings(row, starts[j], header, '|' if md else ',')
+            # (a CSV row may hold one more comma, in its credential's cell: `prcc>J@oow2lQMuE,C`)
+            n = len(_cells(row, sep)) if not md else 0
+            if md and '|' not in row or gap and n != len(header) or csv and n < len(header): break
+            out += _row_findings(row, starts[j], header, sep)
             j += 1
         i = j
     return out

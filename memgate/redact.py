@@ -480,7 +480,9 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     stand_in = _stand_in(value) and not diceware(value)
     # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
     key = text[s - 1:s] not in ('"', "'") and re.match(r'[ \t]+=[ \t]*["\'\w]', text[e:e + 8])
-    return bool(code_value(text, s, e) and not (phrase or config) or stand_in or key
+    # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there)
+    code = code_value(text, s, e) and not (phrase or config or kind == 'table-credential')
+    return bool(code or stand_in or key
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -752,6 +754,7 @@ _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
+_ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*[=:][ \t]*\S|[A-Za-z_][\w.-]*=')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 
 def printed_secret_file(command: str, output: str) -> list[Found]:
@@ -764,8 +767,12 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     secret += [m[1] for m in _ECHOES.finditer(command)
                if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]
     if not secret: return []
+    # (what else the command printed beside the file is judged as any text: a `.env`'s assignments,
+    # a certificate's armoured lines)
+    public = [m.span() for m in _PUBLIC_PEM.finditer(output)]
     found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
-             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))]
+             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))
+             and not _ASSIGNMENT_LINE.match(m['v']) and not any(a <= m.start() < b for a, b in public)]
     # the first file's first line, words and all, when the command starts with it: a passphrase
     # (`cat .vault_pass && ansible-vault view …` prints
     # `blizzard barley 24 galaxy flint eagle tulip!`)

@@ -72,7 +72,7 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid puk passwords passphrases passkey'''.split())
+    sessionid puk passwords passphrases passkey keymaterial'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
@@ -225,7 +225,7 @@ SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code'})
 _CODE_START = re.compile(r'^(?:[{(\[](?:[A-Za-z_$@"\'\s\])}].*)?|@[A-Za-z_][\w.]*|:[A-Za-z_]\w*[?!]?'
                          r'|\$(?:[A-Za-z_{(].*)?)$')
 _KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
-_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*
+_REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|@(?:keychain|env):\S+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
@@ -243,7 +243,8 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|
     |default|auto|disabled|enabled|unset|n/a|na|tbd|postgres|guest|minioadmin)|-|\*+|\.+|\.[*+](?:/.*)?
     |\[[A-Z][A-Z_ -]*\])$''', re.X)
 
-_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+\.\w{1,5}$
+_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\(?!["'])
+    |^[\w.-]+/[\w./-]+\.\w{1,5}$
     |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$
     |^[\w.-]+\.(?i:pem|key|json
     |txt|env|ya?ml|toml|crt|cer|p12|pfx|jks|gpg|asc|cfg|conf|ini|pub|der|keystore)$''', re.X)
@@ -279,9 +280,14 @@ _NAME_LIKE = re.compile(r'^_*(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|(?:[A-Z][a-z]+
 def name_like(v: str) -> bool:
     "Whether `v` is a name made of words (`access_token`, `DigestAuth`)."
     # (a credential's word is a word of names too: `resp_cookie`, `_csrf_token`)
-    return bool(_NAME_LIKE.match(v)) and all(w in dictionary() or len(w) <= 3 or w in CODE_WORDS or
-                                             (w in SECRET_WORDS and len(name_words(v)) > 1)
-                                             for w in name_words(v))
+    # (and most of its letters and digits in words of code or of four letters or more:
+    # `a_222_222_222aaa`, `any_222_222a_aaa` are no names)
+    words = name_words(v)
+    word = lambda w: w in CODE_WORDS or w in SECRET_WORDS or len(w) >= 4 and w in dictionary()
+    worded = sum(len(w) for w in words if word(w)) >= 0.6 * len(re.sub(r'[\W_]', '', v))
+    return bool(_NAME_LIKE.match(v)) and worded and all(
+        w in dictionary() or len(w) <= 3 or w in CODE_WORDS or (w in SECRET_WORDS and len(words) > 1)
+        for w in words)
 
 # %% ../nbs/00d_words.ipynb #be3e682f
 def plain_word(v: str) -> bool:
