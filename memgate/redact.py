@@ -754,7 +754,8 @@ _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
-_ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*[=:][ \t]*\S|[A-Za-z_][\w.-]*=')
+# (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
+_ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 
 def printed_secret_file(command: str, output: str) -> list[Found]:

@@ -40,6 +40,17 @@ TAKEN = [
     ('(thinking) Codes: 48213977 for the server room door and 602913 for the alarm panel; no dates.',
      ['48213977', '602913']),
     ('- Alarm panel code: `602913`\n', ['602913']),
+    # round 20 (a ski-resort group; English, French, Czech, Norwegian, Indonesian, Hungarian, Spanish)
+    ('[ToolResult] serial  station  admin_user  admin_password  sha\n'
+     'SKD-1  kogel  service  Lawine_2019$qk  14d38f7\nSKD-2  gipfel  service  Pulver#2021!xz  14d38f7\n',
+     ['Lawine_2019$qk', 'Pulver#2021!xz']),
+    ('[ToolResult] username,role,password\nana.ops,ops,vK3>w@Qz9,Lm\n', ['vK3>w@Qz9,Lm']),
+    ('<add key="Kiosk.License" value="ALPG-KS-Q7RT2-M4XK9-ZP3WN-8HV6C" />', ['Q7RT2-M4XK9-ZP3WN-8HV6C']),
+    ('snmp-server user mon GRP v3 auth sha Hq3.Kd9_pZ#w priv aes 128 Xw7@nRt2Lm9q\n',
+     ['Hq3.Kd9_pZ#w', 'Xw7@nRt2Lm9q']),
+    ('\t\t<keyMaterial>p.Qd7!K2xLm^RsTv</keyMaterial>\n', ['p.Qd7!K2xLm^RsTv']),
+    ("  command: xcrun altool --upload-app -f a.ipa -u m@x.eu -p 'qwzx-plmo-ikju-nbhy'", ['qwzx-plmo-ikju-nbhy']),
+    ('A kunyhó wifi jelszava: Hegy#1987*tz , köszi', ['Hegy#1987*tz']),
 ]
 
 @pytest.mark.parametrize('text,secrets', TAKEN, ids=[s[0][:14] for _, s in TAKEN])
@@ -76,6 +87,7 @@ KEPT = [
     ('EDGE_HOST=akab-k3m9x2p7q5w8r4t1-z6y3v9b2n5m8c1x4.luna.akamaiapis.net\n',
      'akab-k3m9x2p7q5w8r4t1-z6y3v9b2n5m8c1x4'),
     ('We paid 2024 for the door replacement; port 8080 for the gate service.', '2024'),
+    ("  command: xcrun altool --upload-app -f a.ipa -u m@x.eu -p @keychain:AC_PASSWORD", '@keychain:AC_PASSWORD'),
 ]
 
 @pytest.mark.parametrize('text,kept', KEPT, ids=[k[:14] for _, k in KEPT])
@@ -96,3 +108,15 @@ def test_a_printed_secret_file_is_known_everywhere_and_the_file_that_printed_it_
            [dict(type='thinking', thinking=f"The deploy pass file holds '{passphrase}'; the peer's key is {pub}.")])])
     sent = '\n'.join(c.text for c in chunk_project(load_project(tmp_path / 'p'), workers=1))
     assert passphrase not in sent and 'lantern-orbit' not in sent and 'cat ~/.deploy_pass' in sent, sent
+
+def test_what_a_command_prints_beside_a_secret_file_is_judged_as_any_text():
+    "`cat .env; cat ~/.pgpass`: the password file's line goes, the .env's id and the certificate stay."
+    from memgate.redact import redact_seams
+    command = 'Tool: Bash\n  command: cat .env; cat ca.pem; cat ~/.pgpass'
+    output = ('TENANT_ID=703e45a4-b843-46e1-ba6a-0404f08a05aa\n-----BEGIN CERTIFICATE-----\n'
+              'MIIDazCCAlOgAwIBAgIUbPa9yRFWOwyeJa2l\n-----END CERTIFICATE-----\n'
+              'db.internal:5432:app:reader:I@iTm2XedWNmoiS+MJ\n')
+    sent = redact_seams([command, output])[1]
+    assert 'TENANT_ID=703e45a4-b843-46e1-ba6a-0404f08a05aa' in sent
+    assert 'MIIDazCCAlOgAwIBAgIUbPa9yRFWOwyeJa2l' in sent
+    assert 'I@iTm2XedWNmoiS+MJ' not in sent, sent
