@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Iterable, Iterator
-import os, re, signal
+import os, re
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
-from multiprocessing import get_context
 from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
 from pathlib import Path
 from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookkeeping,
@@ -21,12 +20,13 @@ from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookk
 from .claude import CLAUDE_SKIP, claude_records
 from .codex import CODEX_SKIP, codex_records
 from .sessions import Session, file_size, session_records
-from .projects import Project
+from .projects import Project, worker_pool, workers_for
+from .redact import keep_findings
 
 # %% auto #0
-__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'PARALLEL_BYTES', 'GOLDEN', 'SAMPLE_BYTES', 'FILL', 'tail',
-           'joined_extra', 'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'workers_for',
-           'counted_sessions', 'sampled_lines', 'record_fill', 'token_rate', 'estimate_chunks']
+__all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'GOLDEN', 'SAMPLE_BYTES', 'FILL', 'tail', 'joined_extra',
+           'split_record', 'count_records', 'pack', 'chunk_records', 'chunk_project', 'counted_sessions',
+           'sampled_lines', 'record_fill', 'token_rate', 'estimate_chunks']
 
 # %% ../nbs/03_chunking.ipynb #08fae2d5
 CHUNK_TOKENS = 5000
@@ -189,25 +189,15 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
             yield c
 
 # %% ../nbs/03_chunking.ipynb #0b2f7998
-PARALLEL_BYTES = 32 * 2**20      # a project this large is read by worker processes
-
-def _session_counted(s: Session, cap: int, secrets: bool,
-                     max_tokens: int) -> tuple[list[Counted], dict]:
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int,
+                     found: dict | None = None, # what the pre-pass found in its texts
+                    ) -> tuple[list[Counted], dict]:
     "One session's counted records and its files' reports."
     w = Warnings()
+    keep_findings(found or {})
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
 
-# %% ../nbs/03_chunking.ipynb #3f794e50
-def workers_for(project: Project, size: int | None = None) -> int:
-    "How many processes should read `project` (of `size` bytes, if known)."
-    size = project.size if size is None else size
-    return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
-
 # %% ../nbs/03_chunking.ipynb #1fad6da9
-def _worker_start():
-    "A worker leaves Ctrl-C to the process that started it."
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
                      workers: int | None = None) -> Iterator[tuple[Session, list[Counted]]]:
     "Each session of `project` with its counted records, in order."
@@ -215,11 +205,12 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
     if workers <= 1:
         for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
-    submit = lambda s: (s,
-                        pool.submit(_session_counted, s, project.tool_result_chars,
-                                    project.redact and project.known_secrets(),
-                                    max_tokens))
+    pool = worker_pool(workers)
+    def submit(s: Session):
+        secrets = project.redact and project.known_secrets()
+        # (read by the pre-pass's workers already: not again)
+        found = {k: v for p in s.files for k, v in project.handed.pop(str(p), {}).items()}
+        return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens, found)
     try:
         sessions = iter(project.sessions)
         # the first here, before any worker starts: the first model call waits for nothing else

@@ -15,8 +15,8 @@ from .domain import Chunk, MemgateError, Record
 from .redact import KnownSecrets, written_forms
 from .reading import Warnings
 from .sessions import session_records
-from .projects import Project
-from .chunking import Counted, counted_sessions, estimate_chunks, pack, workers_for
+from .projects import Project, workers_for
+from .chunking import Counted, counted_sessions, estimate_chunks, pack
 from .loop import ResumePoint, ResumeError
 
 # %% auto #0

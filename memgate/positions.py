@@ -1301,8 +1301,9 @@ def seed_words() -> frozenset[str]:
     from mnemonic import Mnemonic
     return frozenset(Mnemonic('english').wordlist)
 
-# a run of lower-case words of a seed word's length, one space or a line between them
-_WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8})*'
+# a run of 12 or more lower-case words of a seed word's length, one space or a line between them
+# (a shorter run holds no seed phrase: not looked at word by word)
+_WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8}){11,}'
                        r'(?![\w-])')
 SEED_LENGTHS = (12, 15, 18, 21, 24)
 
@@ -1424,7 +1425,8 @@ _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1
 # and in C, 16 or more hex bytes under a key's name (`static const uint8_t OTA_HMAC_KEY[32] = {0x90,
 # …}`), its lines numbered too (an agent's Read)
 _GAP = r'(?:[ \t]|\r?\n(?:[ \t]*\d+(?:→|\t))?)*'
-_C_BYTES = re.compile(r'(?P<name>[A-Za-z_]\w*)[ \t]*\[[^\]\n]*\][ \t]*=[ \t]*\{' + _GAP
+# (a name starts a word: one looked for from inside every word would read each again to its end)
+_C_BYTES = re.compile(r'(?<!\w)(?P<name>[A-Za-z_]\w*)[ \t]*\[[^\]\n]*\][ \t]*=[ \t]*\{' + _GAP
                       + r'(?P<v>(?:0[xX][0-9a-fA-F]{1,2}' + _GAP + ',' + _GAP + r'){15,}0[xX][0-9a-fA-F]{1,2})')
 
 def _random_bytes(values: list[int]) -> bool:

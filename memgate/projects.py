@@ -6,23 +6,25 @@ Docs: https://memgate.github.io/memgate/projects.html.md"""
 
 # %% ../nbs/02a_projects.ipynb #e7c9d123
 from __future__ import annotations
-import datetime, hashlib, os, re, threading
+import datetime, hashlib, os, re, signal, threading
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fastcore.basics import patch
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
 from .domain import Record
 from .files import safe_name
 from .found import FoundIndex, code_stamp, file_print, grown
-from .redact import KnownSecrets
+from .redact import KnownSecrets, findings_kept, keep_findings
 from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
 from .rules import default_rules, redaction_rules
-from .sessions import Session, found_lines, group_sessions, session_records
+from .sessions import Session, file_size, found_lines, group_sessions, session_records
 
 # %% auto #0
-__all__ = ['Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects', 'find_project',
-           'parse_when', 'Selection', 'load_project']
+__all__ = ['PARALLEL_BYTES', 'HANDED_MOST', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
+           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'workers_for']
 
 # %% ../nbs/02a_projects.ipynb #06e8bc77
 @dataclass
@@ -40,6 +42,8 @@ class Project:
     # every value its rules and credential positions take, in all its sessions
     # (`known_secrets`: read once)
     known: KnownSecrets | None = None
+    # what `known_secrets`' workers found in each file's texts (the chunking's redact them again)
+    handed: dict = field(default_factory=dict)
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -288,6 +292,64 @@ def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[st
     index.put(path, now, lines, values)
     return values
 
+# %% ../nbs/02a_projects.ipynb #fc462250
+def _worker_start():
+    "A worker leaves Ctrl-C to the process that started it."
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    "`workers` new processes (spawned: no thread's lock is copied) that leave Ctrl-C to this one."
+    return ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
+
+# %% ../nbs/02a_projects.ipynb #2be35b6f
+# a project with this many bytes of sessions to read is read by worker processes: finding its secrets
+# reads about a megabyte a second on a core, and a process starts in about a second
+PARALLEL_BYTES = 4 * 2**20
+
+def workers_for(project: Project, size: int | None = None) -> int:
+    "How many processes should read `project` (of `size` bytes, if known)."
+    size = project.size if size is None else size
+    return min(len(os.sched_getaffinity(0)), len(project.sessions)) if size >= PARALLEL_BYTES else 1
+
+# %% ../nbs/02a_projects.ipynb #339e1d33
+def _file_found(key: bytes,            # the index's key
+                entry: dict | None,    # what the index holds of `path`, if anything
+                s: Session, path: Path, cap: int) -> tuple[dict[str, str], dict, dict]:
+    "(values, index entry, findings) of `path`, read in a worker against the index's entry for it alone."
+    index = FoundIndex(None, key, {str(path): entry} if entry else {})
+    values = _file_values(index, s, path, cap)
+    # what its texts hold: the redaction in the parent reads the same texts
+    return values, index.files[str(path)], findings_kept(clear=True)
+
+# %% ../nbs/02a_projects.ipynb #eeea9644
+# the findings of this many texts at most are held for the chunking's workers (some 200 bytes each)
+HANDED_MOST = 500_000
+
+def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, workers: int,
+               handed: dict | None = None, # gets what the workers found in each file's texts
+              ) -> Iterator[dict[str, str]]:
+    "The values of each of `files`, in order: read by `workers` processes, the first session's here."
+    if workers <= 1:
+        yield from (_file_values(index, s, p, cap) for s, p in files)
+        return
+    pool, here, held = worker_pool(workers), set(files[0][0].files), 0
+    try:
+        # the first session here: the first chunk redacts the same texts again (their findings are
+        # kept in this process)
+        jobs = [None if p in here else pool.submit(_file_found, index.key, index.files.get(str(p)), s, p, cap)
+                for s, p in files]
+        for (s, p), job in zip(files, jobs):
+            if job is None:
+                yield _file_values(index, s, p, cap)
+                continue
+            got, entry, found = job.result()
+            index.put(p, {k: entry[k] for k in ('size', 'hash')}, entry['lines'], got)
+            keep_findings(found)
+            if handed is not None and held + len(found) <= HANDED_MOST:
+                handed[str(p)], held = found, held + len(found)
+            yield got
+    finally: pool.shutdown(wait=False, cancel_futures=True)
+
 # %% ../nbs/02a_projects.ipynb #dddadd6e
 _KNOWN_READ = threading.Lock()
 
@@ -296,8 +358,12 @@ def _found_in(project: Project) -> KnownSecrets:
     rules = f"{redaction_rules().sha} {default_rules().sha}"
     stamp = f"{code_stamp()} {rules} {project.tool_result_chars}"
     index, values = FoundIndex.open(project.source or project.name, stamp), {}
-    for s in project.sessions:
-        for path in s.files: values.update(_file_values(index, s, path, project.tool_result_chars))
+    files = [(s, p) for s in project.sessions for p in s.files]
+    # (a file read already: only its lines that held values are read again)
+    new = sum(n for _, p in files if (index.files.get(str(p)) or {}).get('size') != (n := file_size(p)))
+    workers = workers_for(project, new)
+    for got in _values_of(index, files, project.tool_result_chars, workers, project.handed):
+        values.update(got)
     index.save()
     # by the project's name: the same sessions make the same chunks wherever they are read from
     key = hashlib.blake2b(project.name.encode(), digest_size=32).digest()

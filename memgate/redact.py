@@ -26,9 +26,9 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'UNDER_A_HEADING', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
            'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
            'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'keyed_random', 'public_jwt', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
-           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'redact_seams',
-           'seam_values']
+           'keyed_random', 'public_jwt', 'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact',
+           'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret',
+           'shell_pair', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -589,6 +589,22 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], lis
         keyed = keyed_random(text, review)
         hit = _TEXT_FINDINGS[key] = (_not_code(text, rules), positions, review, keyed)
     return hit
+
+# %% ../nbs/01_redact.ipynb #05a2fad5
+def findings_kept(clear: bool = False, # and forget them here
+                 ) -> dict:
+    "What `text_findings` keeps, by the digests of a text and of the rules (a copy)."
+    kept = dict(_TEXT_FINDINGS)
+    if clear: _TEXT_FINDINGS.clear()
+    return kept
+
+
+# %% ../nbs/01_redact.ipynb #8d01832a
+def keep_findings(found: dict):
+    "Keep `found` (another process's `findings_kept`) for `text_findings`, as far as there is room."
+    for k, v in found.items():
+        if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: return
+        _TEXT_FINDINGS.setdefault(k, v)
 
 # %% ../nbs/01_redact.ipynb #4ef4b062
 _NAME_OR_FIELD = re.compile(r'([A-Za-z_][\w.-]*)[=:]["\']?|[;&,][ \t]*([A-Za-z_][\w .-]*)=.*')

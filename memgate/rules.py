@@ -56,11 +56,22 @@ class Allowlist:
     def __post_init__(self):
         joined = '|'.join(f'(?:{r.pattern})' for r in self.regexes)
         self._any = _re2_compile(joined) if self.regexes else None
+        self._last = (None, False)
+
+    def _matches(self, target: str) -> bool:
+        "Whether a regex of this allowlist is in `target`."
+        # asked again of the same line for each value on it (a long line: each time read whole)
+        last = self._last
+        # (in bytes: RE2 then converts no offsets back to characters)
+        if target != last[0]:
+            got = self._any.search(target.encode('utf-8', 'surrogatepass')) is not None
+            self._last = last = (target, got)
+        return last[1]
 
     def allows(self, secret: str, match: str, line: str) -> bool:
         "Whether this allowlist lets the finding through (it is no secret)."
         target = dict(secret=secret, match=match, line=line)[self.target]
-        checks = ([self._any.search(target) is not None] if self._any else []) + \
+        checks = ([self._matches(target)] if self._any else []) + \
                  ([any(w in secret.lower() for w in self.stopwords)] if self.stopwords else [])
         return bool(checks) and (all(checks) if self.condition == 'AND' else any(checks))
 

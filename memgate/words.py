@@ -210,12 +210,15 @@ class Gate:
     "Whether a text holds any of `words`, as a case-blind regex would find them."
     def __init__(self, words):
         import ahocorasick
-        self.words, self.auto = frozenset(words), ahocorasick.Automaton()
+        self.words, self.auto, self._last = frozenset(words), ahocorasick.Automaton(), (None, False)
         for w in sorted({folded(w) for w in self.words}): self.auto.add_word(w, w)
         self.auto.make_automaton()
 
     def __call__(self, text: str) -> bool:
-        return next(self.auto.iter(folded(text)), None) is not None
+        # asked of the same text by each finder that it gates: the last answer is kept
+        last = self._last
+        if text is not last[0]: self._last = last = (text, next(self.auto.iter(folded(text)), None) is not None)
+        return last[1]
 
 # %% ../nbs/00d_words.ipynb #f4264946
 SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code'})
