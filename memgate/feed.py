@@ -15,7 +15,7 @@ from .domain import Chunk, MemgateError, Record
 from .redact import KnownSecrets, written_forms
 from .reading import Warnings
 from .sessions import session_records
-from .projects import Project, workers_for
+from .projects import Project, ReadingStopped, workers_for
 from .chunking import Counted, counted_sessions, estimate_chunks, pack
 from .loop import ResumePoint, ResumeError
 
@@ -103,6 +103,8 @@ def _read(self: ChunkFeed):
     # every core
     sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))
     try:
+        # the project's secrets first, found as it can be stopped (a large project's take a while)
+        if self.project.redact: self.project.known_secrets(self._stopped)
         while not self._stopped():
             if (got := next(sessions, None)) is None: break
             s, items = got
@@ -112,6 +114,8 @@ def _read(self: ChunkFeed):
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)
         self.read_all = not self._stopped()
+    # stopped while the secrets were found: the readers are told the end, as when stopped later
+    except ReadingStopped: pass
     # a session that cannot be read: every reader stops on it
     except Exception as e:
         # (a worker that could not start): one line, not a traceback

@@ -16,7 +16,7 @@ from .domain import Chunk, MemgateError, Level, count_tokens, sha256_text
 from .files import first_record, legacy_name, safe_name
 from .terminal import plural
 from .reading import SourceError, Warnings
-from .projects import load_project, Project, Selection
+from .projects import load_project, Project, ReadingStopped, Selection
 from .periods import PeriodError, by_period, kinds_in
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
@@ -345,10 +345,14 @@ async def _first_then_rest(first: Chunk, rest: Reader):
     async for c in rest: yield c
 
 # %% ../nbs/10_ingest.ipynb #dfcdd163
-def _where_from(project: Project) -> dict:
+def _where_from(project: Project,
+                stopped=lambda: False, # asked while the project's secrets are found: stop?
+               ) -> dict:
     "What run_start records of the sessions: `source`, `listed` for a project found by name, its found values' digest."
-    return dict(source=project.source, **({'listed': True} if project.listed else {}),
-                **({'index': project.known_secrets().digest()} if project.redact else {}))
+    try: index = {'index': project.known_secrets(stopped).digest()} if project.redact else {}
+    # stopped before they were all found: the run ends before its first turn, and read nothing
+    except ReadingStopped: index = {}
+    return dict(source=project.source, **({'listed': True} if project.listed else {}), **index)
 
 # %% ../nbs/10_ingest.ipynb #23d9a6ac
 def _read_info(reader: Reader) -> dict:
@@ -395,10 +399,13 @@ async def run_query(plan: IngestPlan, s: Started, client, name: str, *, stop=Non
             say(f"{s.path}: resuming after t={resume.t}")
         total = lambda: _capped(s.reader.total(), s.limit)
         on_turn = (progress or Progress('lines', say.err)).tracker(q.id, total, say.prefix)
+        # (in a thread: a large project's secrets take a while, and the loop hears Ctrl-C meanwhile)
+        where = await asyncio.to_thread(_where_from, s.reader.feed.project,
+                                        stop.is_set if stop is not None else lambda: False)
         out = await run_loop(Level.MEMORY, q, source, s.cfg, client, s.writer, project=name,
                              model=plan.model,
                              resume=resume, limit=s.limit, stop=stop,
-                             run_info=dict(baseline=baseline, **_where_from(s.reader.feed.project),
+                             run_info=dict(baseline=baseline, **where,
                                            **({'limit': s.limit} if s.limit else {}),
                                            **({'server': plan.server} if plan.server else {}),
                                            **({'period': plan.at, 'periods': plan.period} if plan.at else {})),

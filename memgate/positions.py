@@ -18,9 +18,9 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS', 'ORDINARY',
-           'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
+           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
            'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings',
@@ -501,7 +501,8 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
     return name_words(name)[-2:] == ['session', 'id'] and bool(_UUID_VALUE.fullmatch(value))
 
 # %% ../nbs/00e_positions.ipynb #c2fe46c5
-_ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
+# an assignment after a name: the name is a key (`admin_password = "…"`), not a value
+ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
 _FILE_PREFIX = re.compile(r'[\w./-]*\.\w{1,8}:(?:\d+:)?')
 
 # %% ../nbs/00e_positions.ipynb #7281c986
@@ -534,7 +535,7 @@ def assignment_findings(text: str,
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
         # a name an assignment follows is that assignment's key (grep's `secrets.toml:8:admin_pw =`)
-        if span and text[span[0] - 1:span[0]] not in ('"', "'") and _ASSIGNED.match(text, span[1]):
+        if span and text[span[0] - 1:span[0]] not in ('"', "'") and ASSIGNED.match(text, span[1]):
             continue
         done = m.end()
         if span and (PAIRS.match(text, span[0]) or _said_of(text, name, *span)): continue
@@ -718,8 +719,9 @@ def _random_enough(v: str,
 _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # (unless a mark that no name nor path starts with begins what mixes cases and digits as a
 # generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
-_mixed_kinds = lambda v: (len(v) >= 8 and v[0] in '?#&+' and '=' not in v
-                          and all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d')))
+# lower case, upper case and a digit, each: a generator's mix
+_three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
+_mixed_kinds = lambda v: len(v) >= 8 and v[0] in '?#&+' and '=' not in v and _three_kinds(v)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -954,7 +956,7 @@ _COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<
 # (a password's marks, its cases and digits mixed, or its letters and digits glued: not a
 # version's, a product's or a branch's `-` and `.`)
 _password_marks = lambda v: bool(
-    re.search(r'[^\w./-]', v) or all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
+    re.search(r'[^\w./-]', v) or _three_kinds(v)
     or re.fullmatch(r'[^\W_]*\d{2}[^\W_]*', v) and sum(c.isalpha() for c in v) >= 6)
 
 def account_pair_findings(text: str) -> list[Found]:

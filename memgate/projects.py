@@ -8,13 +8,13 @@ Docs: https://memgate.github.io/memgate/projects.html.md"""
 from __future__ import annotations
 import datetime, hashlib, os, re, signal, threading
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, TimeoutError as Waited
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
-from .domain import Record
+from .domain import MemgateError, Record
 from .files import safe_name
 from .found import FoundIndex, code_stamp, file_print, grown
 from .redact import KnownSecrets, findings_kept, keep_findings
@@ -24,7 +24,8 @@ from .sessions import Session, file_size, found_lines, group_sessions, session_r
 
 # %% auto #0
 __all__ = ['PARALLEL_BYTES', 'HANDED_MOST', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
-           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'workers_for']
+           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'workers_for',
+           'ReadingStopped']
 
 # %% ../nbs/02a_projects.ipynb #06e8bc77
 @dataclass
@@ -321,18 +322,24 @@ def _file_found(key: bytes,            # the index's key
     # what its texts hold: the redaction in the parent reads the same texts
     return values, index.files[str(path)], findings_kept(clear=True)
 
+# %% ../nbs/02a_projects.ipynb #c70565e7
+class ReadingStopped(MemgateError):
+    "The project's pre-pass was stopped (Ctrl-C) before it read every file."
+
 # %% ../nbs/02a_projects.ipynb #eeea9644
 # the findings of this many texts at most are held for the chunking's workers (some 200 bytes each)
 HANDED_MOST = 500_000
 
 def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, workers: int,
                handed: dict | None = None, # gets what the workers found in each file's texts
+               stopped=lambda: False,      # asked while the workers read: stop?
               ) -> Iterator[dict[str, str]]:
     "The values of each of `files`, in order: read by `workers` processes, the first session's here."
+    if stopped(): raise ReadingStopped("stopped before the sessions were read")
     if workers <= 1:
         yield from (_file_values(index, s, p, cap) for s, p in files)
         return
-    pool, here, held = worker_pool(workers), set(files[0][0].files), 0
+    pool, here, held, jobs = worker_pool(workers), set(files[0][0].files), 0, []
     try:
         # the first session here: the first chunk redacts the same texts again (their findings are
         # kept in this process)
@@ -342,19 +349,29 @@ def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, w
             if job is None:
                 yield _file_values(index, s, p, cap)
                 continue
-            got, entry, found = job.result()
+            while True:
+                # (a thread waiting here hears no Ctrl-C: its run asks it to stop)
+                try: got, entry, found = job.result(timeout=0.2)
+                except Waited:
+                    if stopped(): raise ReadingStopped("stopped while the sessions were read") from None
+                    continue
+                break
             index.put(p, {k: entry[k] for k in ('size', 'hash')}, entry['lines'], got)
             keep_findings(found)
             if handed is not None and held + len(found) <= HANDED_MOST:
                 handed[str(p)], held = found, held + len(found)
             yield got
-    finally: pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        # each job not begun cancelled here: once this pool is gone, its shutdown cancels nothing
+        # and the workers would read every file still queued
+        for job in jobs: job and job.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
 
 # %% ../nbs/02a_projects.ipynb #dddadd6e
 _KNOWN_READ = threading.Lock()
 
-def _found_in(project: Project) -> KnownSecrets:
-    "Every value rules and positions take in `project`'s unredacted text."
+def _found_in(project: Project, stopped=lambda: False) -> KnownSecrets:
+    "Every value rules and positions take in `project`'s unredacted text (`stopped`: asked as it reads)."
     rules = f"{redaction_rules().sha} {default_rules().sha}"
     stamp = f"{code_stamp()} {rules} {project.tool_result_chars}"
     index, values = FoundIndex.open(project.source or project.name, stamp), {}
@@ -362,7 +379,7 @@ def _found_in(project: Project) -> KnownSecrets:
     # (a file read already: only its lines that held values are read again)
     new = sum(n for _, p in files if (index.files.get(str(p)) or {}).get('size') != (n := file_size(p)))
     workers = workers_for(project, new)
-    for got in _values_of(index, files, project.tool_result_chars, workers, project.handed):
+    for got in _values_of(index, files, project.tool_result_chars, workers, project.handed, stopped):
         values.update(got)
     index.save()
     # by the project's name: the same sessions make the same chunks wherever they are read from
@@ -372,9 +389,11 @@ def _found_in(project: Project) -> KnownSecrets:
 
 # %% ../nbs/02a_projects.ipynb #d41c0a7e
 @patch
-def known_secrets(self: Project) -> KnownSecrets:
+def known_secrets(self: Project,
+                  stopped=lambda: False, # asked as the project is read: stop? (`ReadingStopped`)
+                 ) -> KnownSecrets:
     "Every value rules and credential positions take in the project."
     # read once: a second caller (the run's first event, the feed's thread) waits for the first
     with _KNOWN_READ:
-        if self.known is None: self.known = _found_in(self)
+        if self.known is None: self.known = _found_in(self, stopped)
     return self.known

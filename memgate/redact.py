@@ -17,7 +17,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            name_like, name_words, placeholder, plain_word, plain_words, row_name,
                            secret_name)
-from .positions import position_findings, unquote, continued_literal
+from .positions import ASSIGNED, position_findings, unquote, continued_literal
 from .generated import (checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
 
@@ -28,7 +28,7 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
            'keyed_random', 'public_jwt', 'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact',
            'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret',
-           'shell_pair', 'redact_seams', 'seam_values']
+           'shell_pair', 'printed_secrets', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -479,7 +479,7 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     config = kind == 'config-credential' and re.search(r'\d', value)
     stand_in = _stand_in(value) and not diceware(value)
     # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
-    key = text[s - 1:s] not in ('"', "'") and re.match(r'[ \t]+=[ \t]*["\'\w]', text[e:e + 8])
+    key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)
     # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there)
     code = code_value(text, s, e) and not (phrase or config or kind == 'table-credential')
     return bool(code or stand_in or key
@@ -528,9 +528,9 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #c0ffee40
-# hex of 16 digits or more (a digest's shape of few letters, `564d7364…924c5`, looks generated to
-# nothing else)
-_SHORT_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,128}(?![\w-])')
+# hex of 16 to 128 digits, letters and digits mixed (a digest's shape of few letters,
+# `564d7364…924c5`, looks generated to nothing else)
+_MIXED_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA-F]{16,128}(?![\w-])')
 # (and a UUID: Heroku's, Opsgenie's keys are UUIDs)
 _UUID = re.compile(r'(?<![\w-])[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}(?![\w-])')
 # a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
@@ -544,7 +544,7 @@ def keyed_random(text: str,
     out = []
     # a hex digest's shape, kept elsewhere, is a credential assigned to a key; a public key is not;
     # and hex too short to look generated (64 bits: `EMQX_KEY = "9a3593facbee2332"`)
-    short = [(*m.span(), 'hex') for m in (*_SHORT_HEX.finditer(text), *_UUID.finditer(text))]
+    short = [(*m.span(), 'hex') for m in (*_MIXED_HEX.finditer(text), *_UUID.finditer(text))]
     for s, e, why in (random_review(text) if review is None else review) + short:
         digest = re.fullmatch(r'[0-9a-fA-F]{32,128}', text[s:e])
         if not (why.startswith('random#') or digest or why == 'hex'): continue
@@ -861,6 +861,14 @@ def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>
         return f'command: {cmd[1]}', out[1], out.start(1)
     return a, b, 0
 
+# %% ../nbs/01_redact.ipynb #9b228f79
+def printed_secrets(command: str, # a record's text that ran a command
+                    output: str,  # what it printed
+                   ) -> list[Found]:
+    "(start, end, kind) in `output` of the secret `command` prints: a secret file's, a generator's, a fetched one."
+    return (printed_secret_file(command, output) or generator_output(command, output)
+            or fetched_secret(command, output))
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None,
                  known: KnownSecrets | None = None) -> list[str]:
@@ -870,8 +878,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         a, b = out[i], out[i + 1]
         if not a or not b: continue
         command, output, at = shell_pair(a, b)
-        if (printed := printed_secret_file(command, output) or generator_output(command, output)
-                or fetched_secret(command, output)):
+        if printed := printed_secrets(command, output):
             out[i + 1] = stand_ins(b, [(s + at, e + at, k) for s, e, k in printed], counts)
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam
@@ -888,10 +895,8 @@ def seam_values(a: str, # a record's unredacted text: a tool call, or a user's `
                ) -> dict[str, str]:
     "The values that spread of what `b` prints of a secret that `a`, its command, names."
     command, output, _ = shell_pair(a, b)
-    printed = (printed_secret_file(command, output) or generator_output(command, output)
-               or fetched_secret(command, output))
     out = {}
     # a line of a format holds its secret in a field (`.pgpass`'s last): that field; else the line
-    for s, e, kind in printed:
+    for s, e, kind in printed_secrets(command, output):
         out |= found_values(output[s:e]) or {v: kind for v in read_forms(output[s:e]) if spreads(v)}
     return out

@@ -292,6 +292,12 @@ def stop_if_done(self: FakeHandler, n: int):
     fake = self.fake
     if fake.stop_after and n >= fake.stop_after:
         fake.closed = True                # no request after this one is answered
+        # and a new connection refused from now on, not once the thread below has run (on a loaded
+        # machine, the client's retry came first and met a hang-up, not a refusal)
+        with fake.lock: httpd = fake.httpd
+        if httpd:
+            try: httpd.socket.shutdown(socket.SHUT_RDWR)
+            except OSError: pass
         threading.Thread(target=fake.stop).start()
 
 # %% ../nbs/18_testing.ipynb #86cefacd
