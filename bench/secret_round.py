@@ -33,13 +33,17 @@ USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
 # (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential)
 CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig(?!n)|signature|credential|auth|sess', re.I)
+NAME_FIELD = re.compile(r'(?:name|id)$', re.I)
 URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
 def secret_parts(value: str) -> list[str]:
     "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
     if m := USERINFO.match(value): return [m[1]]
     fields = FIELD.findall(value)
-    if creds := [v for k, v in fields if CREDENTIAL_WORD.search(k)]: return creds
+    # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)
+    # (a field's name is its last word: `SharedAccessSignature sr=` is the resource's, not a signature)
+    names = [(k.split()[-1] if k.split() else k, v) for k, v in fields]
+    if creds := [v for k, v in names if CREDENTIAL_WORD.search(k) and not NAME_FIELD.search(k)]: return creds
     if (m := URL.match(value)) and not fields and m[1]: return [m[1].rstrip('/').rsplit('/', 1)[-1]]
     return [value]
 

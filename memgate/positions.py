@@ -13,7 +13,8 @@ from typing import Iterator
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_store,
-                           column_name, dictionary, merged, name_like, name_words, placeholder,
+                           column_name, dictionary, member_name, merged, name_like, name_words,
+                           placeholder,
                            plain_word, plain_words, secret_name, skeleton)
 
 # %% auto #0
@@ -26,7 +27,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings',
            'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
            'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'position_findings']
+           'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -89,13 +90,13 @@ CREDENTIAL_ARGS = {
 
 # %% ../nbs/00e_positions.ipynb #c324104d
 # (and devices': a server's management controller (Dell's racadm, IPMI), ESP-IDF's BLE proof of
-# possession, SNMPv3's authentication (-A) and privacy (-X) passphrases; Apple's upload tool's
-# app-specific password)
+# possession, SNMPv3's authentication (-A) and privacy (-X) passphrases and v1/v2c's community
+# (-c); Apple's upload tool's app-specific password)
 CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-prov', '--pop'): 'next',
                     ('xcrun altool', '-p'): 'next', ('altool', '-p'): 'next',
                     **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
                                                 'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')
-                       for f in ('-A', '-X')}}
+                       for f in ('-A', '-X', '-c')}}
 
 # %% ../nbs/00e_positions.ipynb #ae3d839c
 # flags whose value is `pass:SECRET`, `env:NAME` or `file:PATH` (openssl's)
@@ -238,14 +239,16 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 # %% ../nbs/00e_positions.ipynb #538b20ed
 # a line worth reading as a command: a command of the table, a flag or a name that may name a
 # credential
-_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:])(?:'
+# (after a space, a path, a quote, or a command it follows: `a;b`, `a&&b`, `a|b`, zsh's history
+# line `: 1761423975:0;7z …`)
+_COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:;&|])(?:'
                            + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
                                              key=len, reverse=True))
                            + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
                            + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
 # the same over a whole text's skeleton, once: `?` also where a line's number or a non-ASCII letter
 # stood, and `^` at every line's start (a superset: each line it marks is read with the gate above)
-_LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:]', r'[\s?/"\'`(:]')
+_LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:;&|]', r'[\s?/"\'`(:;&|]')
                            .replace(r'[\w.-]', r'[\w.?-]')).encode())
 # the words without which it finds nothing: a command and the space after it (what `\s`
 # matches), or a credential's word
@@ -650,7 +653,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
                   'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
-                  'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen '
+                  'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen nenosiri '
                   'пароля паролем пароли şifresi şifreniz parolası passordet adgangskoden '
                   'kodeordet salasanan hasła hasłem heslo hesla heslem κωδικό κωδικού הסיסמה '
                   'sandinya').split()
@@ -669,7 +672,8 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'code de secours', 'code de récupération', 'código de recuperação',
-            'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'mật khẩu', 'mat khau', 'kata sandi',
+            'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'كلمة مرور', 'neno la siri',
+            'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
             'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
             'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
@@ -679,7 +683,7 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
-         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|=>)')
+         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>)')
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
@@ -700,7 +704,8 @@ _SAID_GATE = Gate(_SAID_WORDS)
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
                       r'[ \t]*[:：]?|[ \t]*[:：=]')
 
-_PROSE_TOKEN = re.compile(r'''[ \t]*(`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
+_PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
+    |`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
@@ -729,6 +734,8 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value."
     s, e = t.span(1)
     quoted = t[1][0] in '`"\'«“「(„'
+    # (markdown's bold is no part of it: `**Msitu-chai-178**`)
+    if t[1].startswith('**'): return s + 2, e - 2, True
     if quoted: return s + 1, e - 1, True
     while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
     # (a string's escaped line end is the text's, not the value's: `algorithm\r`)
@@ -1448,6 +1455,43 @@ def byte_array_findings(text: str) -> list[Found]:
             out.append((*m.span('v'), 'key-bytes'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #6a420cea
+# a record's value member and its value: JSON's string, XML's element
+_MEMBER_VALUE = re.compile(r'''["'](?:value|Value|VALUE|defaultValue)["'][ \t]*:[ \t]*"(?P<j>(?:[^"\\\n]|\\.)+)"'''
+                           r'''|<(?P<tag>value|defaultValue)>(?P<x>[^<\n]+)</(?P=tag)>''')
+
+def member_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value a record's name member names a secret's (`{\"name\": \"DB_PASSWORD\", …}`)."
+    if not SECRET_NAME_WORDS(text): return []
+    out = []
+    for m in _MEMBER_VALUE.finditer(text):
+        g = 'j' if m['j'] is not None else 'x'
+        name = member_name(text, *m.span(g))
+        if name and secret_name(name) and not placeholder(m[g]):
+            out.append((*m.span(g), 'assigned-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #fa882cf9
+# an object that maps users to their passwords (Orthanc's `RegisteredUsers`, a basic auth's `users`)
+_USERS_MAP = re.compile(r'''(?im)["']?[\w.-]*(?:users|accounts|logins)["']?[ \t]*[:=][ \t]*\{[ \t]*$''')
+_MAP_MEMBER = re.compile(r'''(?:[ \t]*\d+(?:→|\t))?[ \t]*["'](?P<u>[^"'\n]{1,64})["'][ \t]*:[ \t]*'''
+                         r'''"(?P<v>(?:[^"\\\n]|\\.){4,})"[ \t]*,?[ \t]*''')
+
+def users_map_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each password an object of users gives its user (Orthanc's `RegisteredUsers`)."
+    if '{' not in text or not re.search(r'(?i)users|accounts|logins', text): return []
+    out = []
+    for m in _USERS_MAP.finditer(text):
+        at = m.end() + 1
+        for line in text[at:at + 4000].split('\n')[:50]:
+            if not (c := _MAP_MEMBER.fullmatch(line)): break
+            v = c['v']
+            # (a user's mail, role or group is no password: `"alice": "admin"`)
+            if not (placeholder(v) or plain_word(v) or '@' in v and '.' in v.split('@')[-1] or v.isdigit()):
+                out.append((at + c.start('v'), at + c.end('v'), 'config-credential'))
+            at += len(line) + 1
+    return out
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
@@ -1458,4 +1502,4 @@ def position_findings(text: str) -> list[Found]:
                   opening_code_findings(text), name_said_findings(text),
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
-                  block_findings(text))
+                  block_findings(text), member_findings(text), users_map_findings(text))

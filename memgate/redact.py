@@ -15,8 +15,8 @@ from .rules import active_rules, default_rules, findings, redaction_rules, stand
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found,
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
-                           name_like, name_words, placeholder, plain_word, plain_words, row_name,
-                           secret_name)
+                           member_name, name_like, name_words, placeholder, plain_word, plain_words,
+                           row_name, secret_name)
 from .positions import ASSIGNED, position_findings, unquote, continued_literal
 from .generated import (checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
@@ -269,7 +269,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
         kept = next((a for a in lists if a.allows(value, before, line)), None)
-        if not kept and (column := column_name(text, s, e) or row_name(text, s, e)):
+        if not kept and (column := column_name(text, s, e) or row_name(text, s, e)
+                                  or member_name(text, s, e)):
             named = f'{column}: {value}'
             kept = next((a for a in lists if a.allows(value, named, named)), None)
         if not kept and listing_id(text, s, e):

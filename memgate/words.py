@@ -10,11 +10,12 @@ import re
 from functools import lru_cache
 
 # %% auto #0
-__all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'NOT_SECRET_PAIRS',
-           'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS',
-           'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary', 'common_passwords', 'name_words',
-           'secret_name', 'names_store', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
-           'machine_made', 'plain_words', 'diceware', 'column_name', 'listing_id', 'row_name', 'merged']
+__all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
+           'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES',
+           'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary',
+           'common_passwords', 'name_words', 'secret_name', 'names_store', 'folded', 'skeleton', 'Gate', 'placeholder',
+           'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware', 'column_name', 'listing_id',
+           'row_name', 'member_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -96,6 +97,8 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
 # `recaptchaSiteKey`)
 PUBLIC_WORDS = frozenset('public publishable anon site'.split())
+# and words no public key's name holds: an admin's, a server's (a public prefix before them is a mistake)
+PRIVILEGED_WORDS = frozenset('admin secret private master write server service root'.split())
 
 # two words that together name no credential
 NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign', 'key'), ('sort', 'key'),
@@ -171,7 +174,10 @@ def secret_name(name: str,
     # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
     if (words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1])
             and not PUBLIC_WORDS & set(words)): return True
-    if not words or words[-1] in NOT_SECRET_LAST or PUBLIC_WORDS & set(words): return False
+    # (a public prefix before an admin's or a server's key is a mistake, not a public key:
+    # `NEXT_PUBLIC_ALGOLIA_ADMIN_KEY`)
+    public = PUBLIC_WORDS & set(words) and not PRIVILEGED_WORDS & set(words)
+    if not words or words[-1] in NOT_SECRET_LAST or public: return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
     if name.isupper() and words in (['key'], ['keys']): return True
@@ -263,14 +269,23 @@ _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev
                         r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+'
                         r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
+# a run a generator made: 16 letters and digits or more, of both cases and a digit
+_MADE_RUN = re.compile(r'(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{16,}')
+# the whole of a value that stands for one, or a shape cut short: whatever run it holds
+_STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|\{[A-Za-z0-9+/]{16,}={0,2}\}$|vault:|@|<|%|#\{|\{\{|!vault)'
+                         r'|x{4,}|\*{3,}|\.{3}|…|\[REDACTED', re.I)
+
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one."
     v = v.strip()
     # a bracket that closes nothing is the code's around it (`[options.authInfo=true]`)
     while v and v[-1] in ')]}' and v.count(v[-1]) > v.count(dict(zip(')]}', '([{'))[v[-1]]): v = v[:-1]
     code = _CODE_START.match(v) and not _KEY_RUN.search(v)
-    return (not v or bool(code or _REFERENCE.match(v) or _PLACEHOLDER.match(v) or _PATH.match(v)
-                          or _ELSEWHERE.match(v))
+    # a long value that holds a generator's run is a key, whatever stand-in's word or format field
+    # stands in it by chance (`…JSTQFixMeXI7…`, AG Grid's licence's `{AG_Grid}`)
+    made = len(v) >= 40 and _MADE_RUN.search(v) and not _STANDS_FOR.search(v)
+    return (not v or bool(code or not made and (_REFERENCE.match(v) or _PLACEHOLDER.match(v))
+                          or _PATH.match(v) or _ELSEWHERE.match(v))
             or v.startswith('-'))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
@@ -389,6 +404,32 @@ def row_name(text: str, s: int, e: int) -> str:
     cells = _CELL_GAP.split(text[line_start:len(text) if line_end < 0 else line_end].strip(' \t|'))
     ok = len(cells) == 2 and cells[1] == text[s:e] and _HEADER_CELL.fullmatch(cells[0])
     return cells[0].rsplit('] ', 1)[-1] if ok else ''
+
+# %% ../nbs/00d_words.ipynb #0f2424b9
+# a record's value member, just before a value: JSON's `"value": "`, XML's `<defaultValue>`
+_VALUE_MEMBER = re.compile(r'''(?:["'](?:value|Value|VALUE|defaultValue)["'][ \t]*:[ \t]*["']?'''
+                           r'''|<(?:value|defaultValue)>)$''')
+# and its name member: `"name": "X"`, `"Key": "X"`, `<name>X</name>`
+_NAME_MEMBER = re.compile(r'''["'](?:name|Name|NAME|key|Key|KEY)["'][ \t]*:[ \t]*["'](?P<j>[^"'\n]{1,120})["']'''
+                          r'''|<name>(?P<x>[^<>\n]{1,120})</name>''')
+
+def member_name(text: str, s: int, e: int) -> str:
+    "The name a record's name member gives its value member at `text[s:e]` (`{\"name\": \"X\", …}`), or ''."
+    line_start = text.rfind('\n', 0, s) + 1
+    if not _VALUE_MEMBER.search(text, line_start, s): return ''
+    # the record's lines before it, back to its opening brace (a member or two between: Azure's
+    # `slotSetting`, SSM's `Type`), not into the record before
+    at, names = line_start, list(_NAME_MEMBER.finditer(text, line_start, s))
+    for _ in range(8):
+        if names or at == 0: break
+        before = text.rfind('\n', 0, at - 1) + 1
+        line = text[before:at - 1]
+        if re.search(r'[}\]]\s*,?\s*$', line) or re.fullmatch(r'\s*</[^>]+>\s*', line): break
+        names, at = list(_NAME_MEMBER.finditer(text, before, at - 1)), before
+        if '{' in line: break
+    if not names: return ''
+    # a parameter's path names it by its last part (`/radiology/pacs-bridge/RESTIC_PASSWORD`)
+    return (names[-1]['j'] or names[-1]['x']).rstrip('/').rsplit('/', 1)[-1]
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:

@@ -12,7 +12,12 @@ Kept: a certificate pin (`sha256/…`), a host's name, `adb devices`' rows, a pl
 a PGP fingerprint and a database's id under their names, a licence's public key, a DNA sequence, a property's name
 after grep's line, a branch beside `main`; and a CSV row's serial and MAC beside its password, a digest labelled by
 its algorithm, a boot's id, a listing's uuid column, a lockfile's checksums, a host after `=`, a year paid for a
-door."""
+door.
+Round 21 (a hospital network): a record's name member names its value member, whatever stands between (App Service
+settings, SSM's parameters by their path's last part, a Jenkins parameter's default), both ways: a secret taken, an
+id kept; a command after `;` (zsh's history line); SNMP's community; Swahili's, Tagalog's and Arabic's password words
+and copulas; markdown's bold around a value; a public prefix before an admin's key; an object of users' passwords;
+a stand-in's word inside a generator's run."""
 import pytest
 from memgate.chunking import chunk_project
 from memgate.projects import load_project
@@ -51,6 +56,26 @@ TAKEN = [
     ('\t\t<keyMaterial>p.Qd7!K2xLm^RsTv</keyMaterial>\n', ['p.Qd7!K2xLm^RsTv']),
     ("  command: xcrun altool --upload-app -f a.ipa -u m@x.eu -p 'qwzx-plmo-ikju-nbhy'", ['qwzx-plmo-ikju-nbhy']),
     ('A kunyhó wifi jelszava: Hegy#1987*tz , köszi', ['Hegy#1987*tz']),
+    # round 21 (a hospital network; English, Dutch, Swahili, Tagalog, Arabic, Finnish, Japanese, Romanian)
+    ('[\n  {\n    "name": "SMTP_PASSWORD",\n    "slotSetting": false,\n    "value": "Kiwi-lamp-482"\n  }\n]',
+     ['Kiwi-lamp-482']),
+    ('{\n  "Name": "/billing/api/STRIPE_SECRET_KEY",\n  "Type": "SecureString",\n  "Value": "mango river tulip"\n}',
+     ['mango river tulip']),
+    ('<name>DEPLOY_PASSWORD</name>\n<description>x</description>\n<defaultValue>Qz4-Lp.m_8</defaultValue>',
+     ['Qz4-Lp.m_8']),
+    ("    3→: 1700000000:0;snmpwalk -v2c -c 'Tulp-rivier-204' core-sw1 1.3.6.1", ['Tulp-rivier-204']),
+    ("true;7z a -p'Hond-kat-991' archief.7z data/", ['Hond-kat-991']),
+    ('Nenosiri la VPN kwa `gw-2` ni **Simba-mto-58** tafadhali', ['Simba-mto-58']),
+    ('PIN ya simu ya zamu ni 550291. Asante', ['550291']),
+    ('yung password ng printer sa lobby ay Araw#Buwan27 tapos', ['Araw#Buwan27']),
+    ('كلمة مرور الخادم هي Zq8!mN2v ، شكرا', ['Zq8!mN2v']),
+    ('NEXT_PUBLIC_SEARCH_ADMIN_KEY=5d0c9f3b2a1e4d7c8b6a5f4e3d2c1b0a', ['5d0c9f3b2a1e4d7c8b6a5f4e3d2c1b0a']),
+    ('    12→  "RegisteredUsers": {\n    13→    "radiology": "Kestrel$Harbor42",\n'
+     '    14→    "ops": "ops@x.org"\n',
+     ['Kestrel$Harbor42']),
+    # a stand-in's word a generator drew inside a run by chance (`…QFixMeXI…`) is no stand-in
+    ('[registry]\npassword = reg-Zk8QpLm2WvT7nBxRjC4HsFixMeXd9yUa6KqE3tGw',
+     ['Zk8QpLm2WvT7nBxRjC4HsFixMeXd9yUa6KqE3tGw']),
 ]
 
 @pytest.mark.parametrize('text,secrets', TAKEN, ids=[s[0][:14] for _, s in TAKEN])
@@ -88,6 +113,17 @@ KEPT = [
      'akab-k3m9x2p7q5w8r4t1-z6y3v9b2n5m8c1x4'),
     ('We paid 2024 for the door replacement; port 8080 for the gate service.', '2024'),
     ("  command: xcrun altool --upload-app -f a.ipa -u m@x.eu -p @keychain:AC_PASSWORD", '@keychain:AC_PASSWORD'),
+    # round 21: an id a record's name member names, whatever members stand between
+    ('[\n  {\n    "name": "AZURE_TENANT_ID",\n    "slotSetting": false,\n'
+     '    "value": "0f6c2a1e-5b7d-4c3a-9e8f-1a2b3c4d5e6f"\n  }\n]', '0f6c2a1e-5b7d-4c3a-9e8f-1a2b3c4d5e6f'),
+    ('{\n  "name": "GIT_COMMIT",\n  "slotSetting": false,\n  "value": "4f1c9a0e7b2d6c3a8e5f1b9d0c7a2e6f4b8d1c3a"\n}',
+     '4f1c9a0e7b2d6c3a8e5f1b9d0c7a2e6f4b8d1c3a'),
+    ('{\n  "Name": "/web/NEXT_PUBLIC_SEARCH_KEY",\n  "Type": "String",\n'
+     '  "Value": "a81c4e9f2b7d3c6e0f5a8b1d4c7e2f9a"\n}',
+     'a81c4e9f2b7d3c6e0f5a8b1d4c7e2f9a'),
+    ('the password is **very** important, and make -j4 after cd build;make', '**very**'),
+    ('  "RegisteredUsers": {\n    "alice": "admin",\n    "bob": "bob@example.org"\n  },', '"bob@example.org"'),
+    ('DB_PASSWORD=changeme-local-only\nAPI_TOKEN=your_fixme_token', 'changeme-local-only'),
 ]
 
 @pytest.mark.parametrize('text,kept', KEPT, ids=[k[:14] for _, k in KEPT])
