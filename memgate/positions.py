@@ -588,7 +588,8 @@ _PS_PAIR = re.compile(r'(?i)(?<![\w-])-Name[ \t]+["\']?(?P<name>[\w.-]{2,80})["\
 
 # a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a
 # line
-_DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,40})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
+# (a name of many words too: `fastlane_apple_application_specific_password   …`)
+_DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,80})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
 
 # a Windows registry value as `reg query` prints it: `    DefaultPassword    REG_SZ    X`
 _REGISTRY = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]+(?P<name>\S[^\n]*?)[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)'

@@ -758,10 +758,11 @@ def _rest_of(b: str) -> int | None:
         return lone.end()
     return more.end() if (more := _MORE_TOKEN.match(b)) else None
 
-# %% ../nbs/01_redact.ipynb #c0ffee70
+# %% ../nbs/01_redact.ipynb #f25049ba
 # a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names (RE2:
 # every seam's text is scanned, and Python's `re` tries each alternative at each character)
-_PRINTS = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+# (a command starts a line, follows another, or opens a quoted script: `ssh host 'cat …; …'`)
+_PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
                      r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
 # what a file of code, data or a public key is called: its content is read by the other layers
@@ -774,7 +775,11 @@ _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 # (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
 _ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
+_LAST_LINE = re.compile(r'(?:^|\n)[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)\s*$')
+# what may close a command line after its last word: quotes, a bracket
+_CLOSES = re.compile(r'''["')\s]*''')
 
+# %% ../nbs/01_redact.ipynb #c0ffee70
 def printed_secret_file(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each line `output` prints from a secret file."
     named = [m['path'] for m in _PRINTS.finditer(command)]
@@ -797,6 +802,13 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     first = _PASSPHRASE_LINE.match(output)
     if named[:1] == secret[:1] and first and not found[:1] == [(*first.span('v'), 'password')]:
         found.insert(0, (*first.span('v'), 'password'))
+    # and the last file's last line, when the command ends with it (`…; grep …; cat
+    # ssl_passwords.txt` prints its passphrase last)
+    ends = list(_PRINTS.finditer(command))[-1:]
+    rest = lambda m: command[m.end():(command.find('\n', m.end()) + 1 or len(command) + 1) - 1]
+    if ends and named[-1] in secret and _CLOSES.fullmatch(rest(ends[0])):
+        if (last := _LAST_LINE.search(output)) and (*last.span('v'), 'password') not in found:
+            found.append((*last.span('v'), 'password'))
     return found
 
 

@@ -74,6 +74,8 @@ TAKEN = [
      '    14→    "ops": "ops@x.org"\n',
      ['Kestrel$Harbor42']),
     # a stand-in's word a generator drew inside a run by chance (`…QFixMeXI…`) is no stand-in
+    ('max_upload_mb                                   50\n'
+     'fastlane_apple_application_specific_password    wqzt-plmk-ajru-hbex\n', ['wqzt-plmk-ajru-hbex']),
     ('[registry]\npassword = reg-Zk8QpLm2WvT7nBxRjC4HsFixMeXd9yUa6KqE3tGw',
      ['Zk8QpLm2WvT7nBxRjC4HsFixMeXd9yUa6KqE3tGw']),
 ]
@@ -156,3 +158,15 @@ def test_what_a_command_prints_beside_a_secret_file_is_judged_as_any_text():
     assert 'TENANT_ID=703e45a4-b843-46e1-ba6a-0404f08a05aa' in sent
     assert 'MIIDazCCAlOgAwIBAgIUbPa9yRFWOwyeJa2l' in sent
     assert 'I@iTm2XedWNmoiS+MJ' not in sent, sent
+
+def test_the_secret_file_a_command_prints_last_ends_its_output():
+    "`a; b; cat ssl_passwords.txt`: its passphrase is the output's last line; what the others printed is kept."
+    from memgate.redact import redact_seams
+    cmd = ("[Assistant] Tool: Bash\n  command: ssh ops@db1 'sudo cat /etc/hosts; sudo grep -n ssl_password_file "
+           "/etc/nginx/nginx.conf; sudo cat /etc/nginx/ssl_passwords.txt'\n  description: TLS passphrase")
+    out = "127.0.0.1 localhost\n12:    ssl_password_file /etc/nginx/ssl_passwords.txt;\nmaple quartz ember lantern\n"
+    got = redact_seams([cmd, out])[1]
+    assert 'maple quartz ember lantern' not in got and got.startswith('127.0.0.1 localhost\n12:    ssl_password_file')
+    # a command that goes on after the file (`| wc -l`, `; echo done`) prints something else last
+    assert redact_seams([cmd.replace("passwords.txt'", "passwords.txt; echo done'"), out + 'done\n'])[1].endswith(
+        'maple quartz ember lantern\ndone\n')
