@@ -17,7 +17,9 @@ Round 21 (a hospital network): a record's name member names its value member, wh
 settings, SSM's parameters by their path's last part, a Jenkins parameter's default), both ways: a secret taken, an
 id kept; a command after `;` (zsh's history line); SNMP's community; Swahili's, Tagalog's and Arabic's password words
 and copulas; markdown's bold around a value; a public prefix before an admin's key; an object of users' passwords;
-a stand-in's word inside a generator's run."""
+a stand-in's word inside a generator's run. Kept: a secret store's path to a field, Kubernetes' `$(VAR)` in a URL,
+an XML element named for an id, a log's `[trace,span]`, an instrumentation key, the storage emulator's documented
+key."""
 import pytest
 from memgate.chunking import chunk_project
 from memgate.projects import load_project
@@ -74,6 +76,8 @@ TAKEN = [
      '    14→    "ops": "ops@x.org"\n',
      ['Kestrel$Harbor42']),
     # a stand-in's word a generator drew inside a run by chance (`…QFixMeXI…`) is no stand-in
+    ('<AccessKeyId>AKIAZ7Q2MV5RX8TN3KDP</AccessKeyId><SecretAccessKey>Tq7Rk2Mv9Lp4Xw8Zn3Bc6Jd1Hf5Gs0Ya2Ue7Ki4O'
+     '</SecretAccessKey>', ['Tq7Rk2Mv9Lp4Xw8Zn3Bc6Jd1Hf5Gs0Ya2Ue7Ki4O']),
     ('max_upload_mb                                   50\n'
      'fastlane_apple_application_specific_password    wqzt-plmk-ajru-hbex\n', ['wqzt-plmk-ajru-hbex']),
     ('[registry]\npassword = reg-Zk8QpLm2WvT7nBxRjC4HsFixMeXd9yUa6KqE3tGw',
@@ -126,6 +130,20 @@ KEPT = [
     ('the password is **very** important, and make -j4 after cd build;make', '**very**'),
     ('  "RegisteredUsers": {\n    "alice": "admin",\n    "bob": "bob@example.org"\n  },', '"bob@example.org"'),
     ('DB_PASSWORD=changeme-local-only\nAPI_TOKEN=your_fixme_token', 'changeme-local-only'),
+    ('  vault.hashicorp.com/agent-inject-secret-db: "secret/data/billing/api/db#password"',
+     'secret/data/billing/api/db#password'),
+    ('  value: "postgresql://app:$(DB_PASSWORD)@db.internal:5432/app"', '$(DB_PASSWORD)'),
+    ('<Error><RequestId>7F3A9C2B1D0E4F58</RequestId><HostId>Qz8vN2pLm4RtY7wK1xB3cD5fG9hJ0sA6eU2iO4qWXyE='
+     '</HostId></Error>', 'Qz8vN2pLm4RtY7wK1xB3cD5fG9hJ0sA6eU2iO4qWXyE='),
+    ('  <jobId>3e9a1c7f-2b4d-4e8a-9c1f-7d2b5e8a0c3f</jobId>', '3e9a1c7f-2b4d-4e8a-9c1f-7d2b5e8a0c3f'),
+    ('12:01:09.331 INFO  [9c2e7a1f4b8d3c6e0a5f2b9d7c1e4a8f,4b8d3c6e0a5f2b9d] o.a.Listener : started',
+     '9c2e7a1f4b8d3c6e0a5f2b9d7c1e4a8f'),
+    ('"InstrumentationKey=5e1d9c3a-7b2f-4a8e-9d1c-3f7b2a5e8d0c;IngestionEndpoint=https://x.applicationinsights.net/"',
+     '5e1d9c3a-7b2f-4a8e-9d1c-3f7b2a5e8d0c'),
+    ('- next public docsearch search key: `7c3e9a1f5b2d8c4e6a0f3b7d1c9e5a2f`', '7c3e9a1f5b2d8c4e6a0f3b7d1c9e5a2f'),
+    ('"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uS'
+     'RZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;"',
+     'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq'),
 ]
 
 @pytest.mark.parametrize('text,kept', KEPT, ids=[k[:14] for _, k in KEPT])
