@@ -1474,7 +1474,8 @@ def member_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #fa882cf9
 # an object that maps users to their passwords (Orthanc's `RegisteredUsers`, a basic auth's `users`)
-_USERS_MAP = re.compile(r'''(?im)["']?[\w.-]*(?:users|accounts|logins)["']?[ \t]*[:=][ \t]*\{[ \t]*$''')
+# (its name read from a word's start: from inside each word, each would be read again to its end)
+_USERS_MAP = re.compile(r'''(?im)(?<![\w.-])["']?[\w.-]*(?:users|accounts|logins)["']?[ \t]*[:=][ \t]*\{[ \t]*$''')
 _MAP_MEMBER = re.compile(r'''(?:[ \t]*\d+(?:→|\t))?[ \t]*["'](?P<u>[^"'\n]{1,64})["'][ \t]*:[ \t]*'''
                          r'''"(?P<v>(?:[^"\\\n]|\\.){4,})"[ \t]*,?[ \t]*''')
 

@@ -269,8 +269,11 @@ _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev
                         r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+'
                         r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
-# a run a generator made: 16 letters and digits or more, of both cases and a digit
-_MADE_RUN = re.compile(r'(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{16,}')
+# a run a generator made: 16 letters and digits or more, of both cases and a digit (each run
+# looked at once: lookaheads from each of its characters would read it again to its end)
+_ALNUM_RUN = re.compile(r'[A-Za-z0-9]{16,}')
+_made_run = lambda v: any(re.search('[a-z]', r[0]) and re.search('[A-Z]', r[0]) and re.search(r'\d', r[0])
+                          for r in _ALNUM_RUN.finditer(v))
 # the whole of a value that stands for one, or a shape cut short: whatever run it holds
 _STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|\{[A-Za-z0-9+/]{16,}={0,2}\}$|vault:|@|<|%|#\{|\{\{|!vault)'
                          r'|x{4,}|\*{3,}|\.{3}|…|\[REDACTED', re.I)
@@ -283,7 +286,7 @@ def placeholder(v: str) -> bool:
     code = _CODE_START.match(v) and not _KEY_RUN.search(v)
     # a long value that holds a generator's run is a key, whatever stand-in's word or format field
     # stands in it by chance (`…JSTQFixMeXI7…`, AG Grid's licence's `{AG_Grid}`)
-    made = len(v) >= 40 and _MADE_RUN.search(v) and not _STANDS_FOR.search(v)
+    made = len(v) >= 40 and _made_run(v) and not _STANDS_FOR.search(v)
     return (not v or bool(code or not made and (_REFERENCE.match(v) or _PLACEHOLDER.match(v))
                           or _PATH.match(v) or _ELSEWHERE.match(v))
             or v.startswith('-'))
