@@ -782,7 +782,8 @@ _CLOSES = re.compile(r'''["')\s]*''')
 # %% ../nbs/01_redact.ipynb #c0ffee70
 def printed_secret_file(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each line `output` prints from a secret file."
-    named = [m['path'] for m in _PRINTS.finditer(command)]
+    prints = list(_PRINTS.finditer(command))
+    named = [m['path'] for m in prints]
     # a file's name without its last extension (`github-recovery-codes.txt`)
     stem = lambda p: re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', p)[-1].lstrip('.'))
     secret = [p for p in named if secret_name(stem(p)) and not _NOT_A_SECRET_FILE.search(p)]
@@ -804,9 +805,8 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
         found.insert(0, (*first.span('v'), 'password'))
     # and the last file's last line, when the command ends with it (`…; grep …; cat
     # ssl_passwords.txt` prints its passphrase last)
-    ends = list(_PRINTS.finditer(command))[-1:]
     rest = lambda m: command[m.end():(command.find('\n', m.end()) + 1 or len(command) + 1) - 1]
-    if ends and named[-1] in secret and _CLOSES.fullmatch(rest(ends[0])):
+    if prints and named[-1] in secret and _CLOSES.fullmatch(rest(prints[-1])):
         if (last := _LAST_LINE.search(output)) and (*last.span('v'), 'password') not in found:
             found.append((*last.span('v'), 'password'))
     return found
