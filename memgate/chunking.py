@@ -20,7 +20,7 @@ from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookk
 from .claude import CLAUDE_SKIP, claude_records
 from .codex import CODEX_SKIP, codex_records
 from .sessions import Session, file_size, session_records
-from .projects import Project, worker_pool, workers_for
+from .projects import Project, stop_pool, worker_pool, workers_for
 from .redact import keep_findings
 
 # %% auto #0
@@ -211,19 +211,20 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         # (read by the pre-pass's workers already: not again)
         found = {k: v for p in s.files for k, v in project.handed.pop(str(p), {}).items()}
         return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens, found)
+    pending = deque()
     try:
         sessions = iter(project.sessions)
         # the first here, before any worker starts: the first model call waits for nothing else
         first = next(sessions)
         yield first, count_records(project.session_records(first), max_tokens)
-        pending = deque(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
+        pending.extend(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
         while pending:
             s, future = pending.popleft()
             items, files = future.result()
             project.warnings.files.update(files)
             pending.extend(map(submit, islice(sessions, 1)))
             yield s, items
-    finally: pool.shutdown(wait=False, cancel_futures=True)
+    finally: stop_pool(pool, [job for _, job in pending])
 
 # %% ../nbs/03_chunking.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:

@@ -24,8 +24,8 @@ from .sessions import Session, file_size, found_lines, group_sessions, session_r
 
 # %% auto #0
 __all__ = ['PARALLEL_BYTES', 'HANDED_MOST', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
-           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'workers_for',
-           'ReadingStopped']
+           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'stop_pool',
+           'workers_for', 'ReadingStopped']
 
 # %% ../nbs/02a_projects.ipynb #06e8bc77
 @dataclass
@@ -302,6 +302,17 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     "`workers` new processes (spawned: no thread's lock is copied) that leave Ctrl-C to this one."
     return ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
 
+# %% ../nbs/02a_projects.ipynb #0e3687e7
+def stop_pool(pool: ProcessPoolExecutor,
+              jobs: list, # its jobs (None where there is none)
+             ):
+    "Shut `pool` down without waiting, each of `jobs` not begun cancelled."
+    # (by each job: once the pool object is gone, its own shutdown cancels nothing, and its workers
+    # would run every job still queued)
+    for job in jobs:
+        if job is not None: job.cancel()
+    pool.shutdown(wait=False, cancel_futures=True)
+
 # %% ../nbs/02a_projects.ipynb #2be35b6f
 # a project with this many bytes of sessions to read is read by worker processes: finding its secrets
 # reads about a megabyte a second on a core, and a process starts in about a second
@@ -361,11 +372,7 @@ def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, w
             if handed is not None and held + len(found) <= HANDED_MOST:
                 handed[str(p)], held = found, held + len(found)
             yield got
-    finally:
-        # each job not begun cancelled here: once this pool is gone, its shutdown cancels nothing
-        # and the workers would read every file still queued
-        for job in jobs: job and job.cancel()
-        pool.shutdown(wait=False, cancel_futures=True)
+    finally: stop_pool(pool, jobs)
 
 # %% ../nbs/02a_projects.ipynb #dddadd6e
 _KNOWN_READ = threading.Lock()
