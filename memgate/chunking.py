@@ -20,8 +20,8 @@ from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookk
 from .claude import CLAUDE_SKIP, claude_records
 from .codex import CODEX_SKIP, codex_records
 from .sessions import Session, file_size, session_records
-from .projects import Project, stop_pool, worker_pool, workers_for
-from .redact import keep_findings
+from .projects import Project, stop_pool, store_drained, take_drained, worker_pool, workers_for
+from .redact import keep_findings, store_in_use
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'GOLDEN', 'SAMPLE_BYTES', 'FILL', 'tail', 'joined_extra',
@@ -188,14 +188,19 @@ def chunk_project(project: Project, max_tokens: int = CHUNK_TOKENS,
             index = c.index + 1
             yield c
 
+# %% ../nbs/03_chunking.ipynb #4445d86d
+def _save_store():
+    "Save what this process's store of what texts held was added, if a store is in use."
+    if (store := store_in_use()) is not None: store.write()
+
 # %% ../nbs/03_chunking.ipynb #0b2f7998
 def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int,
                      found: dict | None = None, # what the pre-pass found in its texts
-                    ) -> tuple[list[Counted], dict]:
-    "One session's counted records and its files' reports."
+                    ) -> tuple[list[Counted], dict, dict]:
+    "One session's counted records, its files' reports, and what its texts added to the store."
     w = Warnings()
     keep_findings(found or {})
-    return count_records(session_records(s, w, cap, secrets), max_tokens), w.files
+    return count_records(session_records(s, w, cap, secrets), max_tokens), w.files, store_drained()
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
@@ -203,28 +208,34 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
     "Each session of `project` with its counted records, in order."
     workers = workers_for(project) if workers is None else workers
     if workers <= 1:
-        for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
+        try:
+            for s in project.sessions: yield s, count_records(project.session_records(s), max_tokens)
+        finally: _save_store()
         return
-    pool = worker_pool(workers)
     def submit(s: Session):
         secrets = project.redact and project.known_secrets()
         # (read by the pre-pass's workers already: not again)
         found = {k: v for p in s.files for k, v in project.handed.pop(str(p), {}).items()}
         return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens, found)
-    pending = deque()
+    pending, pool = deque(), None
     try:
         sessions = iter(project.sessions)
         # the first here, before any worker starts: the first model call waits for nothing else
         first = next(sessions)
         yield first, count_records(project.session_records(first), max_tokens)
+        # (started once the project's store of what texts held is open: they look texts up in it)
+        pool = worker_pool(workers)
         pending.extend(map(submit, islice(sessions, 2 * workers)))     # a few sessions ahead
         while pending:
             s, future = pending.popleft()
-            items, files = future.result()
+            items, files, added = future.result()
             project.warnings.files.update(files)
+            take_drained(added)
             pending.extend(map(submit, islice(sessions, 1)))
             yield s, items
-    finally: stop_pool(pool, [job for _, job in pending])
+    finally:
+        if pool is not None: stop_pool(pool, [job for _, job in pending])
+        _save_store()
 
 # %% ../nbs/03_chunking.ipynb #ffc825c8
 def _line_start(f, at: int, block: int = 1 << 16) -> int:

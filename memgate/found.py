@@ -12,7 +12,8 @@ from fastcore.basics import patch
 from .files import FileRefused, lstat_or_none, whole_file
 
 # %% auto #0
-__all__ = ['KEY_BYTES', 'cache_folder', 'private_folder', 'user_key', 'file_print', 'grown', 'FoundIndex', 'code_stamp']
+__all__ = ['KEY_BYTES', 'cache_folder', 'private_folder', 'user_key', 'cache_place', 'file_print', 'grown', 'FoundIndex',
+           'code_stamp', 'FindingsStore']
 
 # %% ../nbs/00g_found.ipynb #65cb9cdd
 def cache_folder() -> Path:
@@ -53,6 +54,18 @@ def user_key(folder: Path) -> bytes | None:
         with os.fdopen(fd, 'wb') as f: f.write(secrets.token_bytes(KEY_BYTES))
     return None
 
+# %% ../nbs/00g_found.ipynb #6a1e7784
+def cache_place(project: str, stamp: str, suffix: str) -> tuple[Path, bytes] | None:
+    "(the path, the key) of what the cache keeps of `project` under `stamp`; None if it is unusable."
+    try: cache_folder().parent.mkdir(parents=True, exist_ok=True)
+    except OSError: return None
+    folder = private_folder(cache_folder())
+    folder = folder and private_folder(folder / 'found')
+    key = user_key(folder) if folder else None
+    if key is None: return None
+    name = hashlib.blake2b(f"{project}\0{stamp}".encode(), key=key, digest_size=16).hexdigest()
+    return folder / f"{name}{suffix}", key
+
 # %% ../nbs/00g_found.ipynb #58e3869e
 def _hash(f, size: int) -> str:
     "A hash of the first `size` bytes of `f`."
@@ -73,10 +86,15 @@ def _whole_lines(f) -> int:
         end -= len(block)
     return 0
 
-def file_print(f) -> dict:
-    "What tells the file open as `f` from another state of it: its whole lines' size and hash."
+def file_print(f, before: dict | None = None) -> dict:
+    "What tells the file open as `f` from another state of it: its whole lines' size and hash, and its stat."
+    st = os.fstat(f.fileno())
+    stat_ = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    # (any write sets the file's change time, which no program sets back: the same stat, the same bytes)
+    if before and before.get('stat') == stat_ and {'size', 'hash'} <= set(before):
+        return dict(size=before['size'], hash=before['hash'], stat=stat_)
     size = _whole_lines(f)
-    return dict(size=size, hash=_hash(f, size))
+    return dict(size=size, hash=_hash(f, size), stat=stat_)
 
 # %% ../nbs/00g_found.ipynb #f6d800bc
 def grown(f, before: dict, now: dict) -> bool:
@@ -93,14 +111,8 @@ class FoundIndex:
     @classmethod
     def open(cls, project: str, stamp: str) -> FoundIndex:
         "The index of `project` under `stamp` (empty, and kept nowhere, if the cache is unusable)."
-        try: cache_folder().parent.mkdir(parents=True, exist_ok=True)
-        except OSError: return cls()
-        folder = private_folder(cache_folder())
-        folder = folder and private_folder(folder / 'found')
-        key = user_key(folder) if folder else None
-        if key is None: return cls()
-        name = hashlib.blake2b(f"{project}\0{stamp}".encode(), key=key, digest_size=16).hexdigest()
-        path = folder / f"{name}.json"
+        if (place := cache_place(project, stamp, '.json')) is None: return cls()
+        path, key = place
         try: files = json.loads(path.read_text())['files']
         except (OSError, ValueError, KeyError, TypeError): files = {}
         return cls(path, key, files if isinstance(files, dict) else {})
@@ -138,3 +150,88 @@ def code_stamp() -> str:
     for p in sorted(Path(memgate.__file__).parent.glob('*.py')):
         h.update(p.name.encode() + p.read_bytes())
     return h.hexdigest()
+
+# %% ../nbs/00g_found.ipynb #a131531c
+# the store file's first bytes: its format
+_MAGIC = b'MGF1'
+_mac = lambda body, key: hashlib.blake2b(body, key=key or b'memgate', digest_size=32).digest()
+
+class FindingsStore:
+    "What each text held, by a keyed hash of its digest: nothing (most), or its findings' offsets and kinds."
+    def __init__(self, path: Path | None = None, key: bytes = b'', rules=None):
+        self.path, self.key, self.rules = path, key, rules
+        # texts that held nothing; the findings of the others; what this process added
+        self.clean, self.found, self.new = set(), {}, set()
+
+    @classmethod
+    def open(cls, project: str, stamp: str, rules=None) -> FindingsStore:
+        "The store of `project` under `stamp` (empty, and kept nowhere, if the cache is unusable)."
+        if (place := cache_place(project, stamp, '.findings')) is None: return cls(rules=rules)
+        return cls(*place, rules).load()
+
+    def load(self) -> FindingsStore:
+        "This store as its file holds it: empty if the file is missing, cut or not its own."
+        try: data = self.path.read_bytes() if self.path else b''
+        except OSError: return self
+        body, mac = data[:-32], data[-32:]
+        if len(data) < 40 or _mac(body, self.key) != mac: return self
+        n = int.from_bytes(body[4:8], 'big')
+        if body[:4] != _MAGIC or len(body) < 8 + 16 * n: return self
+        try: found = json.loads(body[8 + 16 * n:])
+        except ValueError: return self
+        self.clean = {body[i:i + 16] for i in range(8, 8 + 16 * n, 16)}
+        self.found = {bytes.fromhex(k): v for k, v in found.items()}
+        return self
+
+# %% ../nbs/00g_found.ipynb #221e3e22
+@patch
+def _keyed(self: FindingsStore, digest: bytes) -> bytes:
+    "The store's name for a text of `digest`."
+    return hashlib.blake2b(digest, key=self.key or b'memgate', digest_size=16).digest()
+
+# %% ../nbs/00g_found.ipynb #3712a122
+@patch
+def get(self: FindingsStore, digest: bytes) -> list | None:
+    "What the text of `digest` held ([] for nothing), or None if the store has not seen it."
+    k = self._keyed(digest)
+    return [] if k in self.clean else self.found.get(k)
+
+# %% ../nbs/00g_found.ipynb #e17150fd
+@patch
+def note(self: FindingsStore, digest: bytes, value: list):
+    "Note that the text of `digest` held `value` (falsy: nothing)."
+    k = self._keyed(digest)
+    if value: self.found[k] = value
+    else: self.clean.add(k)
+    self.new.add(k)
+
+# %% ../nbs/00g_found.ipynb #dbde174c
+@patch
+def drain(self: FindingsStore) -> dict[bytes, list]:
+    "What this process added since the last drain, by the store's names: for the process that saves."
+    out = {k: self.found.get(k, []) for k in self.new}
+    self.new = set()
+    return out
+
+# %% ../nbs/00g_found.ipynb #a736baad
+@patch
+def merge(self: FindingsStore, added: dict[bytes, list]):
+    "Take what another process's store `drain`ed (under the same key)."
+    for k, v in added.items():
+        if v: self.found[k] = v
+        else: self.clean.add(k)
+    self.new.update(added)
+
+# %% ../nbs/00g_found.ipynb #26864af4
+@patch
+def write(self: FindingsStore):
+    "Write the store whole, if this process added to it and it has a place."
+    if not (self.path and self.new): return
+    clean = sorted(self.clean)
+    found = json.dumps({k.hex(): v for k, v in self.found.items()}, separators=(',', ':'))
+    body = _MAGIC + len(clean).to_bytes(4, 'big') + b''.join(clean) + found.encode()
+    try:
+        with whole_file(self.path, 'wb', what='findings store') as f:
+            f.write(body + _mac(body, self.key))
+    except (FileRefused, OSError): return
+    self.new = set()

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Iterator
 from .domain import MemgateError, Record
 from .files import safe_name
-from .found import FoundIndex, code_stamp, file_print, grown
-from .redact import KnownSecrets, findings_kept, keep_findings
+from .found import FindingsStore, FoundIndex, code_stamp, file_print, grown
+from .redact import KnownSecrets, findings_kept, keep_findings, store_in_use, use_store
 from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
 from .rules import default_rules, redaction_rules
 from .sessions import Session, file_size, found_lines, group_sessions, session_records
@@ -25,7 +25,7 @@ from .sessions import Session, file_size, found_lines, group_sessions, session_r
 # %% auto #0
 __all__ = ['PARALLEL_BYTES', 'HANDED_MOST', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
            'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'stop_pool',
-           'workers_for', 'ReadingStopped']
+           'store_drained', 'take_drained', 'workers_for', 'ReadingStopped']
 
 # %% ../nbs/02a_projects.ipynb #06e8bc77
 @dataclass
@@ -278,7 +278,8 @@ def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[st
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
-        now, before = file_print(f), index.files.get(str(path))
+        before = index.files.get(str(path))
+        now = file_print(f, before)
         lines, values, start = [], {}, 0
         if before and (now == {k: before.get(k) for k in now} or grown(f, before, now)):
             lines = list(before['lines'])
@@ -294,13 +295,17 @@ def _file_values(index: FoundIndex, s: Session, path: Path, cap: int) -> dict[st
     return values
 
 # %% ../nbs/02a_projects.ipynb #fc462250
-def _worker_start():
-    "A worker leaves Ctrl-C to the process that started it."
+def _worker_start(store: tuple | None = None): # where the parent's store is: (path, key, rules)
+    "A worker leaves Ctrl-C to the process that started it, and looks texts up in its parent's store."
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if store: use_store(FindingsStore(*store).load())
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     "`workers` new processes (spawned: no thread's lock is copied) that leave Ctrl-C to this one."
-    return ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start)
+    store = store_in_use()
+    place = (store.path, store.key, store.rules) if store and store.path else None
+    return ProcessPoolExecutor(workers, mp_context=get_context('spawn'), initializer=_worker_start,
+                               initargs=(place,))
 
 # %% ../nbs/02a_projects.ipynb #0e3687e7
 def stop_pool(pool: ProcessPoolExecutor,
@@ -312,6 +317,16 @@ def stop_pool(pool: ProcessPoolExecutor,
     for job in jobs:
         if job is not None: job.cancel()
     pool.shutdown(wait=False, cancel_futures=True)
+
+# %% ../nbs/02a_projects.ipynb #5fe05720
+def store_drained() -> dict:
+    "What this process's store added since it was last drained: what a worker hands its parent."
+    return store.drain() if (store := store_in_use()) is not None else {}
+
+# %% ../nbs/02a_projects.ipynb #038adfbd
+def take_drained(added: dict):
+    "Take what a worker's store drained into this process's store, if it has one."
+    if (store := store_in_use()) is not None: store.merge(added)
 
 # %% ../nbs/02a_projects.ipynb #2be35b6f
 # a project with this many bytes of sessions to read is read by worker processes: finding its secrets
@@ -326,12 +341,12 @@ def workers_for(project: Project, size: int | None = None) -> int:
 # %% ../nbs/02a_projects.ipynb #339e1d33
 def _file_found(key: bytes,            # the index's key
                 entry: dict | None,    # what the index holds of `path`, if anything
-                s: Session, path: Path, cap: int) -> tuple[dict[str, str], dict, dict]:
-    "(values, index entry, findings) of `path`, read in a worker against the index's entry for it alone."
+                s: Session, path: Path, cap: int) -> tuple[dict[str, str], dict, dict, dict]:
+    "(values, index entry, findings, store's additions) of `path`, read in a worker against its entry alone."
     index = FoundIndex(None, key, {str(path): entry} if entry else {})
     values = _file_values(index, s, path, cap)
     # what its texts hold: the redaction in the parent reads the same texts
-    return values, index.files[str(path)], findings_kept(clear=True)
+    return values, index.files[str(path)], findings_kept(clear=True), store_drained()
 
 # %% ../nbs/02a_projects.ipynb #c70565e7
 class ReadingStopped(MemgateError):
@@ -362,13 +377,14 @@ def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, w
                 continue
             while True:
                 # (a thread waiting here hears no Ctrl-C: its run asks it to stop)
-                try: got, entry, found = job.result(timeout=0.2)
+                try: got, entry, found, added = job.result(timeout=0.2)
                 except Waited:
                     if stopped(): raise ReadingStopped("stopped while the sessions were read") from None
                     continue
                 break
-            index.put(p, {k: entry[k] for k in ('size', 'hash')}, entry['lines'], got)
+            index.put(p, {k: v for k, v in entry.items() if k not in ('lines', 'values')}, entry['lines'], got)
             keep_findings(found)
+            take_drained(added)
             if handed is not None and held + len(found) <= HANDED_MOST:
                 handed[str(p)], held = found, held + len(found)
             yield got
@@ -382,6 +398,9 @@ def _found_in(project: Project, stopped=lambda: False) -> KnownSecrets:
     rules = f"{redaction_rules().sha} {default_rules().sha}"
     stamp = f"{code_stamp()} {rules} {project.tool_result_chars}"
     index, values = FoundIndex.open(project.source or project.name, stamp), {}
+    # (a tool result is redacted whole, then cut: what its text holds is the same under any cap)
+    ids = (redaction_rules().sha, default_rules().sha)
+    use_store(FindingsStore.open(project.source or project.name, f"{code_stamp()} {rules}", ids))
     files = [(s, p) for s in project.sessions for p in s.files]
     # (a file read already: only its lines that held values are read again)
     new = sum(n for _, p in files if (index.files.get(str(p)) or {}).get('size') != (n := file_size(p)))
@@ -389,6 +408,7 @@ def _found_in(project: Project, stopped=lambda: False) -> KnownSecrets:
     for got in _values_of(index, files, project.tool_result_chars, workers, project.handed, stopped):
         values.update(got)
     index.save()
+    store_in_use().write()
     # by the project's name: the same sessions make the same chunks wherever they are read from
     key = hashlib.blake2b(project.name.encode(), digest_size=32).digest()
     return KnownSecrets(dict(sorted(values.items())), key)

@@ -11,6 +11,7 @@ import re2
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from .found import FindingsStore
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found,
                            column_name,
@@ -26,9 +27,10 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'UNDER_A_HEADING', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
            'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
            'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'keyed_random', 'public_jwt', 'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact',
-           'read_forms', 'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret',
-           'shell_pair', 'printed_secrets', 'redact_seams', 'seam_values']
+           'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings',
+           'findings_kept', 'keep_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
+           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'redact_seams',
+           'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -570,6 +572,43 @@ def public_jwt(token: str) -> bool:
     except (IndexError, ValueError, UnicodeDecodeError): return False
     return isinstance(claims, dict) and claims.get('role') == 'anon'
 
+# %% ../nbs/01_redact.ipynb #98b41b19
+def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
+    "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
+    rules = [f for f in findings(redaction_rules(), text)
+             if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
+                     or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
+    review = random_review(text)
+    positions = _not_code(text, position_findings(text))
+    return _not_code(text, rules), positions, review, keyed_random(text, review)
+
+# %% ../nbs/01_redact.ipynb #28aadfc2
+def as_stored(found: tuple) -> list:
+    "`text_findings`'s answer as the store keeps it: [] if it found nothing; no pseudonym (of an unkeyed hash)."
+    if not any(found): return []
+    return [[[s, e, 'random#' if k.startswith('random#') else k] for s, e, k in part] for part in found]
+
+# %% ../nbs/01_redact.ipynb #3ff82f48
+def restored(kept: list, text: str) -> tuple:
+    "`text_findings`'s answer for `text` from what the store kept of it (`as_stored`)."
+    if not kept: return [], [], [], []
+    return tuple([(s, e, 'random#' + pseudonym(text[s:e]) if k == 'random#' else k) for s, e, k in part]
+                 for part in kept)
+
+# %% ../nbs/01_redact.ipynb #86f4fd21
+# where what texts held is kept between runs (`FindingsStore`): a project's, once its pre-pass opened it
+_STORE: FindingsStore | None = None
+
+def use_store(store: FindingsStore | None):
+    "Look what texts hold up in `store` and note it there, from now on in this process (None: nowhere)."
+    global _STORE
+    _STORE = store
+
+# %% ../nbs/01_redact.ipynb #af38927a
+def store_in_use() -> FindingsStore | None:
+    "The store `text_findings` looks texts up in, if any."
+    return _STORE
+
 # %% ../nbs/01_redact.ipynb #963a9dc3
 # what a text's findings are before a project's found values join them, by the text's digest and the
 # rules': the project's pre-pass (`found_values`) and the redaction after it read the same texts
@@ -578,17 +617,16 @@ _TEXT_FINDINGS_MOST = 50_000
 
 def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "The findings of `text` alone: rules', positions', random runs' and keys' random values."
-    key = (hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest(),
-           redaction_rules().sha, default_rules().sha)
-    if (hit := _TEXT_FINDINGS.get(key)) is None:
+    digest = hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest()
+    rules = (redaction_rules().sha, default_rules().sha)
+    if (hit := _TEXT_FINDINGS.get((digest, *rules))) is None:
         if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: _TEXT_FINDINGS.clear()
-        rules = [f for f in findings(redaction_rules(), text)
-                 if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
-                         or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
-        review = random_review(text)
-        positions = _not_code(text, position_findings(text))
-        keyed = keyed_random(text, review)
-        hit = _TEXT_FINDINGS[key] = (_not_code(text, rules), positions, review, keyed)
+        # (a store of other rules' findings is not asked)
+        store = _STORE if _STORE is not None and _STORE.rules == rules else None
+        kept = store.get(digest) if store else None
+        hit = _found_alone(text) if kept is None else restored(kept, text)
+        if store and kept is None: store.note(digest, as_stored(hit))
+        _TEXT_FINDINGS[(digest, *rules)] = hit
     return hit
 
 # %% ../nbs/01_redact.ipynb #05a2fad5

@@ -278,6 +278,10 @@ _made_run = lambda v: any(re.search('[a-z]', r[0]) and re.search('[A-Z]', r[0]) 
 _STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|\{[A-Za-z0-9+/]{16,}={0,2}\}$|vault:|@|<|%|#\{|\{\{|!vault)'
                          r'|x{4,}|\*{3,}|\.{3}|…|\[REDACTED', re.I)
 
+# an option where a value would be (`--password-stdin`, `-Dkey=…`, `-`): a word's case, not a
+# generator's mixed one (`-Xk9#mP2qL` is a password that begins with a dash)
+_FLAG = re.compile(r'-{1,2}(?:[A-Za-z]?[a-z0-9.-]*(?:=\S*)?)?')
+
 def placeholder(v: str) -> bool:
     "Whether `v` stands for a value rather than being one."
     v = v.strip()
@@ -289,7 +293,7 @@ def placeholder(v: str) -> bool:
     made = len(v) >= 40 and _made_run(v) and not _STANDS_FOR.search(v)
     return (not v or bool(code or not made and (_REFERENCE.match(v) or _PLACEHOLDER.match(v))
                           or _PATH.match(v) or _ELSEWHERE.match(v))
-            or v.startswith('-'))
+            or bool(_FLAG.fullmatch(v)))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
 Found = tuple[int, int, str]
