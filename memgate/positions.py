@@ -24,10 +24,11 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
-           'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'table_findings',
-           'argv_findings', 'hcl_findings', 'statement_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'position_findings']
+           'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings',
+           'credential_header', 'table_findings', 'argv_findings', 'xml_findings', 'hcl_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -961,6 +962,8 @@ _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)
 # `Grafana: dn-ops / R6He…`, `(guest): KVH-DRIVERS / …`): what a person writes a login as
 _COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<pw>[^\s`]{8,})`?'
                          r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
+# and an e-mail address for the user, in any sentence (`testitunnus on `qa@…` / Sisu1997#`)
+_MAIL_PAIR = re.compile(r'[\w.+-]+@[\w-]+(?:\.[\w-]+)+`?[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
 # (a password's marks, its cases and digits mixed, or its letters and digits glued: not a
 # version's, a product's or a branch's `-` and `.`)
 _password_marks = lambda v: bool(
@@ -970,7 +973,8 @@ _password_marks = lambda v: bool(
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
-    pairs = [m for m in _COLON_PAIR.finditer(text) if _password_marks(m['pw'])]
+    pairs = [m for m in (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text))
+             if _password_marks(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -1140,13 +1144,18 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
         at += len(part) + 1
     return out
 
+# %% ../nbs/00e_positions.ipynb #4cfe6b33
+def credential_header(header: str) -> bool:
+    "Whether a table's column `header` names a credential: as a key's name, or a password's word in any language."
+    return secret_name(header, True) or any(w in PASSWORD_WORDS for w in re.split(r'[\s/()]+', header.lower()))
+
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
     "The credentials of one table row."
     cells = _cells(line, sep)
     # a row with more cells than its header: a `|` inside the one credential's cell
     # (`E]3n!VQu/Bv|M`)
-    secret = [i for i, h in enumerate(header) if secret_name(h, True)]
+    secret = [i for i, h in enumerate(header) if credential_header(h)]
     if sep in '|,' and len(cells) > len(header) and len(secret) == 1:
         c, extra = secret[0], len(cells) - len(header)
         cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
@@ -1162,7 +1171,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
         pair = names and i in values and secret_name(line[slice(*cells[names[0]])], True)
-        if ((secret_name(header[i], True) or pair) and not placeholder(v) and not plain_word(v)
+        if ((credential_header(header[i]) or pair) and not placeholder(v) and not plain_word(v)
                 and e > s):
             out.append((s + at, e + at, 'table-credential'))
     return out
@@ -1192,7 +1201,7 @@ def table_findings(text: str) -> list[Found]:
         sep = '|' if md else ',' if csv else '  '
         header = [line[s:e].strip().lower() for s, e in _cells(line, sep)]
         if gap and len(_cells(nxt, sep)) != len(header): gap = False
-        if not (md or csv or gap) or not any(secret_name(h, True) or 'value' in name_words(h)
+        if not (md or csv or gap) or not any(credential_header(h) or 'value' in name_words(h)
                                              for h in header):
             i += 1
             continue
@@ -1237,6 +1246,22 @@ def argv_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #91214dbc
+# an XML element named as a credential, its text the value (`<password>…</password>`, Jenkins'
+# `<secret>{AQAAAB…}</secret>`, `<hudson.util.Secret>…`): one line, spaces and all
+_XML_ELEMENT = re.compile(r'<(?P<tag>[A-Za-z_][\w.:-]*)(?:[ \t][^<>\n]*)?>(?P<v>[^<>\n]{1,400})</(?P=tag)>')
+
+def xml_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value an XML element named as a credential holds."
+    if '</' not in text: return []
+    out = []
+    for m in _XML_ELEMENT.finditer(text):
+        v = m['v'].strip()
+        if secret_name(m['tag'], True) and v and not placeholder(v) and not plain_word(v):
+            s = m.start('v') + len(m['v']) - len(m['v'].lstrip())
+            out.append((s, s + len(v), 'config-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #e1f00000
 # a Terraform variable, its name in the block's label: its default is the value
 # (`sensitive = true` says so too)
@@ -1255,6 +1280,28 @@ def hcl_findings(text: str) -> list[Found]:
             out.append((at + d.start('v'), at + d.end('v'), 'config-credential'))
     return out
 
+
+# %% ../nbs/00e_positions.ipynb #3a26db97
+# what a file of code, data or a public key is called: its content is read by the other layers
+_NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
+                                r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
+
+def secret_file(path: str) -> bool:
+    "Whether a file's name says it holds a credential (`.vault_pass`, `db_password.txt`; not `.pub`, code or config)."
+    # its name without its last extension (`github-recovery-codes.txt`)
+    stem = re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', path)[-1].lstrip('.'))
+    return bool(secret_name(stem)) and not _NOT_A_SECRET_FILE.search(path)
+
+# %% ../nbs/00e_positions.ipynb #bda8352d
+# a diff's hunk that makes a file of one line, or changes its one line: that line is all of it
+# (`+++ b/.vault_pass` `@@ -0,0 +1 @@` `+glacier-marble-…`)
+_ONE_LINE_HUNK = re.compile(r'^\+\+\+ b/(?P<file>[^\n]+)\n@@ -(?:0,0|1(?:,1)?) \+1(?:,1)? @@[^\n]*\n'
+                            r'(?:-[^\n]*\n)?\+(?P<v>[^\n]*\S)[ \t]*(?=\n(?!\+)|$)', re.M)
+
+def diff_secret_file(text: str) -> list[Found]:
+    "(start, end, kind) of the one line a diff gives a file whose name says it holds a credential."
+    return [(*m.span('v'), 'file-credential') for m in _ONE_LINE_HUNK.finditer(text)
+            if secret_file(m['file'].strip()) and not placeholder(m['v'].strip())]
 
 # %% ../nbs/00e_positions.ipynb #42264f22
 # SQL gives a user its password by position: `IDENTIFIED BY '…'`, `PASSWORD '…'` (CREATE/ALTER
@@ -1504,4 +1551,5 @@ def position_findings(text: str) -> list[Found]:
                   opening_code_findings(text), name_said_findings(text),
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
-                  block_findings(text), member_findings(text), users_map_findings(text))
+                  block_findings(text), member_findings(text), users_map_findings(text),
+                  diff_secret_file(text), xml_findings(text))

@@ -18,7 +18,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, placeholder, plain_word, plain_words,
                            row_name, secret_name)
-from .positions import ASSIGNED, position_findings, unquote, continued_literal
+from .positions import ASSIGNED, position_findings, secret_file, unquote, continued_literal
 from .generated import (checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
 
@@ -803,9 +803,6 @@ def _rest_of(b: str) -> int | None:
 _PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
                      r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
-# what a file of code, data or a public key is called: its content is read by the other layers
-_NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
-                                r'template|tmpl|dist|json|ya?ml|toml|ini|cfg|conf|xml|properties|env|csv|log|sh|crt)$')
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
@@ -822,9 +819,7 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each line `output` prints from a secret file."
     prints = list(_PRINTS.finditer(command))
     named = [m['path'] for m in prints]
-    # a file's name without its last extension (`github-recovery-codes.txt`)
-    stem = lambda p: re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', p)[-1].lstrip('.'))
-    secret = [p for p in named if secret_name(stem(p)) and not _NOT_A_SECRET_FILE.search(p)]
+    secret = [p for p in named if secret_file(p)]
     # (an environment variable's name ending in `KEY` is a key's)
     secret += [m[1] for m in _ECHOES.finditer(command)
                if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]

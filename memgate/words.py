@@ -275,7 +275,7 @@ _ALNUM_RUN = re.compile(r'[A-Za-z0-9]{16,}')
 _made_run = lambda v: any(re.search('[a-z]', r[0]) and re.search('[A-Z]', r[0]) and re.search(r'\d', r[0])
                           for r in _ALNUM_RUN.finditer(v))
 # the whole of a value that stands for one, or a shape cut short: whatever run it holds
-_STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|\{[A-Za-z0-9+/]{16,}={0,2}\}$|vault:|@|<|%|#\{|\{\{|!vault)'
+_STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|vault:|@|<|%|#\{|\{\{|!vault)'
                          r'|x{4,}|\*{3,}|\.{3}|…|\[REDACTED', re.I)
 
 # an option where a value would be (`--password-stdin`, `-Dkey=…`, `-`): a word's case, not a
