@@ -20,15 +20,15 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
-           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'grouped', 'prose_findings', 'name_said_findings', 'account_pair_findings',
-           'opening_code_findings', 'said_doubts', 'url_doubts', 'line_doubts', 'code_list_findings',
-           'credential_header', 'table_findings', 'argv_findings', 'xml_findings', 'hcl_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'position_findings']
+           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'URL_LAST', 'ON_A_NAMED_LINE',
+           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
+           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
+           'account_pair_findings', 'opening_code_findings', 'said_doubts', 'phrase_doubts', 'url_doubts',
+           'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'xml_findings',
+           'hcl_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1031,6 +1031,32 @@ def said_doubts(text: str) -> list[Found]:
                 re.search(r'\d|[^\w.-]', v) and re.search(r'[A-Za-z]', v) and not name_like(v))
             if len(v) >= 4 and shaped and not placeholder(v) and '[REDACTED' not in v:
                 out.append((t.start(1), t.start(1) + len(v), SAID_NEAR))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #0a7458ac
+# why a run of words said after a credential's word is listed: a passphrase's shape, kept
+SAID_PHRASE = "words said after a credential's word, shaped like a passphrase, kept"
+# (the words of a clause, not of a passphrase: a sentence goes on with them)
+_CLAUSE_WORDS = frozenset('''not no a an the this that your my our here will use only do is are be for of to
+    in on with and or it its has have had can must should would could may there their they we you
+    he she i from by at as if so but then than when which who what where stored saved kept sent see check
+    ist und der die das ein eine nicht von zu mit est et le la les un une des du pas de da do em um uma
+    não el los las por para con del y que och är en ett inte på'''.split())
+_PHRASE = re.compile(r'''[ \t]*[`"'«“„]?(?P<v>[^\s`"'«»“”„,;()\[\]{}<>|]+(?:[ \t]+[^\s`"'«»“”„,;()\[\]{}<>|]+){2,7})''')
+
+def phrase_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each run of 3 to 8 words said after a credential's word, no clause's: a doubt."
+    if not _SAID_GATE(text): return []
+    out = []
+    for m in _PROSE.finditer(text):
+        pos = m.end()
+        while says := _SAYS_RE.match(text, pos): pos = says.end()
+        if not (p := _PHRASE.match(text, pos)): continue
+        words = p['v'].rstrip('.!?:').split()
+        if (len(''.join(words)) >= 12 and not _CLAUSE_WORDS & {w.lower() for w in words}
+                and not any(placeholder(w) or '[REDACTED' in w for w in words)):
+            s = p.start('v')
+            out.append((s, s + len(p['v'].rstrip('.!?:')), SAID_PHRASE))
     return out
 
 # %% ../nbs/00e_positions.ipynb #70a997a5

@@ -24,13 +24,13 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
-           'UNDER_A_HEADING', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
-           'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
-           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings',
-           'findings_kept', 'keep_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
-           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'redact_seams',
-           'seam_values']
+           'UNDER_A_HEADING', 'PAIR_NAME', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
+           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
+           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
+           'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use',
+           'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact', 'read_forms',
+           'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
+           'printed_secrets', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -163,6 +163,9 @@ CHECKED_ID = "an id its own check digit vouches for (a vehicle's VIN, a UPS parc
 IN_A_HOST = "a label of a host's name: an address"
 # what keeps one that a heading above it says is a digest
 UNDER_A_HEADING = "a digest under a heading of checksums (a lockfile's `SPEC CHECKSUMS:`)"
+# what keeps one that ends a cookie's or a query's pair's name (`remember_web_59ba36…=…`): a name
+PAIR_NAME = "the name of a cookie's or a query's pair, before its `=`"
+_PAIR_NAME_START = re.compile(r'(?:^|[;&?][ \t]*|[Cc]ookie:[ \t]*)[\w.-]*$')
 _DIGESTS = re.compile(r'(?i)\b(?:checksums?|digests?|hashes|integrity|shasums?)\b[^\n]*:[ \t]*$')
 _HOST_REST = re.compile(r'(?:-[A-Za-z0-9]+)*(?:\.[A-Za-z0-9-]+)+\.[a-z]{2,12}(?::\d+)?(?![\w.-])')
 _TOKEN_AROUND = re.compile(r'[^\s"\'`<>()\[\]{}|,;]*')
@@ -246,6 +249,8 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
+    if re.match(r'=[^=\s]', text[e:e + 2]) and _PAIR_NAME_START.search(text, max(0, s - 60), s):
+        return PAIR_NAME
     return None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
@@ -662,7 +667,9 @@ def _outside(text: str, run: Found, found: list[Found]) -> list[Found]:
         # (digits alone are a number's, a date's, a reference's: `0612+464392841+` before a
         # password)
         long = len(re.sub(r'[^A-Za-z0-9]', '', piece)) >= 6 and re.search('[A-Za-z]', piece)
-        if long and not (named and not generated(named[1] or named[2])):
+        # (a name that starts with a word is one, whatever hash it ends with: `remember_web_59ba…=`)
+        name = named and (named[1] or named[2])
+        if long and not (name and (not generated(name) or re.match(r'[A-Za-z]{3,}[_.-]', name))):
             out.append((pos, a, why))
         pos = max(pos, b)
     return out

@@ -109,7 +109,8 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
     ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key'),
-    ('project', 'key')])
+    ('project', 'key'), ('signing', 'salt'), ('encryption', 'salt'), ('device', 'token'), ('push', 'token'),
+    ('registration', 'token')])
 
 # words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
 # `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes
