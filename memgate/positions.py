@@ -1143,10 +1143,14 @@ def code_list_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
 _ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$'
-                        r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$')
-# a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output)
+                        r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$'
+                        r'|^[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*$')
+# a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output); of two
+# names, with a rule of dashes under it (`vault kv get`'s `Key  Value` over `---  -----`)
 _ALIGNED_HEADER = re.compile(r'(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*')
 _TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
+_TWO_NAMES = re.compile(r'[ \t]*[\w.-]+(?: {2,}|\t+)[\w.-]+[ \t]*')
+_DASH_RULE = re.compile(r'[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*')
 
 _CSV_CELL = re.compile(r'[ \t]*(?:"(?:[^"]|"")*"|[^,]*)')
 
@@ -1223,7 +1227,8 @@ def table_findings(text: str) -> list[Found]:
                and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line))
         # a header's cells are names, not a sentence's clauses (prose has commas too)
         csv = csv and all(len(cell.split()) <= 3 for cell in line.split(','))
-        gap = not (md or csv) and _ALIGNED_HEADER.fullmatch(line)
+        gap = not (md or csv) and (_ALIGNED_HEADER.fullmatch(line)
+                                   or _TWO_NAMES.fullmatch(line) and _DASH_RULE.fullmatch(nxt))
         sep = '|' if md else ',' if csv else '  '
         header = [line[s:e].strip().lower() for s, e in _cells(line, sep)]
         if gap and len(_cells(nxt, sep)) != len(header): gap = False

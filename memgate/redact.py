@@ -18,15 +18,16 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, placeholder, plain_word, plain_words,
                            row_name, secret_name)
-from .positions import ASSIGNED, position_findings, secret_file, unquote, continued_literal
+from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
+                               secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated,
                               pseudonym, word_share, wordlike)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
-           'UNDER_A_HEADING', 'PAIR_NAME', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
-           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
-           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
+           'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS',
+           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in',
+           'heading', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use',
            'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact', 'read_forms',
            'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
@@ -165,6 +166,14 @@ IN_A_HOST = "a label of a host's name: an address"
 UNDER_A_HEADING = "a digest under a heading of checksums (a lockfile's `SPEC CHECKSUMS:`)"
 # what keeps one that ends a cookie's or a query's pair's name (`remember_web_59ba36…=…`): a name
 PAIR_NAME = "the name of a cookie's or a query's pair, before its `=`"
+# what keeps one on a lockfile's line that grep or git printed (`pubspec.lock:3:  4d16…`): a digest
+IN_A_LOCKFILE = "a digest on a lockfile's line (grep's or git's `pubspec.lock:3:`)"
+_LOCKFILE_LINE = re.compile(r'(?:[\w.@-]*/)*(?:[\w.-]+\.lock|package-lock\.json|npm-shrinkwrap\.json|go\.sum'
+                            r'|pnpm-lock\.yaml|gradle\.lockfile)[:-]\d+[:-]')
+# what keeps one in a table's column whose header names no credential (`mrn`, `container`, `sha`)
+IN_A_COLUMN = "a table's cell under a header that names no credential (a column of ids)"
+# (a table that says it is one: a rule of dashes under its header, markdown's, psql's, a CLI's)
+_HEADER_RULE = re.compile(r'(?m)^[ \t]*[|+]?[ \t]*:?-{3,}[-+|: \t]*$')
 _PAIR_NAME_START = re.compile(r'(?:^|[;&?][ \t]*|[Cc]ookie:[ \t]*)[\w.-]*$')
 _DIGESTS = re.compile(r'(?i)\b(?:checksums?|digests?|hashes|integrity|shasums?)\b[^\n]*:[ \t]*$')
 _HOST_REST = re.compile(r'(?:-[A-Za-z0-9]+)*(?:\.[A-Za-z0-9-]+)+\.[a-z]{2,12}(?::\d+)?(?![\w.-])')
@@ -249,6 +258,12 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
+    if _LOCKFILE_LINE.match(text, text.rfind('\n', 0, s) + 1): return IN_A_LOCKFILE
+    # (a column of values, `Value`, `Data`, holds what its row's name says)
+    ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
+    if ruled and (header := column_name(text, s, e)) and not (
+            credential_header(header) or set(name_words(header)) & {'value', 'values', 'data', 'current'}):
+        return IN_A_COLUMN
     if re.match(r'=[^=\s]', text[e:e + 2]) and _PAIR_NAME_START.search(text, max(0, s - 60), s):
         return PAIR_NAME
     return None
@@ -871,12 +886,14 @@ def generator_output(command: str, output: str) -> list[Found]:
 _COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
 # the first line of an output, when it is one token and the rest is blank or prose
 _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
+# or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
+_ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
 
 _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
 
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
-    m = _FIRST_TOKEN.match(output)
+    m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     if not m or len(output) > 2000: return []
     lines = _COMMAND_LINE.findall(command)
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
@@ -896,8 +913,11 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     v = m[1]
     # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
     # stand-in is not what was fetched
+    # (nor, of a line of words, a sentence: an error's, a message's)
+    words = v.split()
     if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
-            or v[:1] in '-{['):
+            or v[:1] in '-{[' or len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v)
+                                                      or v[:1].isupper())):
         return []
     return [(*m.span(1), 'password')]
 
