@@ -25,10 +25,11 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
            'account_pair_findings', 'opening_code_findings', 'said_doubts', 'phrase_doubts', 'url_doubts',
-           'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'xml_findings',
-           'hcl_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'position_findings']
+           'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file',
+           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1277,6 +1278,26 @@ def argv_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #5a9609c3
+# a connection string's fields, `;` or `,` between them (ADO.NET's, StackExchange.Redis's): a value runs to
+# the next field, spaces and all (`…;Password=correct horse battery;Encrypt=True`)
+_FIELD = re.compile(r'(?:^|(?<=[;,"\'\s]))(?P<name>[A-Za-z][\w .-]{0,30}?)=(?P<v>[^;,"\'\s=][^;,"\'\n]*[^;,"\'\s])'
+                    r'(?=[;,"\']|$)', re.M)
+
+def conn_string_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential field of a connection string, its value whole."
+    if '=' not in text: return []
+    out = []
+    for m in _FIELD.finditer(text):
+        # (a field of a list: a separator right before it, or after it another field, no space
+        # between: code's arguments are apart by `, `)
+        listed = (text[m.start() - 1:m.start()] in (';', ',')
+                  or re.match(r'[;,][A-Za-z][\w .-]{0,30}=', text[m.end():m.end() + 34]))
+        v = m['v']
+        if listed and secret_name(m['name'].strip(), True) and len(v) >= 4 and not placeholder(v):
+            out.append((*m.span('v'), 'command-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #91214dbc
 # an XML element named as a credential, its text the value (`<password>…</password>`, Jenkins'
 # `<secret>{AQAAAB…}</secret>`, `<hudson.util.Secret>…`): one line, spaces and all
@@ -1583,4 +1604,4 @@ def position_findings(text: str) -> list[Found]:
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
-                  diff_secret_file(text), xml_findings(text))
+                  diff_secret_file(text), xml_findings(text), conn_string_findings(text))

@@ -460,7 +460,7 @@ _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # span's end
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
-_NEXT_FIELD = re.compile(r';[ \t]*[A-Za-z][\w ]{0,30}=')
+_NEXT_FIELD = re.compile(r'[;,][ \t]*[A-Za-z][\w ]{0,30}=')
 # a query string's or a form body's parameter: before a value, and after it
 _QUERY_KEY = re.compile(r'[?&][\w.\[\]%-]{1,40}=$')
 _NEXT_PARAM = re.compile(r'&[\w.\[\]%-]{1,40}=')
