@@ -12,10 +12,10 @@ uniformly random delay in [0, window) after that byte. Outcomes:
   interrupt told in one line (`memgate: interrupted`, or the run's own `SIGINT: finishing the turns in flight…`), and
   stderr exactly that one line when the run had said nothing before it;
 - ignored: exit 0 although the signal was sent while the process ran;
-- killed: ended by the signal itself (returncode -2: the shell's 130, no word), which memgate leaves to a Ctrl-C that
-  comes once it has said everything and its exit code is decided;
+- killed: ended by the signal itself (returncode -2: the shell's 130, but no word);
 - noisy: something of Python's on stderr; other: any other exit code or stderr;
-- late: the process had already ended when the signal was due (not sent; not counted in the ratios).
+- late: the process had already ended, or its exit had begun (Linux's flag in /proc/PID/stat: the kernel tears a
+  process down for some ms, deaf to signals), when the signal was due (not sent; not counted in the ratios).
 """
 import argparse, os, random, re, signal, subprocess, sys, tempfile, time
 from collections import Counter
@@ -37,6 +37,13 @@ def kind(code: int, err: str) -> str:
     if code == 130 and len(told) == 1 and (said_before or err.splitlines() == told): return 'clean'
     return 'other'
 
+def ending(p) -> bool:
+    "Whether `p` has ended or its exit has begun (field 9 of /proc/PID/stat holds PF_EXITING, 0x4)."
+    if os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None: return True
+    try: fields = open(f'/proc/{p.pid}/stat').read().rsplit(')', 1)[1].split()
+    except OSError: return False
+    return fields[0] in 'ZX' or bool(int(fields[6]) & 0x4)
+
 def one_try(rng: random.Random, window: float, log_dir: str) -> tuple[str, float, int, str]:
     "(outcome, delay in s, exit code, stderr) of one run sent SIGINT a random delay after its entry point ran."
     r, w = os.pipe()
@@ -48,14 +55,17 @@ def one_try(rng: random.Random, window: float, log_dir: str) -> tuple[str, float
     os.close(w)
     started = os.read(r, 1)
     os.close(r)
-    delay = rng.uniform(0, window)
+    delay, late = rng.uniform(0, window), False
     if started:
         time.sleep(delay)
-        # not yet ended (WNOWAIT: still there to be waited for): the signal reaches a running process
-        if os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None: os.kill(p.pid, signal.SIGINT)
+        # not yet ended (WNOWAIT: still there to be waited for) nor ending: the signal reaches a running process
+        if not ending(p): os.kill(p.pid, signal.SIGINT)
         else: started = b''
+        # ending just after: it may have begun first, and was deaf to it
+        late = ending(p)
     _, err = p.communicate(timeout=120)
-    return (kind(p.returncode, err) if started else 'late'), delay, p.returncode, err
+    what = kind(p.returncode, err) if started else 'late'
+    return ('late' if what == 'ignored' and late else what), delay, p.returncode, err
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

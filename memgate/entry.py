@@ -58,17 +58,21 @@ def _decided(code: int, # the code `memgate.cli.main` returned, or 130 when a Ct
 
 # %% ../nbs/17_entry.ipynb #74f7dd9d
 def _at_exit():
-    "As the process ends, a Ctrl-C heard since the code was set is 130."
+    "As the process ends, a Ctrl-C heard since the code was set is 130; the process ends here."
     import os, signal, sys
     if _heard['code'] in (130, 143): return             # said already: a later one changes nothing
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})     # one landed is heard here
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    if _heard['count'] or signal.SIGINT in signal.sigpending():
-        _interrupted()
-        try: sys.stdout.flush()
-        except OSError: pass
-        os._exit(130)                   # what is still to be freed would only say more of Python's
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)        # runs Python's handler of one just heard
+    heard = _heard['count'] or signal.SIGINT in signal.sigpending()
+    code = _interrupted() if heard else _heard['code']
+    if code is None:                    # a traceback or argparse's exit: Python ends those
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try: stream.flush()
+        except (OSError, ValueError): pass
+    os._exit(code)                      # Python's teardown is tens of ms a Ctrl-C would end silently
+
 
 # %% ../nbs/17_entry.ipynb #481aecdc
 def _listen():

@@ -58,23 +58,25 @@ async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Ev
     "Run `ingest`: Ctrl-C or SIGTERM stops it gracefully, then cancels."
     loop, err = asyncio.get_running_loop(), progress.say
     task = asyncio.ensure_future(ingest_then_answer(plan, factory, stop, progress, answering))
-    def on_signal(signame):
-        caught.append(signame)
+    def act(signame):
         if not stop.is_set():
             stop.set()
             err(f"{signame}: finishing the turns in flight, then stopping (Ctrl-C again to cancel now)")
         else:
             err(f"{signame} again: cancelling now")
             task.cancel()
-    # the handlers before: the loop's removal would put Python's default back instead
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    for sig in before: loop.add_signal_handler(sig, on_signal, sig.name)
+    def on_signal(signum, frame):
+        "Noted at once, in the main thread; acted on in the loop."
+        caught.append(signal.Signals(signum).name)
+        loop.call_soon_threadsafe(act, caught[-1])
+    # Python's handlers, not the loop's: the loop reads a signal on its next turn, and none may come
+    before = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try: return await task
     except asyncio.CancelledError: return None
     finally:
         for sig, handler in before.items():
-            loop.remove_signal_handler(sig)
             if handler is not None: signal.signal(sig, handler)
+        await asyncio.sleep(0)          # one noted as the run ended is acted on: said
         if close: await close()
 
 # %% ../nbs/12a_pipeline.ipynb #28884fda
