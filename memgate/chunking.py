@@ -21,7 +21,7 @@ from .claude import CLAUDE_SKIP, claude_records
 from .codex import CODEX_SKIP, codex_records
 from .sessions import Session, file_size, session_records
 from .projects import Project, stop_pool, store_drained, take_drained, worker_pool, workers_for
-from .redact import keep_findings, store_in_use
+from .redact import store_in_use
 
 # %% auto #0
 __all__ = ['CHUNK_TOKENS', 'PART_MARK', 'Counted', 'HEAD_CHARS', 'GOLDEN', 'SAMPLE_BYTES', 'FILL', 'tail', 'joined_extra',
@@ -194,12 +194,10 @@ def _save_store():
     if (store := store_in_use()) is not None: store.write()
 
 # %% ../nbs/03_chunking.ipynb #0b2f7998
-def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int,
-                     found: dict | None = None, # what the pre-pass found in its texts
-                    ) -> tuple[list[Counted], dict, dict]:
+def _session_counted(s: Session, cap: int, secrets: bool,
+                     max_tokens: int) -> tuple[list[Counted], dict, dict]:
     "One session's counted records, its files' reports, and what its texts added to the store."
     w = Warnings()
-    keep_findings(found or {})
     return count_records(session_records(s, w, cap, secrets), max_tokens), w.files, store_drained()
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9
@@ -214,9 +212,7 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         return
     def submit(s: Session):
         secrets = project.redact and project.known_secrets()
-        # (read by the pre-pass's workers already: not again)
-        found = {k: v for p in s.files for k, v in project.handed.pop(str(p), {}).items()}
-        return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens, found)
+        return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens)
     pending, pool = deque(), None
     try:
         sessions = iter(project.sessions)

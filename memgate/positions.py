@@ -24,7 +24,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
-           'account_pair_findings', 'opening_code_findings', 'said_doubts', 'phrase_doubts', 'url_doubts',
+           'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'url_doubts',
            'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file',
            'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
@@ -1011,6 +1011,15 @@ def opening_code_findings(text: str) -> list[Found]:
     return [(*m.span('v'), 'prose-credential') for m in (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text))
             if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
 
+# %% ../nbs/00e_positions.ipynb #b12af711
+def said_after(text: str) -> Iterator[int]:
+    "Where each credential's word said in `text` ends, with the words that say it is (`is`, `:`, `lautet`)."
+    if not _SAID_GATE(text): return
+    for m in _PROSE.finditer(text):
+        pos = m.end()
+        while says := _SAYS_RE.match(text, pos): pos = says.end()
+        yield pos
+
 # %% ../nbs/00e_positions.ipynb #bf4ed9a2
 # why a token said just after a credential's word is listed, though nothing took it
 SAID_NEAR = "said just after a credential's word (a PIN, a password, a code), kept"
@@ -1018,10 +1027,8 @@ _NEAR_TOKEN = re.compile(r'''[ \t]*[`"'«“(]*([^\s`"'«»“”,;()\[\]{}]+)''
 
 def said_doubts(text: str) -> list[Found]:
     "(start, end, why) of each token said just after a credential's word: a doubt, not a finding."
-    if not _SAID_GATE(text): return []
     out = []
-    for m in _PROSE.finditer(text):
-        pos = m.end()
+    for pos in said_after(text):
         for _ in range(5):
             while says := _SAYS_RE.match(text, pos): pos = says.end()
             if not (t := _NEAR_TOKEN.match(text, pos)): break
@@ -1047,17 +1054,14 @@ _PHRASE = re.compile(r'''[ \t]*[`"'«“„]?(?P<v>[^\s`"'«»“”„,;()\[\]{
 
 def phrase_doubts(text: str) -> list[Found]:
     "(start, end, why) of each run of 3 to 8 words said after a credential's word, no clause's: a doubt."
-    if not _SAID_GATE(text): return []
     out = []
-    for m in _PROSE.finditer(text):
-        pos = m.end()
-        while says := _SAYS_RE.match(text, pos): pos = says.end()
+    for pos in said_after(text):
         if not (p := _PHRASE.match(text, pos)): continue
-        words = p['v'].rstrip('.!?:').split()
+        v = p['v'].rstrip('.!?:')
+        words = v.split()
         if (len(''.join(words)) >= 12 and not _CLAUSE_WORDS & {w.lower() for w in words}
                 and not any(placeholder(w) or '[REDACTED' in w for w in words)):
-            s = p.start('v')
-            out.append((s, s + len(p['v'].rstrip('.!?:')), SAID_PHRASE))
+            out.append((p.start('v'), p.start('v') + len(v), SAID_PHRASE))
     return out
 
 # %% ../nbs/00e_positions.ipynb #70a997a5

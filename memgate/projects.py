@@ -17,15 +17,15 @@ from typing import Iterator
 from .domain import MemgateError, Record
 from .files import safe_name
 from .found import FindingsStore, FoundIndex, code_stamp, file_print, grown
-from .redact import KnownSecrets, findings_kept, keep_findings, store_in_use, use_store
+from .redact import KnownSecrets, store_in_use, use_store
 from .reading import TOOL_RESULT_CHARS, SourceError, Warnings
 from .rules import default_rules, redaction_rules
 from .sessions import Session, file_size, found_lines, group_sessions, session_records
 
 # %% auto #0
-__all__ = ['PARALLEL_BYTES', 'HANDED_MOST', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names',
-           'list_projects', 'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'stop_pool',
-           'store_drained', 'take_drained', 'workers_for', 'ReadingStopped']
+__all__ = ['PARALLEL_BYTES', 'Project', 'claude_root', 'codex_root', 'Listed', 'cwd_tail', 'unique_names', 'list_projects',
+           'find_project', 'parse_when', 'Selection', 'load_project', 'worker_pool', 'stop_pool', 'store_drained',
+           'take_drained', 'workers_for', 'ReadingStopped']
 
 # %% ../nbs/02a_projects.ipynb #06e8bc77
 @dataclass
@@ -43,8 +43,6 @@ class Project:
     # every value its rules and credential positions take, in all its sessions
     # (`known_secrets`: read once)
     known: KnownSecrets | None = None
-    # what `known_secrets`' workers found in each file's texts (the chunking's redact them again)
-    handed: dict = field(default_factory=dict)
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -341,23 +339,19 @@ def workers_for(project: Project, size: int | None = None) -> int:
 # %% ../nbs/02a_projects.ipynb #339e1d33
 def _file_found(key: bytes,            # the index's key
                 entry: dict | None,    # what the index holds of `path`, if anything
-                s: Session, path: Path, cap: int) -> tuple[dict[str, str], dict, dict, dict]:
-    "(values, index entry, findings, store's additions) of `path`, read in a worker against its entry alone."
+                s: Session, path: Path, cap: int) -> tuple[dict[str, str], dict, dict]:
+    "(values, index entry, store's additions) of `path`, read in a worker against the index's entry for it alone."
     index = FoundIndex(None, key, {str(path): entry} if entry else {})
     values = _file_values(index, s, path, cap)
-    # what its texts hold: the redaction in the parent reads the same texts
-    return values, index.files[str(path)], findings_kept(clear=True), store_drained()
+    # what its texts hold, for the store: the redaction reads the same texts
+    return values, index.files[str(path)], store_drained()
 
 # %% ../nbs/02a_projects.ipynb #c70565e7
 class ReadingStopped(MemgateError):
     "The project's pre-pass was stopped (Ctrl-C) before it read every file."
 
 # %% ../nbs/02a_projects.ipynb #eeea9644
-# the findings of this many texts at most are held for the chunking's workers (some 200 bytes each)
-HANDED_MOST = 500_000
-
 def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, workers: int,
-               handed: dict | None = None, # gets what the workers found in each file's texts
                stopped=lambda: False,      # asked while the workers read: stop?
               ) -> Iterator[dict[str, str]]:
     "The values of each of `files`, in order: read by `workers` processes, the first session's here."
@@ -365,7 +359,7 @@ def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, w
     if workers <= 1:
         yield from (_file_values(index, s, p, cap) for s, p in files)
         return
-    pool, here, held, jobs = worker_pool(workers), set(files[0][0].files), 0, []
+    pool, here, jobs = worker_pool(workers), set(files[0][0].files), []
     try:
         # the first session here: the first chunk redacts the same texts again (their findings are
         # kept in this process)
@@ -377,16 +371,13 @@ def _values_of(index: FoundIndex, files: list[tuple[Session, Path]], cap: int, w
                 continue
             while True:
                 # (a thread waiting here hears no Ctrl-C: its run asks it to stop)
-                try: got, entry, found, added = job.result(timeout=0.2)
+                try: got, entry, added = job.result(timeout=0.2)
                 except Waited:
                     if stopped(): raise ReadingStopped("stopped while the sessions were read") from None
                     continue
                 break
             index.put(p, {k: v for k, v in entry.items() if k not in ('lines', 'values')}, entry['lines'], got)
-            keep_findings(found)
             take_drained(added)
-            if handed is not None and held + len(found) <= HANDED_MOST:
-                handed[str(p)], held = found, held + len(found)
             yield got
     finally: stop_pool(pool, jobs)
 
@@ -405,7 +396,7 @@ def _found_in(project: Project, stopped=lambda: False) -> KnownSecrets:
     # (a file read already: only its lines that held values are read again)
     new = sum(n for _, p in files if (index.files.get(str(p)) or {}).get('size') != (n := file_size(p)))
     workers = workers_for(project, new)
-    for got in _values_of(index, files, project.tool_result_chars, workers, project.handed, stopped):
+    for got in _values_of(index, files, project.tool_result_chars, workers, stopped):
         values.update(got)
     index.save()
     store_in_use().write()

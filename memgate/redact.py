@@ -29,9 +29,9 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in',
            'heading', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use',
-           'text_findings', 'findings_kept', 'keep_findings', 'secret_findings', 'redact', 'read_forms',
-           'decoded_forms', 'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
-           'printed_secrets', 'redact_seams', 'seam_values']
+           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
+           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'redact_seams',
+           'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -648,22 +648,6 @@ def text_findings(text: str) -> tuple[list[Found], list[Found], list[Found], lis
         if store and kept is None: store.note(digest, as_stored(hit))
         _TEXT_FINDINGS[(digest, *rules)] = hit
     return hit
-
-# %% ../nbs/01_redact.ipynb #05a2fad5
-def findings_kept(clear: bool = False, # and forget them here
-                 ) -> dict:
-    "What `text_findings` keeps, by the digests of a text and of the rules (a copy)."
-    kept = dict(_TEXT_FINDINGS)
-    if clear: _TEXT_FINDINGS.clear()
-    return kept
-
-
-# %% ../nbs/01_redact.ipynb #8d01832a
-def keep_findings(found: dict):
-    "Keep `found` (another process's `findings_kept`) for `text_findings`, as far as there is room."
-    for k, v in found.items():
-        if len(_TEXT_FINDINGS) >= _TEXT_FINDINGS_MOST: return
-        _TEXT_FINDINGS.setdefault(k, v)
 
 # %% ../nbs/01_redact.ipynb #4ef4b062
 _NAME_OR_FIELD = re.compile(r'([A-Za-z_][\w.-]*)[=:]["\']?|[;&,][ \t]*([A-Za-z_][\w .-]*)=.*')
