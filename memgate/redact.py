@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from .found import FindingsStore
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
-from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, Found,
+from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, placeholder, plain_word, plain_words,
@@ -878,7 +878,8 @@ _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
-    if not m or len(output) > 2000: return []
+    # (most commands name no credential's word at all: asked once, cheaply, before each word is)
+    if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
     lines = _COMMAND_LINE.findall(command)
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
     # count (`wg genkey | tee privatekey | wg pubkey`)
