@@ -798,6 +798,8 @@ def _said(text: str, at: int,
     if span := _next_to(text, at): return span
     says = _says_at(text, at)
     pos = says or at
+    # assigned (`password=db_password, port=5432`): its value is the one word after the `=`
+    assigned = says and text[at:says].strip(' \t') == '='
     for words in range(3):
         while m := _SAYS_RE.match(text, pos): pos = m.end()
         if not (t := _PROSE_TOKEN.match(text, pos)): return None
@@ -819,7 +821,7 @@ def _said(text: str, at: int,
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # after `is`, only ordinary words come before the password (`is really …`); without it, one
         # word at most (`the admin password earlier (…)`)
-        if (says and not plain_word(v)) or (not says and words): return None
+        if (says and not plain_word(v)) or (not says and words) or assigned: return None
     return None
 
 # %% ../nbs/00e_positions.ipynb #72b7fd94
