@@ -73,7 +73,7 @@ CREDENTIAL_ARGS = {
     ('ngrok', '-authtoken'): 'next',
     ('vault', '-token'): 'next', ('consul', '-token'): 'next', ('nomad', '-token'): 'next',
     ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0,
-    ('vault', 'login'): 0,
+    ('vault', 'login'): 0, ('wandb', 'login'): 0,
     ('rabbitmqctl', 'add_user'): 1, ('rabbitmqctl', 'change_password'): 1, ('redis-cli', 'auth'): 0,
     ('redis-cli', 'AUTH'): 0, ('htpasswd', '-b'): -1, ('htpasswd', '-nb'): -1,
     ('htpasswd', '-bc'): -1, ('htpasswd', '-cb'): -1, ('htpasswd', '-Bb'): -1,
@@ -578,10 +578,11 @@ def directive_findings(text: str) -> list[Found]:
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`,
 # Kubernetes' env list
 # (`- name: DB_PASSWORD⏎ value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style
-# `Name=X,Value=Y`
+# `Name=X,Value=Y`; a viewer's line numbers and a plan's or a diff's marks between (`+ value = …`)
 _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[=:][ \t]*["']?
     (?P<name>[\w.-]{2,80})["']?
-    [ \t]*,?[ \t]*(?:\r?\n[ \t]*)?-?[ \t]*["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
+    [ \t]*,?[ \t]*(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*)?[-+~]?[ \t]*
+    ["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
 
 # PowerShell's name and value given apart
 # (`Set-ItemProperty -Path … -Name DefaultPassword -Value 'X'`)
@@ -1306,8 +1307,10 @@ def conn_string_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #91214dbc
 # an XML element named as a credential, its text the value (`<password>…</password>`, Jenkins'
-# `<secret>{AQAAAB…}</secret>`, `<hudson.util.Secret>…`): one line, spaces and all
-_XML_ELEMENT = re.compile(r'<(?P<tag>[A-Za-z_][\w.:-]*)(?:[ \t][^<>\n]*)?>(?P<v>[^<>\n]{1,400})</(?P=tag)>')
+# `<secret>{AQAAAB…}</secret>`, `<hudson.util.Secret>…`): one line, spaces and all; named by its tag
+# or by its name's attribute (`<property name="connection.password">`, Android's `<string name="…">`)
+_XML_ELEMENT = re.compile(r'<(?P<tag>[A-Za-z_][\w.:-]*)(?P<attrs>[ \t][^<>\n]*)?>(?P<v>[^<>\n]{1,400})</(?P=tag)>')
+_XML_NAME = re.compile(r'(?:^|[ \t])(?:name|key)[ \t]*=[ \t]*(?:"([^"\n]{1,80})"|\'([^\'\n]{1,80})\')')
 
 def xml_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value an XML element named as a credential holds."
@@ -1315,7 +1318,9 @@ def xml_findings(text: str) -> list[Found]:
     out = []
     for m in _XML_ELEMENT.finditer(text):
         v = m['v'].strip()
-        if secret_name(m['tag'], True) and v and not placeholder(v) and not plain_word(v):
+        named = _XML_NAME.search(m['attrs'] or '')
+        if ((secret_name(m['tag'], True) or named and secret_name(named[1] or named[2], True)) and v
+                and not placeholder(v) and not plain_word(v)):
             s = m.start('v') + len(m['v']) - len(m['v'].lstrip())
             out.append((s, s + len(v), 'config-credential'))
     return out

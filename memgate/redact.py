@@ -527,9 +527,10 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
                     or len(set(value)) == 1): continue
             if (len(value) < 4 or value.lower() in _BOOLEANS
                     or template_only(value)): continue
-            # (`<redis-password>@host` is a stand-in's, unless its element closes: `<string>X</string>`)
-            if (_CLOSED.search(text, max(0, s - 200), s)
-                    or _BRACKETED.search(text, max(0, s - 80), s) and not tag and text[e:e + 2] != '</'):
+            # (`<redis-password>@host` is a stand-in's, unless its element closes: `<string>X</string>`,
+            # `<property name="connection.password">X</property>`)
+            if ((_CLOSED.search(text, max(0, s - 200), s) or _BRACKETED.search(text, max(0, s - 80), s))
+                    and not tag and text[e:e + 2] != '</'):
                 continue
             if _no_value(text, s, e, kind): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),

@@ -70,10 +70,12 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 
 # %% ../nbs/00d_words.ipynb #2c256224
 # a word of a name that says its value is a credential
+# (`appid`, one word, is a key's name in APIs that take it in a URL's query, OpenWeather's; an app's id written
+# apart, `APP_ID`, `appId`, ends in an id's word)
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid puk passwords passphrases passkey keymaterial'''.split())
+    sessionid puk passwords passphrases passkey keymaterial appid'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',
@@ -170,8 +172,8 @@ def secret_name(name: str,
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
-    # two words that are one credential's word written apart (`sessionId`, `pass_word`)
-    if ''.join(words[-2:]) in SECRET_WORDS - {'keys'} and len(words) >= 2: return True
+    # two words that are one credential's word written apart (`sessionId`, `pass_word`; not an app's id)
+    if ''.join(words[-2:]) in SECRET_WORDS - {'keys', 'appid'} and len(words) >= 2: return True
     # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
     if (words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1])
             and not PUBLIC_WORDS & set(words)): return True
@@ -243,7 +245,7 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
 
 # a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,
 # RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
-_PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
+_PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:(?:some|the|a|test|fake|sample|secret|password|token|key|pass)\d{0,3}
@@ -267,7 +269,7 @@ KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|lan'
                         r'|co|uk|de|fr'
                         r'|nl|jp|ai|edu|gov|info|biz|me|us|eu|ca|au|sh|svc|cluster|amazonaws|azure|gcp)(?::\d+)?'
-                        r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://\S+'
+                        r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://[^\n"\'`]+'
                         r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
 # a run a generator made: 16 letters and digits or more, of both cases and a digit (each run

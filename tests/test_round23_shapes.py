@@ -1,0 +1,47 @@
+"""Round 23's misses, fixed by principle: each text below is sent as written on its right, to the byte (the value taken
+whole, the text around it kept), and each look-alike is sent as it is."""
+import pytest
+from memgate.redact import redact
+
+TAKEN = [   # (text, what is sent)
+    # a pair that names its secret apart from its value, a viewer's line numbers or a plan's marks between
+    ('    16→            - name: SMTP_PASS\n    17→              value: "tundra\'Copper#489"',
+     '    16→            - name: SMTP_PASS\n    17→              value: "[REDACTED:assigned-credential]"'),
+    ('    + name  = "DB_PASSWORD"\n    + value = "Señal-glacier2452"',
+     '    + name  = "DB_PASSWORD"\n    + value = "[REDACTED:assigned-credential]"'),
+    # an XML element named as a credential by its name's attribute, its text the value
+    ('<property name="connection.password">0OL7cNtx5vMS^BVDiwXW</property>',
+     '<property name="connection.password">[REDACTED:password]</property>'),
+    ("<entry key='api.secret'>Zx81kQm2Lp0aQ</entry>", "<entry key='api.secret'>[REDACTED:config-credential]</entry>"),
+    # a URL's query: `appid`, one word, is a key's name (OpenWeather's)
+    ("curl -s 'https://api.openweathermap.org/data/2.5/weather?q=Lisbon&appid=d0f19bf2ce9361e1de3f77884ea29e63'",
+     "curl -s 'https://api.openweathermap.org/data/2.5/weather?q=Lisbon&appid=[REDACTED:command-credential]'"),
+    # a login subcommand's token
+    ('wandb login de58f0f39444ae66a5e69d5277806a198f2b36e9', 'wandb login [REDACTED:command-credential]'),
+    # a password word, `=`, a variable's name: the arguments after it are no password
+    ('connect(host=h, password=Xk9vQ2pLm7, port=5432)', 'connect(host=h, password=[REDACTED:password], port=5432)'),
+]
+
+KEPT = [
+    "DB_PASSWORD='op://Engineering/Postgres prod/password'",                   # a secret manager's reference
+    'ARG KEYVAULT_SECRET_URI=https://fernhill-kv.vault.azure.net/secrets/api-key/6ad65c0870221394b32a57938483992e',
+    'SLACK_BOT_TOKEN="xoxb-xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx"',  # runs of x: a stand-in
+    'STRIPE_SECRET_KEY=sk_live_••••••••hODs',                                  # a mask
+    '# digests: abf3f7b1b4a1ca32a0061409edfa2ac5 940eea4f82f6c6d67a7bfe4e5cfb6dc3 3afa1b1ec0c200b7355eefd3ed6e6629',
+    '<string name="app_name">Checkout-Api</string><property name="connection.username">shop</property>',
+    'FACEBOOK_APP_ID=123456789012345\nconst appId = "1:1234:web:abcdef"',     # an app's id, written apart
+    'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
+]
+
+@pytest.mark.parametrize('text,sent', TAKEN)
+def test_a_credential_is_taken_whole_and_nothing_else(text, sent):
+    assert redact(text) == sent
+
+@pytest.mark.parametrize('text', KEPT)
+def test_a_look_alike_is_sent_as_it_is(text):
+    assert redact(text) == text
+
+def test_a_random_value_after_a_word_that_is_no_digests_word_is_not_kept():
+    "`Heads-up` holds git's HEAD; a 64-hex value after it in prose is no digest (it leaked once)."
+    value = 'f4b1fb9d9f60f73f4fd02e345c1edcc8fbb170f7378e8b1fefd391fb6de0f567'
+    assert value[:8] not in redact(f'Heads-up: the value {value} is hard-coded')
