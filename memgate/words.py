@@ -362,8 +362,9 @@ def diceware(value: str) -> bool:
     return alpha and ' ' not in value and len(drawn) >= 4 and len(words) - len(drawn) <= 1
 
 # %% ../nbs/00d_words.ipynb #a8e7436d
-# a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe
-_CELL_GAP = re.compile(r'[ \t]*\|[ \t]*|\t+| {2,}')
+# a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe; a run of
+# spaces and tabs is one gap (`DIGEST␣␣␣⇥CREATED AT`: no empty cell between)
+_CELL_GAP = re.compile(r'[ \t]*\|[ \t]*|(?:\t| {2,})[ \t]*')
 _HEADER_CELL = re.compile(r'(?:\[[A-Za-z]+\] )?[A-Za-z_][\w .()/-]{0,40}')
 
 def column_name(text: str, s: int, e: int) -> str:
@@ -371,11 +372,13 @@ def column_name(text: str, s: int, e: int) -> str:
     line_start = text.rfind('\n', 0, s) + 1
     line_end = text.find('\n', e)
     row = text[line_start:len(text) if line_end < 0 else line_end]
-    cells = _CELL_GAP.split(row.strip(' \t|'))
+    # (or a CSV's commas, where nothing else parts its cells)
+    gap = _CELL_GAP if len(_CELL_GAP.split(row.strip(' \t|'))) > 1 else re.compile(',')
+    cells = gap.split(row.strip(' \t|'))
     if len(cells) < 2 or text[s:e] not in cells: return ''
     # the table's first line: up over the lines of its block, to a blank line
     block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
-    header = _CELL_GAP.split(block[0].strip(' \t|')) if len(block) > 1 else []
+    header = gap.split(block[0].strip(' \t|')) if len(block) > 1 else []
     if len(header) == len(cells) and all(_HEADER_CELL.fullmatch(h) for h in header):
         return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
     # (columns a single space apart, `_cat/indices`' `health status index uuid`: the header's word
@@ -416,12 +419,13 @@ def row_name(text: str, s: int, e: int) -> str:
     return cells[0].rsplit('] ', 1)[-1] if ok else ''
 
 # %% ../nbs/00d_words.ipynb #0f2424b9
-# a record's value member, just before a value: JSON's `"value": "`, XML's `<defaultValue>`
+# a record's value member, just before a value: JSON's `"value": "`, XML's `<defaultValue>`, YAML's `value: `
 _VALUE_MEMBER = re.compile(r'''(?:["'](?:value|Value|VALUE|defaultValue)["'][ \t]*:[ \t]*["']?'''
-                           r'''|<(?:value|defaultValue)>)$''')
-# and its name member: `"name": "X"`, `"Key": "X"`, `<name>X</name>`
+                           r'''|<(?:value|defaultValue)>|(?:^|[ \t→-])value:[ \t]*["']?)$''')
+# and its name member: `"name": "X"`, `"Key": "X"`, `<name>X</name>`, YAML's `- name: X` (a list's item)
 _NAME_MEMBER = re.compile(r'''["'](?:name|Name|NAME|key|Key|KEY)["'][ \t]*:[ \t]*["'](?P<j>[^"'\n]{1,120})["']'''
-                          r'''|<name>(?P<x>[^<>\n]{1,120})</name>''')
+                          r'''|<name>(?P<x>[^<>\n]{1,120})</name>'''
+                          r'''|-[ \t]+name:[ \t]*["']?(?P<y>[\w./-]{1,120})["']?[ \t]*$''', re.M)
 
 def member_name(text: str, s: int, e: int) -> str:
     "The name a record's name member gives its value member at `text[s:e]` (`{\"name\": \"X\", …}`), or ''."
@@ -439,7 +443,7 @@ def member_name(text: str, s: int, e: int) -> str:
         if '{' in line: break
     if not names: return ''
     # a parameter's path names it by its last part (`/radiology/pacs-bridge/RESTIC_PASSWORD`)
-    return (names[-1]['j'] or names[-1]['x']).rstrip('/').rsplit('/', 1)[-1]
+    return (names[-1]['j'] or names[-1]['x'] or names[-1]['y']).rstrip('/').rsplit('/', 1)[-1]
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:

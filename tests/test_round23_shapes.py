@@ -30,6 +30,14 @@ KEPT = [
     '# digests: abf3f7b1b4a1ca32a0061409edfa2ac5 940eea4f82f6c6d67a7bfe4e5cfb6dc3 3afa1b1ec0c200b7355eefd3ed6e6629',
     '<string name="app_name">Checkout-Api</string><property name="connection.username">shop</property>',
     'FACEBOOK_APP_ID=123456789012345\nconst appId = "1:1234:web:abcdef"',     # an app's id, written apart
+    # a column's name over a value: a CLI's listing (tabs after spaces are one gap), a CSV's header
+    'NAME              \tDIGEST                                                          \tCREATED AT\n'
+    'SENTRY_DSN        \t04e120711649134d1ab0069b1acb40e0c0ef6974b762ad018ac336a3a89bfb65\t387h ago',
+    'name,owner,key_id,created\ndatadog_api_key,oskar,CAT5PX46WY4T6FCV8V0BESADWN,2024-06-18',
+    # a YAML list's item names its value (`- name: X⏎ value: …`), a viewer's line numbers between
+    '     8→  - name: GPG_KEY_ID\n     9→    value: "47B8687D6955F2E2"',
+    # a cache's key: words, then a digest
+    'key: gradle-macOS-a991a61e73826a763db616845c3b842f4adda21889c1ef8506fe8e78cafa17ce',
     'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
 ]
 
