@@ -27,9 +27,9 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'url_doubts',
            'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file',
-           'statement_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'position_findings']
+           'statement_findings', 'insert_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -311,8 +311,9 @@ _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|Se
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 
 # a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
-# diff too (`-    "b"`)
-_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n[ \t]*[-+]?[ \t]*(?:\+|\.\.?|&)?[ \t]*)?(?="|')''')
+# diff too (`-    "b"`), or a viewer's line numbers (`    4→\t"b"`)
+_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*[-+]?[ \t]*
+    (?:\+|\.\.?|&)?[ \t]*)?(?="|')''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #2f8d5790
 def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
@@ -1395,6 +1396,29 @@ def statement_findings(text: str) -> list[Found]:
             out.append((*m.span(group), 'command-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #3a1ac0b2
+# an SQL INSERT's column list names its rows' values by position: a credential's column takes its literal
+# in every row (`INSERT INTO credentials (provider, secret) VALUES ('x', '…'), …`), a viewer's line numbers
+# between rows
+_INSERT = re.compile(r'(?i)\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]+[ \t]*\((?P<cols>[^()\n]{1,400})\)\s*VALUES\s*'
+                     r'(?:\d+(?:→|\t)\s*)?')
+_SQL_ROW = re.compile(r"\(((?:'(?:[^'\n]|'')*'|[^'()\n]|\([^()\n]*\))*)\)\s*,?\s*(?:\d+(?:→|\t)\s*)?")
+_SQL_ITEM = re.compile(r"[ \t]*(?:'(?P<v>(?:[^'\n]|'')*)'|(?:[^',()\n]|\([^()\n]*\))*)[ \t]*(?:,|$)")
+
+def insert_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each literal an SQL INSERT gives a column named as a credential."
+    out = []
+    for m in _INSERT.finditer(text):
+        names = [c.strip(' \t"`[]') for c in m['cols'].split(',')]
+        taken = [i for i, name in enumerate(names) if secret_name(name)]
+        at = m.end()
+        while taken and (row := _SQL_ROW.match(text, at)):
+            items = list(_SQL_ITEM.finditer(text, row.start(1), row.end(1)))
+            out += [(*items[i].span('v'), 'config-credential') for i in taken
+                    if i < len(items) and items[i]['v'] and not placeholder(items[i]['v'])]
+            at = row.end()
+    return out
+
 # %% ../nbs/00e_positions.ipynb #51c24dea
 # a command that reads a password on its standard input (`kinit`, `passwd`), or is told to (`docker
 # login --password-stdin`, `sudo -S`, `gpg --passphrase-fd 0`): what is piped into it is one
@@ -1615,4 +1639,5 @@ def position_findings(text: str) -> list[Found]:
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
-                  diff_secret_file(text), xml_findings(text), conn_string_findings(text))
+                  diff_secret_file(text), xml_findings(text), conn_string_findings(text),
+                  insert_findings(text))

@@ -16,6 +16,14 @@ TAKEN = [   # (text, what is sent)
     # a URL's query: `appid`, one word, is a key's name (OpenWeather's)
     ("curl -s 'https://api.openweathermap.org/data/2.5/weather?q=Lisbon&appid=d0f19bf2ce9361e1de3f77884ea29e63'",
      "curl -s 'https://api.openweathermap.org/data/2.5/weather?q=Lisbon&appid=[REDACTED:command-credential]'"),
+    # an SQL INSERT's column list names its rows' values
+    ("INSERT INTO creds (provider, secret) VALUES\n     9→  ('ansible', '*r5sSl%Fa]XC)dt7k7RDIAYK'),\n"
+     "    10→  ('recovery', 'ldd6r-1fx6k');",
+     "INSERT INTO creds (provider, secret) VALUES\n     9→  ('ansible', '[REDACTED:config-credential]'),\n"
+     "    10→  ('recovery', '[REDACTED:config-credential]');"),
+    # a literal continued on the next line, a viewer's line numbers between
+    ('     3→const RAILS_MASTER_KEY = "54a3ccea89" +\n     4→\t"abc1988a68b2e3a0ce356e"',
+     '     3→const RAILS_MASTER_KEY = "[REDACTED:password]"'),
     # a login subcommand's token
     ('wandb login de58f0f39444ae66a5e69d5277806a198f2b36e9', 'wandb login [REDACTED:command-credential]'),
     # a password word, `=`, a variable's name: the arguments after it are no password
@@ -38,6 +46,7 @@ KEPT = [
     '     8→  - name: GPG_KEY_ID\n     9→    value: "47B8687D6955F2E2"',
     # a cache's key: words, then a digest
     'key: gradle-macOS-a991a61e73826a763db616845c3b842f4adda21889c1ef8506fe8e78cafa17ce',
+    "INSERT INTO users (name, role) VALUES ('ann', 'admin'), ('bo', 'dev');",
     'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
 ]
 
