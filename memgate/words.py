@@ -12,10 +12,10 @@ from functools import lru_cache
 # %% auto #0
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES',
-           'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'dictionary',
-           'common_passwords', 'name_words', 'secret_name', 'names_store', 'folded', 'skeleton', 'Gate', 'placeholder',
-           'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware', 'column_name', 'listing_id',
-           'row_name', 'member_name', 'merged']
+           'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS',
+           'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store', 'folded',
+           'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware',
+           'column_name', 'listing_id', 'row_name', 'member_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -237,6 +237,8 @@ SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code'})
 _CODE_START = re.compile(r'^(?:[{(\[](?:[A-Za-z_$@"\'\s\])}].*)?|@[A-Za-z_][\w.]*|:[A-Za-z_]\w*[?!]?'
                          r'|\$(?:[A-Za-z_{(].*)?)$')
 _KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
+# (or a generator's mixture, no space, both cases and two digits or more: `(Kd7#p!Rz@2mQ&f`, pwgen's)
+_MIXTURE = re.compile(r'^(?=\S*[A-Z])(?=\S*[a-z])(?=(?:\S*\d){2})\S+$')
 _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|@(?:keychain|env):\S+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
@@ -290,7 +292,7 @@ def placeholder(v: str) -> bool:
     v = v.strip()
     # a bracket that closes nothing is the code's around it (`[options.authInfo=true]`)
     while v and v[-1] in ')]}' and v.count(v[-1]) > v.count(dict(zip(')]}', '([{'))[v[-1]]): v = v[:-1]
-    code = _CODE_START.match(v) and not _KEY_RUN.search(v)
+    code = _CODE_START.match(v) and not (_KEY_RUN.search(v) or _MIXTURE.match(v))
     # a long value that holds a generator's run is a key, whatever stand-in's word or format field
     # stands in it by chance (`…JSTQFixMeXI7…`, AG Grid's licence's `{AG_Grid}`)
     made = len(v) >= 40 and _made_run(v) and not _STANDS_FOR.search(v)
@@ -362,6 +364,10 @@ def diceware(value: str) -> bool:
     return alpha and ' ' not in value and len(drawn) >= 4 and len(words) - len(drawn) <= 1
 
 # %% ../nbs/00d_words.ipynb #a8e7436d
+# a table's column of names and its column of values (`| Variable | Value |`, `Key  Value`)
+NAME_HEADERS = frozenset('name key variable var setting field parameter param property env'.split())
+VALUE_HEADERS = frozenset('value values val'.split())
+
 # a table's cells: apart by a tab, two spaces or more (`column -t`, a CLI's listing), or a pipe; a run of
 # spaces and tabs is one gap (`DIGEST␣␣␣⇥CREATED AT`: no empty cell between)
 _CELL_GAP = re.compile(r'[ \t]*\|[ \t]*|(?:\t| {2,})[ \t]*')
@@ -374,13 +380,18 @@ def column_name(text: str, s: int, e: int) -> str:
     row = text[line_start:len(text) if line_end < 0 else line_end]
     # (or a CSV's commas, where nothing else parts its cells)
     gap = _CELL_GAP if len(_CELL_GAP.split(row.strip(' \t|'))) > 1 else re.compile(',')
-    cells = gap.split(row.strip(' \t|'))
+    # (a cell's code quotes are no part of it: `` `634a15c3…` ``)
+    cells = [c.strip('`') for c in gap.split(row.strip(' \t|'))]
     if len(cells) < 2 or text[s:e] not in cells: return ''
     # the table's first line: up over the lines of its block, to a blank line
     block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
     header = gap.split(block[0].strip(' \t|')) if len(block) > 1 else []
     if len(header) == len(cells) and all(_HEADER_CELL.fullmatch(h) for h in header):
-        return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
+        named = [h.rsplit('] ', 1)[-1] for h in header]
+        column = named[cells.index(text[s:e])]
+        # a column of values beside a column of their names (`| Variable | Value |`): the row's name names it
+        names = [i for i, h in enumerate(named) if h.strip().lower() in NAME_HEADERS]
+        return cells[names[0]] if column.strip().lower() in VALUE_HEADERS and names else column
     # (columns a single space apart, `_cat/indices`' `health status index uuid`: the header's word
     # that starts where the value starts, a rendered record's mark before the header aside)
     top = re.sub(r'^\[[A-Za-z]+\] ', '', block[0]) if len(block) > 1 else ''

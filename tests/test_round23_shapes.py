@@ -24,6 +24,11 @@ TAKEN = [   # (text, what is sent)
     # a literal continued on the next line, a viewer's line numbers between
     ('     3→const RAILS_MASTER_KEY = "54a3ccea89" +\n     4→\t"abc1988a68b2e3a0ce356e"',
      '     3→const RAILS_MASTER_KEY = "[REDACTED:password]"'),
+    ('| Variable | Value |\n|---|---|\n| `API_TOKEN` | `634a15c31e0be2d2f37cab12` |',
+     '| Variable | Value |\n|---|---|\n| `API_TOKEN` | `[REDACTED:table-credential]` |'),
+    # a generated password whose first character is a bracket is no code
+    ('PASSWORD="(Kd7#p!Rz@2mQ&f"', 'PASSWORD="[REDACTED:password]"'),
+    ('{"api_key": "[A000000-00a]{0}"}', '{"api_key": "[REDACTED:assigned-credential]"}'),
     # a login subcommand's token
     ('wandb login de58f0f39444ae66a5e69d5277806a198f2b36e9', 'wandb login [REDACTED:command-credential]'),
     # a password word, `=`, a variable's name: the arguments after it are no password
@@ -47,6 +52,9 @@ KEPT = [
     # a cache's key: words, then a digest
     'key: gradle-macOS-a991a61e73826a763db616845c3b842f4adda21889c1ef8506fe8e78cafa17ce',
     "INSERT INTO users (name, role) VALUES ('ann', 'admin'), ('bo', 'dev');",
+    # a table's column of values beside its column of names: the row's name names the value
+    '| Variable | Value | Action |\n|---|---|---|\n| `contenthash` | `634a15c31e0be2d2f37c` | fine |',
+    'TWILIO_API_KEY=SK790edc5e41aeeef8de6c8f95817af40a',                       # Twilio's name for its key's SID
     'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
 ]
 
