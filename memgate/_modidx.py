@@ -1217,4 +1217,5 @@ d = { 'settings': { 'branch': 'main',
                                'memgate.words.plain_words': ('words.html#plain_words', 'memgate/words.py'),
                                'memgate.words.row_name': ('words.html#row_name', 'memgate/words.py'),
                                'memgate.words.secret_name': ('words.html#secret_name', 'memgate/words.py'),
-                               'memgate.words.skeleton': ('words.html#skeleton', 'memgate/words.py')}}}
+                               'memgate.words.skeleton': ('words.html#skeleton', 'memgate/words.py'),
+                               'memgate.words.value_name': ('words.html#value_name', 'memgate/words.py')}}}

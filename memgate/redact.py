@@ -17,7 +17,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, placeholder, plain_word, plain_words,
-                           row_name, secret_name)
+                           row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated,
@@ -291,8 +291,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         line_end = text.find('\n', e)
         before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
         kept = next((a for a in lists if a.allows(value, before, line)), None)
-        if not kept and (column := column_name(text, s, e) or row_name(text, s, e)
-                                  or member_name(text, s, e)):
+        if not kept and (column := value_name(text, s, e) or column_name(text, s, e)
+                                  or row_name(text, s, e) or member_name(text, s, e)):
             named = f'{column}: {value}'
             kept = next((a for a in lists if a.allows(value, named, named)), None)
         if not kept and listing_id(text, s, e):

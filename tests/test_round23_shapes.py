@@ -70,3 +70,9 @@ def test_a_random_value_after_a_word_that_is_no_digests_word_is_not_kept():
     "`Heads-up` holds git's HEAD; a 64-hex value after it in prose is no digest (it leaked once)."
     value = 'f4b1fb9d9f60f73f4fd02e345c1edcc8fbb170f7378e8b1fefd391fb6de0f567'
     assert value[:8] not in redact(f'Heads-up: the value {value} is hard-coded')
+
+def test_a_random_value_a_table_names_by_its_row_is_not_kept_as_a_column_of_ids():
+    "The row's name names a value in a `Value` column; the column stays a column of values (it leaked once, kept)."
+    value = 'LLJFmSAzS8q9E2Cg2J8qEot3i1rX8jLXUCouKMPsQKRTUfq6ewHo'
+    table = f'| File | Variable | Value |\n|---|---|---|\n| `config/app.yml` | `BTC_WIF` | `{value}` |'
+    assert value[:8] not in redact(table)
