@@ -1218,4 +1218,5 @@ d = { 'settings': { 'branch': 'main',
                                'memgate.words.row_name': ('words.html#row_name', 'memgate/words.py'),
                                'memgate.words.secret_name': ('words.html#secret_name', 'memgate/words.py'),
                                'memgate.words.skeleton': ('words.html#skeleton', 'memgate/words.py'),
+                               'memgate.words.table_row': ('words.html#table_row', 'memgate/words.py'),
                                'memgate.words.value_name': ('words.html#value_name', 'memgate/words.py')}}}

@@ -15,7 +15,7 @@ __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_L
            'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS',
            'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store', 'folded',
            'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware',
-           'column_name', 'value_name', 'listing_id', 'row_name', 'member_name', 'merged']
+           'table_row', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -373,8 +373,8 @@ VALUE_HEADERS = frozenset('value values val'.split())
 _CELL_GAP = re.compile(r'[ \t]*\|[ \t]*|(?:\t| {2,})[ \t]*')
 _HEADER_CELL = re.compile(r'(?:\[[A-Za-z]+\] )?[A-Za-z_][\w .()/-]{0,40}')
 
-def column_name(text: str, s: int, e: int) -> str:
-    "The header over the column of `text[s:e]`, in a table of aligned columns, or ''."
+def table_row(text: str, s: int, e: int) -> tuple[list[str], list[str], str]:
+    "The cells of `text[s:e]`'s row, the cells of its table's first line, and that line."
     line_start = text.rfind('\n', 0, s) + 1
     line_end = text.find('\n', e)
     row = text[line_start:len(text) if line_end < 0 else line_end]
@@ -382,30 +382,32 @@ def column_name(text: str, s: int, e: int) -> str:
     gap = _CELL_GAP if len(_CELL_GAP.split(row.strip(' \t|'))) > 1 else re.compile(',')
     # (a cell's code quotes are no part of it: `` `634a15c3…` ``)
     cells = [c.strip('`') for c in gap.split(row.strip(' \t|'))]
-    if len(cells) < 2 or text[s:e] not in cells: return ''
     # the table's first line: up over the lines of its block, to a blank line
     block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
-    header = gap.split(block[0].strip(' \t|')) if len(block) > 1 else []
+    top = block[0] if len(block) > 1 else ''
+    return cells, gap.split(top.strip(' \t|')) if top else [], top
+
+
+# %% ../nbs/00d_words.ipynb #d72ae15a
+def column_name(text: str, s: int, e: int) -> str:
+    "The header over the column of `text[s:e]`, in a table of aligned columns, or ''."
+    cells, header, top = table_row(text, s, e)
+    if len(cells) < 2 or text[s:e] not in cells: return ''
     if len(header) == len(cells) and all(_HEADER_CELL.fullmatch(h) for h in header):
         return header[cells.index(text[s:e])].rsplit('] ', 1)[-1]
     # (columns a single space apart, `_cat/indices`' `health status index uuid`: the header's word
     # that starts where the value starts, a rendered record's mark before the header aside)
-    top = re.sub(r'^\[[A-Za-z]+\] ', '', block[0]) if len(block) > 1 else ''
-    col = s - line_start
+    top = re.sub(r'^\[[A-Za-z]+\] ', '', top)
+    col = s - text.rfind('\n', 0, s) - 1
     word = re.match(r'\S+', top[col:]) if 0 < col < len(top) and top[col - 1] == ' ' else None
     return word[0] if word and _HEADER_CELL.fullmatch(word[0]) else ''
 
 # %% ../nbs/00d_words.ipynb #0d7c8ea9
 def value_name(text: str, s: int, e: int) -> str:
     "The row's name for `text[s:e]` in a column of values beside one of names (`| Variable | Value |`), or ''."
-    line_start = text.rfind('\n', 0, s) + 1
-    line_end = text.find('\n', e)
-    row = text[line_start:len(text) if line_end < 0 else line_end]
-    gap = _CELL_GAP if len(_CELL_GAP.split(row.strip(' \t|'))) > 1 else re.compile(',')
-    cells = [c.strip('`') for c in gap.split(row.strip(' \t|'))]
-    block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
-    header = [h.rsplit('] ', 1)[-1].strip().lower() for h in gap.split(block[0].strip(' \t|'))]
-    if len(block) < 2 or len(header) != len(cells) or text[s:e] not in cells: return ''
+    cells, header, _ = table_row(text, s, e)
+    header = [h.rsplit('] ', 1)[-1].strip().lower() for h in header]
+    if len(header) != len(cells) or text[s:e] not in cells: return ''
     names = [i for i, h in enumerate(header) if h in NAME_HEADERS]
     return cells[names[0]] if names and header[cells.index(text[s:e])] in VALUE_HEADERS else ''
 
