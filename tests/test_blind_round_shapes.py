@@ -96,6 +96,7 @@ KEPT = [
     'TWILIO_API_KEY=SK790edc5e41aeeef8de6c8f95817af40a',                       # Twilio's name for its key's SID
     'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
     'password: "[secure]"',                                                   # a stand-in's word in brackets
+    'PASSWORD="(none)"\npassword: (not set)',                                # or in parentheses
 ]
 
 @pytest.mark.parametrize('text,sent', TAKEN)
