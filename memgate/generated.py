@@ -225,6 +225,8 @@ _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{12
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
                          r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*=')
 _NAMED = re.compile(r'^[A-Za-z_][\w.-]*[:=]')
+# grep's and ripgrep's `file:line:` before a matched line's text (`.env.example:43:KEY=…`)
+_GREP_PREFIX = re.compile(r'^[\w./-]*\.[\w-]{1,12}:\d+:')
 _EDI_SEGMENT = re.compile(r'(?:[A-Z]{3}\+|[A-Z]{2,3}\*)[A-Z0-9]')
 
 def password_like(body: str) -> bool:
@@ -257,9 +259,12 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     end = start + len(word)
     # a call, text, or an EDI segment (`UNB+UNOC:3+NHL:ZZ+…'`, `ISA*00*…`): fields, not a password
     if text[end:end + 1] == '(' or _TEXT_SIGNS.search(word) or _EDI_SEGMENT.match(word): return None
-    # a name before it (`key=`, `data:`) and base64's padding are no part of a password
-    named = _NAMED.match(word)
-    skip = named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
+    # a name before it (`key=`, `data:`), a grep's file and line before that, and base64's
+    # padding are no part of a password
+    grep = _GREP_PREFIX.match(word)
+    skip = grep.end() if grep else 0
+    named = _NAMED.match(word[skip:])
+    skip += named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
     body = word[skip:].rstrip('=')
     symbols = {c for c in body if c in PASSWORD_SYMBOLS}
     if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body):

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Iterator
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
-                           Gate, diceware, names_store,
+                           Gate, diceware, names_key_id, names_store,
                            column_name, dictionary, member_name, merged, name_like, name_words,
                            placeholder,
                            plain_word, plain_words, secret_name, skeleton)
@@ -145,7 +145,7 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
         if PAIRS.match(v, m.end()): continue
         # unquoted, `x[1]` and `x,` are code (a call's arguments), not a shell's words
         code = raw[where[m.end()] - 1] not in '\'"' and ('[' in value or value.endswith(','))
-        return [] if placeholder(value) or code else [_span(where, m.end(), b)]
+        return [] if placeholder(value) or code or names_key_id(m[1], value) else [_span(where, m.end(), b)]
     return []
 
 # %% ../nbs/00e_positions.ipynb #14a0f631
@@ -504,7 +504,9 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
     if plain_words(value) and sentence(value) or ' ' in value and names_store(value): return True
     # a session's id that is a UUID names a record (a trace's, an agent's session); a random run
     # is the session's key (`'sessionId': '9zvEzRM9EBKpbeOlw6k0rf'`)
-    return name_words(name)[-2:] == ['session', 'id'] and bool(_UUID_VALUE.fullmatch(value))
+    # (and an OpenPGP key's id names a key in a keyring: `signingkey: E92BFF506D62BD77`)
+    return (name_words(name)[-2:] == ['session', 'id'] and bool(_UUID_VALUE.fullmatch(value))
+            or names_key_id(name, value))
 
 # %% ../nbs/00e_positions.ipynb #c2fe46c5
 # an assignment after a name: the name is a key (`admin_password = "…"`), not a value

@@ -16,7 +16,8 @@ from .rules import active_rules, default_rules, findings, redaction_rules, stand
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
-                           member_name, name_like, name_words, placeholder, plain_word, plain_words,
+                           member_name, name_like, name_words, names_key_id, placeholder, plain_word,
+                           plain_words,
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
                                secret_file, unquote)
@@ -579,7 +580,10 @@ def keyed_random(text: str,
         glued = words and words[-1] != 'key' and words[-1][:-3] not in KEY_QUALIFIERS
         # (a public key, a cache's or a sort's key is no credential)
         pairs = set(zip(words, words[1:]))
-        if named and not glued and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & pairs:
+        # (an OpenPGP key's id names a key in a keyring: `signingkey = "E92BFF506D62BD77"`)
+        key_id = named and names_key_id(re.search(r'[A-Za-z_][\w.-]*', named[0])[0], text[s:e])
+        if (named and not glued and not PUBLIC_WORDS & set(words) and not NOT_SECRET_PAIRS & pairs
+                and not key_id):
             out.append((s, e, 'assigned-credential'))
     return out
 

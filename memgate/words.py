@@ -13,9 +13,10 @@ from functools import lru_cache
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES',
            'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS',
-           'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store', 'folded',
-           'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware',
-           'table_row', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name', 'merged']
+           'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store',
+           'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
+           'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name',
+           'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -196,6 +197,19 @@ PASSWORD_STORES = frozenset('''1password bitwarden vaultwarden keepass keepassxc
 def names_store(value: str) -> bool:
     "Whether `value` names a password manager: where a password is kept, not the password."
     return any(w.lower().strip(",.;:\'\"()`") in PASSWORD_STORES for w in value.split())
+
+# %% ../nbs/00d_words.ipynb #a8bc7dea
+# an OpenPGP key's id or fingerprint as gpg prints them: 8, 16 or 40 hex digits in capitals (`0x`
+# before, or not); a lower-case hex key under a signing key's name is an HMAC's secret
+_KEY_ID = re.compile(r'(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})')
+
+def names_key_id(name: str, value: str) -> bool:
+    "Whether `value`, under `name`, is an OpenPGP key's id: git's `signingkey`, a `GPG_KEY`."
+    words = name_words(name)
+    # (`signingkey` is git's one word)
+    signing = words[-1:] == ['signingkey'] or (
+        ('signing' in words or {'gpg', 'pgp'} & set(words)) and words[-1:] in (['key'], ['id']))
+    return bool(signing and _KEY_ID.fullmatch(value))
 
 # %% ../nbs/00d_words.ipynb #451cc8e3
 @lru_cache(maxsize=16)

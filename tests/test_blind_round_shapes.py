@@ -62,6 +62,11 @@ TAKEN = [   # (text, what is sent)
     ('wandb login de58f0f39444ae66a5e69d5277806a198f2b36e9', 'wandb login [REDACTED:command-credential]'),
     # a password word, `=`, a variable's name: the arguments after it are no password
     ('connect(host=h, password=Xk9vQ2pLm7, port=5432)', 'connect(host=h, password=[REDACTED:password], port=5432)'),
+    # JSON written inside a string: its escaped quotes end the value, spaces and all (it took `\"}` too)
+    (r'{\"api_key\": \"45cf67a7f7dd438d1f516468a69df8df\"}', r'{\"api_key\": \"[REDACTED:password]\"}'),
+    (r'{\"password\": \"correct horse battery staple\"}', r'{\"password\": \"[REDACTED:password]\"}'),
+    # a signing key's value of a secret's shape is still taken (lower-case hex: an HMAC's key)
+    ('SIGNING_KEY=a3f9c2e17b5d4086f1e2a3b4c5d6e7f8a9b0c1d2', 'SIGNING_KEY=[REDACTED:password]'),
 ]
 
 KEPT = [
@@ -97,6 +102,13 @@ KEPT = [
     'conn = psycopg2.connect(host=h, password=db_password, port=5432)',       # code's arguments
     'password: "[secure]"',                                                   # a stand-in's word in brackets
     'PASSWORD="(none)"\npassword: (not set)',                                # or in parentheses
+    # round 23, after its figures
+    '.env.example:43:STRIPE_DOCS_EXAMPLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx',  # grep's file and line: no password's
+    r'{\"status\": \"OK\", \"results\": [{\"place_id\": \"45cf67a7f7dd438d1f516468a69df8df\"}]}',  # an id, escaped
+    # an OpenPGP key's id under git's signing key and a GPG_KEY, in capitals as gpg prints it
+    'ARG signingkey=5AA3A5534CB33159\n    signingkey: E92BFF506D62BD77\nGPG_KEY=47B8687D6955F2E2',
+    "export signingkey='6164BDC831BA645EDC1C5C19F82FCB5E664486DB'",
+    r'SNOWFLAKE_PASSWORD=\"$(op read op://Data/SVC_DBT/password)\" dbt run',  # a command's substitution
 ]
 
 @pytest.mark.parametrize('text,sent', TAKEN)
