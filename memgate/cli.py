@@ -19,12 +19,12 @@ from .chunking import chunk_project, estimate_chunks, CHUNK_TOKENS
 from .queries import load_queries, select_queries
 from .prompt import Budget, build_prompt, chunk_budget
 from .log import first_event, head_said, log_files, log_head, passed_over, read_log, stats, verify
-from .client import BASELINE_MODEL, OpenAIClient, Retry, default_sampling
+from .client import BASELINE_MODEL, CONCURRENCY, OpenAIClient, Retry, default_sampling
 from .endpoint import ConfigError, masked_url
 from .servers import CONSTRAIN, sustained
 from .loop import LoopConfig, RETRY_TEMPERATURE
 from .display import Progress
-from .ingest import LOG_DIR, IngestPlan
+from .ingest import LOG_DIR, PARALLEL, IngestPlan
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
@@ -39,7 +39,7 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'pr
            'log_dir_arg', 'log_dirs', 'project_arg', 'query_arg', 'queries_arg', 'labels_arg', 'out_arg', 'head_arg',
            'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
            'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
-           'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'ingest_args', 'model_args',
+           'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'period_args', 'ingest_args', 'model_args',
            'consolidate_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries', 'finish',
            'run_plan', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
            'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
@@ -360,6 +360,20 @@ def skipping_args(p):
     p.add_argument('--audit-seed', metavar='S',
                    help="which chunks go to the model whatever their score (default: from the query and scorer)")
 
+# %% ../nbs/14_cli.ipynb #5b6838c0
+def period_args(p):
+    "The options of a log per period, and of level 2 over them."
+    p.add_argument('--period', choices=PERIODS,
+                   help="a log per query and period the sessions began in: DIR/<project>/<query>/<period>.jsonl "
+                        "(default: one log per query over every session); --limit then counts in each period")
+    p.add_argument('--parallel', type=at_least(1), metavar='N',
+                   help="with --period, run up to N periods at once (default: twice the server's "
+                        f"slots over the queries, or {PARALLEL} when it says none); each log is the one a "
+                        "run of one period at a time writes")
+    p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
+    p.add_argument('--consolidate', action='store_true',
+                   help="then level 2: one memory over each query's period memories, in time order (with --period)")
+
 # %% ../nbs/14_cli.ipynb #18d87717
 def ingest_args(p):
     "Options of `memgate ingest`."
@@ -387,12 +401,7 @@ def ingest_args(p):
                         "off, grammar (GBNF), regex")
     p.add_argument('--context', type=at_least(256),
                    help="the model's context in tokens, when the server does not say it (llama-cpp-python)")
-    p.add_argument('--period', choices=PERIODS,
-                   help="a log per query and period the sessions began in: DIR/<project>/<query>/<period>.jsonl "
-                        "(default: one log per query over every session); --limit then counts in each period")
-    p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
-    p.add_argument('--consolidate', action='store_true',
-                   help="then level 2: one memory over each query's period memories, in time order (with --period)")
+    period_args(p)
     p.add_argument('--quiet', action='store_true',
                    help='no progress (else a bar per query on a terminal, a line per turn off one)')
     skipping_args(p)
@@ -409,7 +418,8 @@ def model_args(p):
     p.add_argument('--replay',
                    help='answer from a recording made with MEMGATE_RECORD=FILE instead of a server')
     p.add_argument('--concurrency', type=at_least(1), default=ClientOptions.concurrency,
-                   help=f'model requests in flight at once, across queries (default {ClientOptions.concurrency})')
+                   help='model requests in flight at once, across queries (default: the slots the '
+                        f'server says it has, else {CONCURRENCY})')
     p.add_argument('--temperature', type=float, default=0.0)
     p.add_argument('--top-p', type=float)
     p.add_argument('--seed', type=int)
@@ -434,7 +444,8 @@ def model_args(p):
 
 # %% ../nbs/14_cli.ipynb #596eaa22
 # ingest's options of reading sessions (level 2 reads period memories whole)
-SESSION_ONLY = ('limit', 'resume', 'period', 'tz', 'consolidate', 'since', 'until', 'session',
+SESSION_ONLY = ('limit', 'resume', 'period', 'parallel', 'tz', 'consolidate', 'since', 'until',
+                'session',
                 'tool_result_chars', 'no_redact', 'secret_rules', 'pregate', 'recall', 'delta', 'audit_seed')
 
 class _SessionsOnly(argparse.Action):
@@ -542,6 +553,7 @@ def cmd_ingest(args) -> int:
         args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
         constrain=args.constrain, context=args.context, speculate=args.speculate,
         period=args.period, tz=args.tz, consolidate=args.consolidate, pregate=scorer,
+        parallel=args.parallel,
         recall=args.recall, delta=args.delta, audit_seed=args.audit_seed)
     return run_plan(args, plan, resume_command(args.argv))
 

@@ -22,10 +22,10 @@ from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, cha
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion', 'ModelClient', 'default_sampling',
-           'ClientError', 'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped', 'on_this_machine', 'unresolved',
-           'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message', 'request_body', 'OpenAIClient',
-           'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'CONCURRENCY', 'MOST_SLOTS', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
+           'ModelClient', 'default_sampling', 'ClientError', 'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped',
+           'on_this_machine', 'unresolved', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message',
+           'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -172,6 +172,16 @@ def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
                 **{k: v for k, v in sampling.items() if v is not None})
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
+# requests in flight when neither the user nor the server says how many; and the most a server's
+# slots may raise them to
+CONCURRENCY, MOST_SLOTS = 4, 256
+
+def _in_flight(concurrency: int | None) -> int:
+    "Requests in flight at first: `concurrency`, else `CONCURRENCY` (till the server says its slots)."
+    if concurrency is not None and concurrency < 1:
+        raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
+    return concurrency or CONCURRENCY
+
 def _pool(api_key: str | None, concurrency: int, transport=None):
     "The HTTP connection pool of a client."
     import httpx
@@ -189,9 +199,8 @@ class OpenAIClient:
                  model: str,                   # the model's name on that server
                  api_key: str | None = None,   # sent in the Authorization header only; never logged or recorded
                  *,
-                 concurrency: int = 4,         # requests in flight at most, across every caller of this client
-                 # seconds of silence allowed (no token); before the first, more for a long prompt, at the
-                 # prompt rate measured (a CPU reads slowly)
+                 concurrency: int | None = None,  # requests in flight at most (`_in_flight`)
+                 # seconds without a token; before the first, more for a long prompt (on a CPU)
                  timeout_s: float = 600.0,
                  max_answer_s: float | None = None,    # seconds one answer may take all told; None: no limit
                  stream: bool = True,          # ask for server-sent events: read as they come, closed to cancel
@@ -205,7 +214,7 @@ class OpenAIClient:
         api_key = api_key or in_url
         self.base_url, self.url = api_root(base_url), chat_url(base_url)
         self.shown = masked_url(self.url)  # what messages name: no key from the query string
-        if concurrency < 1: raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
+        self.concurrency_given = concurrency is not None
         self.model, self.retry, self.log = model, retry, log
         self._secrets = [api_key, in_url, *query_secrets(base_url)]
         # extra: body fields of the server's dialect
@@ -216,8 +225,8 @@ class OpenAIClient:
         # requests given up on that the server may still be working on
         self.drains: set[asyncio.Task] = set()
         self.said_drain = False
-        self.http = _pool(api_key, concurrency, transport)
-        self.slots = Slots(concurrency, say=log)
+        self.slots = Slots(_in_flight(concurrency), say=log)
+        self.http = _pool(api_key, concurrency or MOST_SLOTS, transport)
         self.record = Path(record) if record else None
         self.calls = 0
         # what a refusal and a lost server are told by: a key sent, a connection ever taken

@@ -234,10 +234,11 @@ class Progress:
             tqdm.write(visible(message), file=_drawn())
         else: self.err(message)
 
-    def close(self):
-        "End the bars."
-        for bar in self.bars: bar.close()
-        self.bars = []
+    def close(self, prefix: str | None = None): # only the bars of runs whose messages start with it
+        "End the bars (of one period's runs, when several run at once)."
+        done = [b for b in self.bars if prefix is None or b.memgate_prefix.startswith(prefix)]
+        for bar in done: bar.close()
+        self.bars = [b for b in self.bars if b not in done]
 
 # %% ../nbs/09b_display.ipynb #f31050fa
 @patch
@@ -259,9 +260,12 @@ def tracker(self: Progress, query_id: str, total, prefix: str = ''
             self.err(progress_line(turn, n, prefix, exact))
         return line
     from tqdm import tqdm
-    bar = tqdm(total=now()[0], desc=visible(query_id), unit='chunk', position=len(self.bars),
+    # (named by its period too, when it has one: periods run at once)
+    desc = prefix.strip() if prefix.strip().endswith(query_id) else f"{prefix}{query_id}"
+    bar = tqdm(total=now()[0], desc=visible(desc), unit='chunk', position=len(self.bars),
                file=_drawn(),
                leave=True)
+    bar.memgate_prefix = prefix
     self.bars.append(bar)
     def on_turn(turn: Turn):
         if self.pace: self.pace(turn)

@@ -30,10 +30,10 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['LOG_DIR', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread', 'nothing_left',
-           'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate', 'same_pregate', 'continued',
-           'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'periods_chosen',
-           'one_kind', 'ingest']
+__all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread',
+           'nothing_left', 'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate', 'same_pregate',
+           'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head',
+           'periods_chosen', 'one_kind', 'periods_at_once', 'periods_line', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -184,6 +184,8 @@ class IngestPlan:
     recall: float = 0.9                # R: kept with probability 1 - delta (`memgate.cascade`)
     delta: float = 0.1
     audit_seed: str | None = None      # default: from the query and the scorer
+    # period runs at once (`periods_at_once`); None: enough to keep the server's slots busy
+    parallel: int | None = None
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -516,7 +518,7 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
         finally:
             feed.close()
             feed.wait()                 # it stops between chunks
-            progress.close()
+            progress.close(at)          # its own bars: other periods' go on
 
 # %% ../nbs/10_ingest.ipynb #03ba2ca3
 def periods_chosen(project: Project, plan: IngestPlan) -> dict[str, list]:
@@ -548,31 +550,63 @@ def one_kind(plan: IngestPlan, project: Project, name: str):
                               f"{plan.period} beside them would mix both kinds in one level 2: give "
                               f"this run a folder of its own, --log-dir {free}")
 
+# %% ../nbs/10_ingest.ipynb #3a068208
+# period runs at once when the server says nothing of its slots
+PARALLEL = 4
+
+def periods_at_once(plan: IngestPlan, periods: int) -> int:
+    "How many period runs go at once: `--parallel`, else enough to keep the server's slots busy."
+    if plan.parallel: return max(1, min(plan.parallel, periods))
+    slots = int(plan.server.get('slots') or 0)
+    # (each period runs every query at once; twice the slots' worth, so a run between its turns
+    # leaves no slot idle)
+    wanted = -(-2 * slots // max(1, len(plan.queries))) if slots else PARALLEL
+    return max(1, min(wanted, periods))
+
+# %% ../nbs/10_ingest.ipynb #d2d9de78
+def periods_line(plan: IngestPlan, project: Project, name: str, chosen: dict[str, list],
+                 at_once: int) -> str:
+    "What a run by periods reads in all: its periods, chunks, bytes, calls, how many at once."
+    sessions = [s for ss in chosen.values() for s in ss]
+    names, size = list(chosen), sum(s.size for s in sessions)
+    whole = Project(project.name, sessions, Warnings(), project.tool_result_chars)
+    chunks = estimate_chunks(whole, plan.loop.chunk_tokens)
+    return (f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), "
+            f"a log for each of {plural(len(plan.queries), 'query', 'queries')} in each: about "
+            f"{plural(chunks, 'chunk')} ({size / 2**20:.1f} MB) = about "
+            f"{plural(chunks * len(plan.queries), 'model call')} in all, {at_once} "
+            f"{'period' if at_once == 1 else 'periods'} at a time; each period says its cost, less "
+            "what its logs read before, as it starts")
+
 # %% ../nbs/10_ingest.ipynb #d768e608
 async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
-    "Every period of `project`, in time order, each into logs of its own (`<query>/<period>.jsonl`)."
+    "Every period of `project`, several at once, each into logs of its own (`<query>/<period>.jsonl`)."
     chosen = periods_chosen(project, plan)
     # each period is read whole: its logs record no selection, so any later selection resumes them
     each = replace(plan, loop=replace(plan.loop, select=Selection()))
     one_kind(plan, project, name)
     for p in chosen: _check_fresh(replace(each, at=p), name)
-    _room_for_logs(len(plan.queries))
-    names, size = list(chosen), sum(s.size for ss in chosen.values() for s in ss)
-    whole = Project(project.name, [s for ss in chosen.values() for s in ss], Warnings(), project.tool_result_chars)
-    progress.info(f"{name}: {plural(len(names), 'period')} by {plan.period} ({names[0]} .. {names[-1]}), "
-                  f"a log for each of {plural(len(plan.queries), 'query', 'queries')} in each: about "
-                  f"{plural(estimate_chunks(whole, plan.loop.chunk_tokens), 'chunk')} ({size / 2**20:.1f} MB) "
-                  "in all; each period says its cost, less what its logs read before, as it starts")
-    out = []
-    for p, sessions in chosen.items():
-        if stop is not None and stop.is_set(): break
-        # its own warnings: what the read of this period met
-        part = Project(project.name, sessions, Warnings(), project.tool_result_chars, project.redact,
-                       project.source, project.listed)
-        out += await _ingest_project(replace(each, at=p), part, name, make_client, stop=stop, err=err,
-                                     progress=progress)
-    return out
+    at_once = periods_at_once(plan, len(chosen))
+    _room_for_logs(len(plan.queries) * at_once)
+    progress.info(periods_line(plan, project, name, chosen, at_once))
+    # one knowledge of the project's secrets: a value found in one period is taken in every other
+    stopped = stop.is_set if stop is not None else lambda: False
+    known = await asyncio.to_thread(project.known_secrets, stopped) if project.redact else None
+    room, running = asyncio.Semaphore(at_once), []
+    async def period(p: str, sessions: list) -> list[RunSummary]:
+        async with room:
+            if stop is not None and stop.is_set(): return []
+            running.append(p)
+            if at_once > 1: progress.info(f"{name} {p}: started ({', '.join(running)} running)")
+            # its own warnings: what the read of this period met
+            part = Project(project.name, sessions, Warnings(), project.tool_result_chars,
+                           project.redact, project.source, project.listed, known)
+            try: return await _ingest_project(replace(each, at=p), part, name, make_client,
+                                              stop=stop, err=err, progress=progress)
+            finally: running.remove(p)
+    done = await asyncio.gather(*(period(p, ss) for p, ss in chosen.items()))
+    return [r for runs in done for r in runs]
 
 # %% ../nbs/10_ingest.ipynb #5d506f4a
 # the project, the queries, where logs go

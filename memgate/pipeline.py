@@ -28,7 +28,8 @@ class ClientOptions:
     base_url: str | None = None             # None: MEMGATE_BASE_URL, else OPENAI_BASE_URL
     model: str | None = None                # None: MEMGATE_MODEL; `keyword-baseline` needs no server
     replay: str | None = None               # answer from this recording (MEMGATE_RECORD) instead
-    concurrency: int = 4                    # requests in flight at once, across queries
+    # requests in flight at once, across queries; None: the server's slots, where it says, else 4
+    concurrency: int | None = None
     timeout: float = 600.0                  # seconds an answer may go without a token
     max_answer_time: float | None = None    # seconds one answer may take all told
     stream: bool = True                     # server-sent events, read as they come

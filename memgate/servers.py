@@ -11,7 +11,7 @@ from typing import Callable
 from .domain import count_tokens
 from .parser import gate_format
 from .prompt import Budget, template_tokens
-from .client import ClientError, ContextError, OpenAIClient, unresolved
+from .client import MOST_SLOTS, ClientError, ContextError, OpenAIClient, unresolved
 from .endpoint import ConfigError, masked_url
 
 # %% auto #0
@@ -226,6 +226,7 @@ async def prepare(client: OpenAIClient,       # the run's client
 async def sustained(client: OpenAIClient) -> ServerInfo:
     "What the server behind `client` is; holds `client` to its slots."
     info = await probe(client)
-    if info.slots and info.slots < client.slots.limit:
-        client.slots.limit = client.slots.most = float(info.slots)
+    # (fewer than asked: the server's; more, when none was asked: as many as it decodes at once)
+    if info.slots and (info.slots < client.slots.limit or not client.concurrency_given):
+        client.slots.limit = client.slots.most = float(min(info.slots, MOST_SLOTS))
     return info

@@ -284,11 +284,12 @@ def test_a_venv_in_the_checkout_is_ignored_by_git():
 def test_the_readme_says_the_defaults_the_command_has():
     "The README said --timeout defaulted to 300 when it was 600."
     from memgate.cli import build_parser
+    from memgate.client import CONCURRENCY
     ingest_parser = build_parser()._subparsers._group_actions[0].choices['ingest']
     default = {a.dest: a.default for a in ingest_parser._actions}
     readme = ' '.join(docs_text().split())
     for said in (f"`--timeout` (default {default['timeout']:g}) is the silence allowed",
-                 f"N times (default {default['retries']})", f"(`--concurrency`, default {default['concurrency']}",
+                 f"N times (default {default['retries']})", f"(`--concurrency`, default: the slots the server says it has, else {CONCURRENCY} requests",
                  f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):
         assert said in readme, said
 

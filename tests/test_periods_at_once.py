@@ -1,0 +1,44 @@
+"""Periods read at once (issue 52): each period's run is independent of the others', so `--parallel N` runs N of
+them together; each log is byte for byte (but for ids and times) the one a run of one period at a time writes, and
+every period redacts with what the whole project taught (a secret found in one period is taken in every other)."""
+import shlex
+from helpers import memgate
+from same_logs import normalised
+from synth import cc, incident_project, write_jsonl
+from memgate.testing import FakeServer
+
+def by_day(tmp_path, out, parallel, server, *extra):
+    "An ingest by day of the incident project with `--parallel`; its stderr."
+    proj = incident_project(tmp_path / 'home', months=3, incidents=24, per_session=2, filler=1)
+    r = memgate('ingest', '--project', proj, '--base-url', server.url, '--model', 'test-model', '--period', 'day',
+                '--parallel', parallel, '--log-dir', out, '--query', 'infra-root-causes', '--query',
+                'build-and-test-failures', '--chunk-tokens', '300', *extra)
+    assert r.returncode == 0, r.stderr
+    return r.stderr
+
+def test_periods_run_at_once_and_each_log_is_the_one_a_period_at_a_time_writes(tmp_path):
+    with FakeServer(latency=0.05) as one:
+        by_day(tmp_path, tmp_path / 'one', 1, one)
+    with FakeServer(latency=0.05) as many:
+        said = by_day(tmp_path, tmp_path / 'many', 4, many)
+    sequential, parallel = normalised(tmp_path / 'one', tmp_path), normalised(tmp_path / 'many', tmp_path)
+    assert len(sequential) == 2 * 12 and sequential == parallel
+    # one period's two queries make two requests at once at most; four periods, more
+    assert one.most_busy <= 2 < many.most_busy
+    assert len(many.requests) == len(one.requests)
+    assert '4 periods at a time' in said and ' running)' in said, said
+
+def test_a_secret_found_in_one_period_is_taken_in_every_other(tmp_path):
+    "Each period's project read only its own sessions: a password given on a command line on day 2 went out in day 1's prose."
+    value = 'Tulip-Harbor-9931'   # (no random run: only what day 2 taught takes it)
+    folder = tmp_path / 'p'
+    write_jsonl(folder / 'a.jsonl', [cc('user', '2026-01-01T10:00:00.000Z', f'note: {value} , an error on db',
+                                        sid='A')])
+    write_jsonl(folder / 'b.jsonl', [cc('user', '2026-01-02T10:00:00.000Z',
+                                        f"run: mysql -u root --password={shlex.quote(value)} shop", sid='B')])
+    with FakeServer() as s:
+        r = memgate('ingest', '--project', folder, '--base-url', s.url, '--model', 'test-model', '--period', 'day',
+                    '--log-dir', tmp_path / 'logs', '--query', 'infra-root-causes')
+        assert r.returncode == 0, r.stderr
+        sent = '\n'.join(s.prompts())
+    assert 'note: [REDACTED:' in sent and value not in sent and value[:8] not in sent, sent
