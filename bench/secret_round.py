@@ -31,9 +31,10 @@ def sent_text(folder: Path, redact: bool = True) -> str:
 
 USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+)@', re.I)
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
-# (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential)
-CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig(?!n)|signature|credential|auth|sess', re.I)
-NAME_FIELD = re.compile(r'(?:name|id)$', re.I)
+# (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential;
+# `appid`, OpenWeatherMap's key, is the query's credential)
+CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig(?!n)|signature|credential|auth|sess|^appid$', re.I)
+NAME_FIELD = re.compile(r'(?:name|(?<!app)id)$', re.I)
 URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
 def secret_parts(value: str) -> list[str]:
@@ -90,7 +91,9 @@ def main(argv=None):
         kinds = Counter(s['kind'] for s in r['leaks'])
         print('   leaks by kind:', ', '.join(f'{k} {n}' for k, n in kinds.most_common(15)))
         # (a corpus may describe a place as a dict or a list: shown as text)
-        for s in r['leaks'][:args.show]: print('   LEAK ', s['kind'], '|', s['value'][:60], '|', str(s['where'])[:80])
+        for s in r['leaks'][:args.show]:
+            said = 'named  ' if s in r['named'] else 'unnamed'
+            print('   LEAK ', said, s['kind'], '|', s['value'][:60], '|', str(s['where'])[:80])
         for d in r['taken'][:args.show]: print('   TAKEN', d['kind'], '|', d['value'][:60], '|', str(d['where'])[:80])
 
 if __name__ == '__main__': sys.exit(main())

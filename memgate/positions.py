@@ -20,16 +20,16 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
-           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'URL_LAST', 'ON_A_NAMED_LINE',
+           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE',
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
-           'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'url_doubts',
-           'line_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file',
-           'statement_findings', 'insert_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'position_findings']
+           'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'credential_header',
+           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -299,14 +299,16 @@ def command_findings(text: str) -> list[Found]:
 # "…"`)
 _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
     (?P<close>\s*[\])]{1,2})?
-    (?P<sep>[ \t]*(?:(?<=\w):[ \t]*[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)|:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
+    (?P<sep>[ \t]*(?:(?<=\w):[ \t]*(?:[&*](?:'\w+[ \t]+)?)?[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)
+    |:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
     |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,|(?<=["'])[ \t]*->
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
     |(?<=\))[ \t]*\{(?:[ \t]*\|\w*\|)?)[ \t]*)''', re.X)
 
 # what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`, Unreal's `TEXT("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
-    |TEXT|_T|L|rb|br|@|&|\$|b64decode|base64\.b64decode)\(?|\(\s*)*''', re.X)
+    |TEXT|_T|L|rb|br|@|&|\$|b64decode|base64\.b64decode)\(?
+    |\((?:\s*\n[ \t]*\d+(?:→|\t))?\s*)*''', re.X)
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 
@@ -392,6 +394,7 @@ _SECRET_WORD = re.compile('(?i)'
                           + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
+_NAME_CHAR_END = re.compile(r'[\w$@-]*')
 _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 
 # %% ../nbs/00e_positions.ipynb #45134594
@@ -426,46 +429,55 @@ def _scattered(value: str) -> bool:
     "Whether `value` scatters digits as a generator does (`T27UZO8XUQEFI9TDA01R`), not as a name does (`Int32Array`)."
     return len(value) >= 12 and len(re.findall(r'\d+', value)) >= 3
 
+# %% ../nbs/00e_positions.ipynb #7ca5f8c2
+def _literal_value(text: str, at: int, lit: int, span: tuple[int, int]) -> tuple[int, int] | None:
+    "`span`, the literal at `lit` assigned at `at`, if a value: not a name, a word, a tuple's item."
+    # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
+    literal = text[span[0]:span[1]]
+    word = literal.islower() and plain_word(literal) and '-' not in literal
+    # a bracket opened over lines holds one value only when it closes right after it (not a
+    # tuple's; a viewer's line numbers between: `     4→)`)
+    alone = '\n' not in text[at:lit] or re.match(r'\s*(?:\d+(?:→|\t)\s*)?\)', text[span[1] + 1:])
+    # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-sun11`)
+    phrase = len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
+    return None if (name_like(literal) and not phrase) or word or not alone else span
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
     # a literal closed on its line (an unclosed quote is part of a config value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
-        # a name of words, or one ordinary word (`"user"`, `'type'`), is what code says of a value
-        literal = text[span[0]:span[1]]
-        word = literal.islower() and plain_word(literal) and '-' not in literal
-        # a bracket opened over lines holds one value only when it closes right after it (not a
-        # tuple's)
-        alone = '\n' not in text[at:lit] or re.match(r'\s*\)', text[span[1] + 1:])
-        # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-granite11`)
-        phrase = len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
-        return None if (name_like(literal) and not phrase) or word or not alone else span
+        return _literal_value(text, at, lit, span)
     if sep.strip() in (',', '||', '??', '?:') or '(' in sep: return None
     line_start = text.rfind('\n', 0, name_at) + 1
     starts = bool(_LINE_START.match(text[line_start:name_at]))
     if starts and re.match(r'[|>][-+]?[ \t]*(?:\n|$)', text[at:at + 4]):
         return _block(text, at, name_at - line_start)
     # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest
-    # of the line;
-    # a shell's (`export KEY=v`): a word
+    # of the line; a shell's (`export KEY=v`): a word
     shell = re.search(r'(?:export|set|setenv)[ \t]+$', text[line_start:name_at])
     # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
     words = _BARE_WORDS.match(text, at)
     words = words and not {w.lower() for w in words[0].split()} & _KEYWORDS
     config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words))
-    s, e = _unquoted(text, at, config)
+    # (a code span that is one `KEY=value` line: its value runs to the span's end, spaces and all)
+    close = text.find('`', at) if text[name_at - 1:name_at] == '`' and sep.strip() == '=' else -1
+    ticked = close > at and '\n' not in text[at:close]
+    s, e = _unquoted(text, at, config or ticked)
+    e = min(e, close) if ticked else e
     value = text[s:e]
     first, scattered = re.match(r'[\w$@]*', value)[0], _scattered(value)
     if first.lower() in _TYPES or (first[:1].isupper() and not scattered and not config
                                     and re.match(r'\w+(?:<|\[\]|\?|$)', value)): return None
-    # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text
-    # (a comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's; digits under a
-    # PIN's or a code's name are its value: `ALARM_CODE = 23579`)
+    # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text (a
+    # comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's), and words joined
+    # by dots a passphrase (`kernel.olive.hickory.ruby`); digits under a PIN's name are its value
     pin = (re.fullmatch(r'\d{4,12}', value)
            and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'], ['passkey']))
-    if _CODE.match(value) and not (pin or scattered) and not (config and re.fullmatch(r'[\w-]{4,}', value)
-                                               and text[e:e + 1] != ','): return None
+    text_value = config and (re.fullmatch(r'[\w-]{4,}', value) and text[e:e + 1] != ','
+                             or diceware(value))
+    if _CODE.match(value) and not (pin or scattered or text_value): return None
     return s, e
 
 # %% ../nbs/00e_positions.ipynb #eadb2be4
@@ -527,7 +539,8 @@ def assignment_findings(text: str,
         # a name starts with a letter: a diff's `-` or `+` before it is the line's
         while text[a] in '-.:': a += 1
         if a > 0 and text[a - 1] in '"\'`': a -= 1
-        m = _NAMED.match(text, a)
+        # (a quote before it that does not close after it is the text's: `` `KEY=value` ``)
+        m = _NAMED.match(text, a) or (text[a] in '"\'`' and _NAMED.match(text, a + 1))
         # (a file's name and grep's line, `secrets.toml:8:admin_password`: after them)
         if m and m.end('name') < w_end and (pre := _FILE_PREFIX.match(text, a, w_start)):
             m = _NAMED.match(text, pre.end())
@@ -561,6 +574,10 @@ _LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t|:))?[ \t]*[a-z][\w-]{1,40}'
                         r'(?:[ \t]+[^\s=:"\'`]+){0,6}?[ \t]+'
                         r'(?P<w>key|secret|password|community|auth|psk|pre-shared-key)[ \t]+(?:\d[ \t]+)?'
                         r'(?P<v>[^\s"\'`]+)(?:[ \t]+(?:RO|RW|ro|rw))?[ \t]*$')
+
+_SNMPD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*'
+                    r'(?:(?:ro|rw)community6?|com2sec6?(?:[ \t]+-Cn[ \t]+\S+)?'
+                    r'[ \t]+\S+[ \t]+\S+)[ \t]+(?P<v>[^\s"\'`]+)')
 
 def directive_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential a directive gives last."
@@ -643,6 +660,9 @@ def pair_findings(text: str) -> list[Found]:
         out += [(m.start(g) + (m[g][0] == '"'), m.end(g) - (m[g][0] == '"'), 'config-credential')
                 for g in ('a', 'p') if m[g] and not placeholder(m[g].strip('"'))]
     out += directive_findings(text) if named else []
+    # net-snmp's snmpd.conf: a community is the agent's password (not its defaults, `public`)
+    out += [(*m.span('v'), 'config-credential') for m in _SNMPD.finditer(text)
+            if len(m['v']) >= 6 and not plain_word(m['v']) and not placeholder(m['v'])]
     out += [(*m.span('v'), 'password-hash') for m in _HASHED.finditer(text)]
     out += [(*m.span('v'), 'config-credential') for m in _EZCONNECT.finditer(text)
             if not placeholder(m['v'])]
@@ -706,6 +726,7 @@ _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은]))')   # (a particle may follow: `PINは`, `パスワードは`)
 _SAID_GATE = Gate(_SAID_WORDS)
+_BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
 
 # a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
 _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
@@ -734,6 +755,19 @@ _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # lower case, upper case and a digit, each: a generator's mix
 _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 _mixed_kinds = lambda v: len(v) >= 8 and v[0] in '?#&+' and '=' not in v and _three_kinds(v)
+
+_COLON_AFTER = re.compile(r'[ \t]*[:：=]')
+
+def _machine_value(text: str, s: int, e: int,
+                   colon: bool = False, # said after a colon (`token：🐙LRu7Eq🍕3366!`)
+                  ) -> bool:
+    "Whether `text[s:e]`, said after a token's word, is a machine's credential, not code or a word."
+    v = text[s:e]
+    # a run of letters and digits; or, in a code span or quotes, a generator's mix of every kind
+    # (`the windows secret is `d09y\\KegIe\\n27%RP9f``), no call nor subscript
+    quoted = text[s - 1:s] in ('`', '"', "'") and text[e:e + 1] == text[s - 1]
+    mix = _three_kinds(v) and re.search(r'[^\w\s]', v) and not re.search(r'[()\[\]{}]|^\$', v)
+    return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -793,6 +827,11 @@ def _says_at(text: str, at: int) -> int | None:
     return None
 
 # %% ../nbs/00e_positions.ipynb #58d9dc85
+# a file's name or a path: where a value is kept (`.env.local`, `config/secrets.yml`, `~/.pgpass`)
+_FILE_NAME = re.compile(r'(?:~?/|\.{1,2}/|\.)[\w./-]+'
+                        r'|[\w-]+(?:/[\w.-]+)*\.(?:env|local|json|ya?ml|toml|ini'
+                        r'|cfg|conf|txt|properties|xml|py|js|ts|rb|go|rs|sh|tf|tfvars)')
+
 def _said(text: str, at: int,
           digits: int = 6, # a number this long or longer after `is` is the password (a PIN's: 4)
          ) -> tuple[int, int] | None:
@@ -810,8 +849,9 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        # where the password is kept, not the password (`password: see 1Password, entry 'WMS prod'`)
-        if names_store(v): return None
+        # where the password is kept, not the password (`password: see 1Password, entry 'WMS prod'`,
+        # `added SVC_PASSWORD to `.env.local``)
+        if names_store(v) or _FILE_NAME.fullmatch(v): return None
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
                            or re.search(r'\(.*\)|\[.*\]', v)): return None
@@ -838,13 +878,20 @@ _PASSPHRASE_SAID = re.compile(
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
-# a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`
+# a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
+# as the Codecov credential`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
-    (?:—|–|--|-|,|\()[ \t]*
-    (?:that's|that\ is|this\ is|it's|it\ is|which\ is|là|это|bu)[ \t]+(?:(?:the|our|your|my)[ \t]+)?
-    (?:[\w-]+[ \t]+){0,2}?
-    (?:password|passphrase|pin|token|secret|mật\ khẩu|пароль|şifre|lösenord|lösenordet)
-    (?![\w-])''', re.X)
+    (?:(?:—|–|--|-|,|\()[ \t]*
+       (?:that's|that\ is|this\ is|it's|it\ is|which\ is|là|это|bu)[ \t]+
+       (?:(?:the|our|your|my)[ \t]+)?
+     |as[ \t]+(?:the|our|your|my|a|an)[ \t]+)
+    (?:[\w.-]+[ \t]+){0,2}?
+    (?:password|passphrase|pin|token|secret|credential|api[ ]key
+     |mật\ khẩu|пароль|şifre|lösenord|lösenordet)
+    # (the noun itself, not a word before another's: `as the credential file`)
+    (?![\w-]|'s|[ \t]+(?:file|files|profile|helper|store|manager|path|name|type|provider|chain|cache
+                      |format|id)\b)
+    ''', re.X)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
 # or a few words on, in its clause (`PIN kodu da 954770`, `mã PIN token (262191)`)
@@ -908,10 +955,10 @@ def _number_list(text: str, at: int, said: bool) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
-    if not _SAID_GATE(text): return []
     # a value said first, its word after (`try BRI_Lantern!513 — that's the password`)
     out = [(*b.span('v'), 'prose-credential') for b in _SAID_BEFORE.finditer(text)
-           if _random_enough(b['v']) and not placeholder(b['v'])]
+           if _random_enough(b['v']) and not placeholder(b['v'])] if _BEFORE_GATE(text) else []
+    if not _SAID_GATE(text): return out
     for m in _PROSE.finditer(text):
         # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
         # (`password_hash`)
@@ -938,7 +985,7 @@ def prose_findings(text: str) -> list[Found]:
         # (or words said whole: a recovery key of words)
         token = span and m[0].lower() in _TOKEN_SAID and span != phrase
         if token and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
-                          and _TOKEN_VALUE.fullmatch(text[span[0]:span[1]])):
+                          and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))):
             continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
@@ -949,8 +996,11 @@ def prose_findings(text: str) -> list[Found]:
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
 # words on with a copula of prose, no code's `=`, `(` or `:` between (`rotated LAB_SFTP_PASSWORD earlier;
 # the value they gave was …`): a name of words joined, or in camel case, as code writes it
+_NAME_SAID_NAME = re.compile(r'(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+'
+                             r'|[a-z]+(?:[A-Z][a-z0-9]+)+)')
 _NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)
-    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|is|was|→|->)[ \t]
+    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
+       [ \t]
     |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b)''', re.X)
 
 def name_said_findings(text: str) -> list[Found]:
@@ -958,6 +1008,27 @@ def name_said_findings(text: str) -> list[Found]:
     if not SECRET_NAME_WORDS(text): return []
     return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
             if secret_name(m['n']) and (span := _said(text, m.end('n')))]
+
+# %% ../nbs/00e_positions.ipynb #b8518039
+# the value given to a secret's name, said as the value in the same paragraph (`added
+# SVC_PASSWORD to .env.local with the value you provided (`…`)`, `moved WANDB_API_KEY out⏎- the
+# previous hardcoded value `…``): a code span or a quoted run after the word, a few words on
+_VALUE_SAID = re.compile(r'''(?i)\bvalue\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
+    (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")''', re.X)
+_VALUE_GATE = Gate(['value'])
+
+def value_said_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value prose says a secret's name was given, in its paragraph."
+    if not (SECRET_NAME_WORDS(text) and _VALUE_GATE(text)): return []
+    out = []
+    for m in _VALUE_SAID.finditer(text):
+        g = 'c' if m['c'] is not None else 'd'
+        start = max(text.rfind('\n\n', 0, m.start()) + 2, m.start() - 300)
+        names = _NAME_SAID_NAME.findall(text, start, m.start())
+        v = m[g].strip('"\'')
+        if any(secret_name(n) for n in names) and _random_enough(v, True) and not placeholder(v):
+            out.append((*m.span(g), 'prose-credential'))
+    return out
 
 # %% ../nbs/00e_positions.ipynb #fa7f21a3
 # an account said as `user / password` after its word (`login admin / Xk2!…`, `계정 paylark_t / …`)
@@ -1068,6 +1139,35 @@ def phrase_doubts(text: str) -> list[Found]:
         if (len(''.join(words)) >= 12 and not _CLAUSE_WORDS & {w.lower() for w in words}
                 and not any(placeholder(w) or '[REDACTED' in w for w in words)):
             out.append((p.start('v'), p.start('v') + len(v), SAID_PHRASE))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #1ce654b5
+# why a value after a secret's name in code or config is listed, though no position took it
+NAME_NEAR = "the first value after a secret's name (`dockerhubToken =`, `pass=`), kept"
+# what may stand between a name and its value: `=`, `:`, `=>`, a type (`&str`), a call's start, a
+# bracket, a quote, a viewer's line numbers over at most two lines
+_TO_VALUE = re.compile(r'''(?:["'`\]]?[ \t]*(?::[ \t]*[&*]?[\w<>\[\]']{1,30}[ \t]*)?(?:[:=]|=>|:=)[ \t]*
+    (?:[\w.:]*\(|\(|\[|\{)?[ \t]*(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*){0,2}[ \t]*[rbuf@]?
+    ["'`]?)''', re.X)
+_VALUE_TOKEN = re.compile(r'''[^\s"'`,;)\]}]+(?:[ \t]+[^\s"'`,;)\]}]+){0,7}''')
+
+def name_doubts(text: str) -> list[Found]:
+    "(start, end, why) of the value right after each secret's name that is no code nor word: a doubt."
+    out, done = [], -1
+    for w_start, w_end in secret_words(text) if SECRET_NAME_WORDS(text) else ():
+        a, e = w_start, _NAME_CHAR_END.match(text, w_end).end()
+        while a > 0 and _NAME_CHAR.match(text, a - 1): a -= 1
+        name = text[a:e].strip('.:-$@')
+        if e <= done or not secret_name(name, True) or not (m := _TO_VALUE.match(text, e)): continue
+        if not (t := _VALUE_TOKEN.match(text, m.end())): continue
+        v, done = t[0], t.end()
+        words = v.split()
+        # a value's shape: letters with digits or symbols, or words enough for a passphrase
+        shaped = (re.search(r'[A-Za-z]', v) and re.search(r'\d|[^\w.\s-]', v) and not name_like(v)
+                  and not re.search(r'[(\[]|^[$%{]|\.\w+$', v)
+                  or len(words) >= 3 and not _CLAUSE_WORDS & {x.lower() for x in words})
+        if len(v) >= 8 and shaped and not placeholder(v) and '[REDACTED' not in v:
+            out.append((t.start(), t.end(), NAME_NEAR))
     return out
 
 # %% ../nbs/00e_positions.ipynb #70a997a5
@@ -1421,6 +1521,40 @@ def insert_findings(text: str) -> list[Found]:
             at = row.end()
     return out
 
+# %% ../nbs/00e_positions.ipynb #bb2f7c93
+# a struct printed with its fields' names (Go's `%+v`: `{Env:production GpgPassphrase:winter glacier
+# Debug:false}`): a field's value runs to the next field's name, spaces and all
+_STRUCT = re.compile(r'\{(?:[A-Z]\w*:[^{}\n]*?)(?:[ \t][A-Z]\w*:[^{}\n]*?)*\}')
+_STRUCT_FIELD = re.compile(r'(?:(?<=\{)|(?<=[ \t]))([A-Z]\w*):')
+
+def struct_print_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each secret-named field's value in a struct printed with its names."
+    if not SECRET_NAME_WORDS(text): return []
+    out = []
+    for m in _STRUCT.finditer(text):
+        fields = list(_STRUCT_FIELD.finditer(text, m.start(), m.end() - 1))
+        for f, nxt in zip(fields, fields[1:] + [None]):
+            s, e = f.end(), (nxt.start() - 1 if nxt else m.end() - 1)
+            if secret_name(f[1]) and e > s and not placeholder(text[s:e]):
+                out.append((s, e, 'assigned-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #9229f285
+# an interactive shell's input that names a secret, then what it printed: its value (Python's `>>>`,
+# IPython's `In [3]:`, irb's, iex's, pry's prompts; IPython's `Out[3]:`, irb's `=>`)
+_REPL = re.compile(r'''(?m)^[ \t]*(?:>>>|In[ ]\[\d+\]:|irb\([^)\n]*\):\d+(?::\d+)?[>*]|iex\(\d+\)>
+    |\[\d+\][ ]pry\([^)\n]*\)>)
+    [ \t]+(?P<expr>[\w.$@]+(?:\[["'][\w.-]+["']\])*)[ \t]*\r?\n
+    (?:[ \t]*(?:Out\[\d+\]:|=>)[ \t]*)?(?P<q>['"]?)(?P<v>[^\n]+?)(?P=q)[ \t]*$''', re.X)
+
+def repl_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each secret an interactive shell printed when asked for it by name."
+    if not SECRET_NAME_WORDS(text): return []
+    name = lambda expr: re.split(r'[.\[\]"\']+', expr.strip('[]"\''))[-1]
+    return [(*m.span('v'), 'assigned-credential') for m in _REPL.finditer(text)
+            if secret_name(name(m['expr'])) and m['v'] not in ('None', 'nil', 'null', "''", '""')
+            and not placeholder(m['v'])]
+
 # %% ../nbs/00e_positions.ipynb #51c24dea
 # a command that reads a password on its standard input (`kinit`, `passwd`), or is told to (`docker
 # login --password-stdin`, `sudo -S`, `gpg --passphrase-fd 0`): what is piped into it is one
@@ -1637,9 +1771,9 @@ def position_findings(text: str) -> list[Found]:
                   table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
-                  opening_code_findings(text), name_said_findings(text),
+                  opening_code_findings(text), name_said_findings(text), value_said_findings(text),
                   seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
-                  insert_findings(text))
+                  insert_findings(text), struct_print_findings(text), repl_findings(text))

@@ -26,13 +26,13 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
-           'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS',
-           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in',
-           'heading', 'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
-           'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored', 'use_store', 'store_in_use',
-           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
-           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'redact_seams',
-           'seam_values']
+           'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET', 'HARMLESS', 'POSITIONAL',
+           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
+           'basic_stand_in', 'heading', 'random_review', 'random_findings', 'expression', 'names_key',
+           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored',
+           'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
+           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets',
+           'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -195,6 +195,12 @@ def path_segment(text: str, s: int, e: int) -> bool:
     start, stop = token.rfind('/', 0, at), token.find('/', end)
     return (e - s < 32 and start >= 0 and stop >= 0 and bool(re.match(r'/[\w.-]', token[stop:])))
 
+# %% ../nbs/01_redact.ipynb #be6689d3
+# what keeps one between an asset's name and its type (`vendor.397661d0ae16d7863e65.css`): a bundler's
+# content hash
+IN_AN_ASSET = "a content hash in a built asset's name (`vendor.3976….css`)"
+_ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
+
 # %% ../nbs/01_redact.ipynb #538dea0e
 def _stand_in(value: str) -> bool:
     "Whether the rule file's placeholder allowlists let `value` through."
@@ -260,6 +266,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
     if _LOCKFILE_LINE.match(text, text.rfind('\n', 0, s) + 1): return IN_A_LOCKFILE
+    if text[s - 1:s] in ('.', '-') and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     # (a column of values, `Value`, `Data`, holds what its row's name says)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
@@ -423,7 +430,8 @@ def code_value(text: str, s: int, e: int) -> bool:
     # env's `NAME=value` anywhere, and a YAML mapping's bare lower-case value: literals,
     # not names of code
     if _ENV_ASSIGN.search(text, max(0, s - 80), s): return False
-    literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v)
+    # (words joined by dots too: a passphrase, `kernel.olive.hickory.ruby`)
+    literal = re.fullmatch(r'[a-z0-9]+(?:[_-][a-z0-9]+){2,}|(?=.*\d)[a-z0-9_-]+', v) or diceware(v)
     # (a YAML value ends its line; code's `key: name,` goes on)
     line_rest = text[e:text.find('\n', e) % (len(text) + 1)]
     # (and a name of three words or more, `CorrectHorseBatteryStaple`, a passphrase's, where no
@@ -500,7 +508,8 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # an ARN, a digest or a MAC labelled by its algorithm (`sha256=…`): no value
     phrase = kind.startswith('prose') and _JOINED_PHRASE.fullmatch(value)
     # (a config file's directive holds no code: `stats auth admin:last_apelsin_161`)
-    config = kind == 'config-credential' and re.search(r'\d', value)
+    # (or words joined: a passphrase, `yarrow.pebble.zinc.beacon`)
+    config = kind == 'config-credential' and (re.search(r'\d', value) or diceware(value))
     stand_in = _stand_in(value) and not diceware(value)
     # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
     key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)

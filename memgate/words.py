@@ -285,7 +285,7 @@ KEPT_STAND_IN = 'a placeholder, a reference or a path in a credential position'
 _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|lan'
                         r'|co|uk|de|fr'
                         r'|nl|jp|ai|edu|gov|info|biz|me|us|eu|ca|au|sh|svc|cluster|amazonaws|azure|gcp)(?::\d+)?'
-                        r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv)://[^\n"\'`]+'
+                        r'|(?:op|vault|ssm|secretsmanager|sm|gcpsm|azkv|ref\+[a-z0-9]+)://[^\n"\'`]+'
                         r'|localhost(?::\d+)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?)$')
 
 # a run a generator made: 16 letters and digits or more, of both cases and a digit (each run

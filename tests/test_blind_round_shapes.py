@@ -1,4 +1,4 @@
-"""Rounds 21 to 23's misses, fixed by principle: each text below is sent as written on its right, to the byte (the
+"""Rounds 21 to 24's misses, fixed by principle: each text below is sent as written on its right, to the byte (the
 value taken whole, spaces included, the text around it kept), and each look-alike is sent as it is."""
 import pytest
 from memgate.redact import fetched_secret, redact
@@ -67,6 +67,32 @@ TAKEN = [   # (text, what is sent)
     (r'{\"password\": \"correct horse battery staple\"}', r'{\"password\": \"[REDACTED:password]\"}'),
     # a signing key's value of a secret's shape is still taken (lower-case hex: an HMAC's key)
     ('SIGNING_KEY=a3f9c2e17b5d4086f1e2a3b4c5d6e7f8a9b0c1d2', 'SIGNING_KEY=[REDACTED:password]'),
+    # round 24
+    # a value said first and what it is after it (`as the … credential`), or said as the value of a name
+    ('using `63b70816faa8bcfc66440de38de8f65b` as the Hex.pm credential',
+     'using `[REDACTED:prose-credential]` as the Hex.pm credential'),
+    ('They want RAILWAY_TOKEN set to a418ba1d-322a-4f72-ab66-40c8edecb8ae in staging',
+     'They want RAILWAY_TOKEN set to [REDACTED:prose-credential] in staging'),
+    ('I added `SVC_PASSWORD` to `.env.local` with the value you provided (`LCkK\\bn29a\\n82#i5HR`).',
+     'I added `SVC_PASSWORD` to `.env.local` with the value you provided (`[REDACTED:prose-credential]`).'),
+    ('FYI the windows secret is `d09y\\KegIe\\n27%RP9f`', 'FYI the windows secret is `[REDACTED:prose-credential]`'),
+    # code continued over a viewer's numbered lines; a Rust reference's type before the `=`
+    ('     1→DJANGO_SECRET_KEY = (\n     2→    "django-insecure-=n@bmj=cxg3-njiqm"\n     3→)',
+     '     1→DJANGO_SECRET_KEY = (\n     2→    "[REDACTED:assigned-credential]"\n     3→)'),
+    ('     1→const dockerhubToken =\n     2→  "dckr_pat_8__sfcz3OV" +\n     3→  "f02hOZB_akiodXr_B";',
+     '     1→const dockerhubToken =\n     2→  "[REDACTED:password]" +\n     3→  "[REDACTED:password]";'),
+    ('const LDAP_BIND_PW: &str = "nnCZ&A^]Vfz6nbdq(h";',
+     'const LDAP_BIND_PW: &str = "[REDACTED:assigned-credential]";'),
+    # words joined by dots in config are a passphrase; a Go struct's field runs to the next field's name
+    ('env:\n  ANSIBLE_VAULT_PASSWORD: kernel.olive.hickory.ruby.citrus.eagle\n',
+     'env:\n  ANSIBLE_VAULT_PASSWORD: [REDACTED:assigned-credential]\n'),
+    ('config: {Env:production GpgPassphrase:winter glacier bronze rocket Debug:false}',
+     'config: {Env:production GpgPassphrase:[REDACTED:assigned-credential] Debug:false}'),
+    # an interactive shell asked for a secret by name prints it; snmpd's community; a code span's `KEY=v`
+    (">>> settings.ldap_bind_password\n'VW9p$HDl$$RiuSo`00'",
+     ">>> settings.ldap_bind_password\n'[REDACTED:assigned-credential]'"),
+    ('rocommunity øresund-366-Ärger¥pQo 10.0.0.0/16', 'rocommunity [REDACTED:config-credential] 10.0.0.0/16'),
+    ('use the shared one: `WIFI_PSK=Kayak mesa 18 iris!LAv`', 'use the shared one: `WIFI_PSK=[REDACTED:password]`'),
 ]
 
 KEPT = [
@@ -109,6 +135,11 @@ KEPT = [
     'ARG signingkey=5AA3A5534CB33159\n    signingkey: E92BFF506D62BD77\nGPG_KEY=47B8687D6955F2E2',
     "export signingkey='6164BDC831BA645EDC1C5C19F82FCB5E664486DB'",
     r'SNOWFLAKE_PASSWORD=\"$(op read op://Data/SVC_DBT/password)\" dbt run',  # a command's substitution
+    # round 24, after its figures
+    'dist/assets/vendor.397661d0ae16d7863e65.css  18.77 kB',                  # a bundler's content hash
+    'DB_PASSWORD=secret123-not-real\nAPI_KEY=dummy',                            # stand-ins that say so
+    'OPENAI_API_KEY=ref+awsssm://prod/app/openai_api_key',                     # vals' reference
+    'use `config.yaml` as the credential file',                               # a credential word on another noun
 ]
 
 @pytest.mark.parametrize('text,sent', TAKEN)
@@ -136,3 +167,13 @@ def test_a_random_value_a_table_names_by_its_row_is_not_kept_as_a_column_of_ids(
     value = 'LLJFmSAzS8q9E2Cg2J8qEot3i1rX8jLXUCouKMPsQKRTUfq6ewHo'
     table = f'| File | Variable | Value |\n|---|---|---|\n| `config/app.yml` | `BTC_WIF` | `{value}` |'
     assert value[:8] not in redact(table)
+
+def test_a_value_after_a_secrets_name_that_no_position_took_is_named_as_a_doubt(tmp_path):
+    "Round 24's passphrase under `pass=` leaked and `memgate secrets` did not name it: no doubt looked past a name."
+    from memgate.audit import audit, audit_text
+    from memgate.projects import load_project
+    from synth import cc, write_jsonl
+    text = 'data:\n  bootstrap.txt: |\n    user=admin\n    pass=granite ginger willow cotton\n'
+    write_jsonl(tmp_path / 'p' / 'a.jsonl', [cc('user', '2026-01-01T10:00:00.000Z', text, sid='A')])
+    report = audit_text(audit(load_project(tmp_path / 'p')), every=True)
+    assert 'gran…(28 chars)' in report and "the first value after a secret's name" in report, report

@@ -289,7 +289,8 @@ def test_the_readme_says_the_defaults_the_command_has():
     default = {a.dest: a.default for a in ingest_parser._actions}
     readme = ' '.join(docs_text().split())
     for said in (f"`--timeout` (default {default['timeout']:g}) is the silence allowed",
-                 f"N times (default {default['retries']})", f"(`--concurrency`, default: the slots the server says it has, else {CONCURRENCY} requests",
+                 f"N times (default {default['retries']})",
+                 f"(`--concurrency`, default: the slots the server says it has, else {CONCURRENCY} requests",
                  f"(default {default['retry_temperature']:g}", f"`max_tokens {default['max_tokens']}`"):
         assert said in readme, said
 

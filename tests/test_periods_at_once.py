@@ -29,7 +29,7 @@ def test_periods_run_at_once_and_each_log_is_the_one_a_period_at_a_time_writes(t
     assert '4 periods at a time' in said and ' running)' in said, said
 
 def test_a_secret_found_in_one_period_is_taken_in_every_other(tmp_path):
-    "Each period's project read only its own sessions: a password given on a command line on day 2 went out in day 1's prose."
+    "Each period read only its own sessions: a password given on a command line on day 2 went out in day 1's prose."
     value = 'Tulip-Harbor-9931'   # (no random run: only what day 2 taught takes it)
     folder = tmp_path / 'p'
     write_jsonl(folder / 'a.jsonl', [cc('user', '2026-01-01T10:00:00.000Z', f'note: {value} , an error on db',
