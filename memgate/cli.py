@@ -22,6 +22,7 @@ from .log import first_event, head_said, log_files, log_head, passed_over, read_
 from .client import BASELINE_MODEL, CONCURRENCY, OpenAIClient, Retry, default_sampling
 from .endpoint import ConfigError, masked_url
 from .servers import CONSTRAIN, sustained
+from .endpoints import EndpointPool
 from .loop import LoopConfig, RETRY_TEMPERATURE
 from .display import Progress
 from .ingest import LOG_DIR, PARALLEL, IngestPlan
@@ -412,7 +413,10 @@ def ingest_args(p):
 # %% ../nbs/14_cli.ipynb #19bc63c6
 def model_args(p):
     "The options that say which model answers and how."
-    p.add_argument('--base-url', help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1')
+    p.add_argument('--base-url', action='append',
+                   help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1; repeat it for '
+                        'replicas of one model (each run keeps one, and names itself in X-Session-ID for '
+                        'a router)')
     p.add_argument('--model',
                    help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
     p.add_argument('--replay',
@@ -623,7 +627,8 @@ def cmd_answer(args) -> int:
         sampling = default_sampling(args.temperature, args.top_p, args.seed, args.max_tokens)
         try:
             # as many in flight as ingest sends
-            if isinstance(client, OpenAIClient): await sustained(client)
+            for c in client.clients if isinstance(client, EndpointPool) else [client]:
+                if isinstance(c, OpenAIClient): await sustained(c)
             return await answer_logs(args.logs, client, sampling, args.query, err, again=args.again,
                                     per_period=args.per_period)
         finally:

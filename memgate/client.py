@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/client.html.md"""
 
 # %% ../nbs/07_client.ipynb #13e1c453
 from __future__ import annotations
-import asyncio, email.utils, ipaddress, json, os, random, re, socket, time, zlib
+import asyncio, contextvars, email.utils, ipaddress, json, os, random, re, socket, time, zlib
 from collections import defaultdict, deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,10 +22,11 @@ from .endpoint import (NO_ENDPOINT, NO_KEY, ConfigError, Endpoint, api_root, cha
 from .limits import Slots, answer_cap
 
 # %% auto #0
-__all__ = ['CLOSED', 'CONCURRENCY', 'MOST_SLOTS', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL', 'Completion',
-           'ModelClient', 'default_sampling', 'ClientError', 'ContextError', 'Interrupted', 'GaveUp', 'ServerStopped',
-           'on_this_machine', 'unresolved', 'ScriptedClient', 'Retry', 'retry_after_seconds', 'server_message',
-           'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient', 'KeywordBaseline']
+__all__ = ['CLOSED', 'SESSION', 'AFFINITY', 'CONCURRENCY', 'MOST_SLOTS', 'SSE', 'AHEAD', 'HOLD', 'UNKEYED', 'BASELINE_MODEL',
+           'Completion', 'ModelClient', 'default_sampling', 'ClientError', 'ContextError', 'Interrupted', 'GaveUp',
+           'ServerStopped', 'on_this_machine', 'unresolved', 'ScriptedClient', 'Retry', 'retry_after_seconds',
+           'server_message', 'request_body', 'OpenAIClient', 'request_key', 'append_recording', 'ReplayClient',
+           'KeywordBaseline']
 
 # %% ../nbs/07_client.ipynb #325f5424
 # the finish_reason of an answer memgate stopped reading once `until` held (`--fast-no`)
@@ -48,6 +49,7 @@ class Completion:
     # sent → the first token (the server read the prompt, or queued it)
     first_token_s: float = 0.0
     decode_s: float = 0.0              # the first token → the last
+    endpoint: str = ''                 # which of several endpoints answered (`memgate.endpoints`)
 
 # %% ../nbs/07_client.ipynb #b325b130
 @runtime_checkable
@@ -172,6 +174,12 @@ def request_body(model: str, messages: list[dict], sampling: dict) -> dict:
                 **{k: v for k, v in sampling.items() if v is not None})
 
 # %% ../nbs/07_client.ipynb #9d5b46f5
+# the run a request is of, sent for a router's affinity (vllm-router's `consistent_hash` reads it):
+# set by `memgate.endpoints` while it asks
+SESSION: contextvars.ContextVar[str | None] = contextvars.ContextVar('memgate_session',
+                                                                     default=None)
+AFFINITY = 'X-Session-ID'
+
 # requests in flight when neither the user nor the server says how many; and the most a server's
 # slots may raise them to
 CONCURRENCY, MOST_SLOTS = 4, 256
@@ -521,7 +529,10 @@ async def _try(self: OpenAIClient, body: dict, cap: int, until=None) -> tuple[_R
     await self.slots.acquire()
     sent, ev, outcome = time.monotonic(), None, 'failed'
     try:
-        request = self.http.build_request('POST', self.url, json=body)
+        # (a run's name for a router's affinity, when several endpoints serve it: `SESSION`)
+        session = SESSION.get()
+        request = self.http.build_request('POST', self.url, json=body,
+                                          headers={AFFINITY: session} if session else None)
         sending = asyncio.ensure_future(self.http.send(request, stream=True))
         ev = _Events(sending, cap, self.shown,
                      f"{self.shown}: the answer is over {cap:,} bytes (max_tokens "

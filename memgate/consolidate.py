@@ -18,7 +18,8 @@ from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
-from .ingest import IngestPlan, failed_run, open_log, project_folder, query_folder, with_head
+from .ingest import (IngestPlan, failed_run, open_log, project_folder, query_folder, run_client,
+                            with_head)
 from .projects import Selection, load_project
 from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
@@ -118,7 +119,9 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
     async def one(q: Query) -> RunSummary:
         folder = query_folder(plan.log_dir, name, q.id)
         try: return await consolidate(folder, q, replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate),
-                                      make_client(q), model=plan.model, stop=stop, err=err, progress=progress,
+                                      run_client(make_client, q, f"{name}/{q.id}/level2"),
+                                      model=plan.model,
+                                      stop=stop, err=err, progress=progress,
                                       speculate=plan.speculate)
         # this query's periods cannot be read, or its run failed; the others go on
         except MemgateError as e:

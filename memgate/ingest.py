@@ -32,7 +32,7 @@ from .display import PACE_S, Progress, RunSummary, pace_line
 # %% auto #0
 __all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread',
            'nothing_left', 'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate', 'same_pregate',
-           'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head',
+           'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'run_client',
            'periods_chosen', 'one_kind', 'periods_at_once', 'periods_line', 'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
@@ -486,6 +486,14 @@ def _start_or_fail(plan: IngestPlan, q: Query, feed: ChunkFeed, name: str, logs:
         path = log_path(plan.log_dir, name, q.id, plan.at)
         return failed_run(path, name, q, e, plan.model, plan.at)
 
+# %% ../nbs/10_ingest.ipynb #d893d022
+def run_client(make_client: Callable[[Query], ModelClient], q: Query,
+               run: str, # the run's name: its project's folder, its query, its period or level
+              ) -> ModelClient:
+    "The client of one run: of several endpoints, the one it keeps (`memgate.endpoints`)."
+    client = make_client(q)
+    return client.pinned(run) if hasattr(client, 'pinned') else client
+
 # %% ../nbs/10_ingest.ipynb #24476033
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
@@ -496,7 +504,9 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
     sink = lambda q: Sink(err, f"{at}{q.id} " if len(plan.queries) > 1 else at)
     async def run_one(x: Started | RunSummary) -> RunSummary:
         if isinstance(x, RunSummary): return with_head(x)
-        try: return with_head(await run_query(plan, x, make_client(x.query), name, stop=stop,
+        run = f"{name}/{x.query.id}" + (f"/{plan.at}" if plan.at else '')
+        client = run_client(make_client, x.query, run)
+        try: return with_head(await run_query(plan, x, client, name, stop=stop,
                                                progress=progress))
         # this query failed; others go on
         except MemgateError as e:

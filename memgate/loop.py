@@ -198,12 +198,14 @@ class Asked:
     reasoning: bool = False
     fast_no: bool = False                       # read only to its `<check>no</check>` (`--fast-no`)
     times: dict = field(default_factory=dict)   # queue_s, first_token_s, decode_s over the attempts
+    endpoint: str = ''                          # which of several endpoints answered last
 
     def cost(self) -> dict:
         "The fields a turn event records about its calls."
         extra = dict(usage=self.usage, finish_reason=self.finish_reason, earlier=self.earlier,
                      retries=self.retries,
                      think_from='reasoning' if self.reasoning else None, fast_no=self.fast_no,
+                     endpoint=self.endpoint,
                      **{k: round(v, 3) for k, v in self.times.items()})
         return dict(attempts=self.attempts, latency_s=round(self.latency_s, 3),
                     **{k: v for k, v in extra.items() if v})
@@ -233,6 +235,7 @@ def _take(a: Asked, completion: Completion, fast_no: bool = False):
     for k in TIMES:
         if getattr(completion, k, 0): a.times[k] = a.times.get(k, 0.0) + getattr(completion, k)
     a.raw, a.finish_reason = completion.text, completion.finish_reason
+    a.endpoint = completion.endpoint or a.endpoint
     # `fast_no`: an answer that said no was read only to there
     if fast_no and (no := said_no(completion.text)) is not None: a.gate, a.fast_no = no, True
     else:

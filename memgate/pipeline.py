@@ -14,6 +14,7 @@ from .prompt import load_template
 from .endpoint import endpoint
 from .client import BASELINE_MODEL, KeywordBaseline, OpenAIClient, ReplayClient, Retry
 from .servers import prepare
+from .endpoints import EndpointPool, prepare_pool
 from .ingest import IngestPlan, ingest
 from .consolidate import consolidate_plan
 from .answer import answer_logs
@@ -25,7 +26,8 @@ __all__ = ['SAMPLE_CHARS', 'ClientOptions', 'make_clients', 'run_ingest', 'with_
 @dataclass(frozen=True)
 class ClientOptions:
     "Which model answers and how it is reached."
-    base_url: str | None = None             # None: MEMGATE_BASE_URL, else OPENAI_BASE_URL
+    # None: MEMGATE_BASE_URL, else OPENAI_BASE_URL; several: replicas of one model (`endpoints`)
+    base_url: str | tuple[str, ...] | None = None
     model: str | None = None                # None: MEMGATE_MODEL; `keyword-baseline` needs no server
     replay: str | None = None               # answer from this recording (MEMGATE_RECORD) instead
     # requests in flight at once, across queries; None: the server's slots, where it says, else 4
@@ -41,16 +43,19 @@ def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None,
                  # no model named: no client (None, None, None), not an error
                  optional: bool = False):
     "A client factory, a coroutine closing what it opened, the model name."
-    ep = endpoint(opts.base_url, opts.model)
+    one = isinstance(opts.base_url, str) or opts.base_url is None
+    urls = (opts.base_url,) if one else tuple(opts.base_url)
+    ep = endpoint(urls[0], opts.model)
     if optional and not (opts.replay or ep.model): return None, None, None
     if opts.replay:
         client = ReplayClient(opts.replay, ep.model)
         return (lambda q: client), None, client.model
     if ep.model == BASELINE_MODEL: return (lambda q: KeywordBaseline(q.keywords)), None, ep.model
-    client = OpenAIClient.from_endpoint(ep, concurrency=opts.concurrency, timeout_s=opts.timeout,
-                                        max_answer_s=opts.max_answer_time, stream=opts.stream,
-                                        retry=Retry(opts.retries + 1, opts.retry_wait), log=err,
-                                        stop=stop, record=os.environ.get('MEMGATE_RECORD') or None)
+    kw = dict(concurrency=opts.concurrency, timeout_s=opts.timeout, max_answer_s=opts.max_answer_time,
+              stream=opts.stream, retry=Retry(opts.retries + 1, opts.retry_wait), log=err, stop=stop,
+              record=os.environ.get('MEMGATE_RECORD') or None)
+    made = [OpenAIClient.from_endpoint(endpoint(url, opts.model), **kw) for url in urls]
+    client = made[0] if len(made) == 1 else EndpointPool(made, say=err)
     return (lambda q: client), client.aclose, ep.model
 
 # %% ../nbs/12a_pipeline.ipynb #066f1c5b
@@ -83,11 +88,16 @@ async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Ev
 # %% ../nbs/12a_pipeline.ipynb #28884fda
 async def with_server(plan: IngestPlan, factory) -> IngestPlan:
     "`plan` after asking the server: context checked, answers constrained."
-    client = factory(plan.queries[0])
-    if not isinstance(client, OpenAIClient): return plan
-    budget, said = await prepare(client, plan.loop.budget, [q.question for q in plan.queries],
-                                 plan.constrain, plan.context, plan.loop.template,
-                                 plan.loop.chunk_tokens, lambda: prompt_sample(plan))
+    client, got = factory(plan.queries[0]), {}
+    if not isinstance(client, (OpenAIClient, EndpointPool)): return plan
+    async def one(c: OpenAIClient) -> dict:
+        got['budget'], said = await prepare(c, plan.loop.budget, [q.question for q in plan.queries],
+                                            plan.constrain, plan.context, plan.loop.template,
+                                            plan.loop.chunk_tokens, lambda: prompt_sample(plan))
+        return said
+    # several endpoints: each asked first, the run refused if one serves another model or dialect
+    said = await (prepare_pool(client, one) if isinstance(client, EndpointPool) else one(client))
+    budget = got['budget']
     return replace(plan,
                    loop=replace(plan.loop, budget=budget,
                                 context_said=bool(said.get('context'))), server=said)
@@ -119,7 +129,8 @@ async def ingest_then_answer(plan, factory, stop, progress, answering) -> tuple[
                                           progress=progress)
     if answering is False or stop.is_set(): return results, {}
     # the answer is free text: no gate grammar
-    if isinstance(answering, OpenAIClient): answering.extra = {}
+    for c in answering.clients if isinstance(answering, EndpointPool) else [answering]:
+        if isinstance(c, OpenAIClient): c.extra = {}
     # consolidated: the level-2 memory answers
     kept = lambda r: r.status in ('complete', 'exited') and (r.level == 2 or not plan.consolidate)
     done = [r.log for r in results if kept(r)]

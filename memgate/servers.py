@@ -30,6 +30,8 @@ class ServerInfo:
     context: int | None = None     # tokens of prompt and answer together
     slots: int | None = None       # requests it decodes at once
     said: dict = field(default_factory=dict)   # where each number came from
+    # the id of the model it serves under the name asked (`/v1/models`): which, not what it can do
+    model: str | None = field(default=None, compare=False)
 
     def describe(self) -> str:
         "The server in a few words, for the cost line."
@@ -101,6 +103,7 @@ async def probe(client: OpenAIClient) -> ServerInfo:
     entry = next((m for m in entries if isinstance(m, dict) and m.get('id') == client.model),
                  entries[0] if len(entries) == 1 and isinstance(entries[0], dict) else {})
     info.kind = OWNERS.get(str(entry.get('owned_by', '')).lower(), 'unknown')
+    info.model = entry.get('id')
     if (n := _int(entry.get('max_model_len'))):
         info.context, info.said['context'] = n, '/v1/models max_model_len'
     if info.kind in ('llama.cpp', 'unknown'):

@@ -326,7 +326,9 @@ def decode(self: FakeHandler, n: int, body: dict, fault: str | None) -> bool:
             fake.busy += 1
             fake.most_busy = max(fake.most_busy, fake.busy)
         # the client hung up
-        if fake.latency and not self.decoding(fake.latency): return False
+        # (a callable: of the request's body, as a batching server's time grows with the prompt)
+        seconds = fake.latency(body) if callable(fake.latency) else fake.latency
+        if seconds and not self.decoding(seconds): return False
         if self.streams(body, fault):
             stayed = self.streamed(n, body, fault)
             return False
