@@ -13,8 +13,8 @@ from .words import CODE_WORDS, dictionary
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
            'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
-           'percent_encoded', 'code_runs', 'every_candidate', 'checked_id', 'public_der', 'decodes_harmless',
-           'pseudonym']
+           'percent_encoded', 'code_runs', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der',
+           'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -328,6 +328,31 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     words += [(s, e) for s, e in code_runs(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
+
+# %% ../nbs/00f_generated.ipynb #53f65867
+# a line that is one run of hex, base64 or base64url (a viewer's line number before it), as `fold`,
+# `xxd -p` or `base64` wrap a value
+_WRAP_LINE = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*'
+                        r'((?:0x)?[0-9A-Fa-f]{8,}|[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9_-]{8,})[ \t]*$')
+
+def wrapped_runs(text: str) -> list[tuple[int, int, str]]:
+    "(start, end, the value joined) of each line of a value hard-wrapped: lines of one length, a shorter last."
+    out, block = [], []
+    def close():
+        # lines of one length, 16 or more, then a shorter one: a wrap, not a list of ids (all alike)
+        lengths = [e - s for s, e in block]
+        wrap = len(block) >= 2 and lengths[0] >= 16 and len(set(lengths[:-1])) == 1
+        if wrap and lengths[-1] < lengths[0]:
+            joined = ''.join(text[s:e] for s, e in block)
+            hex_ = re.fullmatch(r'(?:0x)?[0-9A-Fa-f]+', joined)
+            if len(joined) >= 32 and (generated(joined) or hex_):
+                out.extend((s, e, joined) for s, e in block)
+        block.clear()
+    for m in _WRAP_LINE.finditer(text):
+        if block and text.count('\n', block[-1][1], m.start(1)) != 1: close()
+        block.append(m.span(1))
+    close()
+    return out
 
 # %% ../nbs/00f_generated.ipynb #8047f8b3
 _VIN_VALUE = {**{str(d): d for d in range(10)}, **dict(zip('ABCDEFGH', range(1, 9))),

@@ -52,9 +52,8 @@ def unquote(raw: str) -> tuple[str, list[int]]:
 _SHELL_WORD = re.compile(r'''(?:[^\s'"\\;&|<>()`]|\\.|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")+''')
 
 # a command's flags and subcommands that take a credential, keyed by (command, flag): 'next' the
-# word after it,
-# 'attached' only joined to it (`mysql -pSECRET`: `mysql -p db` asks), 'both' either; an int: that
-# positional word
+# word after it, 'attached' only joined to it (`mysql -pSECRET`: `mysql -p db` asks), 'both'
+# either; an int: that positional word
 CREDENTIAL_ARGS = {
     **{(c, '-p'): 'attached' for c in ('mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mariadb',
                                        'mariadb-dump', 'mysqlsh', 'mysqlcheck', '7z', '7za')},
@@ -72,8 +71,8 @@ CREDENTIAL_ARGS = {
     ('codecov', '-t'): 'both', ('influx', '-t'): 'both', ('heroku', '-t'): 'next',
     ('ngrok', '-authtoken'): 'next',
     ('vault', '-token'): 'next', ('consul', '-token'): 'next', ('nomad', '-token'): 'next',
-    ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0,
-    ('vault', 'login'): 0, ('wandb', 'login'): 0,
+    ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0, ('vault', 'login'): 0,
+    ('wandb', 'login'): 0,
     ('rabbitmqctl', 'add_user'): 1, ('rabbitmqctl', 'change_password'): 1, ('redis-cli', 'auth'): 0,
     ('redis-cli', 'AUTH'): 0, ('htpasswd', '-b'): -1, ('htpasswd', '-nb'): -1,
     ('htpasswd', '-bc'): -1, ('htpasswd', '-cb'): -1, ('htpasswd', '-Bb'): -1,
@@ -83,11 +82,12 @@ CREDENTIAL_ARGS = {
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
     # a key's passphrase: new (-N) and old (-P)
     ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
+    # a CI's secret, set from the command line (GitHub's, GitLab's): its value
+    ('gh secret set', '--body'): 'next', ('gh secret set', '-b'): 'next', ('glab variable set', '-v'): 'next',
     # macOS's keychains: the password that unlocks or makes one, or a file's on import
     ('security unlock-keychain', '-p'): 'next', ('security create-keychain', '-p'): 'next',
     ('security import', '-P'): 'next', ('security set-key-partition-list', '-k'): 'next',
-    # steamcmd's `+login user password`
-    ('steamcmd', '+login'): 1,
+    ('steamcmd', '+login'): 1,      # steamcmd's `+login user password`
 }
 
 # %% ../nbs/00e_positions.ipynb #c324104d
@@ -442,10 +442,23 @@ def _literal_value(text: str, at: int, lit: int, span: tuple[int, int]) -> tuple
     phrase = len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
     return None if (name_like(literal) and not phrase) or word or not alone else span
 
+# an array of literals over lines (a viewer's line numbers between): joined, one value in parts
+# (`const secret = [⏎  "044d…",⏎  "d82b…"⏎].join("")`)
+_GAP = r'(?:\s*\n[ \t]*\d+(?:→|\t))?\s*'
+_ITEM = r'(?:"[^"\\\n]*"|\'[^\'\\\n]*\')'
+_ARRAY = re.compile(rf'\[{_GAP}{_ITEM}{_GAP}(?:,{_GAP}{_ITEM}{_GAP})+,?{_GAP}\]')
+
+def _array_value(text: str, at: int) -> tuple[int, int] | None:
+    "The span from the first literal to the last of an array of two or more assigned at `at`."
+    if not (m := _ARRAY.match(text, at)): return None
+    lits = list(_LITERAL.finditer(text, m.start(), m.end()))
+    return (lits[0].start() + 1, lits[-1].end() - 1) if len(lits) >= 2 else None
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
+    if span := _array_value(text, at): return span
     # a literal closed on its line (an unclosed quote is part of a config value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
         return _literal_value(text, at, lit, span)
@@ -696,6 +709,7 @@ SENT_CODE_PHRASES = ['overovaci kod', 'ověřovací kód', 'jednorázový kód',
 
 # multi-word ones joined back
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
+            'seed phrase', 'recovery phrase', 'mnemonic phrase', 'recovery codes', 'backup codes',
             'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'code de secours', 'code de récupération', 'código de recuperação',
@@ -707,12 +721,13 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
             'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης', 'ביטוי הסיסמה']
 
+# %% ../nbs/00e_positions.ipynb #861aee00
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
+         r'改成|改为|改為|设为|設為|换成|換成|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>)')
 
-# %% ../nbs/00e_positions.ipynb #861aee00
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
 # words whose credential is digits (a PIN, a code sent to be typed back)
 _PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук)(?![a-z])')
@@ -722,14 +737,15 @@ NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS, *SENT_CODE_PHRASES,
                             if p.startswith(('код ', 'sms ', 'doğrulama', 'mã ')))})
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
 _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
-_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:'
+# (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
+_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase))))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은]))')   # (a particle may follow: `PINは`, `パスワードは`)
 _SAID_GATE = Gate(_SAID_WORDS)
 _BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
 
 # a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
-_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
+_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은成])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
                       r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
@@ -778,7 +794,8 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
     # (markdown's bold is no part of it: `**Msitu-chai-178**`)
     if t[1].startswith('**'): return s + 2, e - 2, True
     if quoted: return s + 1, e - 1, True
-    while e > s and text[e - 1] in '.,;:!?)]}>\'"': e -= 1
+    # (and a Chinese sentence's final particle glued to it: `…d52a了`)
+    while e > s and text[e - 1] in '.,;:!?)]}>\'"了吧呢啊': e -= 1
     # (a string's escaped line end is the text's, not the value's: `algorithm\r`)
     while e - s > 2 and re.match(r'\\[nrt]', text[e - 2:e]): e -= 2
     return s, e, False
@@ -823,6 +840,8 @@ def _says_at(text: str, at: int) -> int | None:
         # the clause's end, nothing
         crossed = crossed or t[1].endswith(';')
         if t[1].endswith((':', '：')) and not crossed: return pos
+        # (or a word its particle ends, the topic's: `pgpassword 키는 …`)
+        if t[1].endswith(('는', '은', 'は')) and not crossed: return pos
         if re.search(r'[.!?]$', t[1]) and not re.match(r'[ \t]*[:：=]', text[pos:pos + 3]): break
     return None
 
@@ -877,7 +896,7 @@ _PASSPHRASE_SAID = re.compile(
     r"|este|là|olarak)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
-    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]))")
+    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]|[ \t]+[—–][ \t]))")
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
 # as the Codecov credential`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
@@ -999,7 +1018,8 @@ def prose_findings(text: str) -> list[Found]:
 _NAME_SAID_NAME = re.compile(r'(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+'
                              r'|[a-z]+(?:[A-Z][a-z0-9]+)+)')
 _NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)
-    (?=[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
+    (?=[ \t]*(?:改成|改为|改為|设为|設為|换成|換成)
+    |[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
        [ \t]
     |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b)''', re.X)
 
@@ -1015,18 +1035,26 @@ def name_said_findings(text: str) -> list[Found]:
 # previous hardcoded value `…``): a code span or a quoted run after the word, a few words on
 _VALUE_SAID = re.compile(r'''(?i)\bvalue\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
     (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")''', re.X)
+# (or unquoted, right after the word: `the current value 0rKR?"Lo&…`)
+_VALUE_BARE = re.compile(r'(?i)\bvalue\b[ \t]*(?:is[ \t]+|[:=][ \t]*)?'
+                         r'(?P<b>[^\s`"\'(][^\s]{7,119})')
 _VALUE_GATE = Gate(['value'])
 
 def value_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose says a secret's name was given, in its paragraph."
     if not (SECRET_NAME_WORDS(text) and _VALUE_GATE(text)): return []
     out = []
-    for m in _VALUE_SAID.finditer(text):
-        g = 'c' if m['c'] is not None else 'd'
+    for m in [*_VALUE_SAID.finditer(text), *_VALUE_BARE.finditer(text)]:
+        g = next(g for g in 'cdb' if g in m.re.groupindex and m[g] is not None)
         start = max(text.rfind('\n\n', 0, m.start()) + 2, m.start() - 300)
         names = _NAME_SAID_NAME.findall(text, start, m.start())
         v = m[g].strip('"\'')
-        if any(secret_name(n) for n in names) and _random_enough(v, True) and not placeholder(v):
+        # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
+        # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
+        said = any(secret_name(n) for n in names) or (
+            g == 'b' and _PROSE.search(text, max(0, m.start() - 300), m.start()))
+        bare = g != 'b' or (_three_kinds(v) and re.search(r'[^\w\s.-]', v))
+        if said and bare and _random_enough(v, True) and not placeholder(v):
             out.append((*m.span(g), 'prose-credential'))
     return out
 

@@ -21,7 +21,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
                                secret_file, unquote)
-from .generated import (checked_id, decodes_harmless, every_candidate, generated,
+from .generated import (checked_id, decodes_harmless, every_candidate, generated, wrapped_runs,
                               pseudonym, word_share, wordlike)
 
 # %% auto #0
@@ -311,11 +311,12 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         else:
             s, e = _glued_run(text, s, e)
             out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
-            # a hard-wrapped value's short last line (`xxd -p`, base64 at 76 columns) goes with it
-            if (len(value) >= 32 and (tail := _WRAPPED_TAIL.match(text, e))
-                    and set(tail[1]) <= set(value + '=')):
-                out.append((*tail.span(1), 'random#' + pseudonym(tail[1], key)))
-    return out
+    # a value wrapped over lines of one length, its last shorter (`fold`, `xxd -p`, base64 at 76
+    # columns): each line is its part, whatever it alone looks like
+    inside = lambda s, e: any(a <= s and e <= b for a, b in public)
+    wrapped = {(s, e) for s, e, _ in wrapped_runs(text) if not inside(s, e)}
+    return sorted([f for f in out if f[:2] not in wrapped]
+                  + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped])
 
 # %% ../nbs/01_redact.ipynb #83f4766a
 def random_findings(text: str, key: bytes = b'') -> list[Found]:
@@ -879,14 +880,13 @@ def generator_output(command: str, output: str) -> list[Found]:
 
 
 # %% ../nbs/01_redact.ipynb #8660a91d
-# the command line of a tool call (`command: …`, a Codex argv's script) in the record before
-# an output
+# the command line of a tool call (`command: …`, a Codex argv's script) before an output
 _COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
 # the first line of an output, when it is one token and the rest is blank or prose
 _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
 # or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
 _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
-
+_STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
 _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
 
 def fetched_secret(command: str, output: str) -> list[Found]:
@@ -904,19 +904,20 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
     named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
                 if not re.search(r'[./]', w))
-    # a JSON path picks what is printed: its last field decides (`vault token lookup | jq
-    # .data.accessor` prints no token)
+    # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
     if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
         named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
     if not named: return []
     v = m[1]
     # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
     # stand-in is not what was fetched
-    # (nor, of a line of words, a sentence: an error's, a message's)
+    # (nor, of a line of words, a sentence: an error's, a message's; nor a status and what it
+    # names: `ok 9a4e24c4-…`)
     words = v.split()
     if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
             or v[:1] in '-{[' or len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v)
-                                                      or v[:1].isupper())):
+                                                      or v[:1].isupper()
+                                                      or words[0].lower().rstrip(':') in _STATUS)):
         return []
     return [(*m.span(1), 'password')]
 

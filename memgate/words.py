@@ -257,6 +257,9 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
+    |(?:System\.getenv|Deno\.env\.get|os\.getenv|os\.environ\.get|ENV\.fetch|getenv|env)
+     \(["'][\w.-]+["']\)
+    |(?:secretKeyRef|configMapKeyRef|valueFrom):.*
     |\{[A-Za-z0-9+/]{16,}={0,2}\})$''', re.X)
 
 # a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,

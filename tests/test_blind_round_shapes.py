@@ -1,4 +1,4 @@
-"""Rounds 21 to 24's misses, fixed by principle: each text below is sent as written on its right, to the byte (the
+"""Rounds 21 to 25's misses, fixed by principle: each text below is sent as written on its right, to the byte (the
 value taken whole, spaces included, the text around it kept), and each look-alike is sent as it is."""
 import pytest
 from memgate.redact import fetched_secret, redact
@@ -93,6 +93,25 @@ TAKEN = [   # (text, what is sent)
      ">>> settings.ldap_bind_password\n'[REDACTED:assigned-credential]'"),
     ('rocommunity øresund-366-Ärger¥pQo 10.0.0.0/16', 'rocommunity [REDACTED:config-credential] 10.0.0.0/16'),
     ('use the shared one: `WIFI_PSK=Kayak mesa 18 iris!LAv`', 'use the shared one: `WIFI_PSK=[REDACTED:password]`'),
+    # round 25
+    # a password's word glued to a prefix (`pgpassword`), said before a particle (`키는`) or a Dutch noun
+    ("pgpassword 키는 7g76E'jiZYK4o'372 입니다.", "pgpassword 키는 [REDACTED:prose-credential] 입니다."),
+    ("Hier is de pgpassword sleutel: ewmSb'SG8CjfG'773, niet committen.",
+     "Hier is de pgpassword sleutel: [REDACTED:prose-credential], niet committen."),
+    ('seed phrase = cherry cradle sunset salmon puzzle ivory breeze basket whale glacier mosaic carbon — it',
+     'seed phrase = [REDACTED:prose-credential] — it'),
+    ('**Checking keycloak admin password**\n\nThe current value 0rKR?"Lo&AofagDFA`f9f&}Z[p in the env',
+     '**Checking keycloak admin password**\n\nThe current value [REDACTED:prose-credential] in the env'),
+    # a key folded over lines of one length, a shorter last: one value
+    ('8A71E1B852766DE13D95FFE64004\n69F295078B6C7A7B0FE84522CD80\n3D028DAF',
+     '[REDACTED:random#442dbec1]\n[REDACTED:random#af3d7a86]\n[REDACTED:random#dd3d113c]'),
+    # an array of literals joined; a CI's secret set from the command line; Chinese's `改成`
+    ('const secret = [\n  "044d0bb4a3885ad54b22",\n  "d82b4a3e4c"\n].join("");',
+     'const secret = [\n  "[REDACTED:assigned-credential]"\n].join("");'),
+    ("gh secret set SPLUNK_HEC_TOKEN --body 'F49139C1-8ABF-4559-B894-308D6324A009' --repo x/y",
+     "gh secret set SPLUNK_HEC_TOKEN --body '[REDACTED:command-credential]' --repo x/y"),
+    ('DEEPGRAM_API_KEY改成135f5753d8c46212491fc4650bfb197d1d49d52a了',
+     'DEEPGRAM_API_KEY改成[REDACTED:prose-credential]了'),
 ]
 
 KEPT = [
@@ -140,6 +159,12 @@ KEPT = [
     'DB_PASSWORD=secret123-not-real\nAPI_KEY=dummy',                            # stand-ins that say so
     'OPENAI_API_KEY=ref+awsssm://prod/app/openai_api_key',                     # vals' reference
     'use `config.yaml` as the credential file',                               # a credential word on another noun
+    # round 25, after its figures
+    '- `ARM_SUBSCRIPTION_ID`: `8d97e354-4c87-4bac-b03a-1308da5958fd`',       # an id under an id's name
+    '- `OPENAI_API_KEY`: `System.getenv("DB_PASSWORD")`',                    # a lookup is a reference
+    '<add key="PublicKey" value="zXkJh9i7o7dPT763R0UzAsl0OMFE4R0qwUq9fUFIEtg=" />',  # a public key
+    'withCredentials([usernamePassword(credentialsId: \'kvh-nexus-deploy-creds\', usernameVariable: \'U\')])',
+    '3c075a102e19bc39e35a6f4808b2c021108e21ea\n3c075a102e19bc39e35a6f4808b2c021108e21eb',  # a list, not a wrap
 ]
 
 @pytest.mark.parametrize('text,sent', TAKEN)
