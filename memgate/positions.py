@@ -452,7 +452,11 @@ def _array_value(text: str, at: int) -> tuple[int, int] | None:
     "The span from the first literal to the last of an array of two or more assigned at `at`."
     if not (m := _ARRAY.match(text, at)): return None
     lits = list(_LITERAL.finditer(text, m.start(), m.end()))
-    return (lits[0].start() + 1, lits[-1].end() - 1) if len(lits) >= 2 else None
+    # (a list of words or names is what code lists, not a value's parts: `['foo', 'bar', 'baz']`;
+    # a value's parts hold digits and letters mixed)
+    parts = [x[0][1:-1] for x in lits]
+    made = sum(bool(re.search(r'\d', p) and re.search('[A-Za-z]', p)) for p in parts) * 2 >= len(parts)
+    return (lits[0].start() + 1, lits[-1].end() - 1) if len(lits) >= 2 and made else None
 
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
