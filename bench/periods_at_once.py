@@ -5,7 +5,7 @@
 The project is synthetic (`tests/synth.py`): 12 months of Claude Code sessions. The model is the scripted server on
 127.0.0.1, modelling continuous batching: S requests decode at once, each for a time that grows with its prompt
 (`BASE_S` plus `PER_KB_S` per KB), and more wait. It says its slots as llama.cpp does (`/props` `total_slots`), so
-memgate's defaults follow them: requests in flight up to S, and `--parallel` twice S over the queries.
+memgate's defaults follow them: requests in flight up to S, and `--parallel` three times S over the queries.
 
 The ideal is max(total turn time / S, the longest chain of sequential turns): a run's turns (a query over a period)
 are sequential, and nothing is faster than the server's slots all busy. Wall is the span from the first request's

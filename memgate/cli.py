@@ -368,7 +368,7 @@ def period_args(p):
                    help="a log per query and period the sessions began in: DIR/<project>/<query>/<period>.jsonl "
                         "(default: one log per query over every session); --limit then counts in each period")
     p.add_argument('--parallel', type=at_least(1), metavar='N',
-                   help="with --period, run up to N periods at once (default: twice the server's "
+                   help="with --period, run up to N periods at once (default: three times the server's "
                         f"slots over the queries, or {PARALLEL} when it says none); each log is the one a "
                         "run of one period at a time writes")
     p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')

@@ -568,9 +568,9 @@ def periods_at_once(plan: IngestPlan, periods: int) -> int:
     "How many period runs go at once: `--parallel`, else enough to keep the server's slots busy."
     if plan.parallel: return max(1, min(plan.parallel, periods))
     slots = int(plan.server.get('slots') or 0)
-    # (each period runs every query at once; twice the slots' worth, so a run between its turns
-    # leaves no slot idle)
-    wanted = -(-2 * slots // max(1, len(plan.queries))) if slots else PARALLEL
+    # (each period runs every query at once; three times the slots' worth, so runs between their
+    # turns and periods starting leave no slot idle: `bench/periods_at_once.py`)
+    wanted = -(-3 * slots // max(1, len(plan.queries))) if slots else PARALLEL
     return max(1, min(wanted, periods))
 
 # %% ../nbs/10_ingest.ipynb #d2d9de78
