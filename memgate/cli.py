@@ -374,6 +374,9 @@ def period_args(p):
     p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
     p.add_argument('--consolidate', action='store_true',
                    help="then level 2: one memory over each query's period memories, in time order (with --period)")
+    p.add_argument('--partial', action='store_true',
+                   help='level 2 even when a closed period has no finished log (its run_start records '
+                        'which)')
 
 # %% ../nbs/14_cli.ipynb #18d87717
 def ingest_args(p):
@@ -557,7 +560,7 @@ def cmd_ingest(args) -> int:
         args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
         constrain=args.constrain, context=args.context, speculate=args.speculate,
         period=args.period, tz=args.tz, consolidate=args.consolidate, pregate=scorer,
-        parallel=args.parallel,
+        parallel=args.parallel, partial=args.partial,
         recall=args.recall, delta=args.delta, audit_seed=args.audit_seed)
     return run_plan(args, plan, resume_command(args.argv))
 
@@ -567,7 +570,8 @@ def cmd_consolidate(args) -> int:
     cfg = loop_config(args)
     plan = lambda chosen, model: IngestPlan(
         args.project, chosen, Path(args.log_dir), cfg, model=model, constrain=args.constrain,
-        context=args.context, speculate=args.speculate, consolidate=True, read=False)
+        context=args.context, speculate=args.speculate, consolidate=True, read=False,
+        partial=args.partial)
     return run_plan(args, plan, resume_command(args.argv, resume=False))
 
 # %% ../nbs/14_cli.ipynb #bfebe2a0

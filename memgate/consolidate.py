@@ -13,18 +13,21 @@ from pathlib import Path
 from typing import Callable
 from .domain import Chunk, Level, MemgateError, Record, Role, count_tokens
 from .terminal import plural
-from .log import Stats
+from .log import Stats, stats
 from .loop import LoopConfig, ResumePoint, run_loop
 from .queries import Query
 from .client import BASELINE_MODEL
 from .display import Progress, RunSummary
-from .ingest import (IngestPlan, failed_run, open_log, project_folder, query_folder, run_client,
+from .ingest import (IngestPlan, failed_run, log_path, open_log, project_folder, query_folder,
+                            run_client,
                             with_head)
-from .projects import Selection, load_project
+from .projects import Project, Selection, load_project
+from .periods import by_period, kinds_in, period_closed
 from .levels import ConsolidateError, PeriodMemory, level2_path, period_memories, period_text
 
 # %% auto #0
-__all__ = ['PeriodChunk', 'period_chunk', 'read_so_far', 'to_read', 'consolidate', 'consolidate_plan']
+__all__ = ['FINISHED', 'PeriodChunk', 'period_chunk', 'read_so_far', 'to_read', 'consolidate', 'incomplete_periods',
+           'missing_said', 'consolidate_plan']
 
 # %% ../nbs/10a_consolidate.ipynb #883f9b16
 @dataclass(frozen=True)
@@ -81,7 +84,9 @@ async def consolidate(folder,                       # the query's folder of peri
                       stop: asyncio.Event | None = None,
                       err: Callable[[str], None] = print,
                       progress: Progress | None = None,
-                      speculate: int = 1) -> RunSummary:
+                      speculate: int = 1,
+                      missing: tuple[str, ...] = (), # closed periods left out (`--partial`)
+                      ) -> RunSummary:
     "Level 2 over the period memories in `folder`: a run from the first period whose memory its log has not read."
     folder = Path(folder)
     periods = period_memories(folder)
@@ -105,9 +110,34 @@ async def consolidate(folder,                       # the query's folder of peri
         out = await run_loop(Level.MEMORY_OF_MEMORIES, query, chunks, cfg, client, writer, project=project,
                              model=model, resume=rp, stop=stop, on_turn=on_turn, speculate=speculate,
                              run_info=dict(baseline=model == BASELINE_MODEL, periods=len(periods),
-                                           from_period=todo[0].period))
+                                           from_period=todo[0].period,
+                                           **({'missing': list(missing)} if missing else {})))
     return with_head(RunSummary.finished(out, project, query.id, path, model, cfg,
                                          speculate > 1 and cfg.use_update_gate, level=2))
+
+# %% ../nbs/10a_consolidate.ipynb #5dcaf0dd
+def incomplete_periods(project: Project, plan: IngestPlan, folder: Path, name: str,
+                       q: Query) -> list[str]:
+    "The closed periods of `project` (by the kind of `folder`'s logs) without a finished log there."
+    kinds = kinds_in(folder)
+    if len(kinds) != 1: return []     # none to judge by, or mixed (`period_memories` refuses those)
+    groups = by_period(project.sessions, next(iter(kinds)), plan.tz)
+    log = lambda p: log_path(plan.log_dir, name, q.id, p)
+    done = lambda p: log(p).is_file() and stats(log(p)).status in FINISHED
+    return [p for p in groups if period_closed(p, plan.tz) and not done(p)]
+
+# a period log's last run that ended so: its memory is the period's (not `interrupted`, `failed`)
+FINISHED = ('complete', 'exited')
+
+def missing_said(folder: Path, missing: list[str], plan: IngestPlan, q: Query) -> str:
+    "Why level 2 refuses: the closed periods without a finished log, and the two ways on."
+    shown = ', '.join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else '')
+    kind = next(iter(kinds_in(folder)))
+    return (f"{folder}: {plural(len(missing), 'closed period')} without a finished log ({shown}): "
+            "level 2 would leave them out; read them first (memgate ingest --project "
+            f"{plan.project} --query {q.id} --period {kind} --log-dir {plan.log_dir} --model "
+            f"{plan.model} --resume, with this run's other model options), or consolidate without "
+            "them: --partial")
 
 # %% ../nbs/10a_consolidate.ipynb #ae1c4a62
 async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event | None = None,
@@ -118,11 +148,15 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
     cfg = replace(plan.loop, select=Selection())
     async def one(q: Query) -> RunSummary:
         folder = query_folder(plan.log_dir, name, q.id)
-        try: return await consolidate(folder, q, replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate),
-                                      run_client(make_client, q, f"{name}/{q.id}/level2"),
-                                      model=plan.model,
-                                      stop=stop, err=err, progress=progress,
-                                      speculate=plan.speculate)
+        try:
+            missing = incomplete_periods(project, plan, folder, name, q)
+            if missing and not plan.partial:
+                raise ConsolidateError(missing_said(folder, missing, plan, q))
+            loop = replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate)
+            return await consolidate(folder, q, loop,
+                                     run_client(make_client, q, f"{name}/{q.id}/level2"),
+                                     model=plan.model, stop=stop, err=err, progress=progress,
+                                     speculate=plan.speculate, missing=tuple(missing))
         # this query's periods cannot be read, or its run failed; the others go on
         except MemgateError as e:
             return failed_run(level2_path(folder), name, q, e, plan.model, level=2)

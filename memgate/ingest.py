@@ -186,6 +186,7 @@ class IngestPlan:
     audit_seed: str | None = None      # default: from the query and the scorer
     # period runs at once (`periods_at_once`); None: enough to keep the server's slots busy
     parallel: int | None = None
+    partial: bool = False              # level 2 without the closed periods with no finished log
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,

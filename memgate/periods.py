@@ -6,14 +6,14 @@ Docs: https://memgate.github.io/memgate/periods.html.md"""
 
 # %% ../nbs/02c_periods.ipynb #33e42419
 from __future__ import annotations
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 import re
 from pathlib import Path
 from .domain import MemgateError
 from .files import first_record
 
 # %% auto #0
-__all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period', 'period_kind', 'kinds_in']
+__all__ = ['PERIODS', 'UNDATED', 'PeriodError', 'zone', 'period_of', 'by_period', 'period_kind', 'period_closed', 'kinds_in']
 
 # %% ../nbs/02c_periods.ipynb #ce562f93
 class PeriodError(MemgateError):
@@ -76,6 +76,24 @@ def period_kind(name: str) -> str | None:
     "The kind of period named `name`; None for `undated` (any kind's)."
     if name == UNDATED: return None
     return next((k for k, rx in _KIND.items() if rx.fullmatch(name)), 'session')
+
+# %% ../nbs/02c_periods.ipynb #3e623490
+def period_closed(name: str,                 # a period's name (`2026-03`, `2026-W09`, `2026-03-02`)
+                  tz: str = 'UTC',           # the zone whose calendar it follows
+                  now: datetime | None = None,
+                 ) -> bool:
+    "Whether period `name` has ended: its sessions are all there is (a session's, `undated`: always)."
+    kind = period_kind(name)
+    if kind not in PERIODS[:3]: return True
+    z = zone(tz)
+    if kind == 'day': start = datetime.strptime(name, '%Y-%m-%d')
+    elif kind == 'month': start = datetime.strptime(name, '%Y-%m')
+    else: start = datetime.strptime(name + '-1', '%G-W%V-%u')
+    start = start.replace(tzinfo=z)
+    month = lambda: start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+    end = start + timedelta(days=1) if kind == 'day' else start + timedelta(weeks=1) if kind == 'week' \
+        else month()
+    return (now or datetime.now(timezone.utc)) >= end
 
 # %% ../nbs/02c_periods.ipynb #bf46b76a
 def kinds_in(folder) -> dict[str, list[str]]:

@@ -2,7 +2,7 @@
 them together; each log is byte for byte (but for ids and times) the one a run of one period at a time writes, and
 every period redacts with what the whole project taught (a secret found in one period is taken in every other)."""
 import shlex
-from helpers import memgate
+from helpers import ROOT, memgate
 from same_logs import normalised
 from synth import cc, incident_project, write_jsonl
 from memgate.testing import FakeServer
@@ -42,3 +42,28 @@ def test_a_secret_found_in_one_period_is_taken_in_every_other(tmp_path):
         assert r.returncode == 0, r.stderr
         sent = '\n'.join(s.prompts())
     assert 'note: [REDACTED:' in sent and value not in sent and value[:8] not in sent, sent
+
+def test_level_2_refuses_a_closed_period_without_a_finished_log_and_partial_records_it(tmp_path):
+    "Level 2 read the period logs it found: a period whose log was lost or stopped was left out of it silently."
+    from memgate.log import read_log
+    logs, project = tmp_path / 'logs', ROOT / 'fixtures' / 'transcripts'
+    r = memgate('ingest', '--project', project, '--model', 'keyword-baseline', '--query', 'infra-root-causes',
+                '--period', 'day', '--log-dir', logs)
+    assert r.returncode == 0, r.stderr
+    folder = logs / 'transcripts' / 'infra-root-causes'
+    days = sorted(p.stem for p in folder.glob('*.jsonl'))
+    (folder / f'{days[1]}.jsonl').unlink()
+    r = memgate('consolidate', '--project', project, '--model', 'keyword-baseline', '--query', 'infra-root-causes',
+                '--log-dir', logs)
+    assert r.returncode != 0 and not (folder / 'level2.jsonl').exists()
+    said = [line for line in r.stderr.splitlines() if 'closed period' in line]
+    assert len(said) == 1 and days[1] in said[0] and '--partial' in said[0], r.stderr
+    r = memgate('consolidate', '--project', project, '--model', 'keyword-baseline', '--query', 'infra-root-causes',
+                '--log-dir', logs, '--partial')
+    assert r.returncode == 0, r.stderr
+    start = next(e for e in read_log(folder / 'level2.jsonl').events if e['kind'] == 'run_start')
+    assert start['missing'] == [days[1]] and start['periods'] == len(days) - 1
+    # the advice, followed as written, reads the missing day
+    advice = said[0].split('read them first (', 1)[1].split(', with this run', 1)[0]
+    r = memgate(*advice.split()[1:])
+    assert r.returncode == 0 and (folder / f'{days[1]}.jsonl').is_file(), r.stderr
