@@ -25,27 +25,28 @@ from .servers import CONSTRAIN, sustained
 from .endpoints import EndpointPool
 from .loop import LoopConfig, RETRY_TEMPERATURE
 from .display import Progress
-from .ingest import LOG_DIR, PARALLEL, IngestPlan
+from .ingest import LOG_DIR, PARALLEL, IngestPlan, shard_of
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .pipeline import ClientOptions, make_clients, run_ingest
-from .periods import PERIODS, kinds_in, zone
+from .periods import PERIODS, by_period, kinds_in, zone
 from .levels import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
 # %% auto #0
-__all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args', 'format_arg',
-           'log_dir_arg', 'log_dirs', 'project_arg', 'query_arg', 'queries_arg', 'labels_arg', 'out_arg', 'head_arg',
-           'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args', 'selection',
-           'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
+__all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'shard_arg', 'chunk_limit', 'seconds', 'print_json', 'Parser', 'logs_args',
+           'format_arg', 'log_dir_arg', 'log_dirs', 'project_arg', 'query_arg', 'queries_arg', 'labels_arg', 'out_arg',
+           'head_arg', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args',
+           'selection', 'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
            'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'period_args', 'ingest_args', 'model_args',
            'consolidate_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries', 'finish',
-           'run_plan', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report', 'show_args', 'cmd_show',
-           'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args',
-           'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args',
-           'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
+           'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report', 'show_args',
+           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
+           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
+           'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser',
+           'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -57,6 +58,14 @@ def at_least(low: int, high: int | None = None):
         if high is not None and v > high: raise argparse.ArgumentTypeError(f"{v} is above {high}")
         return v
     return parse
+
+# %% ../nbs/14_cli.ipynb #8f26f811
+def shard_arg(text: str) -> tuple[int, int]:
+    "An argparse type: `K/N`, shard K of N (1 <= K <= N)."
+    k, slash, n = text.partition('/')
+    if not (slash and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not K/N with 1 <= K <= N (e.g. 2/3)")
+    return int(k), int(n)
 
 # %% ../nbs/14_cli.ipynb #def26bf0
 def chunk_limit(text: str) -> int:
@@ -371,6 +380,11 @@ def period_args(p):
                    help="with --period, run up to N periods at once (default: three times the server's "
                         f"slots over the queries, or {PARALLEL} when it says none); each log is the one a "
                         "run of one period at a time writes")
+    p.add_argument('--shard', type=shard_arg, metavar='K/N',
+                   help='with --period, read only the periods a hash of their name puts in shard K '
+                        'of N (one machine of N; `--plan` lists each shard\'s periods and bytes)')
+    p.add_argument('--plan', action='store_true',
+                   help='with --shard, list the shards and run nothing')
     p.add_argument('--tz', default='UTC', help='the time zone whose calendar --period follows (default UTC)')
     p.add_argument('--consolidate', action='store_true',
                    help="then level 2: one memory over each query's period memories, in time order (with --period)")
@@ -451,7 +465,8 @@ def model_args(p):
 
 # %% ../nbs/14_cli.ipynb #596eaa22
 # ingest's options of reading sessions (level 2 reads period memories whole)
-SESSION_ONLY = ('limit', 'resume', 'period', 'parallel', 'tz', 'consolidate', 'since', 'until',
+SESSION_ONLY = ('limit', 'resume', 'period', 'parallel', 'shard', 'plan', 'tz', 'consolidate', 'since',
+                'until',
                 'session',
                 'tool_result_chars', 'no_redact', 'secret_rules', 'pregate', 'recall', 'delta', 'audit_seed')
 
@@ -545,12 +560,31 @@ def run_plan(args, plan_of: Callable, again: str) -> int:
     got = asyncio.run(run_ingest(plan, factory, close, progress, answering, stop, caught))
     return finish(args, got, caught, progress, f"go on where it stopped with: {again}")
 
+# %% ../nbs/14_cli.ipynb #0ceabf99
+def print_shards(args) -> int:
+    "`--plan`: each shard's periods and bytes of sessions, nothing run."
+    project = load_project(args.project, args.tool_result_chars, True, Selection())
+    groups = by_period(project.sessions, args.period, args.tz)
+    n = args.shard[1] if args.shard else 1
+    for k in range(1, n + 1):
+        mine = [p for p in groups if shard_of(p, n) == k]
+        size = sum(s.size for p in mine for s in groups[p])
+        shown = ', '.join(mine[:6]) + (f" and {len(mine) - 6} more" if len(mine) > 6 else '')
+        mark = '*' if args.shard and args.shard[0] == k else ' '
+        print(f"{mark} shard {k}/{n}: {plural(len(mine), 'period')}, {size / 2**20:.1f} MB "
+              f"({shown or 'none'})")
+    return 0
+
 # %% ../nbs/14_cli.ipynb #18913c20
 def cmd_ingest(args) -> int:
     "Run the gated memory over a project, one log per query."
     if args.consolidate and not args.period:
         raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
     zone(args.tz)                        # an unknown zone refused before anything is read
+    if (args.shard or args.plan) and not args.period:
+        raise ConfigError("--shard and --plan split a run by periods: give --period month (or day, week, "
+                          "session)")
+    if args.plan: return print_shards(args)
     cfg = loop_config(args)
     scorer = None
     if args.pregate:
@@ -560,7 +594,7 @@ def cmd_ingest(args) -> int:
         args.project, chosen, Path(args.log_dir), cfg, args.limit, args.resume, model,
         constrain=args.constrain, context=args.context, speculate=args.speculate,
         period=args.period, tz=args.tz, consolidate=args.consolidate, pregate=scorer,
-        parallel=args.parallel, partial=args.partial,
+        parallel=args.parallel, partial=args.partial, shard=args.shard,
         recall=args.recall, delta=args.delta, audit_seed=args.audit_seed)
     return run_plan(args, plan, resume_command(args.argv))
 

@@ -30,10 +30,11 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'resume_point', 'first_unread',
-           'nothing_left', 'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate', 'same_pregate',
-           'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run', 'with_head', 'run_client',
-           'periods_chosen', 'one_kind', 'periods_at_once', 'periods_line', 'ingest']
+__all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'project_id', 'resume_point',
+           'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate',
+           'same_pregate', 'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run',
+           'with_head', 'run_client', 'shard_of', 'periods_chosen', 'one_kind', 'periods_at_once', 'periods_line',
+           'ingest']
 
 # %% ../nbs/10_ingest.ipynb #f3dad6e1
 def named(folder: Path, name: str, ext: str = '') -> Path:
@@ -58,12 +59,14 @@ def _folder_names(project: Project) -> list[str]:
     return list(dict.fromkeys([project.name, *wider, f"{project.name}-{sha256_text(project.source)[:8]}"]))
 
 def _sources_in(folder: Path) -> set[str]:
-    "The projects (their `source`) whose logs are in `folder`; '' for a log that does not say."
+    "The projects (their `source`, and `project_id`) whose logs are in `folder`; '' for one that does not say."
     out = set()
     # a query's period logs sit a folder lower
     for f in sorted([*folder.glob('*.jsonl'), *folder.glob('*/*.jsonl')]) if folder.is_dir() else []:
         # a FIFO here would hang the run before it starts: never opened
-        out.add(first_record(f).get('source', ''))
+        first = first_record(f)
+        ids = [f"id:{first['project_id']}"] if 'project_id' in first else []
+        out |= {first.get('source', ''), *ids}
     return out
 
 def _same(log_dir, name: str) -> list[Path]:
@@ -76,8 +79,16 @@ def project_folder(log_dir, project: Project) -> str:
     "The folder of `project`'s logs under `log_dir`: its name, unless another project's logs are there (see below)."
     names = _folder_names(project)
     held = {n: set().union(*map(_sources_in, _same(log_dir, n))) for n in names}
-    return (next((n for n in names if project.source in held[n]), None)
+    # (the same project from another path, or another machine: its id says so)
+    mine = {project.source, f"id:{project_id(project)}"}
+    return (next((n for n in names if mine & held[n]), None)
             or next(n for n in names if not held[n] - {''}))
+
+# %% ../nbs/10_ingest.ipynb #7f684466
+def project_id(project: Project) -> str:
+    "An id of `project`, the same from any path on any machine: of its name and first session's file."
+    first = min(project.sessions, key=lambda s: (s.first_ts or '\uffff', s.path.name), default=None)
+    return sha256_text(f"{project.name}\0{first.path.name if first else ''}")[:16]
 
 # %% ../nbs/10_ingest.ipynb #19afd72c
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
@@ -187,6 +198,7 @@ class IngestPlan:
     # period runs at once (`periods_at_once`); None: enough to keep the server's slots busy
     parallel: int | None = None
     partial: bool = False              # level 2 without the closed periods with no finished log
+    shard: tuple[int, int] | None = None   # (K, N): only the periods `shard_of` puts in shard K
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -355,7 +367,8 @@ def _where_from(project: Project,
     try: index = {'index': project.known_secrets(stopped).digest()} if project.redact else {}
     # stopped before they were all found: the run ends before its first turn, and read nothing
     except ReadingStopped: index = {}
-    return dict(source=project.source, **({'listed': True} if project.listed else {}), **index)
+    return dict(source=project.source, project_id=project_id(project),
+                **({'listed': True} if project.listed else {}), **index)
 
 # %% ../nbs/10_ingest.ipynb #23d9a6ac
 def _read_info(reader: Reader) -> dict:
@@ -531,11 +544,19 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
             feed.wait()                 # it stops between chunks
             progress.close(at)          # its own bars: other periods' go on
 
+# %% ../nbs/10_ingest.ipynb #c60dc54e
+def shard_of(period: str, n: int) -> int:
+    "The shard, 1 to `n`, that reads `period`: by a sha256 of its name (the same on every machine)."
+    return int(sha256_text(period)[:8], 16) % n + 1
+
 # %% ../nbs/10_ingest.ipynb #03ba2ca3
 def periods_chosen(project: Project, plan: IngestPlan) -> dict[str, list]:
     "The periods of `project` a run reads, in time order: each one holding a session the plan's selection keeps."
     groups = by_period(project.sessions, plan.period, plan.tz)
     kept = {p: ss for p, ss in groups.items() if any(plan.loop.select.keeps(s) for s in ss)}
+    # (a shard may hold none: another machine reads them all)
+    k, n = plan.shard or (1, 1)
+    if plan.shard: return {p: ss for p, ss in kept.items() if shard_of(p, n) == k}
     if not kept: raise SourceError(f"project {project.name}: none of its {plural(len(groups), 'period')} by "
                                    f"{plan.period} holds a selected session: {plan.loop.select}")
     return kept
@@ -594,6 +615,11 @@ async def _ingest_periods(plan: IngestPlan, project: Project, name: str, make_cl
                           progress: Progress) -> list[RunSummary]:
     "Every period of `project`, several at once, each into logs of its own (`<query>/<period>.jsonl`)."
     chosen = periods_chosen(project, plan)
+    if not chosen:
+        k, n = plan.shard
+        progress.info(f"{name}: shard {k}/{n} holds none of its periods by {plan.period}: nothing to "
+                      "read (--plan lists each shard's)")
+        return []
     # each period is read whole: its logs record no selection, so any later selection resumes them
     each = replace(plan, loop=replace(plan.loop, select=Selection()))
     one_kind(plan, project, name)

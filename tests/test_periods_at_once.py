@@ -1,7 +1,7 @@
 """Periods read at once (issue 52): each period's run is independent of the others', so `--parallel N` runs N of
 them together; each log is byte for byte (but for ids and times) the one a run of one period at a time writes, and
 every period redacts with what the whole project taught (a secret found in one period is taken in every other)."""
-import shlex
+import json, shlex
 from helpers import ROOT, memgate
 from same_logs import normalised
 from synth import cc, incident_project, write_jsonl
@@ -67,3 +67,24 @@ def test_level_2_refuses_a_closed_period_without_a_finished_log_and_partial_reco
     advice = said[0].split('read them first (', 1)[1].split(', with this run', 1)[0]
     r = memgate(*advice.split()[1:])
     assert r.returncode == 0 and (folder / f'{days[1]}.jsonl').is_file(), r.stderr
+
+def test_shards_run_from_two_paths_write_together_what_one_run_writes(tmp_path):
+    "A project's log folder depended on its path: a shard on another machine would have written a folder of its own."
+    import shutil
+    from memgate.ingest import shard_of
+    a, b = tmp_path / 'a' / 'transcripts', tmp_path / 'b' / 'transcripts'
+    shutil.copytree(ROOT / 'fixtures' / 'transcripts', a)
+    shutil.copytree(ROOT / 'fixtures' / 'transcripts', b)
+    common = ('--model', 'keyword-baseline', '--query', 'infra-root-causes', '--query', 'build-and-test-failures',
+              '--period', 'day')
+    assert memgate('ingest', '--project', a, *common, '--log-dir', tmp_path / 'one').returncode == 0
+    for k, path in ((1, a), (2, b), (3, b)):
+        r = memgate('ingest', '--project', path, *common, '--shard', f'{k}/3', '--log-dir', tmp_path / 'shards')
+        assert r.returncode == 0, r.stderr
+    days = sorted(p.stem for p in (tmp_path / 'one' / 'transcripts' / 'infra-root-causes').glob('*.jsonl'))
+    assert {shard_of(d, 3) for d in days} >= {1, 2}          # (both paths wrote some)
+    # (but for ids, times and where each machine keeps the sessions: `source`)
+    where = lambda text: text.replace('<root>/a/transcripts', '<p>').replace('<root>/b/transcripts', '<p>')
+    same = lambda folder: {k: json.loads(where(json.dumps(v))) for k, v in normalised(folder, tmp_path).items()}
+    assert sorted(p.name for p in (tmp_path / 'shards').iterdir()) == ['transcripts']
+    assert same(tmp_path / 'shards') == same(tmp_path / 'one') and len(same(tmp_path / 'one')) == 2 * len(days)
