@@ -41,12 +41,12 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'shard_arg', 'chunk_limit', '
            'head_arg', 'verify_args', 'cmd_verify', 'stats_args', 'stats_row', 'cmd_stats', 'add_project_args',
            'selection', 'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
            'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'period_args', 'ingest_args', 'model_args',
-           'consolidate_args', 'client_options', 'resume_command', 'loop_config', 'print_summaries', 'finish',
-           'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report', 'show_args',
-           'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval',
-           'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args', 'cmd_review',
-           'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser',
-           'main']
+           'consolidate_args', 'base_urls', 'client_options', 'resume_command', 'loop_config', 'print_summaries',
+           'finish', 'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report',
+           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
+           'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args',
+           'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate',
+           'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -431,9 +431,9 @@ def ingest_args(p):
 def model_args(p):
     "The options that say which model answers and how."
     p.add_argument('--base-url', action='append',
-                   help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1; repeat it for '
-                        'replicas of one model (each run keeps one, and names itself in X-Session-ID for '
-                        'a router)')
+                   help='OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1; repeat it (or '
+                        'give @FILE, one a line) for replicas of one model (each run keeps one, and '
+                        'names itself in X-Session-ID for a router)')
     p.add_argument('--model',
                    help=f'model name on that server, or {BASELINE_MODEL} for the offline baseline')
     p.add_argument('--replay',
@@ -481,11 +481,30 @@ def consolidate_args(p):
     for a in p._actions:
         if a.dest in SESSION_ONLY: a.help, a.__class__ = argparse.SUPPRESS, _SessionsOnly
 
+# %% ../nbs/14_cli.ipynb #662d6cfa
+def base_urls(given: list[str] | None) -> tuple[str, ...] | None:
+    "The `--base-url`s given, each `@FILE` read as a file of them (one a line; `#` comments skipped)."
+    if not given: return None
+    out = []
+    for g in given:
+        if not g.startswith('@'):
+            out.append(g)
+            continue
+        try: lines = Path(g[1:]).expanduser().read_text(encoding='utf-8').splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            why = getattr(e, 'strerror', None) or e
+            raise ConfigError(f"--base-url {g}: cannot read {g[1:]} ({why})") from None
+        urls = [u for u in (line.split('#', 1)[0].strip() for line in lines) if u]
+        if not urls: raise ConfigError(f"--base-url {g}: {g[1:]} holds no URL (one a line)")
+        out += urls
+    return tuple(out)
+
 # %% ../nbs/14_cli.ipynb #e7129f0f
 def client_options(args) -> ClientOptions:
     "The model options of a parsed command line, as the pipeline takes them."
-    return ClientOptions(args.base_url, args.model, args.replay, args.concurrency, args.timeout, args.max_answer_time,
-                         not args.no_stream, args.retries, args.retry_wait)
+    return ClientOptions(base_urls(args.base_url), args.model, args.replay, args.concurrency,
+                         args.timeout,
+                         args.max_answer_time, not args.no_stream, args.retries, args.retry_wait)
 
 # %% ../nbs/14_cli.ipynb #3e088ebd
 def resume_command(argv: list[str], # the command line as typed

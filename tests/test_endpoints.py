@@ -47,3 +47,15 @@ def test_endpoints_serving_another_model_or_dialect_are_refused_before_any_call(
         r = memgate('ingest', '--project', PROJECT, '--base-url', a.url, '--base-url', b.url, '--model', 'test-model',
                     '--query', 'infra-root-causes', '--limit', '2', '--log-dir', tmp_path / 'logs2')
     assert r.returncode != 0 and 'serves ' in r.stderr and b.url in r.stderr, r.stderr
+
+def test_base_urls_read_from_a_file_are_the_endpoints_and_an_unreadable_one_is_one_line(tmp_path):
+    urls = tmp_path / 'gpus.txt'
+    with FakeServer() as a, FakeServer() as b:
+        urls.write_text(f'# replicas\n{a.url}\n\n{b.url}  # the second\n')
+        r = memgate('ingest', '--project', PROJECT, '--base-url', f'@{urls}', '--model', 'test-model',
+                    '--query', 'infra-root-causes', '--limit', '2', '--log-dir', tmp_path / 'logs')
+    assert r.returncode == 0, r.stderr
+    start = json.loads((tmp_path / 'logs' / 'transcripts' / 'infra-root-causes.jsonl').read_text().splitlines()[0])
+    assert start['server']['endpoints'] == [a.url + '/chat/completions', b.url + '/chat/completions']
+    r = memgate('ingest', '--project', PROJECT, '--base-url', f'@{tmp_path / "none.txt"}', '--model', 'test-model')
+    assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1 and 'none.txt' in r.stderr, r.stderr

@@ -88,3 +88,35 @@ def test_shards_run_from_two_paths_write_together_what_one_run_writes(tmp_path):
     same = lambda folder: {k: json.loads(where(json.dumps(v))) for k, v in normalised(folder, tmp_path).items()}
     assert sorted(p.name for p in (tmp_path / 'shards').iterdir()) == ['transcripts']
     assert same(tmp_path / 'shards') == same(tmp_path / 'one') and len(same(tmp_path / 'one')) == 2 * len(days)
+
+def test_ctrl_c_stops_every_period_at_once_and_resume_finishes_each_as_one_at_a_time_would(tmp_path):
+    "Periods run at once: a Ctrl-C must stop them all, and --resume must finish each to the log a clean run writes."
+    import os, signal, subprocess, time
+    from helpers import clean_env, cli
+    from memgate.log import verify
+    args = ('--base-url', None, '--model', 'test-model', '--query', 'infra-root-causes', '--period', 'day',
+            '--parallel', '3', '--chunk-tokens', '400', '--limit', '5')
+    project = ROOT / 'fixtures' / 'transcripts'
+    with FakeServer(latency=0.1) as s:
+        full = [a if a is not None else s.url for a in args]
+        p = subprocess.Popen(cli('ingest', '--project', project, *full, '--log-dir', tmp_path / 'cut'), text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env())
+        while len(s.requests) < 4 and p.poll() is None: time.sleep(0.02)
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 130 and 'Traceback' not in err, err
+        logs = sorted((tmp_path / 'cut').rglob('*.jsonl'))
+        assert len(logs) >= 2 and all(verify(log).ok for log in logs)
+        r = subprocess.run(cli('ingest', '--project', project, *full, '--log-dir', tmp_path / 'cut', '--resume'),
+                           capture_output=True, text=True, env=clean_env(), timeout=300)
+        assert r.returncode == 0, r.stderr
+        r = subprocess.run(cli('ingest', '--project', project, *full, '--log-dir', tmp_path / 'clean'),
+                           capture_output=True, text=True, env=clean_env(), timeout=300)
+        assert r.returncode == 0, r.stderr
+    # each period's memory and turns, as a run never stopped wrote them
+    gates = lambda folder: {k: [(e['t'], e.get('candidate')) for e in v if e['kind'] == 'gate']
+                            for k, v in normalised(folder, tmp_path).items()}
+    memories = lambda folder: {k: [e['text'] for e in v if e['kind'] == 'memory'][-1:]
+                               for k, v in normalised(folder, tmp_path).items()}
+    cut, clean = tmp_path / 'cut', tmp_path / 'clean'
+    assert gates(cut) == gates(clean) and memories(cut) == memories(clean)
