@@ -1019,9 +1019,9 @@ def prose_findings(text: str) -> list[Found]:
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
 # words on with a copula of prose, no code's `=`, `(` or `:` between (`rotated LAB_SFTP_PASSWORD earlier;
 # the value they gave was …`): a name of words joined, or in camel case, as code writes it
-_NAME_SAID_NAME = re.compile(r'(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+'
-                             r'|[a-z]+(?:[A-Z][a-z0-9]+)+)')
-_NAME_SAID = re.compile(r'''(?<![\w-])(?P<n>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)
+_CODE_NAME = r'[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+'
+_NAME_SAID_NAME = re.compile(r'(?<![\w-])(' + _CODE_NAME + ')')
+_NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')
     (?=[ \t]*(?:改成|改为|改為|设为|設為|换成|換成)
     |[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
        [ \t]
