@@ -774,7 +774,8 @@ def found_values(text: str,
 SEAM_CHARS = 256
 
 # a value cut where the text ends (what prose reads as a last comma or stop may be its own)
-_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\][^\w\s]{0,8}$')
+# (a mark or an escape's letter left after it: `[REDACTED:password]\\n`, the value's own `\\n`)
+_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\](?:\\[nrt]|[^\w\s]){0,8}$')
 
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 

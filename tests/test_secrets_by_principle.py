@@ -101,6 +101,9 @@ SESSION_PLACES = {
 # unquoted in a message, a value starts with a letter or digit and holds no quote or space: a reader takes those
 # for the sentence's own
 @given(password.filter(lambda v: not set(v) & set(' `"\'') and v[0].isalnum()), st.sampled_from(sorted(SESSION_PLACES)))
+# found by hypothesis: the first half's `\n` read as an escaped line end left after the redaction, so the seam did not
+# see a value cut there and the second message's digits went out
+@example('22322\\n22322322', 'split over two messages')
 def test_a_generated_password_is_taken_in_the_models_text_and_split_over_lines_or_messages(tmp_path, value, place):
     folder = tmp_path / f'p{abs(hash((value, place)))}'
     write_jsonl(folder / 'a.jsonl', SESSION_PLACES[place](value))
