@@ -25,13 +25,13 @@ from .servers import CONSTRAIN, sustained
 from .endpoints import EndpointPool
 from .loop import LoopConfig, RETRY_TEMPERATURE
 from .display import Progress
-from .ingest import LOG_DIR, PARALLEL, IngestPlan, shard_of
+from .ingest import LOG_DIR, PARALLEL, IngestPlan, periods_chosen
 from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
 from .pipeline import ClientOptions, make_clients, run_ingest
-from .periods import PERIODS, by_period, kinds_in, zone
+from .periods import PERIODS, kinds_in, zone
 from .levels import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
 
@@ -583,11 +583,12 @@ def run_plan(args, plan_of: Callable, again: str) -> int:
 def print_shards(args) -> int:
     "`--plan`: each shard's periods and bytes of sessions, nothing run."
     project = load_project(args.project, args.tool_result_chars, True, Selection())
-    groups = by_period(project.sessions, args.period, args.tz)
     n = args.shard[1] if args.shard else 1
     for k in range(1, n + 1):
-        mine = [p for p in groups if shard_of(p, n) == k]
-        size = sum(s.size for p in mine for s in groups[p])
+        # (the periods a run of shard k reads: `periods_chosen` says, as it does for the run)
+        plan = IngestPlan(args.project, [], period=args.period, tz=args.tz, shard=(k, n))
+        chosen = periods_chosen(project, plan)
+        mine, size = list(chosen), sum(s.size for ss in chosen.values() for s in ss)
         shown = ', '.join(mine[:6]) + (f" and {len(mine) - 6} more" if len(mine) > 6 else '')
         mark = '*' if args.shard and args.shard[0] == k else ' '
         print(f"{mark} shard {k}/{n}: {plural(len(mine), 'period')}, {size / 2**20:.1f} MB "
