@@ -264,7 +264,8 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     grep = _GREP_PREFIX.match(word)
     skip = grep.end() if grep else 0
     named = _NAMED.match(word[skip:])
-    skip += named.end() if named and wordlike(named[0][:-1].split('.')[-1]) else 0
+    # (a name as `candidates` judges one: any that does not look generated, `AUTHORIZED_KEY=`)
+    skip += named.end() if named and not generated(named[0][:-1]) else 0
     body = word[skip:].rstrip('=')
     symbols = {c for c in body if c in PASSWORD_SYMBOLS}
     if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body):

@@ -10,7 +10,7 @@ import bisect, json, re
 import re2
 from functools import lru_cache
 from typing import Iterator
-from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST,
+from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
                            column_name, dictionary, member_name, merged, name_like, name_words,
@@ -20,16 +20,17 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
-           'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE',
-           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
-           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'grouped', 'prose_findings', 'name_said_findings',
-           'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'code_list_findings', 'credential_header',
-           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'position_findings']
+           'ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST',
+           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
+           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'grouped', 'prose_findings',
+           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
+           'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -311,6 +312,7 @@ _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|Se
     |\((?:\s*\n[ \t]*\d+(?:→|\t))?\s*)*''', re.X)
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
+_RAW_STRING = re.compile(r'[ \t]*b?r(?P<h>#+)"(?P<v>[^\n]*?)"(?P=h)')
 
 # a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
 # diff too (`-    "b"`), or a viewer's line numbers (`    4→\t"b"`)
@@ -462,6 +464,8 @@ def _array_value(text: str, at: int) -> tuple[int, int] | None:
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
+    # a Rust raw string (`r#"…"#`): to its closing quote and as many `#`, whatever it holds
+    if raw := _RAW_STRING.match(text, at): return raw.span('v')
     if span := _array_value(text, at): return span
     # a literal closed on its line (an unclosed quote is part of a config value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
@@ -541,6 +545,7 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
 # an assignment after a name: the name is a key (`admin_password = "…"`), not a value
 ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
 _FILE_PREFIX = re.compile(r'[\w./-]*\.\w{1,8}:(?:\d+:)?')
+_LINE_NUMBER = re.compile(r':\d+:')
 
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
@@ -561,7 +566,8 @@ def assignment_findings(text: str,
         # (a file's name and grep's line, `secrets.toml:8:admin_password`: after them)
         if m and m.end('name') < w_end and (pre := _FILE_PREFIX.match(text, a, w_start)):
             m = _NAMED.match(text, pre.end())
-        if not m or m.end('name') < w_end: continue
+        # (a file's name before grep's line number, `secrets.rs:138:`, says where a line is: no key)
+        if not m or m.end('name') < w_end or _LINE_NUMBER.match(text, m.end('name')): continue
         name = m['name'].rstrip(':')
         # `pass` and `pw` alone are a statement or a test's verdict, never given a string: `$pass = '…'`
         # is a password's
@@ -757,6 +763,23 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
     |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
+# %% ../nbs/00e_positions.ipynb #626c9b00
+# words that name an identifier, a digest or an address: what a sentence's password is said to be of
+# when it is no password (`Пароль для vpc id: vpc-0f1b…`, `A senha do etag é W/"3e35…"`)
+ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum hash digest address
+    url uri arn sha md5 eui vin imei iccid serial lineage bucket'''.split())
+
+def said_of_id(before: str) -> bool:
+    "Whether the words `before` a value said in prose end with an identifier's word: it is that id."
+    rest = before
+    # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `)
+    while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))+$', rest)) and said[0]:
+        rest = rest[:said.start()]
+    words = [w.lower() for w in re.findall(r'[^\W\d_]+', rest[-40:])]
+    # (a secret's id is a credential's half: `tencentcloud secret id`, `access key id`)
+    paired = any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS)
+    return bool(words) and words[-1] in ID_WORDS and not paired
+
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str,
                    quoted: bool = False # quoted whole: a `:"` inside is the value's, not a key's
@@ -786,7 +809,11 @@ def _machine_value(text: str, s: int, e: int,
     # a run of letters and digits; or, in a code span or quotes, a generator's mix of every kind
     # (`the windows secret is `d09y\\KegIe\\n27%RP9f``), no call nor subscript
     quoted = text[s - 1:s] in ('`', '"', "'") and text[e:e + 1] == text[s - 1]
-    mix = _three_kinds(v) and re.search(r'[^\w\s]', v) and not re.search(r'[()\[\]{}]|^\$', v)
+    # (or two kinds and two marks, as Django's keys; a call or a subscript opens after a name: `a[i]`)
+    kinds = sum(bool(re.search(c, v)) for c in ('[a-z]', '[A-Z]', r'\d'))
+    marks = set(re.findall(r'[!#$%&*+;=?@^~()]', v))
+    mix = ((kinds == 3 and re.search(r'[^\w\s]', v) or kinds == 2 and len(marks) >= 2)
+           and not re.search(r'[A-Za-z_]\w*[(\[{]|^\$', v))
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
@@ -1235,6 +1262,36 @@ def line_doubts(text: str) -> list[Found]:
                 if len(v) >= 6 and shaped and not odd and not placeholder(v) and not secret_name(v):
                     out.append((at + t.start(), at + t.start() + len(v), ON_A_NAMED_LINE))
         at += len(line) + 1
+    return out
+
+# %% ../nbs/00e_positions.ipynb #68e22973
+# why an item of a list of values is listed: a sentence says the list is values (`what's configured
+# (…, …)`, `the relevant values are …`), and a value's shape or a passphrase's
+LISTED_VALUE = "an item of a list a sentence says is values or credentials, shaped like one, kept"
+_VALUES_LIST = re.compile(r'(?i)\b(?:configured|values?|credentials?|secrets?|passwords?|tokens?'
+                          r'|keys)\b'
+                          r'[^\n():]{0,24}?(?:\(|:|\b(?:are|is|were)\b)[ \t]*'
+                          r'([^\n()]{6,600}?)(?:\)|\.(?:[ \t]|$)|$)', re.M)
+
+def list_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each value-shaped item of a list said to be values: a doubt."
+    out = []
+    for m in _VALUES_LIST.finditer(text):
+        for item in re.finditer(r'[^,]+', m[1]):
+            v = item[0].strip()
+            s = m.start(1) + item.start() + len(item[0]) - len(item[0].lstrip())
+            words = v.split()
+            # letters with digits or symbols, or three to eight words with a digit or a mark (a
+            # passphrase's: `Animal arrange 83 bullet?`), no clause's unless made one (a number in
+            # it, a capital to start or a mark to end: `Mein Hund heißt Jürgen und frisst 7 Äpfel!`)
+            made = re.search(r'\d', v) and (v[0].isupper() or v[-1] in '!?')
+            phrase = 3 <= len(words) <= 8 and re.search(r'\d|[!?#%&*]', v) and (
+                made or not _CLAUSE_WORDS & {w.lower() for w in words})
+            shaped = phrase or (len(words) == 1 and re.search(r'[A-Za-z]', v)
+                                and re.search(r'\d|[^\w.-]', v) and not name_like(v))
+            stand_in = placeholder(v) or '[REDACTED' in v or '://' in v
+            if len(v) >= 6 and shaped and not stand_in:
+                out.append((s, s + len(v), LISTED_VALUE))
     return out
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16

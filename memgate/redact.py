@@ -20,6 +20,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            plain_words,
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
+                              said_of_id,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, wrapped_runs,
                               pseudonym, word_share, wordlike)
@@ -29,10 +30,10 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_P
            'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET', 'HARMLESS', 'POSITIONAL',
            'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
            'basic_stand_in', 'heading', 'random_review', 'random_findings', 'expression', 'names_key',
-           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'as_stored', 'restored',
-           'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
-           'found_values', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets',
-           'redact_seams', 'seam_values']
+           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored',
+           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
+           'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -221,7 +222,7 @@ def basic_stand_in(token: str) -> bool:
 HARMLESS = 'base64 of harmless text, an image or an archive'
 # a certificate or a public key, PEM-armoured (its lines escaped in JSON too): public by nature
 _WRAPPED_TAIL = re.compile(r'[ \t]*\r?\n[ \t]*([A-Za-z0-9+/_-]{2,31}={0,2})[ \t]*(?=\r?\n|$)')
-_PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY|X509 CRL)-----'
+_PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY(?: BLOCK)?|X509 CRL)-----'
                          r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
 # a value encrypted for the repository, its key elsewhere: an Ansible Vault's hex lines, a PGP
 # message, an age file (its lines escaped in JSON too)
@@ -469,6 +470,7 @@ _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # a backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a
 # span's end
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
+_ESCAPED_LAST = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*["\'`;,)\]]*$)')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
 _NEXT_FIELD = re.compile(r'[;,][ \t]*[A-Za-z][\w ]{0,30}=')
 # a query string's or a form body's parameter: before a value, and after it
@@ -479,7 +481,9 @@ _JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+')
 
 def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
     "Where a found value ends: before an escaped line end, a connection's or a query's next field."
-    if cut := _ESCAPED_END.search(text, s, e): e = cut.start()
+    # (a literal's own quotes around it: a line's end inside is its, unless it ends the literal)
+    quoted = s > 0 and text[s - 1] in '"\'`' and text[e:e + 1] == text[s - 1]
+    if cut := (_ESCAPED_LAST if quoted else _ESCAPED_END).search(text, s, e): e = cut.start()
     # (in a connection string, a field before it: `…;Pwd=…;Encrypt=True`)
     fields = _NEXT_FIELD.search(text, text.rfind('\n', 0, s) + 1, s)
     if fields and (f := _NEXT_FIELD.search(text, s, e)): e = f.start()
@@ -516,7 +520,9 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)
     # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there)
     code = code_value(text, s, e) and not (phrase or config or kind == 'table-credential')
-    return bool(code or stand_in or key
+    # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`)
+    said_id = kind.startswith('prose') and said_of_id(text[max(0, s - 60):s])
+    return bool(code or stand_in or key or said_id
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -536,8 +542,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             # fewer, `abc`, `123`: a brute force finds them at once)
             if (not re.search(r'[A-Za-z0-9]', value) or value[:1].isspace()
                     or len(set(value)) == 1): continue
-            if (len(value) < 4 or value.lower() in _BOOLEANS
-                    or template_only(value)): continue
+            if len(value) < 4 or value.lower() in _BOOLEANS or template_only(value): continue
             # (`<redis-password>@host` is a stand-in's, unless its element closes: `<string>X</string>`,
             # `<property name="connection.password">X</property>`)
             if ((_CLOSED.search(text, max(0, s - 200), s) or _BRACKETED.search(text, max(0, s - 80), s))
@@ -607,6 +612,147 @@ def public_jwt(token: str) -> bool:
     except (IndexError, ValueError, UnicodeDecodeError): return False
     return isinstance(claims, dict) and claims.get('role') == 'anon'
 
+# %% ../nbs/01_redact.ipynb #f25049ba
+# a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names (RE2:
+# every seam's text is scanned, and Python's `re` tries each alternative at each character)
+# (a command starts a line, follows another, or opens a quoted script: `ssh host 'cat …; …'`)
+_PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
+                     r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
+                     r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
+# a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
+_ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
+                     r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
+_LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
+# (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
+_ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
+_PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
+_LAST_LINE = re.compile(r'(?:^|\n)[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)\s*$')
+# what may close a command line after its last word: quotes, a bracket
+_CLOSES = re.compile(r'''["')\s]*''')
+
+# %% ../nbs/01_redact.ipynb #c0ffee70
+def printed_secret_file(command: str, output: str) -> list[Found]:
+    "(start, end, kind) of each line `output` prints from a secret file."
+    prints = list(_PRINTS.finditer(command))
+    named = [m['path'] for m in prints]
+    secret = [p for p in named if secret_file(p)]
+    # (an environment variable's name ending in `KEY` is a key's)
+    secret += [m[1] for m in _ECHOES.finditer(command)
+               if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]
+    if not secret: return []
+    # (what else the command printed beside the file is judged as any text: a `.env`'s assignments,
+    # a certificate's armoured lines)
+    public = [m.span() for m in _PUBLIC_PEM.finditer(output)]
+    found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
+             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))
+             and not _ASSIGNMENT_LINE.match(m['v']) and not any(a <= m.start() < b for a, b in public)]
+    # the first file's first line, words and all, when the command starts with it: a passphrase
+    # (`cat .vault_pass && ansible-vault view …` prints
+    # `blizzard barley 24 galaxy flint eagle tulip!`)
+    first = _PASSPHRASE_LINE.match(output)
+    if named[:1] == secret[:1] and first and not found[:1] == [(*first.span('v'), 'password')]:
+        found.insert(0, (*first.span('v'), 'password'))
+    # and the last file's last line, when the command ends with it (`…; grep …; cat
+    # ssl_passwords.txt` prints its passphrase last)
+    rest = lambda m: command[m.end():(command.find('\n', m.end()) + 1 or len(command) + 1) - 1]
+    if prints and named[-1] in secret and _CLOSES.fullmatch(rest(prints[-1])):
+        if (last := _LAST_LINE.search(output)) and (*last.span('v'), 'password') not in found:
+            found.append((*last.span('v'), 'password'))
+    return found
+
+
+# %% ../nbs/01_redact.ipynb #e2f00000
+# a command that makes passwords: what it prints is one, line by line
+_MAKES_SECRETS = re.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|makepasswd|openssl\s+rand|'
+                            r'gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
+
+def generator_output(command: str, output: str) -> list[Found]:
+    "(start, end, kind) of each line a password generator printed."
+    if not _MAKES_SECRETS.search(command): return []
+    return [(*m.span(1), 'password')
+            for m in re.finditer(r'(?m)^[ \t]*(\S[^\n]{5,119}?)[ \t]*$', output)
+            if not placeholder(m[1]) and '[REDACTED' not in m[1]]
+
+
+# %% ../nbs/01_redact.ipynb #ebab378c
+# the command line of a tool call (`command: …`, a Codex argv's script) before an output
+_COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
+# the first line of an output, when it is one token and the rest is blank or prose (a token wrapped
+# over lines is one: each line a run of a token's characters)
+_FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200}(?:\r?\n[A-Za-z0-9+/=_.-]{8,200}){0,4})[ \t]*'
+                          r'(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
+# or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
+_ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
+_STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
+_JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
+
+# %% ../nbs/01_redact.ipynb #8660a91d
+def fetched_secret(command: str, output: str) -> list[Found]:
+    "(start, end, kind) of the credential a fetching command prints first."
+    m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
+    # (most commands name no credential's word at all: asked once, cheaply, before each word is)
+    if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
+    lines = _COMMAND_LINE.findall(command)
+    # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
+    # count (`wg genkey | tee privatekey | wg pubkey`)
+    last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
+    if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
+           or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
+    # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
+    # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
+    named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
+                if not re.search(r'[./]', w))
+    # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
+    if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
+        named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
+    if not named: return []
+    v = m[1]
+    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
+    # stand-in is not what was fetched
+    # (nor, of a line of words, a sentence: an error's, a message's; nor a status and what it
+    # names: `ok 9a4e24c4-…`)
+    # (a token wrapped over lines is one word)
+    words = re.sub(r'\r?\n', '', v).split()
+    if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
+            or v[:1] in '-{[' or len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v)
+                                                      or v[:1].isupper()
+                                                      or words[0].lower().rstrip(':') in _STATUS)):
+        return []
+    return [(*m.span(1), 'password')]
+
+# %% ../nbs/01_redact.ipynb #d952bd0c
+# a command the user ran with `!` in Claude Code, and what it printed: a tool call's command and output
+_BASH_INPUT = re.compile(r'<bash-input>([\s\S]*?)</bash-input>')
+_BASH_STDOUT = re.compile(r'<bash-stdout>([\s\S]*?)</bash-stdout>')
+
+def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>`
+               b: str, # the next record's text: its output, or the `<bash-stdout>`
+              ) -> tuple[str, str, int]:
+    "(command, output, where the output starts in `b`) of two records."
+    if (cmd := _BASH_INPUT.search(a)) and (out := _BASH_STDOUT.search(b)):
+        return f'command: {cmd[1]}', out[1], out.start(1)
+    return a, b, 0
+
+# %% ../nbs/01_redact.ipynb #9b228f79
+def printed_secrets(command: str, # a record's text that ran a command
+                    output: str,  # what it printed
+                   ) -> list[Found]:
+    "(start, end, kind) in `output` of the secret `command` prints: a secret file's, a generator's, a fetched one."
+    return (printed_secret_file(command, output) or generator_output(command, output)
+            or fetched_secret(command, output))
+
+# %% ../nbs/01_redact.ipynb #03396727
+# a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),
+# then what it printed, to a blank line or the next prompt
+_PROMPT = re.compile(r'(?m)^[ \t]*(?:[\w.@~:/-]*\$|PS [^>\n]*>)[ \t]+(\S[^\n]*)\n'
+                     r'((?:(?![ \t]*(?:[\w.@~:/-]*\$|PS [^>\n]*>)[ \t])[^\n]*\S[^\n]*(?:\n|$))+)')
+
+def pasted_output_findings(text: str) -> list[Found]:
+    "(start, end, kind) of the secret each command pasted after its prompt printed, as a tool's."
+    if '$ ' not in text and 'PS ' not in text: return []
+    return [(m.start(2) + s, m.start(2) + e, k) for m in _PROMPT.finditer(text)
+            for s, e, k in printed_secrets(f'command: {m[1]}', m[2])]
+
 # %% ../nbs/01_redact.ipynb #98b41b19
 def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
@@ -614,7 +760,7 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
              if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
     review = random_review(text)
-    positions = _not_code(text, position_findings(text))
+    positions = _not_code(text, merged(position_findings(text), pasted_output_findings(text)))
     return _not_code(text, rules), positions, review, keyed_random(text, review)
 
 # %% ../nbs/01_redact.ipynb #28aadfc2
@@ -774,8 +920,10 @@ def found_values(text: str,
 SEAM_CHARS = 256
 
 # a value cut where the text ends (what prose reads as a last comma or stop may be its own)
-# (a mark or an escape's letter left after it: `[REDACTED:password]\\n`, the value's own `\\n`)
-_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\](?:\\[nrt]|[^\w\s]){0,8}$')
+# (a mark or an escape's letter left after it: `[REDACTED:password]\\n`, the value's own `\\n`, and
+# what follows such an escape, `\\nA`: a line end inside a value is no line's end at the text's)
+_ENDS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\]'
+                            r'(?:\\[nrt][A-Za-z0-9]{0,6}|[^\w\s]){0,8}$')
 
 _MORE_TOKEN = re.compile(r'(?=[A-Za-z_=+/-]*[0-9])[A-Za-z0-9_=+/-]{8,}')
 
@@ -787,6 +935,11 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
     if not (tail.strip() and head.strip()): return a, b
     joined, seam = tail + head, len(tail)
     for s, e, kind in secret_findings(joined, known, random=False):
+        # (a stand-in that ends at the seam is whole: `TOKEN=00000000-…-000000000000`, then the next
+        # message's words, is no value cut in two; nor is a value whose rest would be the next
+        # message's first word, `…c5e` then `Tool: Bash`)
+        whole = _stand_in(joined[s:seam]) or placeholder(joined[s:seam])
+        if s < seam < e and (whole or plain_word(joined[seam:e].rstrip(':,.;!?'))): continue
         if s < seam < e:
             if counts is not None: counts[kind.split('#')[0]] += 1
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
@@ -818,131 +971,6 @@ def _rest_of(b: str) -> int | None:
         return lone.end()
     return more.end() if (more := _MORE_TOKEN.match(b)) else None
 
-# %% ../nbs/01_redact.ipynb #f25049ba
-# a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names (RE2:
-# every seam's text is scanned, and Python's `re` tries each alternative at each character)
-# (a command starts a line, follows another, or opens a quoted script: `ssh host 'cat …; …'`)
-_PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
-                     r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
-                     r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
-# a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
-_ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
-                     r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
-_LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
-# (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
-_ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
-_PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
-_LAST_LINE = re.compile(r'(?:^|\n)[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)\s*$')
-# what may close a command line after its last word: quotes, a bracket
-_CLOSES = re.compile(r'''["')\s]*''')
-
-# %% ../nbs/01_redact.ipynb #c0ffee70
-def printed_secret_file(command: str, output: str) -> list[Found]:
-    "(start, end, kind) of each line `output` prints from a secret file."
-    prints = list(_PRINTS.finditer(command))
-    named = [m['path'] for m in prints]
-    secret = [p for p in named if secret_file(p)]
-    # (an environment variable's name ending in `KEY` is a key's)
-    secret += [m[1] for m in _ECHOES.finditer(command)
-               if secret_name(m[1]) or m[1].isupper() and name_words(m[1])[-1:] == ['key']]
-    if not secret: return []
-    # (what else the command printed beside the file is judged as any text: a `.env`'s assignments,
-    # a certificate's armoured lines)
-    public = [m.span() for m in _PUBLIC_PEM.finditer(output)]
-    found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
-             if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))
-             and not _ASSIGNMENT_LINE.match(m['v']) and not any(a <= m.start() < b for a, b in public)]
-    # the first file's first line, words and all, when the command starts with it: a passphrase
-    # (`cat .vault_pass && ansible-vault view …` prints
-    # `blizzard barley 24 galaxy flint eagle tulip!`)
-    first = _PASSPHRASE_LINE.match(output)
-    if named[:1] == secret[:1] and first and not found[:1] == [(*first.span('v'), 'password')]:
-        found.insert(0, (*first.span('v'), 'password'))
-    # and the last file's last line, when the command ends with it (`…; grep …; cat
-    # ssl_passwords.txt` prints its passphrase last)
-    rest = lambda m: command[m.end():(command.find('\n', m.end()) + 1 or len(command) + 1) - 1]
-    if prints and named[-1] in secret and _CLOSES.fullmatch(rest(prints[-1])):
-        if (last := _LAST_LINE.search(output)) and (*last.span('v'), 'password') not in found:
-            found.append((*last.span('v'), 'password'))
-    return found
-
-
-# %% ../nbs/01_redact.ipynb #e2f00000
-# a command that makes passwords: what it prints is one, line by line
-_MAKES_SECRETS = re.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|makepasswd|openssl\s+rand|'
-                            r'gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
-
-def generator_output(command: str, output: str) -> list[Found]:
-    "(start, end, kind) of each line a password generator printed."
-    if not _MAKES_SECRETS.search(command): return []
-    return [(*m.span(1), 'password')
-            for m in re.finditer(r'(?m)^[ \t]*(\S[^\n]{5,119}?)[ \t]*$', output)
-            if not placeholder(m[1]) and '[REDACTED' not in m[1]]
-
-
-# %% ../nbs/01_redact.ipynb #8660a91d
-# the command line of a tool call (`command: …`, a Codex argv's script) before an output
-_COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
-# the first line of an output, when it is one token and the rest is blank or prose
-_FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200})[ \t]*(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
-# or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
-_ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
-_STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
-_JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
-
-def fetched_secret(command: str, output: str) -> list[Found]:
-    "(start, end, kind) of the credential a fetching command prints first."
-    m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
-    # (most commands name no credential's word at all: asked once, cheaply, before each word is)
-    if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    lines = _COMMAND_LINE.findall(command)
-    # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
-    # count (`wg genkey | tee privatekey | wg pubkey`)
-    last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
-    if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
-           or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
-    # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
-    # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
-    named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
-                if not re.search(r'[./]', w))
-    # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
-    if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
-        named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
-    if not named: return []
-    v = m[1]
-    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
-    # stand-in is not what was fetched
-    # (nor, of a line of words, a sentence: an error's, a message's; nor a status and what it
-    # names: `ok 9a4e24c4-…`)
-    words = v.split()
-    if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
-            or v[:1] in '-{[' or len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v)
-                                                      or v[:1].isupper()
-                                                      or words[0].lower().rstrip(':') in _STATUS)):
-        return []
-    return [(*m.span(1), 'password')]
-
-# %% ../nbs/01_redact.ipynb #d952bd0c
-# a command the user ran with `!` in Claude Code, and what it printed: a tool call's command and output
-_BASH_INPUT = re.compile(r'<bash-input>([\s\S]*?)</bash-input>')
-_BASH_STDOUT = re.compile(r'<bash-stdout>([\s\S]*?)</bash-stdout>')
-
-def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>`
-               b: str, # the next record's text: its output, or the `<bash-stdout>`
-              ) -> tuple[str, str, int]:
-    "(command, output, where the output starts in `b`) of two records."
-    if (cmd := _BASH_INPUT.search(a)) and (out := _BASH_STDOUT.search(b)):
-        return f'command: {cmd[1]}', out[1], out.start(1)
-    return a, b, 0
-
-# %% ../nbs/01_redact.ipynb #9b228f79
-def printed_secrets(command: str, # a record's text that ran a command
-                    output: str,  # what it printed
-                   ) -> list[Found]:
-    "(start, end, kind) in `output` of the secret `command` prints: a secret file's, a generator's, a fetched one."
-    return (printed_secret_file(command, output) or generator_output(command, output)
-            or fetched_secret(command, output))
-
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None,
                  known: KnownSecrets | None = None) -> list[str]:
@@ -955,8 +983,11 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         if printed := printed_secrets(command, output):
             out[i + 1] = stand_ins(b, [(s + at, e + at, k) for s, e, k in printed], counts)
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
-            # the rest of a token redacted before the seam
+            # the rest of a token redacted before the seam (and its part after the redaction,
+            # `\\nA`, not an escape alone)
             out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]
+            own = re.sub(r'\\[nrt]', '', end[0].rsplit(']', 1)[-1])
+            if re.search(r'[A-Za-z0-9]', own): out[i] = a[:end.start()] + f'[REDACTED:{end[1]}]'
         elif (start := _STARTS_REDACTED.match(b)) and (half := _first_half(a)) is not None:
             # and its first half, when what follows the seam was taken
             out[i] = a[:half] + f'[REDACTED:{start[1]}]'

@@ -355,9 +355,10 @@ def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
             out.append((m.start(1), m.end(1), inner[0][2]))
     return out
 
-# %% ../nbs/00a_rules.ipynb #5a4ef5b1
-_ASSIGNED = re.compile(r'[A-Za-z_][\w.-]*[ \t]*[:=]')
+# (after grep's line number too: `secrets.rs:7:AWS_SECRET_ACCESS_KEY=…`, a file's name let through)
+_ASSIGNED = re.compile(r'(?:\d+:)?[A-Za-z_][\w.-]*[ \t]*[:=]')
 
+# %% ../nbs/00a_rules.ipynb #5a4ef5b1
 def findings(rs: RuleSet, text: str,
              decode: bool = True, # also look inside base64 values
             ) -> list[tuple[int, int, str]]:

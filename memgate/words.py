@@ -94,12 +94,13 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
-    socket sid context source mechanism database'''.split())
+    socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
+    sha sha1 sha256 sha512 etag vin imei accession channel sum'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
 # `recaptchaSiteKey`)
-PUBLIC_WORDS = frozenset('public publishable anon site'.split())
+PUBLIC_WORDS = frozenset('public publishable anon site pubkey'.split())
 # and words no public key's name holds: an admin's, a server's (a public prefix before them is a mistake)
 PRIVILEGED_WORDS = frozenset('admin secret private master write server service root'.split())
 
@@ -168,11 +169,18 @@ def secret_name(name: str,
                ) -> bool:
     "Whether a key, variable or flag named `name` holds a credential."
     words = name_words(name)
+    # (an encoding's word after a name says how it is written, not what: `jwt_header_b64`,
+    # `PRIVATE_KEY_BASE64`, `SIGNING_KEY_HEX`)
+    while len(words) > 2 and words[-2:] in (['b', '64'], ['base', '64']): words = words[:-2]
+    while len(words) > 1 and words[-1] in ('hex', 'pem', 'der', 'encoded', 'b64'):
+        words = words[:-1]
     if _random_name(name): return False
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
+    # (a personal access token after its service's name, `ASANA_PAT`, `gitlab_pat`)
+    if len(words) > 1 and words[-1] == 'pat': return True
     # two words that are one credential's word written apart (`sessionId`, `pass_word`; not an app's id)
     if ''.join(words[-2:]) in SECRET_WORDS - {'keys', 'appid'} and len(words) >= 2: return True
     # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
@@ -181,7 +189,11 @@ def secret_name(name: str,
     # (a public prefix before an admin's or a server's key is a mistake, not a public key:
     # `NEXT_PUBLIC_ALGOLIA_ADMIN_KEY`)
     public = PUBLIC_WORDS & set(words) and not PRIVILEGED_WORDS & set(words)
-    if not words or words[-1] in NOT_SECRET_LAST or public: return False
+    # (a last word written with its number, `crc32`, `md5`, `url2`: letters and number as one, or
+    # the letters)
+    numbered = len(words) > 1 and words[-1].isdigit()
+    last = {words[-1], ''.join(words[-2:]), words[-2] if numbered else ''} if words else set()
+    if not words or last & NOT_SECRET_LAST or public: return False
     if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
     if name.isupper() and words in (['key'], ['keys']): return True
@@ -274,7 +286,8 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|e
     |default|auto|disabled|enabled|unset|n/a|na|tbd|postgres|guest|minioadmin)|-|\*+|\.+|\.[*+](?:/.*)?
     |\[[A-Z][A-Z_ -]*\])$''', re.X)
 
-_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$|^[A-Za-z]:\\(?!["'])
+_PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^(?:~|\.{1,2})?/[\w.@+~/-]*$
+    |^[A-Za-z]:\\(?:[\w .()$~-]+\\?)*$
     |^[\w.-]+/[\w./-]+\.\w{1,5}$
     |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$|^[a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+){2,}\#[\w.-]+$
     |^[\w.-]+\.(?i:pem|key|json

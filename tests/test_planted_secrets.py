@@ -42,7 +42,9 @@ SECRETS = {   # kind: [(the secret, the text it stands in)]
     'groq-key': [('gsk_' + 'Pq9Rs7Tu5Vw3Xy1Za8Bc6De4Fg2Hi0Jk9Lm7No5Pq3', 'GROQ_API_KEY={}')],
     'sendgrid-key': [('SG.' + 'Ab3Cd5Ef7Gh9Ij1Kl3Mn5O.' + 'Pq7Rs9Tu1Vw3Xy5Za7Bc9De1Fg3Hi5Jk7Lm9No1Pq3Rs',
                       'SENDGRID={}')],
-    'twilio-key': [('SK' + '3f9a2c7e1b5d8f4a6c0e2b9d7f1a3c5e', 'twilio api key {}')],
+    # (an API key's secret: its SID, SK and 32 hex, is an id the rule file keeps wherever it stands; it was
+    # taken here only by a seam that ate the next record's first word)
+    'twilio-key': [('q7Lm2Xc9' + 'Vb4Nz8Rt6Yw1Ks5Hd3Jf0Pg', 'twilio api key secret {}')],
     'slack-token': [('xoxb-' + '2745819301-5482910374-Zq8Wx3Lm9Np2Qr5St7Uv', 'SLACK_BOT_TOKEN={}')],
     'slack-webhook': [('hooks.slack.com/services/' + 'T024BE7LD/B08L3HJ9X/Qw3rTy7uIo9pAs1dFg5hJk2l',
                        'curl -X POST https://{} -d @msg.json')],
