@@ -30,7 +30,9 @@ from .show import show
 from .audit import audit, audit_text
 from .rules import RULES_ENV, use_rules
 from .answer import answer_logs
-from .pipeline import ClientOptions, make_clients, run_ingest
+from .pipeline import ClientOptions, make_clients, run_ingest, with_server
+from .watch import QUIET_S, watch
+from .ended import hook_main
 from .periods import PERIODS, kinds_in, zone
 from .levels import stale
 from .labels import chat_record, evaluate, export_turns, labels_path, load_labels, score_dict, scores_text
@@ -42,11 +44,11 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'shard_arg', 'chunk_limit', '
            'selection', 'project_chunks', 'chunks_args', 'cmd_chunks', 'secrets_args', 'cmd_secrets', 'prompt_args',
            'recorded_project', 'cmd_prompt', 'fraction', 'skipping_args', 'period_args', 'ingest_args', 'model_args',
            'consolidate_args', 'base_urls', 'client_options', 'resume_command', 'loop_config', 'print_summaries',
-           'finish', 'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'report_args', 'cmd_report',
-           'show_args', 'cmd_show', 'answer_args', 'cmd_answer', 'projects_args', 'cmd_projects', 'eval_args',
-           'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp', 'sync_args', 'cmd_sync', 'review_args',
-           'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate',
-           'build_parser', 'main']
+           'finish', 'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'watch_args', 'cmd_watch',
+           'hook_args', 'cmd_hook', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
+           'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
+           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args',
+           'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -628,6 +630,58 @@ def cmd_consolidate(args) -> int:
         partial=args.partial)
     return run_plan(args, plan, resume_command(args.argv, resume=False))
 
+# %% ../nbs/14_cli.ipynb #8f36bd93
+def watch_args(p):
+    "Options of `memgate watch`: ingest's, and when a session is done, how to look, what a day may spend."
+    ingest_args(p)
+    p.add_argument('--quiet-time', type=seconds, default=QUIET_S, metavar='SECONDS',
+                   help=f"a session is done once its files are unchanged this long (default {QUIET_S:g}: "
+                        "15 minutes), or at once when `memgate hook` says it ended")
+    p.add_argument('--once', action='store_true', help='one pass, then exit (cron, CI)')
+    p.add_argument('--poll', action='store_true',
+                   help="look by stat every 2 s, not by the kernel's file events (network file systems)")
+    p.add_argument('--max-calls-per-day', type=at_least(1), metavar='N',
+                   help='pause reading for the rest of the UTC day once the runs made N model calls')
+    p.add_argument('--max-prompt-tokens-per-day', type=at_least(1), metavar='N',
+                   help='pause reading for the rest of the UTC day once the runs sent N prompt tokens')
+
+# %% ../nbs/14_cli.ipynb #9b1ec6bb
+def cmd_watch(args) -> int:
+    "Keep a project's memories current: each session read once it is done, each closed period consolidated."
+    if args.shard or args.plan or args.answer:
+        raise ConfigError("watch reads every period of its project on this machine and answers nothing: "
+                          "--shard, --plan and --answer are ingest's")
+    if args.consolidate and not args.period:
+        raise ConfigError("--consolidate reads period memories: give --period month (or day, week, session)")
+    zone(args.tz)
+    mode = 'quiet' if args.quiet else 'bars' if sys.stderr.isatty() else 'lines'
+    progress = Progress(mode, lambda m: print(m, file=sys.stderr, flush=True))
+    stop, caught = asyncio.Event(), []
+    chosen = select_queries(load_queries(args.queries), args.query, args.queries or 'query set')
+    factory, close, model = make_clients(client_options(args), progress.say, stop)
+    plan = IngestPlan(args.project, chosen, Path(args.log_dir), loop_config(args), args.limit, True, model,
+                      constrain=args.constrain, context=args.context, speculate=args.speculate,
+                      period=args.period, tz=args.tz, consolidate=args.consolidate,
+                      parallel=args.parallel, partial=args.partial)
+    async def work():
+        caps = (args.max_calls_per_day, args.max_prompt_tokens_per_day)
+        return await watch(await with_server(plan, factory), factory, quiet=args.quiet_time, once=args.once,
+                           caps=caps, poll=args.poll, stop=stop, err=progress.say, progress=progress)
+    got = asyncio.run(run_ingest(plan, factory, close, progress, False, stop, caught, work=work()))
+    if caught or got is None:
+        progress.say(f"watch stopped: every log holds whole turns; {resume_command(args.argv, resume=False)} "
+                     "goes on")
+        return 143 if caught[:1] == ['SIGTERM'] else 130
+    return 1 if any(r.failed for r in got) else 0
+
+# %% ../nbs/14_cli.ipynb #5ea06d6b
+def hook_args(p):
+    "`memgate hook` takes no option: Claude Code's SessionEnd hook gives it JSON on stdin."
+
+def cmd_hook(args) -> int:
+    "Mark the session a SessionEnd hook names as ended; always 0, nothing printed."
+    return hook_main()
+
 # %% ../nbs/14_cli.ipynb #bfebe2a0
 def report_args(p):
     "Options of `memgate report`."
@@ -974,6 +1028,10 @@ COMMANDS = dict(
     ingest=('run the gated memory over a project, one log per query', ingest_args, cmd_ingest),
     consolidate=("level 2: one memory over each query's period memories (after ingest --period)",
                  consolidate_args, cmd_consolidate),
+    watch=("keep memories current: read each session once it is done, consolidate each closed period",
+           watch_args, cmd_watch),
+    hook=("mark the session a Claude Code SessionEnd hook names as ended (JSON on stdin; always exit 0)",
+          hook_args, cmd_hook),
     show=('print what logs learned: answer, final memory, the evidence behind it', show_args, cmd_show),
     answer=("answer each log's question from its final memory", answer_args, cmd_answer),
     rotate=("say what logs sent that the current rules take (rotate it); --scrub replaces them by scrubbed "
@@ -994,6 +1052,7 @@ COMMANDS = dict(
     pregate=("a cheap local scorer of chunks, fitted on logs' gate decisions", pregate_args, cmd_pregate),
 )
 
+# %% ../nbs/14_cli.ipynb #d8f750f4
 def build_parser() -> argparse.ArgumentParser:
     "The `memgate` argument parser, one subcommand per entry of `COMMANDS`."
     from memgate import __version__

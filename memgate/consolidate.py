@@ -86,10 +86,11 @@ async def consolidate(folder,                       # the query's folder of peri
                       progress: Progress | None = None,
                       speculate: int = 1,
                       missing: tuple[str, ...] = (), # closed periods left out (`--partial`)
+                      only: frozenset[str] | None = None, # only these periods (`watch`: the closed)
                       ) -> RunSummary:
     "Level 2 over the period memories in `folder`: a run from the first period whose memory its log has not read."
     folder = Path(folder)
-    periods = period_memories(folder)
+    periods = [p for p in period_memories(folder) if only is None or p.period in only]
     if periods and periods[0].question != query.question:
         raise ConsolidateError(f"{folder}: its period logs ask {periods[0].question!r}, not query {query.id!r}'s "
                                "question")
@@ -149,14 +150,16 @@ async def consolidate_plan(plan: IngestPlan, make_client, *, stop: asyncio.Event
     async def one(q: Query) -> RunSummary:
         folder = query_folder(plan.log_dir, name, q.id)
         try:
-            missing = incomplete_periods(project, plan, folder, name, q)
+            missing = [p for p in incomplete_periods(project, plan, folder, name, q)
+                       if plan.closed is None or p in plan.closed]
             if missing and not plan.partial:
                 raise ConsolidateError(missing_said(folder, missing, plan, q))
             loop = replace(cfg, use_exit_gate=cfg.use_exit_gate or q.exit_gate)
             return await consolidate(folder, q, loop,
                                      run_client(make_client, q, f"{name}/{q.id}/level2"),
                                      model=plan.model, stop=stop, err=err, progress=progress,
-                                     speculate=plan.speculate, missing=tuple(missing))
+                                     speculate=plan.speculate, missing=tuple(missing),
+                                     only=plan.closed)
         # this query's periods cannot be read, or its run failed; the others go on
         except MemgateError as e:
             return failed_run(level2_path(folder), name, q, e, plan.model, level=2)

@@ -84,10 +84,16 @@ def _listen():
 # %% ../nbs/17_entry.ipynb #1df74d79
 def main() -> int:
     "The `memgate` command; a Ctrl-C at any moment is one line, exit 130."
+    import sys
     try:
         _listen()
-        from memgate.cli import main as cli_main
-        code = cli_main()
+        # `memgate hook`, as an agent's end hook runs it: the mark alone (`memgate.ended`), at once
+        if sys.argv[1:] == ['hook']:
+            from memgate.ended import hook_main
+            code = hook_main()
+        else:
+            from memgate.cli import main as cli_main
+            code = cli_main()
     except BaseException as e:
         _heard['decided'] = True        # before any call: a Ctrl-C due now raises nothing here
         # argparse's exit (--help, a usage error) or a bug's traceback, as Python ends them

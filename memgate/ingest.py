@@ -30,7 +30,7 @@ from .chunking import estimate_chunks
 from .display import PACE_S, Progress, RunSummary, pace_line
 
 # %% auto #0
-__all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'project_id', 'resume_point',
+__all__ = ['LOG_DIR', 'PARALLEL', 'named', 'query_folder', 'log_path', 'project_folder', 'project_id', 'part_of', 'resume_point',
            'first_unread', 'nothing_left', 'IngestPlan', 'cost_line', 'Sink', 'Started', 'run_limit', 'cheap_gate',
            'same_pregate', 'continued', 'open_log', 'start_query', 'sent_before', 'run_query', 'failed_run',
            'with_head', 'run_client', 'shard_of', 'periods_chosen', 'one_kind', 'periods_at_once', 'periods_line',
@@ -87,8 +87,19 @@ def project_folder(log_dir, project: Project) -> str:
 # %% ../nbs/10_ingest.ipynb #7f684466
 def project_id(project: Project) -> str:
     "An id of `project`, the same from any path on any machine: of its name and first session's file."
+    if project.ident: return project.ident
     first = min(project.sessions, key=lambda s: (s.first_ts or '\uffff', s.path.name), default=None)
     return sha256_text(f"{project.name}\0{first.path.name if first else ''}")[:16]
+
+# %% ../nbs/10_ingest.ipynb #5dc9d477
+def part_of(project: Project,
+            only: frozenset[str],   # the session files to keep (their first file's path)
+           ) -> Project:
+    "The sessions of `project` in `only`, with the whole project's id and knowledge of its secrets."
+    known = project.known_secrets() if project.redact else None
+    return Project(project.name, [s for s in project.sessions if str(s.path) in only], Warnings(),
+                   project.tool_result_chars, project.redact, project.source, project.listed, known,
+                   project_id(project))
 
 # %% ../nbs/10_ingest.ipynb #19afd72c
 def _recounted(path: Path, memory: str, said: int, budget: int) -> int:
@@ -199,6 +210,10 @@ class IngestPlan:
     parallel: int | None = None
     partial: bool = False              # level 2 without the closed periods with no finished log
     shard: tuple[int, int] | None = None   # (K, N): only the periods `shard_of` puts in shard K
+    # only these session files are read (`memgate.watch`: the sessions found done); None: all
+    only: frozenset[str] | None = None
+    # level 2 reads only these periods' memories (`memgate.watch`: the closed ones); None: all
+    closed: frozenset[str] | None = None
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -664,6 +679,7 @@ async def ingest(plan: IngestPlan,
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact,
                                       Selection() if plan.period else cfg.select)
     name = project_folder(plan.log_dir, project)
+    if plan.only is not None: project = await asyncio.to_thread(part_of, project, plan.only)
     # a scorer fitted for another query, model or settings: refused before any call
     for q in plan.queries if plan.pregate is not None else ():
         plan.pregate.fits(cfg.log_config(), q, plan.model)

@@ -60,10 +60,13 @@ def make_clients(opts: ClientOptions, err, stop: asyncio.Event | None = None,
 
 # %% ../nbs/12a_pipeline.ipynb #066f1c5b
 async def run_ingest(plan, factory, close, progress, answering, stop: asyncio.Event,
-                       caught: list) -> tuple[list, dict] | None:
+                       caught: list,
+                       work=None, # a coroutine to run instead (`memgate watch`'s), the same way
+                      ) -> tuple[list, dict] | None:
     "Run `ingest`: Ctrl-C or SIGTERM stops it gracefully, then cancels."
     loop, err = asyncio.get_running_loop(), progress.say
-    task = asyncio.ensure_future(ingest_then_answer(plan, factory, stop, progress, answering))
+    work = work or ingest_then_answer(plan, factory, stop, progress, answering)
+    task = asyncio.ensure_future(work)
     def act(signame):
         if not stop.is_set():
             stop.set()

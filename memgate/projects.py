@@ -43,6 +43,8 @@ class Project:
     # every value its rules and credential positions take, in all its sessions
     # (`known_secrets`: read once)
     known: KnownSecrets | None = None
+    # the whole project's id, when this is a part of it (`watch`'s done sessions): its logs
+    ident: str = ''
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
