@@ -704,7 +704,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
                   'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
                   'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen nenosiri '
-                  'пароля паролем пароли şifresi şifreniz parolası passordet adgangskoden '
+                  'пароля паролем пароли şifresi şifreniz şifrem parolası parolam passordet adgangskoden '
                   'kodeordet salasanan hasła hasłem heslo hesla heslem κωδικό κωδικού הסיסמה '
                   'sandinya').split()
 

@@ -26,14 +26,14 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
                               pseudonym, word_share, wordlike)
 
 # %% auto #0
-__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'IN_A_PATH', 'LISTING_ID', 'CHECKED_ID', 'IN_A_HOST',
-           'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET', 'HARMLESS', 'POSITIONAL',
-           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
-           'basic_stand_in', 'heading', 'random_review', 'random_findings', 'expression', 'names_key',
-           'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt', 'printed_secret_file',
-           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored',
-           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
-           'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
+__all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
+           'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
+           'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets',
+           'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review', 'random_findings',
+           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
+           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets',
+           'pasted_output_findings', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings',
+           'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -52,12 +52,15 @@ HALF = 8
 
 # or this long, with letters, digits and a symbol (`Tulip@99`: no word is written so)
 SPREAD_MIN_MIXED = 8
+SPREAD_MIN_CASED = 10
 
 def spreads(value: str) -> bool:
     "Whether a value found in one place is redacted wherever it stands."
     v = value.strip()
     mixed = bool(re.search('[A-Za-z]', v) and re.search('[0-9]', v) and re.search(r'[^\w\s.-]', v))
-    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED)
+    # (or both cases and a digit, ten or more: `Kacahiba6F`, as no word is written)
+    cased = len(v) >= SPREAD_MIN_CASED and all(re.search(c, v) for c in ('[a-z]', '[A-Z]', '[0-9]'))
+    return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED or cased)
             and not v.isdigit() and not placeholder(v) and (diceware(v) or not plain_word(v))
             and v.lower() not in common_passwords()
             and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
@@ -284,8 +287,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     lists, out = _random_lists(user.sha if user else ''), []
     inner = lambda plain: (findings(redaction_rules(), plain, decode=False)
                            or position_findings(plain))
-    # a run kept whole by its shape (a documented example, a known prefix) is not cut into a
-    # path's parts
+    # a run kept whole by its shape (a documented example, a known prefix) is not cut at its slashes
     whole = lambda token: decodes_harmless(token, inner) or any(
         a.allows(token, token, token) for a in lists if a.target == 'secret')
     public = [m.span() for m in (*_PUBLIC_PEM.finditer(text), *_CIPHERTEXT.finditer(text))]
@@ -315,7 +317,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     # a value wrapped over lines of one length, its last shorter (`fold`, `xxd -p`, base64 at 76
     # columns): each line is its part, whatever it alone looks like
     inside = lambda s, e: any(a <= s and e <= b for a, b in public)
-    wrapped = {(s, e) for s, e, _ in wrapped_runs(text) if not inside(s, e)}
+    # (but lines that are each a whole known shape are a list of them: `0x…` addresses, one a line)
+    wrapped = {(s, e) for s, e, _ in wrapped_runs(text) if not inside(s, e) and not whole(text[s:e])}
     return sorted([f for f in out if f[:2] not in wrapped]
                   + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped])
 
@@ -520,9 +523,11 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)
     # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there)
     code = code_value(text, s, e) and not (phrase or config or kind == 'table-credential')
-    # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`)
+    # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`; and a value cut
+    # short to show its shape, `sntryu_...`, stands for one)
     said_id = kind.startswith('prose') and said_of_id(text[max(0, s - 60):s])
-    return bool(code or stand_in or key or said_id
+    cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
+    return bool(code or stand_in or key or said_id or cut
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -936,10 +941,12 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
     joined, seam = tail + head, len(tail)
     for s, e, kind in secret_findings(joined, known, random=False):
         # (a stand-in that ends at the seam is whole: `TOKEN=00000000-…-000000000000`, then the next
-        # message's words, is no value cut in two; nor is a value whose rest would be the next
-        # message's first word, `…c5e` then `Tool: Bash`)
+        # message's words, is no value cut in two; nor are two words, one each side, `…was hardcoded`
+        # then `commit 69e9…`, nor a value whose rest is the next message's first word, `Tool: Bash`)
+        first = re.match(r'\S*', joined[seam:e])[0].rstrip(':,.;!?')
+        words = plain_word(first) or plain_word(joined[s:seam])
         whole = _stand_in(joined[s:seam]) or placeholder(joined[s:seam])
-        if s < seam < e and (whole or plain_word(joined[seam:e].rstrip(':,.;!?'))): continue
+        if s < seam < e and (whole or words): continue
         if s < seam < e:
             if counts is not None: counts[kind.split('#')[0]] += 1
             return a[:len(a) - seam + s] + f'[REDACTED:{kind}]', b[e - seam:]
