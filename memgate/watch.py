@@ -86,10 +86,14 @@ def frontier(project: Project,
 # %% ../nbs/12b_watch.ipynb #616d019f
 def closed_periods(project: Project, done: set[str], period: str, tz: str = 'UTC',
                    now: datetime | None = None) -> set[str]:
-    "The closed periods of `project` by `period`: their end passed, their sessions all done."
-    groups = by_period(project.sessions, period, tz)
-    return {p for p, ss in groups.items()
-            if period_closed(p, tz, now) and all(_key(s) in done for s in ss)}
+    "The closed periods of `project` by `period` (end passed, sessions all done), up to the first open one."
+    out = set()
+    # (level 2 reads periods in time order: a closed one waits behind an earlier one still open, or it
+    # would be read again after it)
+    for p, ss in sorted(by_period(project.sessions, period, tz).items()):
+        if not (period_closed(p, tz, now) and all(_key(s) in done for s in ss)): break
+        out.add(p)
+    return out
 
 # %% ../nbs/12b_watch.ipynb #47fcf1e4
 @dataclass
