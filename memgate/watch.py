@@ -313,8 +313,9 @@ def _folders(project: Project, spec) -> list[Path]:
     given = Path(spec).expanduser()
     out = {given} if given.is_dir() else set()
     out |= {p.parent for s in project.sessions for p in s.files}
-    out.add(state_dir() / 'ended')
-    return sorted(out)
+    # (made if it is not there yet: the first mark a hook writes wakes the watch too)
+    (ended := state_dir() / 'ended').mkdir(parents=True, exist_ok=True)
+    return sorted(out | {ended})
 
 # %% ../nbs/12b_watch.ipynb #c780de43
 def pass_line(name: str, r: PassReport, log_dir: Path, now: float,
