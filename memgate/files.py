@@ -6,16 +6,16 @@ Docs: https://memgate.github.io/memgate/files.html.md"""
 
 # %% ../nbs/00b_files.ipynb #32066b86
 from __future__ import annotations
-import json, os, secrets, stat, unicodedata
+import fcntl, json, os, secrets, stat, unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 from .domain import MemgateError, sha256_text
 
 # %% auto #0
 __all__ = ['NAME_CHARS', 'NAME_BYTES', 'RESERVED', 'FileRefused', 'kind_of', 'lstat_or_none', 'no_link', 'open_regular',
            'first_record', 'read_text', 'writable', 'whole_file', 'out_folder', 'safe_name', 'legacy_name',
-           'bounded_lines']
+           'bounded_lines', 'hold_lock']
 
 # %% ../nbs/00b_files.ipynb #09f3c50f
 class FileRefused(MemgateError):
@@ -195,3 +195,26 @@ def bounded_lines(f, limit: int) -> Iterator[tuple[int, bytes | None, int]]:
             size += len(rest)
             if rest.endswith(b'\n'): break
         yield n, None, size
+
+# %% ../nbs/00b_files.ipynb #21b90e40
+def hold_lock(path,                                  # the lock file (made if absent, never through a link)
+              refused: Callable[[str], Exception],   # the error to raise, given what the holder wrote
+              holder: str,                           # what this process writes in it: who holds it
+             ) -> int:
+    "An exclusive OS lock on the file at `path`, its holder named in it; the lock's fd (closing it lets go)."
+    while True:
+        # a symlink here: ELOOP
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held = os.read(fd, 200).decode('utf-8', 'replace').strip() or 'unknown'
+            os.close(fd)
+            raise refused(held) from None
+        try: current = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError: current = False
+        if current: break
+        # the holder before us removed this lock file as it finished: lock the new one
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{holder}\n".encode())
+    return fd

@@ -6,14 +6,15 @@ Docs: https://memgate.github.io/memgate/log.html.md"""
 
 # %% ../nbs/08_log.ipynb #de78b1dc
 from __future__ import annotations
-import fcntl, hashlib, json, os
+import hashlib, json, os
 from collections import Counter
 from dataclasses import dataclass, asdict, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Iterator
 from .domain import MemgateError, sha256_text, count_tokens
-from .files import FileRefused, bounded_lines, kind_of, lstat_or_none, no_link, open_regular
+from .files import (FileRefused, bounded_lines, hold_lock, kind_of, lstat_or_none, no_link,
+                           open_regular)
 from .terminal import plural
 
 # %% auto #0
@@ -148,23 +149,9 @@ def no_symlink(path: Path):
 # %% ../nbs/08_log.ipynb #ae21745d
 def _lock(path: Path) -> int:
     "Lock the log at `path` for writing; return the lock file's fd."
-    while True:
-        # a symlink here: ELOOP
-        fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode('ascii', 'replace').strip() or 'unknown'
-            os.close(fd)
-            raise LogLocked(f"{path} is being written by another memgate process (pid {holder}); "
-                            "one writer per log")
-        try: current = os.stat(_lock_path(path)).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError: current = False
-        if current: break
-        # the writer before us removed this lock file as it finished: lock the new one
-        os.close(fd)
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
+    refused = lambda held: LogLocked(f"{path} is being written by another memgate process (pid {held}); "
+                                     "one writer per log")
+    return hold_lock(_lock_path(path), refused, str(os.getpid()))
 
 # %% ../nbs/08_log.ipynb #eebe6c3c
 class LogWriter:

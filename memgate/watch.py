@@ -6,13 +6,13 @@ Docs: https://memgate.github.io/memgate/watch.html.md"""
 
 # %% ../nbs/12b_watch.ipynb #981a6fe9
 from __future__ import annotations
-import asyncio, fcntl, json, os, socket, time
+import asyncio, json, os, socket, time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 from .domain import MemgateError
-from .files import whole_file
+from .files import hold_lock, whole_file
 from .terminal import plural
 from .sessions import Session
 from .projects import Project, Selection, load_project
@@ -131,17 +131,10 @@ class WatchLock:
 
     def __enter__(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 200).decode('utf-8', 'replace').strip() or 'another process'
-            os.close(fd)
-            raise WatchError(f"{self.path.parent}: watched already by {holder}; one watch per log "
-                             "folder")
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()} on {socket.gethostname()} since "
-                     f"{datetime.now(timezone.utc):%Y-%m-%dT%H:%M:%SZ}\n".encode())
-        self.fd = fd
+        refused = lambda held: WatchError(f"{self.path.parent}: watched already by {held}; one watch per "
+                                          "log folder")
+        me = f"pid {os.getpid()} on {socket.gethostname()} since {datetime.now(timezone.utc):%Y-%m-%dT%H:%M:%SZ}"
+        self.fd = hold_lock(self.path, refused, me)
         return self
 
     def __exit__(self, *exc):
