@@ -16,7 +16,8 @@ from .rules import active_rules, default_rules, findings, redaction_rules, stand
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
-                           member_name, name_like, name_words, names_key_id, placeholder, plain_word,
+                           member_name, name_like, name_words, names_key_id, names_store, placeholder,
+                           plain_word,
                            plain_words,
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
@@ -961,9 +962,12 @@ def _first_half(a: str) -> int | None:
     "Where the first half of a value cut at the seam starts in `a`: its last token, glued to the seam."
     if not (m := _LAST_TOKEN.search(a)) or '[REDACTED' in m[0]: return None
     v = m[0].rstrip('.,;:!?')
-    # no word nor name (`see below:`), nor a path (`cat ~/.deploy_pass`, what printed it), a value's
-    # shape: a digit or a symbol inside
-    if plain_word(v) or name_like(v) or '/' in v or not re.search(r'\d|[^\w\s]', m[0][:-1]):
+    # no word nor name (`see below:`, `(or both?)`, in its brackets too), nor a password store's name
+    # (`1Password`), nor a path (`cat ~/.deploy_pass`, what printed it); a value's shape: a digit or
+    # a symbol inside
+    bare = m[0].strip('.,;:!?()[]{}"\'`')
+    if plain_word(v) or plain_word(bare) or name_like(v) or names_store(bare) or '/' in v \
+            or not re.search(r'\d|[^\w\s]', m[0][:-1]):
         return None
     return m.start()
 
