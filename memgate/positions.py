@@ -133,7 +133,9 @@ PAIRS = re.compile(r'[A-Za-z_][\w.-]*=[^\s,;&=]*(?:[,;&][A-Za-z_][\w.-]*=[^\s,;&
 
 def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
     "The credential a word assigns to a secret name."
-    for m in re.finditer(r'([A-Za-z_][\w.-]*)=', v):
+    # (a name starts its word, or follows a quote, a separator or sed's `/`: `22322+aaPW=2`, a value,
+    # holds none)
+    for m in re.finditer(r'(?<![^\s"\'`;&|(,/^])([A-Za-z_][\w.-]*)=', v):
         if not secret_name(m[1]): continue
         nxt = re.search(r'[ ,;&](?=[A-Za-z_][\w.-]*=)', v[m.end():])
         b = m.end() + nxt.start() if nxt else len(v)
@@ -736,7 +738,7 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|ag
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'改成|改为|改為|设为|設為|换成|換成|'
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
-         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>)')
+         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
 
 _TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
 # words whose credential is digits (a PIN, a code sent to be typed back)
@@ -750,12 +752,13 @@ _SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(T
 # (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
 _PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase))))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
-                    + r')(?:(?![\w-])|(?=[はが是는은]))')   # (a particle may follow: `PINは`, `パスワードは`)
+                    + r')(?:(?![\w-])|(?=[はが是는은가이]))')   # (a particle may follow: `PINは`, `パスワードは`)
 _SAID_GATE = Gate(_SAID_WORDS)
 _BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
 
 # a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
-_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')(?:(?<=[はが是为為는은成])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
+_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')'
+                      r'(?:(?<=[はが是为為는은成가이])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
                       r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
@@ -891,16 +894,14 @@ def _said(text: str, at: int,
     if span := _next_to(text, at): return span
     says = _says_at(text, at)
     pos = says or at
-    # assigned (`password=db_password, port=5432`): its value is the one word after the `=`
-    assigned = says and text[at:says].strip(' \t') == '='
+    assigned = says and text[at:says].strip(' \t') == '='     # (`password=db_password, port=5432`)
     for words in range(3):
         while m := _SAYS_RE.match(text, pos): pos = m.end()
         if not (t := _PROSE_TOKEN.match(text, pos)): return None
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        # where the password is kept, not the password (`password: see 1Password, entry 'WMS prod'`,
-        # `added SVC_PASSWORD to `.env.local``)
+        # where the password is kept, not the password (`see 1Password`, `added X to `.env.local``)
         if names_store(v) or _FILE_NAME.fullmatch(v): return None
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
@@ -913,8 +914,10 @@ def _said(text: str, at: int,
         typed = quoted or re.search('[A-Za-z0-9]', v)   # (`は まだ変更していません` is a sentence)
         if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
-        # after `is`, only ordinary words come before the password (`is really …`); without it, one
-        # word at most (`the admin password earlier (…)`)
+        # (quoted right after the word, whatever its characters: `password \`popw-bzwv-fhxl-mkvt\``)
+        if not (words or word or name_like(v)) and quoted and re.fullmatch(r'[ \t]*[`"\'«“„]', text[at:s]):
+            return s, e
+        # after `is`, only ordinary words come first (`is really …`); without it, one word at most
         if (says and not plain_word(v)) or (not says and words) or assigned: return None
     return None
 

@@ -415,6 +415,11 @@ def table_row(text: str, s: int, e: int) -> tuple[list[str], list[str], str]:
     # the table's first line: up over the lines of its block, to a blank line
     block = text[max(0, line_start - 20_000):line_start].rsplit('\n\n', 1)[-1].split('\n')
     top = block[0] if len(block) > 1 else ''
+    # (a CSV's: up over its rows of as many cells, to its header, not the fence or prose above it)
+    if gap.pattern == ',':
+        ups, k = block[-2::-1], 0
+        while k < len(ups) and len(ups[k].split(',')) == len(cells): k += 1
+        top = ups[k - 1] if k else top
     return cells, gap.split(top.strip(' \t|')) if top else [], top
 
 
