@@ -13,8 +13,8 @@ round 14 leaked 11 of 242 and took 15 of 150; round 15 leaked 14 of 247 and took
 round 19 leaked 4 of 250 and took 22 of 146; round 20 leaked 22 of 250 and took 12 of 130; round 21 leaked 18 of
 252 and took 13 of 158; round 22 leaked 8 of 258 and took 14 of 167; round 23 leaked 4 of 260 and took 16 of 151;
 round 24 leaked 9 of 260 and took 5 of 163; round 25 leaked 4 of 258 and took 4 of 150; round 26 leaked 7 of 279 and
-took 18 of 149; round 27 leaked 6 of 266 and took 4 of 143; round 28 leaked 2 of 264 and took 17 of 142; round 29 (kept once round 30
-is measured) leaked 7 of 269 and took 10 of 141 (rounds 7 and 8 were measured and fixed,
+took 18 of 149; round 27 leaked 6 of 266 and took 4 of 143; round 28 leaked 2 of 264 and took 17 of 142; round 29
+(kept once round 30 is measured) leaked 7 of 269 and took 10 of 141 (rounds 7 and 8 were measured and fixed,
 but their corpora were lost with the machine they were written on: rounds 9, 10 and 11 are kept at once for that
 reason; the next round is still written blind). Each test holds what the fixes since made of its round at the
 commit that kept it, or since."""
