@@ -27,10 +27,10 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after',
            'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
            'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
-           'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'position_findings']
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1539,6 +1539,27 @@ def hcl_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #6d2ded72
+# Terraform's state: a `random_password` resource's `result`, an output marked sensitive (its value)
+_TF_RANDOM = re.compile(r'"type"\s*:\s*"random_password"')
+_TF_RESULT = re.compile(r'"result"\s*:\s*"(?P<v>(?:[^"\\\n]|\\.)*)"')
+_TF_SENSITIVE = re.compile(r'\{[^{}]*"sensitive"\s*:\s*true[^{}]*\}')
+_TF_VALUE = re.compile(r'"value"\s*:\s*"(?P<v>(?:[^"\\\n]|\\.)*)"')
+
+def tfstate_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each secret in Terraform's state: random passwords, sensitive outputs."
+    if '"random_password"' not in text and '"sensitive"' not in text: return []
+    out = []
+    for m in _TF_RANDOM.finditer(text):
+        # (its result, before the next resource's type)
+        stop = text.find('"type"', m.end())
+        if (r := _TF_RESULT.search(text, m.end(), len(text) if stop < 0 else stop)) and r['v']:
+            out.append((*r.span('v'), 'config-credential'))
+    for m in _TF_SENSITIVE.finditer(text):
+        if (v := _TF_VALUE.search(m[0])) and v['v'] and not placeholder(v['v']):
+            out.append((m.start() + v.start('v'), m.start() + v.end('v'), 'config-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #3a26db97
 # what a file of code, data or a public key is called: its content is read by the other layers
 _NOT_A_SECRET_FILE = re.compile(r'(?i)\.(?:pub|py|js|ts|rb|go|rs|java|kt|php|ex|exs|md|txt\.example|example|sample|'
@@ -1861,7 +1882,7 @@ def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
     return merged(command_findings(text), argv_findings(text), pair_findings(text),
                   table_findings(text), assignment_findings(text), prose_findings(text),
-                  code_list_findings(text), hcl_findings(text),
+                  code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
                   opening_code_findings(text), name_said_findings(text), value_said_findings(text),
                   seed_phrase_findings(text),
