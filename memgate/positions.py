@@ -770,7 +770,7 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
 # words that name an identifier, a digest or an address: what a sentence's password is said to be of
 # when it is no password (`Пароль для vpc id: vpc-0f1b…`, `A senha do etag é W/"3e35…"`)
 ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum hash digest address
-    url uri arn sha md5 eui vin imei iccid serial lineage bucket'''.split())
+    url uri arn sha sha1 sha256 sha512 md5 eui vin imei iccid serial lineage bucket'''.split())
 
 def said_of_id(before: str) -> bool:
     "Whether the words `before` a value said in prose end with an identifier's word: it is that id."
@@ -778,7 +778,8 @@ def said_of_id(before: str) -> bool:
     # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `)
     while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))+$', rest)) and said[0]:
         rest = rest[:said.start()]
-    words = [w.lower() for w in re.findall(r'[^\W\d_]+', rest[-40:])]
+    # (whole words only: `22fp,` before a value is a value's end, no fingerprint's `fp`)
+    words = [t.strip('.,;:()[]`"\'').lower() for t in rest[-40:].split()]
     # (a secret's id is a credential's half: `tencentcloud secret id`, `access key id`)
     paired = any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS)
     return bool(words) and words[-1] in ID_WORDS and not paired
