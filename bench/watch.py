@@ -3,10 +3,12 @@ idle, and the seconds from a session's end (its hook) to its turns in the log, w
 
     python bench/watch.py [--mb 1000] [--grow-mb 1] [--idle 60]
 
-Each figure is measured on a child process: bytes as the kernel counts what it read (`/proc/<pid>/io`, rchar),
-CPU as its user and system time (`/proc/<pid>/stat`).
+Each figure is measured on a child process: bytes as the kernel counts what it read (`/proc/<pid>/io`, rchar;
+with `strace` on the machine, also by file: the session's bytes apart from the logs'), CPU as its user and system
+time (`/proc/<pid>/stat`).
 """
-import argparse, json, os, subprocess, sys, tempfile, time
+import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
+from collections import Counter
 from pathlib import Path
 from common import FakeServer, cores, memgate_cmd
 
@@ -37,12 +39,17 @@ def write(path: Path, sid: str, start: int, mb: float) -> int:
 COUNTED = ("import sys; from memgate.cli import main; code = main(sys.argv[1:]); "
            "sys.stderr.write('\\nIO ' + open('/proc/self/io').read().replace('\\n', ' ')); sys.exit(code)")
 
-def read_bytes(*args) -> tuple[int, str]:
-    "(bytes the child read, its stderr) of `memgate ARGS` run to its end."
-    r = subprocess.run([sys.executable, '-c', COUNTED, *map(str, args)], capture_output=True, text=True)
+def read_bytes(*args, trace: Path | None = None) -> tuple[int, str, Counter]:
+    "(bytes the child read, its stderr, bytes by file when `trace` names where strace writes) of `memgate ARGS`."
+    strace = ['strace', '-f', '-y', '-e', 'trace=read,pread64', '-o', str(trace)] if trace else []
+    r = subprocess.run([*strace, sys.executable, '-c', COUNTED, *map(str, args)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     counted = r.stderr.rsplit('IO ', 1)[1]
-    return int(counted.split('rchar: ', 1)[1].split()[0]), r.stderr
+    by_file = Counter()
+    for line in (trace.read_text().splitlines() if trace else []):
+        if m := re.search(r'read64\(\d+<([^>]*)>.*= (\d+)$|read\(\d+<([^>]*)>.*= (\d+)$', line):
+            by_file[m[1] or m[3]] += int(m[2] or m[4])
+    return int(counted.split('rchar: ', 1)[1].split()[0]), r.stderr, by_file
 
 def cpu_s(pid: int) -> float:
     "User and system CPU seconds of process `pid` so far."
@@ -66,15 +73,20 @@ def main():
     os.utime(big, (old, old))
     common = ('watch', '--project', proj, '--log-dir', logs, '--model', 'keyword-baseline', '--query', QUERY,
               '--quiet', '--quiet-time', '1')
-    first, _ = read_bytes(*common, '--once')
-    still, _ = read_bytes(*common, '--once')             # nothing new: what a pass reads to start (Python's own)
+    first, _, _ = read_bytes(*common, '--once')
+    still, _, _ = read_bytes(*common, '--once')          # nothing new: what a pass reads to start (Python's own)
     write(big, 'big', nxt, args.grow_mb)
     os.utime(big, (old + 60, old + 60))
-    again, said = read_bytes(*common, '--once')
+    trace = work / 'strace.txt' if shutil.which('strace') else None
+    again, said, by_file = read_bytes(*common, '--once', trace=trace)
     grown = (again - still) / 2**20
     print(f"a {args.mb:g} MB session grown by {args.grow_mb:g} MB: the pass after it read {grown:.1f} MB more than "
-          f"a pass with nothing new ({grown / (args.mb + args.grow_mb):.2f} times the file; the first pass "
+          f"a pass with nothing new ({grown / (args.mb + args.grow_mb):.3f} times the file; the first pass "
           f"{(first - still) / 2**20:.1f} MB, a pass with nothing new {still / 2**20:.1f} MB)")
+    if by_file:
+        logs_read = sum(n for f, n in by_file.items() if f.startswith(str(logs)))
+        print(f"  of it, the session file: {by_file[str(big)] / 2**20:.2f} MB; the logs: {logs_read / 2**20:.1f} MB "
+              f"(their size {sum(p.stat().st_size for p in logs.rglob('*.jsonl')) / 2**20:.1f} MB)")
     # idle: a settled project, the watch waiting
     watch = subprocess.Popen(memgate_cmd(*common), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(5)

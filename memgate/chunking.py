@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache, lru_cache
 from typing import Iterable, Iterator
-import os, re
+import io, os, re
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
@@ -17,9 +17,7 @@ from .domain import Chunk, Record, Role, RECORD_SEP, count_tokens, last_cut
 from pathlib import Path
 from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, Warnings, bookkeeping,
                              decode_line, shortener, terminal_text)
-from .claude import CLAUDE_SKIP, claude_records
-from .codex import CODEX_SKIP, codex_records
-from .sessions import Session, file_size, session_records
+from .sessions import Session, file_size, line_reader, session_records
 from .projects import Project, stop_pool, store_drained, take_drained, worker_pool, workers_for
 from .redact import store_in_use
 
@@ -194,11 +192,13 @@ def _save_store():
     if (store := store_in_use()) is not None: store.write()
 
 # %% ../nbs/03_chunking.ipynb #0b2f7998
-def _session_counted(s: Session, cap: int, secrets: bool,
-                     max_tokens: int) -> tuple[list[Counted], dict, dict]:
+def _session_counted(s: Session, cap: int, secrets: bool, max_tokens: int,
+                     windows: dict | None = None,   # the project's (`Project.windows`)
+                    ) -> tuple[list[Counted], dict, dict]:
     "One session's counted records, its files' reports, and what its texts added to the store."
     w = Warnings()
-    return count_records(session_records(s, w, cap, secrets), max_tokens), w.files, store_drained()
+    recs = session_records(s, w, cap, secrets, windows)
+    return count_records(recs, max_tokens), w.files, store_drained()
 
 # %% ../nbs/03_chunking.ipynb #1fad6da9
 def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
@@ -212,7 +212,10 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         return
     def submit(s: Session):
         secrets = project.redact and project.known_secrets()
-        return s, pool.submit(_session_counted, s, project.tool_result_chars, secrets, max_tokens)
+        w = project.windows
+        windows = {str(p): w[str(p)] for p in s.files if str(p) in w}
+        cap = project.tool_result_chars
+        return s, pool.submit(_session_counted, s, cap, secrets, max_tokens, windows)
     pending, pool = deque(), None
     try:
         sessions = iter(project.sessions)
@@ -234,35 +237,41 @@ def counted_sessions(project: Project, max_tokens: int = CHUNK_TOKENS,
         _save_store()
 
 # %% ../nbs/03_chunking.ipynb #ffc825c8
-def _line_start(f, at: int, block: int = 1 << 16) -> int:
+def _line_start(f, at: int, block: int = 1 << 12) -> int:
     "Where the line holding byte `at` of file `f` starts."
-    # a line longer than a block read from its middle decodes as nothing
+    # a line longer than a block read from its middle decodes as nothing; (a block small, then
+    # doubled: a sample's cost is its line, not the block)
     while at > 0:
         lo = max(0, at - block)
         f.seek(lo)
         i = f.read(at - lo).rfind(b'\n')
         if i >= 0: return lo + i + 1
-        at = lo
+        at, block = lo, min(2 * block, 1 << 20)
     return 0
 
 # points k * GOLDEN mod 1 spread over a file however early the sampling stops
 GOLDEN = 0.6180339887498949
 
-def sampled_lines(path: Path, nbytes: int) -> Iterator[tuple[bool, bytes]]:
-    "(whole file?, line) for about `nbytes` of the file at `path`."
+def sampled_lines(path: Path, nbytes: int,
+                  start: int = 0,   # the lines from this byte offset on
+                 ) -> Iterator[tuple[bool, bytes]]:
+    "(whole file?, line) for about `nbytes` of the file at `path` (reading about as many)."
     try: f = open(path, 'rb')
     except OSError: return
     with f:
         size = os.fstat(f.fileno()).st_size
-        if size <= nbytes:
+        if size - start <= nbytes:
+            f.seek(start)
             yield from ((True, line) for line in f.read().splitlines())
             return
         got, k = 0, 0
         while got < nbytes:
             k += 1
-            f.seek(_line_start(f, int(size * (k * GOLDEN % 1))))
+            at = start + int((size - start) * (k * GOLDEN % 1))
+            f.seek(begin := _line_start(f, at))
             line = f.readline(LINE_BYTES)
-            got += len(line) or 1
+            # (what was read for it: back to its start, and a buffer at least)
+            got += at - begin + max(len(line), io.DEFAULT_BUFFER_SIZE)
             if line.strip(): yield False, line.rstrip(b'\n')
 
 # %% ../nbs/03_chunking.ipynb #84d19a04
@@ -278,12 +287,12 @@ def token_rate(s: Session,                    # the session
                path: Path,                    # one of its files
                nbytes: int,                   # about how many bytes of it to render
                cap: int = TOOL_RESULT_CHARS,  # the run's --tool-result-chars
-               # the run's chunk size: the fill of its chunks is measured too
-               chunk_tokens: int | None = None
+               chunk_tokens: int | None = None,  # the run's chunk size: its chunks' fill is measured
+               start: int = 0,                # only its bytes from this offset on
                ) -> tuple[float, bool, float]:
     "(tokens per byte, exact, chunk fill) of file `path` of session `s`."
-    read, rep = claude_records if s.format == 'claude' else codex_records, FileReport(path, s.format)
-    skip, cut = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP), shortener(cap, terminal_text)
+    (read, skip), rep = line_reader(s.format), FileReport(path, s.format)
+    cut = shortener(cap, terminal_text)
     def tokens(n, raw) -> list[int]:
         try: return [count_tokens(r.render()) + 1
                      for _, obj in decode_line(n, raw, rep, False, skip)
@@ -294,7 +303,7 @@ def token_rate(s: Session,                    # the session
     def filled(ks: list[int], weight: float):
         fill[0] += weight * sum(k * record_fill(k, chunk_tokens) for k in ks) if chunk_tokens else 0
         fill[1] += weight * sum(ks)
-    for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes), 1):
+    for n, (all_of_it, raw) in enumerate(sampled_lines(path, 8 * nbytes, start), 1):
         if all_of_it:
             if rendered < 8 * nbytes:
                 filled(ks := tokens(n, raw), 1.0)
@@ -324,15 +333,19 @@ FILL = 0.92
 def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS,
                     # about how many bytes of its files to render and count
                     sample: int = SAMPLE_BYTES,
+                    start: dict[str, int] | None = None,   # per file: only its bytes from there on
                    ) -> int:
     "About how many chunks `project` makes."
-    files = [(s, p) for s in project.sessions for p in s.files]
+    start = start or {}
+    left = lambda p: max(0, file_size(p) - start.get(str(p), 0))
+    files = [(s, p) for s in project.sessions for p in s.files if left(p)]
     if not files: return 0
     picked = files if len(files) <= 64 else [files[i * len(files) // 64] for i in range(64)]
     each, own, seen = max(sample // len(picked), 16_384), {}, {}
     # two threads: tiktoken lets go of the GIL while it encodes
     with ThreadPoolExecutor(2) as pool:
-        rate = lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens)
+        rate = lambda sp: token_rate(*sp, each, project.tool_result_chars, max_tokens,
+                                     start.get(str(sp[1]), 0))
         rates = list(pool.map(rate, picked))
     # a file read whole has its own rate; sampled ones pool theirs by format
     for (s, p), (r, exact, fill) in zip(picked, rates):
@@ -342,7 +355,7 @@ def estimate_chunks(project: Project, max_tokens: int = CHUNK_TOKENS,
     # records near a chunk's size fill chunks less than small ones
     def chunks(s, p):
         r, fill = own.get(p) or pooled.get(s.format, (0.0, 1.0))
-        return r * file_size(p) / (max_tokens * min(FILL, fill))
+        return r * left(p) / (max_tokens * min(FILL, fill))
     def session_chunks(s):
         n = sum(chunks(s, p) for p in s.files)
         return max(1, round(n + 0.5)) if n else 0

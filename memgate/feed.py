@@ -14,9 +14,10 @@ from fastcore.basics import patch
 from .domain import Chunk, MemgateError, Record
 from .redact import KnownSecrets, written_forms
 from .reading import Warnings
-from .sessions import session_records
+from .sessions import file_size, session_records
 from .projects import Project, ReadingStopped, workers_for
 from .chunking import Counted, counted_sessions, estimate_chunks, pack
+from .tails import Marks, mark_of, windows_for
 from .loop import ResumePoint, ResumeError
 
 # %% auto #0
@@ -26,8 +27,9 @@ __all__ = ['REDACTED_LATER', 'ChunkFeed', 'Reader', 'WholeView', 'redacted_later
 class ChunkFeed:
     "A project's chunks, read once in a thread, for every query of a run."
     def __init__(self, project: Project, max_tokens: int, *, stop=None, err=print, ahead: int = 64,
-                 info=None):
-        self.project, self.max_tokens, self.stop = project, max_tokens, stop
+                 info=None,
+                 marks: Marks | None = None):   # where earlier reads of its files stopped (`watch`)
+        self.project, self.max_tokens, self.stop, self.marks = project, max_tokens, stop, marks
         self.err, self.ahead = err, ahead
         self.info = info or err  # where the line of what was read goes (warnings go to `err`)
         # [(view, [readers])]; the view every run from the start shares
@@ -100,20 +102,24 @@ def start(self: ChunkFeed):
 @patch
 def _read(self: ChunkFeed):
     "The thread: read, count and pack each session, and send it on."
-    # every core
-    sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, self.size))
+    sessions = (x for x in ())      # (none yet: closed below whatever happens)
     try:
         # the project's secrets first, found as it can be stopped (a large project's take a while)
         if self.project.redact: self.project.known_secrets(self._stopped)
+        self._windows()
+        # every core, for what is read (a watch's read on of a big session: its tail)
+        size = sum(map(self._read_of, self.project.sessions))
+        sessions = counted_sessions(self.project, self.max_tokens, workers_for(self.project, size))
         while not self._stopped():
             if (got := next(sessions, None)) is None: break
             s, items = got
-            self.bytes_read += s.size
+            self.bytes_read += self._read_of(s)
             for view, readers in list(self.views): self._send(view, readers,
                                                               lambda v=view: v.take(items))
         for view, readers in list(self.views):
             if not self._stopped(): self._send(view, readers, view.finish)
         self.read_all = not self._stopped()
+        if self.read_all: self._marked()
     # stopped while the secrets were found: the readers are told the end, as when stopped later
     except ReadingStopped: pass
     # a session that cannot be read: every reader stops on it
@@ -128,6 +134,43 @@ def _read(self: ChunkFeed):
         self.done = True
         for _, readers in self.views: self._give(readers, _END)
         self._on_loop(self._said)
+
+# %% ../nbs/09a_feed.ipynb #ea3e5878
+@patch
+def _logged(self: ChunkFeed) -> dict[str, set[str]]:
+    "Per file, the refs of the records of the last turn each resumed log read of it."
+    out: dict[str, set[str]] = {}
+    for view, _ in self.views:
+        last = {src['file']: t for t, srcs in sorted(view.rp.read.items()) for src in srcs}
+        for f, t in last.items():
+            out.setdefault(f, set()).update(r for src in view.rp.read[t] if src['file'] == f
+                                            for r in src['refs'])
+    return out
+
+# %% ../nbs/09a_feed.ipynb #844629a2
+@patch
+def _windows(self: ChunkFeed):
+    "Where the reads of files marked by an earlier read go on: only when every query resumes."
+    if self.marks and self.marks.given and self.whole is None and self.views:
+        self.project.windows = windows_for(self.project.sessions, self.marks.given, self._logged())
+
+@patch
+def _read_of(self: ChunkFeed, s) -> int:
+    "About the bytes of session `s` its read took: from each file's window on."
+    w = self.project.windows
+    return sum(0 if str(p) in w and w[str(p)] is None else
+               file_size(p) - (w[str(p)].offset if str(p) in w else 0) for p in s.files)
+
+@patch
+def _marked(self: ChunkFeed):
+    "Where this read of each session file stopped, for the next (`marks.read`)."
+    if self.marks is None: return
+    files = {str(p): p for s in self.project.sessions for p in s.files}
+    for path, rep in self.project.warnings.files.items():
+        if str(path) in files:
+            self.marks.read[str(path)] = mark_of(path, rep, self.marks.given.get(str(path)))
+    for p, w in self.project.windows.items():
+        if w is None: self.marks.read[p] = self.marks.given[p]
 
 # %% ../nbs/09a_feed.ipynb #be45e34e
 @patch
@@ -206,7 +249,12 @@ def total(self: Reader) -> tuple[int, bool]:
 # %% ../nbs/09a_feed.ipynb #daf19c71
 @patch
 def about(self: ChunkFeed) -> int:
-    "About how many chunks the project makes, estimated once."
+    "About how many chunks the project makes, estimated once (with marks: those after them too)."
+    if self._about is None and self.marks and self.marks.given and self.whole is None:
+        # (a watch's read on: the turns its logs have, and the chunks of what was appended)
+        start = {p: m.size for p, m in self.marks.given.items()}
+        read = max((v.rp.t for v, _ in self.views), default=0)
+        self._about = read + estimate_chunks(self.project, self.max_tokens, start=start)
     if self._about is None: self._about = estimate_chunks(self.project, self.max_tokens)
     return self._about
 
@@ -278,12 +326,13 @@ class UnreadView:
         return [] if self.unchecked else self.finish()
 
     def finish(self) -> list[Chunk]:
-        "The chunks held back, once every unchecked turn is checked."
+        "The chunks held back, once every unchecked turn is checked (or stands: its files unread)."
         for t in sorted(self.unchecked): self._check(t)
         out, self.held = self.held, []
         return out
 
     def _check(self, t: int):
+        if self._stands(t): return self.unchecked.discard(t)
         records, logged = self.seen.pop(t, []), self.rp.chunk_shas[t]
         changed = Chunk.from_records(t, records).sha != logged
         if changed and (values := self._later(t, records, logged)) is None:
@@ -293,7 +342,17 @@ class UnreadView:
         if changed: self.rotated[t] = values
         self.unchecked.discard(t)
 
-    def _later(self, t: int, records: list[Record], logged: str) -> list[str] | None:
-        if not (self.project and records): return None
-        return redacted_later(self.project, t, records, logged)
 
+# %% ../nbs/09a_feed.ipynb #3db32056
+@patch
+def _later(self: UnreadView, t: int, records: list[Record], logged: str) -> list[str] | None:
+    "The values whose redaction alone changed turn `t` (`redacted_later`), or None."
+    if not (self.project and records): return None
+    return redacted_later(self.project, t, records, logged)
+
+@patch
+def _stands(self: UnreadView, t: int) -> bool:
+    "Whether logged turn `t` stands unread: none of it seen, its files read on or unchanged."
+    trusted = self.project.windows if self.project else {}
+    files = {s['file'] for s in self.rp.read[t]}
+    return bool(trusted) and not self.seen.get(t) and files <= trusted.keys()

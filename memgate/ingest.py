@@ -214,6 +214,8 @@ class IngestPlan:
     only: frozenset[str] | None = None
     # level 2 reads only these periods' memories (`memgate.watch`: the closed ones); None: all
     closed: frozenset[str] | None = None
+    # where earlier reads of the files stopped, and where this one's reach (`memgate.tails.Marks`)
+    marks: object = None
 
 # %% ../nbs/10_ingest.ipynb #23baa29b
 def cost_line(plan: IngestPlan, name: str, nbytes: int, chunks: int,
@@ -527,7 +529,8 @@ def run_client(make_client: Callable[[Query], ModelClient], q: Query,
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
     "Every query of `plan` over `project` (a period's sessions, with `plan.at`), concurrently, over one read."
-    feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err, info=progress.info)
+    feed = ChunkFeed(project, plan.loop.chunk_tokens, stop=stop, err=err, info=progress.info,
+                     marks=plan.marks)
     at = f"{plan.at} " if plan.at else ''
     # each query's messages, bound once: after the period, and the query's id when several run
     sink = lambda q: Sink(err, f"{at}{q.id} " if len(plan.queries) > 1 else at)

@@ -40,11 +40,11 @@ class Project:
     source: str = ''
     # named (`find_project`), so `source` is its cwd, not where its sessions are
     listed: bool = False
-    # every value its rules and credential positions take, in all its sessions
-    # (`known_secrets`: read once)
+    # every value its rules and credential positions take, in all its sessions (`known_secrets`)
     known: KnownSecrets | None = None
     # the whole project's id, when this is a part of it (`watch`'s done sessions): its logs
     ident: str = ''
+    windows: dict = field(default_factory=dict)   # per file: where a read goes on (`tails`)
 
     def records(self) -> Iterator[Record]:
         "Every record of the project, session by session."
@@ -53,7 +53,7 @@ class Project:
     def session_records(self, s: Session) -> list[Record]:
         "The records of session `s`, rendered with this project's settings."
         return session_records(s, self.warnings, self.tool_result_chars,
-                               self.redact and self.known_secrets())
+                               self.redact and self.known_secrets(), self.windows)
 
     @property
     def size(self) -> int:

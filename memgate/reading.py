@@ -37,6 +37,9 @@ class FileReport:
     redacted: Counter = field(default_factory=Counter)     # secrets replaced, by kind
     # warning: the line it was first seen on, where known
     first_line: dict = field(default_factory=dict)
+    # (bytes, line number) where its last whole line ends: where a later read of it goes on
+    read_to: tuple[int, int] = (0, 0)
+    sessions: set = field(default_factory=set)     # the session ids its lines name (Claude Code)
 
     def warn(self, what: str, line: int):
         "Count warning `what`, remembering the first line it was seen on."
@@ -112,13 +115,20 @@ def bookkeeping(raw: bytes, skip: frozenset[str]) -> str | None:
 LINE_BYTES = 32 << 20
 
 def json_lines(path: Path, report: FileReport,
-               skip: frozenset[str] = frozenset()) -> Iterator[tuple[int, dict]]:
+               skip: frozenset[str] = frozenset(),
+               start: tuple[int, int] = (0, 1),    # (byte offset, its line's number) read from
+              ) -> Iterator[tuple[int, dict]]:
     "The JSON objects of a JSON Lines file, what is wrong counted."
     try: f = open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None
     with f:
-        prev = None
-        for n, raw, size in bounded_lines(f, LINE_BYTES):
+        prev, at = None, start[0]
+        report.read_to = (at, start[1] - 1)
+        f.seek(at)
+        for k, raw, size in bounded_lines(f, LINE_BYTES):
+            n, at = k + start[1] - 1, at + size
+            # (a last line without its newline may be written still: a later read takes it whole)
+            if raw is None or raw.endswith(b'\n'): report.read_to = (at, n)
             if raw is None:
                 report.warn(f'line over {LINE_BYTES >> 20} MB skipped', n)
                 continue

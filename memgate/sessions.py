@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, NamedTuple
-from .domain import Record, Role
+from .domain import MemgateError, Record, Role
 from .files import bounded_lines
 from .redact import KnownSecrets, found_values, redact, redact_seams, seam_values
 from .reading import (LINE_BYTES, TOOL_RESULT_CHARS, FileReport, SourceError, Warnings,
@@ -23,7 +23,8 @@ from .codex import (CODEX_ITEMS, CODEX_SKIP, COPIED, EVENT, Head, codex_head, co
                            codex_records, codex_subagent, legacy_meta)
 
 # %% auto #0
-__all__ = ['NOT_A_SESSION', 'Sniffed', 'sniff_session', 'sniff', 'Session', 'file_size', 'group_sessions', 'codex_copy',
+__all__ = ['SNIFF_BYTES', 'NOT_A_SESSION', 'Sniffed', 'sniff_session', 'sniff', 'sniffed', 'Session', 'file_size',
+           'group_sessions', 'codex_copy', 'line_reader', 'Window', 'NotLocal', 'window_local', 'window_records',
            'session_records', 'found_lines']
 
 # %% ../nbs/02_sessions.ipynb #846b6382
@@ -36,12 +37,12 @@ class Sniffed(NamedTuple):
     parent: str | None = None    # a Codex sub-agent's: the session that spawned it
 
 def sniff_session(path: Path) -> Sniffed:
-    "What the first lines of the file at `path` say of it."
+    "What the first lines of the file at `path` say of it (its first `SNIFF_BYTES` at most)."
     fmt = ts = cwd = sid = parent = None
-    for n, obj in json_lines(path, FileReport(path)):
+    for n, obj in json_lines(path, rep := FileReport(path)):
+        if rep.read_to[0] > SNIFF_BYTES: break     # (a gigabyte of snapshots: a bounded look)
         kind = as_str(obj.get('type'))
-        # an older rollout's first line: its id and time
-        if fmt is None and kind is None and legacy_meta(obj):
+        if fmt is None and kind is None and legacy_meta(obj):     # an older rollout's first line
             ts, sid = as_str(obj.get('timestamp')), as_str(obj.get('id'))
             continue
         if fmt is None:
@@ -66,6 +67,20 @@ def sniff_session(path: Path) -> Sniffed:
 def sniff(path: Path) -> tuple[str, str | None, str | None, str | None]:
     "(format, first timestamp, cwd, session id) of a session file."
     return tuple(sniff_session(path)[:4])
+
+# %% ../nbs/02_sessions.ipynb #0df43e97
+SNIFF_BYTES = 1 << 20  # the lines looked at, at most, to tell what a file is
+_SNIFFED: dict = {}    # (path, size, modification time, inode) -> what it was found to be
+
+def sniffed(path: Path) -> Sniffed:
+    "`sniff_session(path)`, looked at again only when the file changed."
+    try: st = path.stat()
+    except OSError: return sniff_session(path)
+    key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    if key not in _SNIFFED:
+        if len(_SNIFFED) >= 1 << 16: _SNIFFED.clear()
+        _SNIFFED[key] = sniff_session(path)
+    return _SNIFFED[key]
 
 # %% ../nbs/02_sessions.ipynb #a086d929
 @dataclass
@@ -100,7 +115,7 @@ def group_sessions(files: list[Path], warnings: Warnings) -> list[Session]:
     "Group files into sessions and order them."
     info = {}
     for f in files:
-        fmt, ts, cwd, sid, parent = sniff_session(f)
+        fmt, ts, cwd, sid, parent = sniffed(f)
         if not fmt:
             warnings.report(f).warnings[NOT_A_SESSION if file_size(f) else 'empty file'] += 1
             continue
@@ -223,25 +238,32 @@ def _codex_order(recs: list[Record], path: Path,
     return by_time(seq, runs, {k: at[id(ends[run[0].source])] for k, run in enumerate(runs)
                                 if run[0].source in ends and id(ends[run[0].source]) in at})
 
+# %% ../nbs/02_sessions.ipynb #5afbc4e3
+def line_reader(fmt: str):
+    "(the reader of one line's records, the bookkeeping line types skipped) for format `fmt`."
+    if fmt == 'claude': return claude_records, frozenset(CLAUDE_SKIP)
+    return codex_records, frozenset(CODEX_SKIP)
+
 # %% ../nbs/02_sessions.ipynb #0330f75a
 def _file_records(s: Session, path: Path, rep: FileReport, cap: int, secrets: bool | KnownSecrets,
-                  threads: dict[tuple[str, str], Thread]) -> tuple[list[Record], Head | None]:
+                  threads: dict[tuple[str, str], Thread],
+                  start: tuple[int, int] = (0, 1),   # (byte offset, its line's number) read from
+                  lines: dict | None = None,         # filled: each record's ref, its line's number
+                 ) -> tuple[list[Record], Head | None]:
     "The records of `path`, a file of session `s`, and its head."
-    read = claude_records if s.format == 'claude' else codex_records
-    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
+    (read, skip) = line_reader(s.format)
     known = secrets if isinstance(secrets, KnownSecrets) else None
     clean = (lambda t: redact(terminal_text(t), rep.redacted, known)) if secrets else terminal_text
     # counted once: above
     quiet = (lambda t: redact(terminal_text(t), Counter(), known)) if secrets else terminal_text
     # a tool result is redacted whole, then cut: no secret is half-cut
     cut, recs, head = shortener(cap, clean), [], None
-    for n, obj in json_lines(path, rep, skip):
+    for n, obj in json_lines(path, rep, skip, start):
         if s.format == 'codex' and head is None and obj.get('type') == 'session_meta':
             # the session's own file is its own, whatever it says
             head = codex_head(obj, n) if path != s.path else replace(codex_head(obj, n), agent=None)
         try: got = [_sane(r, n, rep) for r in read(obj, n, path, rep, cut)]
-        # a shape no adapter knows
-        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as e:   # a shape unknown
             kind = as_str(obj.get('type')) or 'untyped'
             rep.warn(f"unreadable {kind} record ({type(e).__name__})", n)
             continue
@@ -252,22 +274,76 @@ def _file_records(s: Session, path: Path, rep: FileReport, cap: int, secrets: bo
             rep.skipped[COPIED] += len(got)
             continue
         if s.format == 'claude' and got: threads[(str(path), got[0].ref)] = thread_of(obj, quiet)
+        if lines is not None: lines.update((r.ref, n) for r in got)
         if head and n == head.line: head.records = len(got)
         rep.records += len(got)
         recs += got
     recs = _once(recs, rep)
+    rep.sessions.update(th.session or '' for (f, _), th in threads.items() if f == str(path))
     if head and head.agent: recs = [replace(r, agent=head.agent) for r in recs]
     if secrets:                          # a secret split between two records of this file
         texts = redact_seams([r.text for r in recs], rep.redacted, known)
         recs = [r if t is r.text else replace(r, text=t) for r, t in zip(recs, texts)]
     return recs, head
 
+# %% ../nbs/02_sessions.ipynb #dc1a5486
+@dataclass(frozen=True)
+class Window:
+    "Where a read of a grown file goes on: from a line before what its logs must see again."
+    offset: int     # the byte offset of the first line read
+    line: int       # that line's number
+    keep: int       # records of lines before this one are read for their context only
+    new: int        # the first line no earlier read saw
+    sid: str = ''   # the one session id its earlier lines held (Claude Code)
+
+class NotLocal(MemgateError):
+    "A window whose new lines tie to records before it: the file is read whole."
+
+# %% ../nbs/02_sessions.ipynb #fc1205c3
+def _copy(r: Record) -> bool:
+    "Whether `r` copies words a message may hold (a queued message, a Codex event)."
+    return (r.role == Role.user and r.text.startswith(QUEUED)) or r.ref.endswith(EVENT)
+
+def window_local(s: Session, w: Window, recs: list[Record], threads: dict, lines: dict):
+    "Refuse window `w` of session `s` (`NotLocal`) if a new line of it ties to a record before it."
+    if any(_copy(r) and lines.get(r.ref, 0) >= w.new for r in recs):
+        raise NotLocal(f"{s.path}: a new copy of words a message before line {w.line} may hold")
+    if s.format != 'claude': return
+    line = {ref: lines.get(ref, 0) for (_, ref) in threads}
+    if {th.session or '' for th in threads.values()} - {w.sid}:
+        raise NotLocal(f"{s.path}: another session's lines from line {w.line} on")
+    kept = {th.uuid for (_, ref), th in threads.items() if th.uuid and line[ref] >= w.keep}
+    for (_, ref), th in threads.items():
+        if th.sidechain: raise NotLocal(f"{s.path}: a sub-agent's line {line[ref]}")
+        if line[ref] >= w.new and th.parent and th.parent not in kept:
+            raise NotLocal(f"{s.path}: line {line[ref]} answers a line before the window")
+
+# %% ../nbs/02_sessions.ipynb #f22c9027
+def window_records(s: Session,         # a session of one file
+                   w: Window, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
+                   secrets: bool | KnownSecrets = True) -> list[Record]:
+    "The records of session `s` from window `w` on, in order (`NotLocal`: read it whole)."
+    rep, lines, threads = FileReport(s.path, s.format), {}, {}
+    recs, _ = _file_records(s, s.path, rep, cap, secrets, threads, (w.offset, w.line), lines)
+    window_local(s, w, recs, threads, lines)
+    if s.format == 'claude': recs = claude_order(recs, threads)
+    # (a note's ref is its record's, a word added)
+    line = lambda r: lines.get(r.ref, lines.get(r.ref.rsplit(' ', 1)[0], w.keep))
+    warnings.files[s.path] = rep
+    return [r for r in recs if line(r) >= w.keep]
+
 # %% ../nbs/02_sessions.ipynb #5660942f
 def session_records(s: Session, warnings: Warnings, cap: int = TOOL_RESULT_CHARS,
                     # redact; the project's known values: spread to every place
                     secrets: bool | KnownSecrets = True,
+                    # per file: where a read goes on (`Window`); None: read already and unchanged
+                    windows: dict | None = None,
                    ) -> list[Record]:
     "Every record of one session, sub-agents included, as it went."
+    if windows and all(windows.get(str(p), False) is None for p in s.files): return []
+    if len(s.files) == 1 and isinstance(w := (windows or {}).get(str(s.path)), Window):
+        try: return window_records(s, w, warnings, cap, secrets)
+        except NotLocal: pass
     recs, threads, heads, spans = [], {}, {}, {}
     for path in s.files:
         rep = warnings.report(path, s.format)
@@ -303,8 +379,7 @@ def found_lines(s: Session, path: Path, cap: int = TOOL_RESULT_CHARS,
                 f=None,                      # `path` open already (binary), else opened here
                ) -> Iterator[tuple[int, dict[str, str]]]:
     "(offset, values) of each line of `path` whose unredacted records hold values redaction takes."
-    read = claude_records if s.format == 'claude' else codex_records
-    skip = frozenset(CLAUDE_SKIP if s.format == 'claude' else CODEX_SKIP)
+    read, skip = line_reader(s.format)
     rep, cut = FileReport(path, s.format), shortener(cap, terminal_text)
     try: opened = f or open(path, 'rb')
     except OSError as e: raise SourceError(f"{path}: cannot read ({e.strerror or e})") from None

@@ -7,7 +7,7 @@ Docs: https://memgate.github.io/memgate/watch.html.md"""
 # %% ../nbs/12b_watch.ipynb #981a6fe9
 from __future__ import annotations
 import asyncio, json, os, socket, time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
@@ -22,6 +22,7 @@ from .log import log_files, stats
 from .display import Progress, RunSummary
 from .ingest import IngestPlan, ingest, project_folder
 from .consolidate import FINISHED, consolidate_plan
+from .tails import Mark, Marks
 
 # %% auto #0
 __all__ = ['QUIET_S', 'POLL_S', 'WatchError', 'Seen', 'session_seen', 'done_sessions', 'frontier', 'closed_periods', 'WatchState',
@@ -103,6 +104,7 @@ class WatchState:
     seen: dict[str, Seen]
     consolidated: dict[str, str]     # per closed period, the heads of its logs level 2 read last
     spent: dict[str, dict]           # per UTC day, the model calls and prompt tokens its runs made
+    marks: dict[str, Mark] = field(default_factory=dict)   # per file, where its last read stopped
 
     @classmethod
     def load(cls, path: Path) -> WatchState:
@@ -112,14 +114,18 @@ class WatchState:
         if not isinstance(got, dict): got = {}
         try: seen = {k: Seen(**v) for k, v in got.get('seen', {}).items()}
         except (TypeError, AttributeError): seen = {}
-        return cls(path, seen, dict(got.get('consolidated') or {}), dict(got.get('spent') or {}))
+        try: marks = {k: Mark(**v) for k, v in got.get('marks', {}).items()}
+        except (TypeError, AttributeError): marks = {}
+        kept = dict(got.get('consolidated') or {}), dict(got.get('spent') or {})
+        return cls(path, seen, *kept, marks)
 
     def save(self):
         "Write the state whole."
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with whole_file(self.path, what='watch state') as f:
             seen = {k: vars(v) for k, v in self.seen.items()}
-            kept = dict(seen=seen, consolidated=self.consolidated, spent=self.spent)
+            kept = dict(seen=seen, consolidated=self.consolidated, spent=self.spent,
+                        marks={k: vars(v) for k, v in self.marks.items()})
             json.dump(kept, f, indent=1, sort_keys=True)
 
 # %% ../nbs/12b_watch.ipynb #5fd52f7f
@@ -199,12 +205,16 @@ async def read_done(plan: IngestPlan, make_client, state: WatchState, project: P
                                    else {None: front}).items() for s in ss}
     # (only the logs with something new: the others would each say they have nothing to do)
     only = frozenset(_key(s) for s in front if of[_key(s)] in {of[k] for k in todo})
-    results = await ingest(replace(plan, resume=True, only=only, consolidate=False),
+    marks = Marks(dict(state.marks))
+    results = await ingest(replace(plan, resume=True, only=only, consolidate=False, marks=marks),
                            make_client, stop=stop, err=err, progress=progress)
     # a session counts as read where every run of its log finished; a refused one is tried again
     finished = _finished_periods(results)
     for k in todo:
         if of[k] in finished: state.seen[k].read = state.seen[k].size
+    # (where reads stopped, kept for the logs that read to their end)
+    state.marks.update({str(p): marks.read[str(p)] for s in front if of[_key(s)] in finished
+                        for p in s.files if str(p) in marks.read})
     return [k for k in todo if of[k] in finished], results
 
 # %% ../nbs/12b_watch.ipynb #a6c113ef

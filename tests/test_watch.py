@@ -130,3 +130,27 @@ def test_the_hook_always_exits_0_and_prints_nothing(tmp_path):
         assert (r.returncode, r.stdout, r.stderr) == (0, '', ''), (payload, where, r)
     marks = list((state / 'ended').iterdir())
     assert len(marks) == 1 and json.loads(marks[0].read_text())['path'] == str(tmp_path / '4f1c.jsonl')
+
+def test_a_session_grown_after_it_was_read_is_read_on_from_where_it_stopped(tmp_path):
+    "A resumed conversation: the watch reads on from a window and logs what `ingest --resume` logs reading it whole."
+    proj, logs, state = tmp_path / 'proj', tmp_path / 'watched', tmp_path / 'state'
+    a = proj / 'A.jsonl'
+    write_jsonl(a, pairs('A', DAY1, 300, 'first'))
+    idle = lambda: os.utime(a, (time.time() - 3600, time.time() - 3600))
+    model = ('--model', 'keyword-baseline', '--query', QUERY, '--period', 'day')
+    watch = lambda: memgate('watch', '--project', proj, '--log-dir', logs, *model, '--once',
+                            MEMGATE_STATE_DIR=str(state))
+    ingest = lambda: memgate('ingest', '--project', proj, '--log-dir', tmp_path / 'whole', *model, '--resume')
+    idle()
+    first, whole = watch(), ingest()
+    assert (first.returncode, whole.returncode) == (0, 0), first.stderr + whole.stderr
+    append(a, pairs('A', DAY1, 3, 'resumed'))            # the conversation resumed, then left again
+    idle()
+    again, whole = watch(), ingest()
+    assert (again.returncode, whole.returncode) == (0, 0), again.stderr + whole.stderr
+    records = lambda r: [int(x.split(' records')[0].rsplit(' ', 1)[1]) for x in r.stderr.splitlines()
+                         if ': read ' in x and ' records' in x]
+    # the first pass read 600 records; the next a line before the last turn (a chunk), it, and the 6 new
+    assert records(first) == [600] and 6 < records(again)[0] < 120, (records(first), records(again))
+    assert records(whole) == [606]
+    assert turns(logs) == turns(tmp_path / 'whole') and all(turns(logs).values())
