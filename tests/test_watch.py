@@ -78,13 +78,14 @@ def test_a_watched_project_logs_what_one_ingest_over_the_final_files_logs(tmp_pa
     once = memgate('ingest', '--project', proj, '--log-dir', tmp_path / 'once', '--model', 'keyword-baseline',
                    '--query', QUERY, '--period', 'day', '--consolidate', '--resume')
     assert once.returncode == 0, once.stderr
-    watched, one = turns(logs), turns(tmp_path / 'once')
-    days = [f'proj/{QUERY}/{DAY1}.jsonl', f'proj/{QUERY}/{DAY2}.jsonl']
-    assert all(watched[d] == one[d] and watched[d] for d in days)
+    # byte for byte but run ids, times and hash links: each day was read in one pass (A, the day's first
+    # session, was done last), and level 2 read both days in one (day 2 closed first, so it waited for day 1)
+    watched, one = normalised(logs, tmp_path), normalised(tmp_path / 'once', tmp_path)
+    days = [f'proj/{QUERY}/{DAY1}.jsonl', f'proj/{QUERY}/{DAY2}.jsonl', f'proj/{QUERY}/level2.jsonl']
+    assert sorted(watched) == sorted(one) == sorted(days) and all(watched[d] == one[d] for d in days)
     # level 2 read each closed day once, in order, as the one run did
     read = lambda log: [e['read'] for e in log if e['kind'] == 'gate']
-    level2 = f'proj/{QUERY}/level2.jsonl'
-    assert read(watched[level2]) == read(one[level2]) and len(read(one[level2])) == 2
+    assert len(read(watched[days[2]])) == 2
 
 def test_a_watch_killed_mid_read_goes_on_from_its_logs(tmp_path):
     proj, logs, state = tmp_path / 'proj', tmp_path / 'watched', tmp_path / 'state'
@@ -135,7 +136,8 @@ def test_a_session_grown_after_it_was_read_is_read_on_from_where_it_stopped(tmp_
     "A resumed conversation: the watch reads on from a window and logs what `ingest --resume` logs reading it whole."
     proj, logs, state = tmp_path / 'proj', tmp_path / 'watched', tmp_path / 'state'
     a = proj / 'A.jsonl'
-    write_jsonl(a, pairs('A', DAY1, 300, 'first'))
+    secret = [cc('user', f'{DAY1}T09:00:00.000Z', 'export DEPLOY_TOKEN=Zq8vR2xK9pL4wT3sB6yH1mN7', sid='A')]
+    write_jsonl(a, secret + pairs('A', DAY1, 300, 'first'))
     idle = lambda: os.utime(a, (time.time() - 3600, time.time() - 3600))
     model = ('--model', 'keyword-baseline', '--query', QUERY, '--period', 'day')
     watch = lambda: memgate('watch', '--project', proj, '--log-dir', logs, *model, '--once',
@@ -150,7 +152,13 @@ def test_a_session_grown_after_it_was_read_is_read_on_from_where_it_stopped(tmp_
     assert (again.returncode, whole.returncode) == (0, 0), again.stderr + whole.stderr
     records = lambda r: [int(x.split(' records')[0].rsplit(' ', 1)[1]) for x in r.stderr.splitlines()
                          if ': read ' in x and ' records' in x]
-    # the first pass read 600 records; the next a line before the last turn (a chunk), it, and the 6 new
-    assert records(first) == [600] and 6 < records(again)[0] < 120, (records(first), records(again))
-    assert records(whole) == [606]
-    assert turns(logs) == turns(tmp_path / 'whole') and all(turns(logs).values())
+    # the first pass read 601 records; the next a line before the last turn (a chunk), it, and the 6 new
+    assert records(first) == [601] and 6 < records(again)[0] < 120, (records(first), records(again))
+    assert records(whole) == [607]
+    watched, whole = normalised(logs, tmp_path), normalised(tmp_path / 'whole', tmp_path)
+    # one difference, in what the second run's end counts: the secrets it redacted in what it read, and the
+    # window held none, while the whole read redacted the first part's again (and sent none of it)
+    ends = [e for log in (watched, whole) for e in log[f'proj/{QUERY}/{DAY1}.jsonl'] if e['kind'] == 'run_end']
+    assert [e['redacted'] for e in ends] == [{'password': 1}, {}, {'password': 1}, {'password': 1}]
+    for e in ends: e.pop('redacted')
+    assert watched == whole and all(watched.values())
