@@ -36,8 +36,14 @@ def write(path: Path, sid: str, start: int, mb: float) -> int:
     return i
 
 # the watch in a child that says, as it ends, what the kernel counted it read
-COUNTED = ("import sys; from memgate.cli import main; code = main(sys.argv[1:]); "
+COUNTED = ("import resource, sys; from memgate.cli import main; code = main(sys.argv[1:]); "
+           "rss = max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)); "
+           "sys.stderr.write(f'\\nRSS {rss} KB'); "
            "sys.stderr.write('\\nIO ' + open('/proc/self/io').read().replace('\\n', ' ')); sys.exit(code)")
+
+def peak_mb(stderr: str) -> float:
+    "The peak resident memory a child said it reached (its own or a worker's), in MB."
+    return int(stderr.rsplit('RSS ', 1)[1].split()[0]) / 1024
 
 def read_bytes(*args, trace: Path | None = None) -> tuple[int, str, Counter]:
     "(bytes the child read, its stderr, bytes by file when `trace` names where strace writes) of `memgate ARGS`."
@@ -73,7 +79,7 @@ def main():
     os.utime(big, (old, old))
     common = ('watch', '--project', proj, '--log-dir', logs, '--model', 'keyword-baseline', '--query', QUERY,
               '--quiet', '--quiet-time', '1')
-    first, _, _ = read_bytes(*common, '--once')
+    first, said_first, _ = read_bytes(*common, '--once')
     still, _, _ = read_bytes(*common, '--once')          # nothing new: what a pass reads to start (Python's own)
     write(big, 'big', nxt, args.grow_mb)
     os.utime(big, (old + 60, old + 60))
@@ -83,6 +89,8 @@ def main():
     print(f"a {args.mb:g} MB session grown by {args.grow_mb:g} MB: the pass after it read {grown:.1f} MB more than "
           f"a pass with nothing new ({grown / (args.mb + args.grow_mb):.3f} times the file; the first pass "
           f"{(first - still) / 2**20:.1f} MB, a pass with nothing new {still / 2**20:.1f} MB)")
+    print(f"  peak memory: the first pass {peak_mb(said_first):.0f} MB, the pass after the growth "
+          f"{peak_mb(said):.0f} MB")
     if by_file:
         logs_read = sum(n for f, n in by_file.items() if f.startswith(str(logs)))
         print(f"  of it, the session file: {by_file[str(big)] / 2**20:.2f} MB; the logs: {logs_read / 2**20:.1f} MB "

@@ -14,11 +14,11 @@ from typing import Callable
 from .domain import MemgateError
 from .files import hold_lock, whole_file
 from .terminal import plural
-from .sessions import Session
+from .sessions import Session, file_size
 from .projects import Project, Selection, load_project
 from .periods import by_period, period_closed
 from .ended import ended_marks, state_dir
-from .log import log_files, stats
+from .log import Stats, log_files
 from .display import Progress, RunSummary
 from .ingest import IngestPlan, ingest, project_folder
 from .consolidate import FINISHED, consolidate_plan
@@ -148,12 +148,23 @@ class WatchLock:
         self.fd = None
 
 # %% ../nbs/12b_watch.ipynb #a1abc28a
-def _spent(root: Path) -> tuple[int, int]:
-    "Model calls and prompt tokens over the logs under `root`, as their events count them."
+def _sizes(root: Path) -> dict[Path, int]:
+    "The size of each log under `root`."
     try: logs = log_files(root) if root.is_dir() else []
     except MemgateError: logs = []
-    totals = [stats(p) for p in logs]
-    return sum(s.calls for s in totals), sum(s.prompt_tokens for s in totals)
+    return {p: file_size(p) for p in logs}
+
+def _spent(root: Path, before: dict[Path, int]) -> tuple[int, int]:
+    "Model calls and prompt tokens the events appended to the logs under `root` since `before` count."
+    s = Stats()
+    for p, size in _sizes(root).items():
+        with open(p, 'rb') as f:
+            # (only what was appended: a pass costs what it wrote, not the logs' history)
+            f.seek(before.get(p, 0) if before.get(p, 0) <= size else 0)
+            for line in f:
+                try: s.add(json.loads(line))
+                except (ValueError, KeyError, TypeError): continue
+    return s.calls, s.prompt_tokens
 
 def _today(now: float) -> str: return datetime.fromtimestamp(now, timezone.utc).strftime('%Y-%m-%d')
 
@@ -268,7 +279,7 @@ async def watch_pass(plan: IngestPlan, make_client, state: WatchState, *,
         state.save()
         return PassReport([], [], [], paused, waiting)
     root = Path(plan.log_dir) / project_folder(plan.log_dir, project)
-    before = _spent(root)
+    before = _sizes(root)
     read, results = await read_done(plan, make_client, state, project, done, stop=stop, err=err,
                                     progress=progress)
     consolidated = []
@@ -278,10 +289,10 @@ async def watch_pass(plan: IngestPlan, make_client, state: WatchState, *,
         consolidated, more = await consolidate_closed(plan, make_client, state, closed, fresh,
                                                       stop=stop, err=err, progress=progress)
         results += more
-    after, day = _spent(root), _today(now)
+    (calls, tokens), day = _spent(root, before), _today(now)
     spent = state.spent.setdefault(day, dict(calls=0, prompt_tokens=0))
-    spent['calls'] += after[0] - before[0]
-    spent['prompt_tokens'] += after[1] - before[1]
+    spent['calls'] += calls
+    spent['prompt_tokens'] += tokens
     state.save()
     return PassReport(read, results, consolidated, None, waiting)
 
