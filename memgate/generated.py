@@ -13,7 +13,7 @@ from .words import CODE_WORDS, dictionary
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
            'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
-           'percent_encoded', 'code_runs', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der',
+           'percent_encoded', 'code_runs', 'memorable', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der',
            'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
@@ -111,17 +111,17 @@ def one_case_letters(core: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
-    # hex of printable text (`xxd -p` of a key, a test's bytes): what it spells is judged
-    if spelt := spelt_hex(text): return generated(spelt)
+    if spelt := spelt_hex(text): return generated(spelt)    # (`xxd -p` of a key: what it spells)
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
-    # kinds
-    # (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
-    joined = re.sub(r'[-_]', '', text.rstrip('='))
+    # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
+    joined, parts = re.sub(r'[-_]', '', text.rstrip('=')), re.split(r'[-_]', text.rstrip('='))
     # (or a long run already, when every part is long: a Fernet key's halves, not a name's words)
-    long_parts = min(map(len, re.split(r'[-_]', text.rstrip('=')))) >= 8
-    if ((len(core) < MIN_GENERATED or long_parts and len(joined) > len(core)) and len(joined) >= 24
-            and _RUN.fullmatch(joined) and _classes(joined) == 3):
+    long_parts = min(map(len, parts)) >= 8
+    # (or every part of all three kinds itself, as no name's word is: `MHy8XrBo4_Hr6eKc8WD8`)
+    mixed_parts = all(len(p) >= 4 and _classes(p) == 3 for p in parts)
+    if ((len(core) < MIN_GENERATED or long_parts and len(joined) > len(core)) and _classes(joined) == 3
+            and (len(joined) >= 24 or mixed_parts and len(joined) >= MIN_GENERATED) and _RUN.fullmatch(joined)):
         core = joined
     # a code in three or more groups of one length (`K7QM-2XPV-9RTN-4WJB-8HZC`, a licence's, a
     # recovery code), a product's prefix of a group or two before them (Unity's `F3-3S8R-XJ5D-…`,
@@ -268,7 +268,11 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     skip += named.end() if named and not generated(named[0][:-1]) else 0
     body = word[skip:].rstrip('=')
     symbols = {c for c in body if c in PASSWORD_SYMBOLS}
-    if len(body) >= MIN_GENERATED and len(symbols) >= 2 and password_like(body):
+    # (one mark will do where the rest is a generator's mix throughout: `E0c9Mw3S!Opdk-ex`)
+    alnum = re.sub('[^A-Za-z0-9]', '', body)
+    mixed = class_changes(body, symbols=True) >= 0.5
+    marked = len(symbols) >= 2 or symbols and mixed and generated(alnum)
+    if len(body) >= MIN_GENERATED and marked and password_like(body):
         return start + skip, end
     return None
 
@@ -320,10 +324,27 @@ def code_runs(text: str):
         if generated(''.join(t[0].replace('-', '') for t in tokens)):
             yield from ((at + t.start(), at + t.end()) for t in tokens)
 
+# %% ../nbs/00f_generated.ipynb #eafaca0c
+_MEMORABLE = re.compile(r'(?<![^\s`"\'(\[<|])[A-Za-z0-9!#$%&*+=?@^~.-]{9,48}(?![^\s`"\')\]>.,;:|])')
+_MARK = '!#$%&*+=?@^~'
+
+def memorable(text: str):
+    "(start, end) of each word of `text` shaped like a memorable password (`Cattle!2258Abstract`)."
+    for m in _MEMORABLE.finditer(text):
+        word = m[0].rstrip('.')
+        parts = re.findall(r'[A-Za-z]+|[0-9]+|[^A-Za-z0-9]+', word)
+        words = [p for p in parts if p.isalpha()]
+        capital = lambda p: len(p) >= 3 and p[0].isupper() and p[1:].islower() and wordlike(p)
+        marks = ''.join(p for p in parts if not p.isalnum())
+        if (len(words) >= 2 and all(map(capital, words)) and sum(map(str.isdigit, word)) >= 2
+                and any(c in _MARK for c in marks) and '@' not in marks[:1] + marks[-1:]):
+            yield m.start(), m.start() + len(word)
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
     words = list(punctuated(text))
+    words += [(s, e) for s, e in memorable(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in percent_encoded(text)
               if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in code_runs(text) if not any(a < e and s < b for a, b in words)]

@@ -20,17 +20,17 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
-           'ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST',
-           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
-           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'grouped', 'prose_findings',
-           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'position_findings']
+           'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR',
+           'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote',
+           'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words',
+           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'grouped',
+           'prose_findings', 'name_said_findings', 'value_said_findings', 'account_pair_findings',
+           'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -770,9 +770,17 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
 # words that name an identifier, a digest or an address: what a sentence's password is said to be of
 # when it is no password (`Пароль для vpc id: vpc-0f1b…`, `A senha do etag é W/"3e35…"`)
 ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum hash digest address
-    url uri arn sha sha1 sha256 sha512 md5 eui vin imei iccid serial lineage bucket'''.split())
+    url uri arn sha sha1 sha256 sha512 md5 eui vin imei iccid serial lineage bucket shipment tracking
+    parcel container'''.split())
 
-def said_of_id(before: str) -> bool:
+# of those, the words that name a thing's id and never a credential's kind or algorithm (`md5 <key>`, a
+# licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
+THING_ID_WORDS = frozenset('''vin imei iccid eui etag uuid guid lineage shipment tracking parcel
+    container'''.split())
+
+def said_of_id(before: str,
+               of: frozenset = ID_WORDS,   # the words that say so
+              ) -> bool:
     "Whether the words `before` a value said in prose end with an identifier's word: it is that id."
     rest = before
     # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `)
@@ -781,8 +789,9 @@ def said_of_id(before: str) -> bool:
     # (whole words only: `22fp,` before a value is a value's end, no fingerprint's `fp`)
     words = [t.strip('.,;:()[]`"\'').lower() for t in rest[-40:].split()]
     # (a secret's id is a credential's half: `tencentcloud secret id`, `access key id`)
-    paired = any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS)
-    return bool(words) and words[-1] in ID_WORDS and not paired
+    # (and a session's id is its bearer's credential)
+    paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
+    return bool(words) and words[-1] in of and not paired
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str,
@@ -928,7 +937,7 @@ _PASSPHRASE_SAID = re.compile(
     r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?[ \t]*"
     r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это"
     r"|adalah"
-    r"|este|là|olarak)(?!\w)|[:：=]|は|是)[ \t]*[\"'“«]?"
+    r"|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]|[ \t]+[—–][ \t]))")

@@ -21,7 +21,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            plain_words,
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
-                              said_of_id,
+                              THING_ID_WORDS, said_of_id,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, wrapped_runs,
                               pseudonym, word_share, wordlike)
@@ -29,12 +29,13 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets',
-           'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review', 'random_findings',
-           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'keyed_random', 'public_jwt',
-           'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets',
-           'pasted_output_findings', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings',
-           'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
+           'SAID_AN_ID', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
+           'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
+           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
+           'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
+           'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored', 'use_store', 'store_in_use',
+           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'redact_seams',
+           'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -204,6 +205,8 @@ def path_segment(text: str, s: int, e: int) -> bool:
 # what keeps one between an asset's name and its type (`vendor.397661d0ae16d7863e65.css`): a bundler's
 # content hash
 IN_AN_ASSET = "a content hash in a built asset's name (`vendor.3976….css`)"
+# and one right after an id's word (`truck VIN 2UMEA…`, `etag …`): that id, as in prose
+SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment): that identifier"
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
 
 # %% ../nbs/01_redact.ipynb #538dea0e
@@ -271,7 +274,11 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
     if _LOCKFILE_LINE.match(text, text.rfind('\n', 0, s) + 1): return IN_A_LOCKFILE
-    if text[s - 1:s] in ('.', '-') and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
+    # (the hash after the asset's name, or the name and hash as one run: `main-178bc0c0dd87fc1e55.js`)
+    named_hash = re.fullmatch(r'[A-Za-z][A-Za-z0-9_]*[-.][A-Za-z0-9_]{8,32}', text[s:e])
+    after_name = text[s - 1:s] in ('.', '-') or named_hash
+    if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
+    if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
     # (a column of values, `Value`, `Data`, holds what its row's name says)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
