@@ -16,6 +16,9 @@ SECRETS = [   # (text, the value)
     ('the session id 7fAQTvJYzBDvM8butEVOqYEVq expired', '7fAQTvJYzBDvM8butEVOqYEVq'),
     # a passphrase after its word, its name's markdown emphasis closed after the colon
     ('**Disk passphrase:** cart among barrel elder dish diesel', 'cart among barrel elder dish diesel'),
+    # a notebook read as text: its source's escaped quotes are quotes, and a value assigned is no commit's sha
+    ('    "os.environ[\\"WANDB_API_KEY\\"] = \\"4ede52318f8c051f644444cb07b45ce4df55d797\\"\\n",',
+     '4ede52318f8c051f644444cb07b45ce4df55d797'),
 ]
 
 LOOK_ALIKES = [
