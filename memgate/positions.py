@@ -1114,6 +1114,9 @@ _COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<
                          r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
 # and an e-mail address for the user, in any sentence (`testitunnus on `qa@…` / Sisu1997#`)
 _MAIL_PAIR = re.compile(r'[\w.+-]+@[\w-]+(?:\.[\w-]+)+`?[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
+# and an administrator's well-known account for the user (`- admin / Biscuit1990*`, `root / …`)
+_ADMIN_PAIR = re.compile(r'(?i)(?<![\w/-])`?(?:admin|administrator|root|superuser|sa|pi|ubnt|elastic|postgres)`?'
+                         r'[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
 # (a password's marks, its cases and digits mixed, or its letters and digits glued: not a
 # version's, a product's or a branch's `-` and `.`)
 _password_marks = lambda v: bool(
@@ -1123,8 +1126,8 @@ _password_marks = lambda v: bool(
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
-    pairs = [m for m in (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text))
-             if _password_marks(m['pw'])]
+    said = (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text), *_ADMIN_PAIR.finditer(text))
+    pairs = [m for m in said if _password_marks(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -1142,7 +1145,8 @@ OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyt
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
                         r'|passcode|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
-                        r'(?:(?:\bé|\bis|\bist|\bes|\best|[:=])[ \t]*){1,2}[`"\'“«]?(?P<v>\d{4,8})(?!\d)')
+                        r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|[:=])[ \t]*){1,2}[`"\'“«]?'
+                        r'[*#]?(?P<v>\d{4,8})(?!\d)')   # (a keypad's star or hash: no digit of it)
 
 # (or a number given for what it opens, after a colon, a dash or an `and`: `patterns: 73683790 for the
 # rack door and 053419 for the alarm panel`; a year paid for a door, a port for a gate are no code)
@@ -1151,13 +1155,18 @@ _CODE_FOR = re.compile(r'(?:^|[:：][ \t]*|\band[ \t]+|[-•*][ \t]+)(?P<v>\d{4,
                        r'(?:door|alarm|gate|safe|lock|panel|keypad|padlock|vault))(?=[;,.)]|[ \t]+and\b|[ \t]*$)',
                        re.M | re.I)
 
+# (or said by what it opens alone, a note's label: `Alarm: 12-57-43`, `Gate: 5887#`; a combination's groups)
+_OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-]{0,30}?)[ \t]*[:：][ \t]*'
+                          r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
+
 def opening_code_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of what it opens: a device's, a door's, an alarm's."
     words = lambda of: re.findall(r'\w+', of.lower())
     opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
-    return [(*m.span('v'), 'prose-credential') for m in (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text))
+    said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text))
+    return [(*m.span('v'), 'prose-credential') for m in said
             if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
@@ -1327,7 +1336,10 @@ _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mf
 _CODES_GATE = Gate(['code', 'codig', 'códig', 'codici', 'kod', 'код', 'mã'])
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')
-_CODES_SAID = re.compile(r'[^\n.:;!?]{0,80}?(?::|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
+_CODES_SAID = re.compile(r'(?:[^\n.:;!?]|\.(?=\w)){0,80}?(?::|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
+# (or, whatever its sentence says, the next lines are codes alone: `GitHub gave me these recovery codes, where …?`)
+_CODE_LINES = re.compile(r'[^\n]*\n(?:[ \t]*\n)?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?=[\w-]*\d)[A-Za-z0-9]{3,}'
+                         r'(?:[- ][A-Za-z0-9]{3,}){0,3}[ \t]*\n')
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
 def code_list_findings(text: str) -> list[Found]:
@@ -1339,8 +1351,9 @@ def code_list_findings(text: str) -> list[Found]:
         # a list's title: it ends its line, says `:` or opens a quoted cell (a CSV's notes), or
         # its sentence goes on to a colon or a copula (`backup codes for the org, keep them safe:`)
         said = _CODES_SAID.match(rest)
-        if not (m[0].endswith(':') or not rest.strip() or rest.count('"') % 2 or said): continue
-        at, started, skipped = m.end() + (said.end() if said else 0), False, 0
+        listed = not said and _CODE_LINES.match(text, m.end())
+        if not (m[0].endswith(':') or not rest.strip() or rest.count('"') % 2 or said or listed): continue
+        at, started, skipped = m.end() + (said.end() if said else len(rest) if listed else 0), False, 0
         for line in text[at:at + 4000].split('\n')[:40]:
             # a list's number (`1.`), not a code
             body = re.sub(r'^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+', lambda n: ' ' * len(n[0]), line)

@@ -453,7 +453,8 @@ def code_value(text: str, s: int, e: int) -> bool:
     words = len(re.findall(r'[A-Z][a-z]+', v)) >= 3 and not prev.endswith((',', '{', '(', '[', ';'))
     if (literal or words) and _YAML_KEY.search(text, max(0, s - 120), s) and not line_rest.strip():
         return False
-    if expression(v): return True
+    # (digits with a keypad's star or hash are a code typed, not arithmetic: `*59358`, `6864#`)
+    if expression(v) and not re.fullmatch(r'[*#]\d{4,8}#?|\d{4,8}#', v): return True
     if not _CODE_VALUE.fullmatch(v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
