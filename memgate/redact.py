@@ -234,7 +234,12 @@ _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY(?: BLOCK)
 # a value encrypted for the repository, its key elsewhere: an Ansible Vault's hex lines, a PGP
 # message, an age file (its lines escaped in JSON too)
 _CIPHERTEXT = re.compile(r'\$ANSIBLE_VAULT;[^\n\\]*(?:(?:\r?\n|\\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[0-9a-f]+)+'
-                         r'|-----BEGIN (?:PGP MESSAGE|AGE ENCRYPTED FILE)-----[\s\S]{0,200000}?-----END [A-Z ]+-----')
+                         r'|-----BEGIN (?:PGP MESSAGE|AGE ENCRYPTED FILE)-----[\s\S]{0,200000}?-----END [A-Z ]+-----'
+                         # (a SealedSecret's encryptedData, sealed to its cluster's key: its block's values)
+                         r'|kind:[ \t]*SealedSecret\b[\s\S]{0,2000}?encryptedData:'
+                         r'(?:(?:\r?\n|\\n)[ \t]+[\w.-]+:[ \t]*\S+)+'
+                         # (and AWS KMS's ciphertext blob: its header's version bytes, `AQIC…`/`AQID…`)
+                         r'|(?<![A-Za-z0-9+/])AQI[CD]AH[A-Za-z0-9+/]{60,}={0,2}')
 
 # %% ../nbs/01_redact.ipynb #95363da4
 _GLUE = '^!#$%&*?~'

@@ -107,7 +107,8 @@ PRIVILEGED_WORDS = frozenset('admin secret private master write server service r
 # two words that together name no credential
 NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign', 'key'), ('sort', 'key'),
     ('partition', 'key'), ('cache', 'key'), ('hash', 'key'), ('range', 'key'), ('row', 'key'), ('lookup', 'key'),
-    ('idempotency', 'key'), ('routing', 'key'), ('object', 'key'), ('composite', 'key'), ('unique', 'key'),
+    ('idempotency', 'key'), ('dedup', 'key'), ('routing', 'key'), ('object', 'key'), ('composite', 'key'),
+    ('unique', 'key'),
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
     ('existing', 'secret'),
     ('pass', 'through'), ('max', 'tokens'), ('csrf', 'token'), ('next', 'token'), ('page', 'token'),

@@ -21,6 +21,14 @@ SECRETS = [   # (text, the value)
 ]
 
 LOOK_ALIKES = [
+    # an event's dedup key names the event, as an idempotency key names a request
+    '{"status": "success", "dedup_key": "14d9b215-e358-47e7-9a92-f9ecb66bd092"}',
+    # a numbered name of a nonce (`nonce-2:`) is a nonce's
+    '  nonce-2: tefnoT9iC1c5CsvHW6uLJw==',
+    # ciphertext: a SealedSecret's encryptedData, sealed to its cluster; an AWS KMS ciphertext blob
+    'kind: SealedSecret\nspec:\n  encryptedData:\n'
+    '    previous: AgBRnAyuLwUdvJy9RP2kG5IlMnoN7YUfcCmcWFIzO7HnmZLaY6TPCk2Ufl2B\n',
+    'CiphertextBlob: AQIDAHhoJWQPifSMGYmVZZCAXEayn0+5LsN2F+N9EbUCxFCtdPW9VRxihJ/ZAQIDAHhoJWQPifSMGYmVZZCAXEayn0+5',
     'read / write access for admin / users',
     'Port: 8080\nDate: 12-05-24',
     'x = *ptr; y = a * 59358',
