@@ -1,4 +1,4 @@
-"""A grown session read on from where its last read stopped: what a read reached (`Mark`), and where the next one begins (`Window`).
+"""A grown session read on from where its last read stopped: its `Mark`, and the next read's `Window`.
 
 Docs: https://memgate.github.io/memgate/tails.html.md"""
 
