@@ -40,7 +40,7 @@ def sniff_session(path: Path) -> Sniffed:
     "What the first lines of the file at `path` say of it (its first `SNIFF_BYTES` at most)."
     fmt = ts = cwd = sid = parent = None
     for n, obj in json_lines(path, rep := FileReport(path)):
-        if rep.read_to[0] > SNIFF_BYTES: break     # (a gigabyte of snapshots: a bounded look)
+        if fmt and rep.read_to[0] > SNIFF_BYTES: break      # (a gigabyte of snapshots: a bounded look)
         kind = as_str(obj.get('type'))
         if fmt is None and kind is None and legacy_meta(obj):     # an older rollout's first line
             ts, sid = as_str(obj.get('timestamp')), as_str(obj.get('id'))

@@ -8,7 +8,7 @@ def memgate(*argv):
     r = run(*map(str, argv))
     return r.returncode, r.stdout, r.stderr
 
-PASSWORD = 'Tulip!Harbor2024'
+PASSWORD = 'tulip!harbor2024'      # a person's choice: no generator capitalises words so (`memorable`)
 
 def session(proj, sid, ts, text):
     return write_jsonl(proj / f'{sid}.jsonl', [cc('user', ts, 'the deploy failed again, find the root cause', sid=sid),
@@ -35,7 +35,7 @@ def test_rotate_names_the_value_sent_with_its_turn_masked_and_exits_1(tmp_path):
     assert code == 1, err
     head, value = out.splitlines()[:2]
     assert head == (f"{log}: 1 value the current rules take, in 1 turn: sent before memgate knew them; rotate them")
-    assert value.startswith('  Tuli…(16 chars)  password') and 't=1 (' in value and 'evidence' in value
+    assert value.startswith('  tuli…(16 chars)  password') and 't=1 (' in value and 'evidence' in value
     assert PASSWORD not in out + err and log.read_bytes() == before      # said, masked; nothing written
 
 def test_scrub_writes_a_chain_that_verifies_names_the_old_head_and_holds_no_value(tmp_path):
