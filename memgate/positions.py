@@ -11,7 +11,7 @@ import re2
 from functools import lru_cache
 from typing import Iterator
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
-                           OPENING_CODES, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
+                           OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
                            column_name, dictionary, member_name, merged, name_like, name_words,
                            placeholder,
@@ -23,8 +23,8 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR',
            'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote',
            'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words',
-           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'grouped',
-           'prose_findings', 'name_said_findings', 'value_said_findings', 'account_pair_findings',
+           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public',
+           'grouped', 'prose_findings', 'name_said_findings', 'value_said_findings', 'account_pair_findings',
            'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts',
            'line_doubts', 'list_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
@@ -792,6 +792,38 @@ def said_of_id(before: str,
     # (and a session's id is its bearer's credential)
     paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
     return bool(words) and words[-1] in of and not paired
+
+# %% ../nbs/00e_positions.ipynb #61f74e0b
+# a note that says what follows is public: shipped to the browser, publishable, safe to share
+_PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|front[- ]?end'
+                          r'|safe to (?:share|expose|ship|commit))\b')
+# (and none that says otherwise: `never ship to the browser`, `server-only`, `not public`)
+_NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only|secrets?|private"
+                              r"|sensitive|admin)\b")
+_NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
+# a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line, only the
+# note right above it)
+_BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*[=:]')
+# a name's words that no public value's name holds (a public heading above them is a mistake)
+_OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase', 'credential',
+                                        'credentials', 'signing', 'salt'}
+
+def said_public(text: str, s: int) -> bool:
+    "Whether the note heading the value at `s`'s block of lines says it is public (`# public (shipped to the browser)`)."
+    start = text.rfind('\n', 0, s) + 1
+    name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
+    if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
+    in_block = _BLOCK_LINE.match(text, start)
+    for _ in range(30):
+        if start == 0: return False
+        up = text.rfind('\n', 0, start - 1) + 1
+        line = text[up:start - 1]
+        if note := _NOTE_LINE.fullmatch(line):
+            return bool(_PUBLIC_NOTE.search(note['note'])) and not _NOT_PUBLIC_NOTE.search(note['note'])
+        if not (in_block and _BLOCK_LINE.match(line)): return False
+        start = up
+    return False
+
 
 # %% ../nbs/00e_positions.ipynb #3a38f136
 def _random_enough(v: str,

@@ -21,7 +21,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            plain_words,
                            row_name, secret_name, value_name)
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
-                              THING_ID_WORDS, said_of_id,
+                              THING_ID_WORDS, said_of_id, said_public,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, wrapped_runs,
                               pseudonym, word_share, wordlike)
@@ -29,13 +29,13 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'SAID_AN_ID', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms',
-           'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'random_review',
-           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
-           'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored', 'use_store', 'store_in_use',
-           'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values', 'redact_seams',
-           'seam_values']
+           'SAID_AN_ID', 'SAID_PUBLIC', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
+           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
+           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
+           'template_only', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret',
+           'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored', 'use_store',
+           'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
+           'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -207,6 +207,10 @@ def path_segment(text: str, s: int, e: int) -> bool:
 IN_AN_ASSET = "a content hash in a built asset's name (`vendor.3976….css`)"
 # and one right after an id's word (`truck VIN 2UMEA…`, `etag …`): that id, as in prose
 SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment): that identifier"
+# and one a note above its lines says is public (`# public (shipped to the browser)`), or prose calls
+# a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
+SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
+_SAID_PUBLIC_KEY = re.compile(r'(?i)\bpublic[ _-]?key[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
 
 # %% ../nbs/01_redact.ipynb #538dea0e
@@ -284,6 +288,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     after_name = text[s - 1:s] in ('.', '-') or named_hash
     if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
+    if said_public(text, s) or _SAID_PUBLIC_KEY.search(text, max(0, s - 30), s): return SAID_PUBLIC
     # (a column of values, `Value`, `Data`, holds what its row's name says)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
@@ -718,9 +723,10 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
            or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
-    # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`)
-    named = any(secret_name(w, True) for line in lines for w in re.findall(r'[A-Za-z][\w-]*', line)
-                if not re.search(r'[./]', w))
+    # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`); not a name
+    # the command gives a value (`docker run -d -e POSTGRES_PASSWORD=… postgres` prints its id)
+    named = any(secret_name(m[0], True) for line in lines for m in re.finditer(r'[A-Za-z][\w-]*', line)
+                if not re.search(r'[./]', m[0]) and not line[m.end():m.end() + 1] == '=')
     # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
     if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
         named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
@@ -780,7 +786,11 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
     review = random_review(text)
     positions = _not_code(text, merged(position_findings(text), pasted_output_findings(text)))
-    return _not_code(text, rules), positions, review, keyed_random(text, review)
+    # (a value a note above it says is public is no credential, whatever its name's position says)
+    public = lambda found, kinds=None: [f for f in found if kinds is not None and f[2] not in kinds
+                                        or not said_public(text, f[0])]
+    return (public(_not_code(text, rules), RULE_KINDS), public(positions), review,
+            public(keyed_random(text, review)))
 
 # %% ../nbs/01_redact.ipynb #28aadfc2
 def as_stored(found: tuple) -> list:
