@@ -809,7 +809,7 @@ _OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase
                                         'credentials', 'signing', 'salt'}
 
 def said_public(text: str, s: int) -> bool:
-    "Whether the note heading the value at `s`'s block of lines says it is public (`# public (shipped to the browser)`)."
+    "Whether the note heading the value at `s`'s block says it is public (`# public (shipped to the browser)`)."
     start = text.rfind('\n', 0, s) + 1
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False

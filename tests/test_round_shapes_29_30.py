@@ -35,7 +35,8 @@ SECRETS = [   # (text, the value)
     # an administrator's well-known account, ` / `, a password's marks
     ('## Grafana\n- admin / Biscuit1990*\n', 'Biscuit1990*'),
     # a name that says secret itself, under a note that says its block is public
-    ('# public (shipped to the browser)\nPUSHER_APP_KEY=0a388bf3e6deb824ceb9\nJWT_SECRET=IIQtIMnN6h?26rYUo^2KkbJD@q9N\n',
+    ('# public (shipped to the browser)\nPUSHER_APP_KEY=0a388bf3e6deb824ceb9\n'
+     'JWT_SECRET=IIQtIMnN6h?26rYUo^2KkbJD@q9N\n',
      'IIQtIMnN6h?26rYUo^2KkbJD@q9N'),
 ]
 
@@ -63,8 +64,10 @@ LOOK_ALIKES = [
     'token = jwt.encode(payload, "JWT_SECRET", algorithm="HS256")',
     'the user is on >5 nodes',
     # a value a note heading its block says is public, or prose calls a public key
-    '# public (shipped to the browser)\nPUSHER_APP_KEY=0a388bf3e6deb824ceb9\nDUO_INTEGRATION_KEY=DIXGNS7X7LTGA9VPUO80\n',
-    '// search-only key, safe for the browser\nconst c = algoliasearch("T0Z8AQYFD3", "3984770161e37aa87e898dc82858688e");',
+    '# public (shipped to the browser)\nPUSHER_APP_KEY=0a388bf3e6deb824ceb9\n'
+    'DUO_INTEGRATION_KEY=DIXGNS7X7LTGA9VPUO80\n',
+    '// search-only key, safe for the browser\n'
+    'const c = algoliasearch("T0Z8AQYFD3", "3984770161e37aa87e898dc82858688e");',
     "Public key `sJb/TLhnwFXGa+id/iddNGuK1bYcCed6jAxOyV34xCc=` goes into the server's [Peer] block",
 ]
 
