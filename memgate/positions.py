@@ -798,18 +798,19 @@ def said_of_id(before: str,
 _PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|front[- ]?end'
                           r'|safe to (?:share|expose|ship|commit))\b')
 # (and none that says otherwise: `never ship to the browser`, `server-only`, `not public`)
-_NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only|secrets?|private"
-                              r"|sensitive|admin)\b")
+_NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only"
+                              r"|secrets?|private|sensitive|admin)\b")
 _NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
-# a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line, only the
-# note right above it)
-_BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*[=:]')
+# a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
+# only the note right above it)
+_BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
+                         r'[A-Za-z_][\w.-]*[ \t]*[=:]')
 # a name's words that no public value's name holds (a public heading above them is a mistake)
 _OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase', 'credential',
                                         'credentials', 'signing', 'salt'}
 
 def said_public(text: str, s: int) -> bool:
-    "Whether the note heading the value at `s`'s block says it is public (`# public (shipped to the browser)`)."
+    "Whether the note heading the value at `s`'s block says it is public (`# public`)."
     start = text.rfind('\n', 0, s) + 1
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
@@ -819,7 +820,8 @@ def said_public(text: str, s: int) -> bool:
         up = text.rfind('\n', 0, start - 1) + 1
         line = text[up:start - 1]
         if note := _NOTE_LINE.fullmatch(line):
-            return bool(_PUBLIC_NOTE.search(note['note'])) and not _NOT_PUBLIC_NOTE.search(note['note'])
+            said = note['note']
+            return bool(_PUBLIC_NOTE.search(said)) and not _NOT_PUBLIC_NOTE.search(said)
         if not (in_block and _BLOCK_LINE.match(line)): return False
         start = up
     return False

@@ -207,8 +207,8 @@ def path_segment(text: str, s: int, e: int) -> bool:
 IN_AN_ASSET = "a content hash in a built asset's name (`vendor.3976….css`)"
 # and one right after an id's word (`truck VIN 2UMEA…`, `etag …`): that id, as in prose
 SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment): that identifier"
-# and one a note above its lines says is public (`# public (shipped to the browser)`), or prose calls
-# a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
+# and one a note above its lines says is public (`# public (shipped to the browser)`), or
+# prose calls a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
 SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
 _SAID_PUBLIC_KEY = re.compile(r'(?i)\bpublic[ _-]?key[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
@@ -725,8 +725,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`); not a name
     # the command gives a value (`docker run -d -e POSTGRES_PASSWORD=… postgres` prints its id)
-    named = any(secret_name(m[0], True) for line in lines for m in re.finditer(r'[A-Za-z][\w-]*', line)
-                if not re.search(r'[./]', m[0]) and not line[m.end():m.end() + 1] == '=')
+    asked = [m for line in lines for m in re.finditer(r'[A-Za-z][\w-]*', line)
+             if not re.search(r'[./]', m[0]) and not m.string[m.end():m.end() + 1] == '=']
+    named = any(secret_name(m[0], True) for m in asked)
     # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
     if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
         named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
