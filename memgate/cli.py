@@ -47,8 +47,8 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'shard_arg', 'chunk_limit', '
            'finish', 'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'watch_args', 'cmd_watch',
            'hook_args', 'cmd_hook', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
            'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
-           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'rotate_args', 'cmd_rotate', 'pregate_args',
-           'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
+           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'view_args', 'cmd_view', 'rotate_args', 'cmd_rotate',
+           'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -916,6 +916,22 @@ def cmd_review(args) -> int:
     if not waiting: print(f"nothing waits for review ({plural(len(got), 'log')} under {', '.join(dirs)})")
     return 1 if bad else 0
 
+# %% ../nbs/14_cli.ipynb #7c1bdd36
+def view_args(p):
+    "Options of `memgate view`."
+    p.add_argument('logs', nargs='*', metavar='LOGDIR', help=f'folders of logs (default {LOG_DIR})')
+    out_arg(p, 'the folder the site is written to (open its index.html)')
+
+def cmd_view(args) -> int:
+    "Write a static site from each memory line down to the session lines behind it."
+    from memgate.site import build_site
+    got = build_site(args.logs or [LOG_DIR], args.out, said=lambda m: print(m, file=sys.stderr))
+    for line in got['left_out']: print(f"left out: {line}", file=sys.stderr)
+    print(f"{plural(got['lines'], 'memory line')} of {plural(got['logs'], 'log')} traced "
+          f"({got['unsupported']} unsupported, {plural(got['sessions'], 'session file')}): "
+          f"open {got['index']}")
+    return 1 if got['left_out'] else 0
+
 # %% ../nbs/14_cli.ipynb #a0c1e001
 def rotate_args(p):
     "Options of `memgate rotate`."
@@ -1046,6 +1062,8 @@ COMMANDS = dict(
     mcp=("serve the logs' memories to an agent over the Model Context Protocol (stdio)", mcp_args, cmd_mcp),
     review=("show memories changed since a person approved them, and approve them for sync", review_args,
             cmd_review),
+    view=("write a static site from each memory line down to the session lines behind it (open from disk)",
+          view_args, cmd_view),
     sync=("write the reviewed memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),
