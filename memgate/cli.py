@@ -47,8 +47,9 @@ __all__ = ['SESSION_ONLY', 'COMMANDS', 'at_least', 'shard_arg', 'chunk_limit', '
            'finish', 'run_plan', 'print_shards', 'cmd_ingest', 'cmd_consolidate', 'watch_args', 'cmd_watch',
            'hook_args', 'cmd_hook', 'report_args', 'cmd_report', 'show_args', 'cmd_show', 'answer_args', 'cmd_answer',
            'projects_args', 'cmd_projects', 'eval_args', 'cmd_eval', 'export_args', 'cmd_export', 'mcp_args', 'cmd_mcp',
-           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'view_args', 'cmd_view', 'rotate_args', 'cmd_rotate',
-           'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser', 'main']
+           'sync_args', 'cmd_sync', 'review_args', 'cmd_review', 'view_args', 'cmd_view', 'forget_args', 'cmd_forget',
+           'rotate_args', 'cmd_rotate', 'pregate_args', 'pregate_fit', 'pregate_score', 'cmd_pregate', 'build_parser',
+           'main']
 
 # %% ../nbs/14_cli.ipynb #87b1996f
 def at_least(low: int, high: int | None = None):
@@ -932,6 +933,48 @@ def cmd_view(args) -> int:
           f"open {got['index']}")
     return 1 if got['left_out'] else 0
 
+# %% ../nbs/14_cli.ipynb #0c601334
+def forget_args(p):
+    "Options of `memgate forget`: the sessions to take back, and ingest's, to read the project on without them."
+    ingest_args(p)
+    for a in p._actions:
+        if a.dest == 'session': a.help = 'the session file to take back (repeatable)'
+    p.add_argument('--remove-old', action='store_true',
+                   help='remove each cut log rather than keep it whole beside (NAME.jsonl.pre-forget-HEAD)')
+
+def _forget_checked(args, files: list[str]) -> list:
+    "The logs forget cuts, once it is sure it can read each on; the queries to read on."
+    from memgate.forget import reading_logs
+    todo = reading_logs(args.log_dir, files)
+    periods = [p for p, _ in todo if p.parent.name != p.relative_to(args.log_dir).parts[0]]
+    if periods and not args.period:
+        raise ConfigError(f"{periods[0]} is a period's log: give --period as the run that wrote it did, "
+                          "and --consolidate to make level 2 again")
+    return todo
+
+
+# %% ../nbs/14_cli.ipynb #368dc971
+def cmd_forget(args) -> int:
+    "Take sessions back: leave them out of later runs, cut each log before its first turn that read them, read on."
+    from memgate.forget import forget_sessions
+    from memgate.log import read_log
+    if not args.session:
+        raise ConfigError("memgate forget: name the session file to take back with --session FILE")
+    files, args.session = args.session, []
+    todo = _forget_checked(args, files)
+    queries = {read_log(p).events[0]['query'] for p, _ in todo}
+    for c in forget_sessions(args.log_dir, files, keep_old=not args.remove_old):
+        kept = f"the whole log kept as {c.old.name}" if c.old else "the rest removed"
+        print(f"{c.path}: cut before turn {c.t} ({plural(c.dropped, 'line')} away; {kept})", file=sys.stderr)
+    if not todo: print(f"no log under {args.log_dir} reads {', '.join(files)} now: later runs leave it out",
+                       file=sys.stderr)
+    args.resume, args.query = True, args.query or sorted(queries) or None
+    rc = cmd_ingest(args) if queries or args.query else 0
+    print("a synced section may still hold what the session gave: memgate review, then memgate sync, "
+          "rewrites it", file=sys.stderr)
+    return rc
+
+
 # %% ../nbs/14_cli.ipynb #a0c1e001
 def rotate_args(p):
     "Options of `memgate rotate`."
@@ -1064,6 +1107,8 @@ COMMANDS = dict(
             cmd_review),
     view=("write a static site from each memory line down to the session lines behind it (open from disk)",
           view_args, cmd_view),
+    forget=("take a session back: leave it out of later runs and make each memory drawn from it again without "
+            "it", forget_args, cmd_forget),
     sync=("write the reviewed memories into a managed section of AGENTS.md or CLAUDE.md", sync_args, cmd_sync),
     export=('write training records (exact prompts, responses, rewards) of the turns of logs',
             export_args, cmd_export),

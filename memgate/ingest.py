@@ -21,6 +21,7 @@ from .periods import PeriodError, by_period, kinds_in
 from .feed import ChunkFeed, Reader, UnreadView
 from .queries import Query
 from .client import BASELINE_MODEL, ModelClient
+from .forget import forgotten, left_out
 from .log import LogLines, LogWriter, log_head, no_symlink, read_log, stats, verify, Stats, TURN_KINDS
 from .loop import NOTHING_PARSED, LoopConfig, ResumePoint, ResumeError, Turn, run_loop, unread
 from .loop import Cheap, outcome_of
@@ -682,6 +683,11 @@ async def ingest(plan: IngestPlan,
     project = await asyncio.to_thread(load_project, plan.project, cfg.tool_result_chars, cfg.redact,
                                       Selection() if plan.period else cfg.select)
     name = project_folder(plan.log_dir, project)
+    # the sessions a person took back (`memgate forget`) are left out of every run, every period
+    if gone := forgotten(Path(plan.log_dir) / name):
+        keep = frozenset(str(s.path) for s in project.sessions if not left_out(s, gone))
+        only = keep if plan.only is None else keep & plan.only
+        plan = replace(plan, only=only)
     if plan.only is not None: project = await asyncio.to_thread(part_of, project, plan.only)
     # a scorer fitted for another query, model or settings: refused before any call
     for q in plan.queries if plan.pregate is not None else ():
