@@ -29,7 +29,9 @@ def sent_text(folder: Path, redact: bool = True) -> str:
     "Every chunk's text of the project in `folder`, as a run would send it."
     return '\n'.join(c.text for c in chunk_project(load_project(folder, redact=redact), workers=1))
 
-USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s]+)@', re.I)
+# (a userinfo holds no `?`: an `@` in a query's password is no userinfo's end,
+# `jdbc:postgresql://host:5432/db?user=u&password=+P@lg…`)
+USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s?]+)@', re.I)
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
 # (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential;
 # `appid`, OpenWeatherMap's key, is the query's credential)

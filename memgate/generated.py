@@ -7,14 +7,15 @@ Docs: https://memgate.github.io/memgate/generated.html.md"""
 # %% ../nbs/00f_generated.ipynb #736be3dd
 from __future__ import annotations
 import base64, binascii, hashlib, re, urllib.parse
+from functools import lru_cache
 import re2
-from .words import CODE_WORDS, dictionary
+from .words import CODE_WORDS, SECRET_WORDS, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
            'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
-           'percent_encoded', 'code_runs', 'memorable', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der',
-           'decodes_harmless', 'pseudonym']
+           'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'every_candidate', 'wrapped_runs', 'checked_id',
+           'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -340,6 +341,34 @@ def memorable(text: str):
                 and any(c in _MARK for c in marks) and '@' not in marks[:1] + marks[-1:]):
             yield m.start(), m.start() + len(word)
 
+# %% ../nbs/00f_generated.ipynb #8ed0b922
+# four to eight words drawn from a list (diceware's, a password manager's), quoted as one value: no
+# word of a sentence's grammar among them (`fern plum ginger thistle`, not `fix the login page`)
+_QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([a-z]{3,10}(?: [a-z]{3,10}){3,7})(?=[`"'”])''')
+
+@lru_cache(maxsize=2)
+def _grammar(most: int = 300) -> frozenset[str]:
+    "The words every sentence is made of: the `most` frequent of written and spoken English."
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS as F
+    return frozenset(F['english_wikipedia'][:most] + F['us_tv_and_film'][:most])
+
+def drawn_words(text: str) -> list[tuple[int, int]]:
+    "(start, end) of each quoted run of words drawn at random: a passphrase."
+    out = []
+    for m in _QUOTED_WORDS.finditer(text):
+        words = m[1].split()
+        # (a list's word a dictionary lacks, `plum`, is still a word: one may be only pronounceable)
+        known = sum(w in dictionary() for w in words)
+        said = lambda w: wordlike(w) or len(w) <= 4 and re.search('[aeiouy]', w)
+        # (and a message's words: a credential's, code's, more than one of the commonest thousand,
+        # `password reset email sent`)
+        if (len(set(words)) == len(words) and known >= len(words) - 1 and all(map(said, words))
+                and not set(words) & (_grammar() | CODE_WORDS | SECRET_WORDS)
+                and len(set(words) & _grammar(1000)) <= 1):
+            out.append(m.span(1))
+    return out
+
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -348,6 +377,7 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     words += [(s, e) for s, e in percent_encoded(text)
               if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in code_runs(text) if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in drawn_words(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

@@ -19,18 +19,19 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'NUMBER_WORDS',
-           'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR',
-           'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote',
-           'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words',
-           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public',
-           'grouped', 'prose_findings', 'name_said_findings', 'value_said_findings', 'account_pair_findings',
-           'opening_code_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'position_findings']
+           'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'LICENCE_SAID',
+           'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR',
+           'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
+           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'name_said_findings',
+           'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'code_list_findings',
+           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
+           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -392,9 +393,11 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 
 # %% ../nbs/00e_positions.ipynb #d51a9fb2
 # where a secret-named name may stand: one of its words (or a glued one) in any case
-# (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`)
+# (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`; and a
+# personal access token's `pat` after its service's name, `asanaPat`: `secret_name` decides)
 _SECRET_WORD = re.compile('(?i)'
-                          + '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS, key=len, reverse=True))
+                          + '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len,
+                                            reverse=True))
                           + r'|(?<=[_.-])codes?(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
@@ -404,7 +407,7 @@ _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}'
 # %% ../nbs/00e_positions.ipynb #45134594
 # `re` tries every word at every place; RE2 reads the text once, as its skeleton (no word holds a
 # space or a `?`)
-_WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS, key=len, reverse=True)).encode()
+_WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len, reverse=True)).encode()
 _WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?)')
 _WORD_AT = re2.compile(b'(?i)(?:' + _WORDS + b')')
 
@@ -740,7 +743,11 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|ag
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
 
-_TOKEN_SAID = set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
+# a licence's words: what they are said to be is a key only when it is long and quoted as one
+# (`AG Grid license is `Using_this_{…}_[v3]_…``), never a licence's name (`license: Apache-2.0`)
+LICENCE_SAID = ('license', 'licence', 'license key', 'licence key', 'product key', 'activation key')
+_TOKEN_SAID = (set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
+               | set(LICENCE_SAID))
 # words whose credential is digits (a PIN, a code sent to be typed back)
 _PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук)(?![a-z])')
 NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS, *SENT_CODE_PHRASES,
@@ -748,9 +755,10 @@ NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS, *SENT_CODE_PHRASES,
                           *(p for p in _PHRASES
                             if p.startswith(('код ', 'sms ', 'doğrulama', 'mã ')))})
 _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=.:-]{12,}')
-_SAID_WORDS = set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
+_SAID_WORDS = (set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
+               | set(LICENCE_SAID))
 # (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
-_PROSE = re.compile(r'(?i)(?<![A-Za-z0-9/.])(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase))))?(?:'
+_PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase))))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은가이]))')   # (a particle may follow: `PINは`, `パスワードは`)
 _SAID_GATE = Gate(_SAID_WORDS)
@@ -762,7 +770,7 @@ _SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')'
                       r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
-    |`[^`\n]{3,80}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
+    |`[^`\n]{3,400}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
@@ -861,19 +869,34 @@ def _machine_value(text: str, s: int, e: int,
     marks = set(re.findall(r'[!#$%&*+;=?@^~()]', v))
     mix = ((kinds == 3 and re.search(r'[^\w\s]', v) or kinds == 2 and len(marks) >= 2)
            and not re.search(r'[A-Za-z_]\w*[(\[{]|^\$', v))
-    return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix)
+    # (or, quoted, long and of no spaces: a licence's key, a signed blob)
+    long = quoted and text[s - 1] == '`' and len(v) >= 40 and kinds >= 2 and not re.search(r'\s', v)
+    return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix or long)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
+
+# %% ../nbs/00e_positions.ipynb #3d7af648
 def _prose_value(text: str, t) -> tuple[int, int, bool]:
     "(start, end, quoted) of a prose token's value."
     s, e = t.span(1)
     quoted = t[1][0] in '`"\'«“「(„'
     # (markdown's bold is no part of it: `**Msitu-chai-178**`)
     if t[1].startswith('**'): return s + 2, e - 2, True
-    if quoted: return s + 1, e - 1, True
+    if quoted:
+        # (French quotes hold a space inside each, often a no-break one: `« R@bb1t! »`)
+        s, e = s + 1, e - 1
+        while s < e and text[s] in ' \t\u00a0\u202f': s += 1
+        while e > s and text[e - 1] in ' \t\u00a0\u202f': e -= 1
+        return s, e, True
     # (and a Chinese sentence's final particle glued to it: `…d52a了`)
+    end = e
     while e > s and text[e - 1] in '.,;:!?)]}>\'"了吧呢啊': e -= 1
+    # (but a `?` or `!` the sentence goes on after is the value's: `Winter2025? です`,
+    # `… is Winter2012?.`)
+    if (marks := re.match(r'[!?]+', text[e:end])) and (
+            end - e > len(marks[0]) or re.match(r'[ \t]+[^\x00-\x7f\s]', text[end:end + 3])):
+        e += len(marks[0])
     # (a string's escaped line end is the text's, not the value's: `algorithm\r`)
     while e - s > 2 and re.match(r'\\[nrt]', text[e - 2:e]): e -= 2
     return s, e, False
@@ -1081,8 +1104,10 @@ def prose_findings(text: str) -> list[Found]:
         # (`"secret", algorithms=…`, `token("foo")`)
         # (or words said whole: a recovery key of words)
         token = span and m[0].lower() in _TOKEN_SAID and span != phrase
+        licence = m[0].lower() in LICENCE_SAID     # (a licence's words: only a long quoted key)
         if token and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
-                          and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))):
+                          and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))
+                          and (not licence or span[1] - span[0] >= 40 and text[span[0] - 1] == '`')):
             continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
@@ -1151,6 +1176,10 @@ _MAIL_PAIR = re.compile(r'[\w.+-]+@[\w-]+(?:\.[\w-]+)+`?[ \t]+/[ \t]+`?(?P<pw>[^
 # and an administrator's well-known account for the user (`- admin / Biscuit1990*`, `root / …`)
 _ADMIN_PAIR = re.compile(r'(?i)(?<![\w/-])`?(?:admin|administrator|root|superuser|sa|pi|ubnt|elastic|postgres)`?'
                          r'[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
+# or glued to it as Basic's `user:password` is (`… it gives admin:Winter2012?`; not an image's
+# `postgres:16.3@sha256:…`, nor a scope's `admin:org`)
+_ADMIN_GLUED = re.compile(r'(?i)(?<![\w/@:.-])(?:admin|administrator|root|superuser|elastic)'
+                          r':(?P<pw>[^\s/`:@]{6,})(?![:@\w])')
 # (a password's marks, its cases and digits mixed, or its letters and digits glued: not a
 # version's, a product's or a branch's `-` and `.`)
 _password_marks = lambda v: bool(
@@ -1160,7 +1189,8 @@ _password_marks = lambda v: bool(
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
-    said = (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text), *_ADMIN_PAIR.finditer(text))
+    said = (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text), *_ADMIN_PAIR.finditer(text),
+            *_ADMIN_GLUED.finditer(text))
     pairs = [m for m in said if _password_marks(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
@@ -1402,13 +1432,17 @@ def code_list_findings(text: str) -> list[Found]:
 
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
-_ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$'
+_ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|-{3,}\+-{3,}|\+-{3,}\+'
+                        r'|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$'
                         r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$'
                         r'|^[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*$')
 # a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output); of two
 # names, with a rule of dashes under it (`vault kv get`'s `Key  Value` over `---  -----`)
 _ALIGNED_HEADER = re.compile(r'(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*')
-_TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$')
+_TABLE_SEP = re.compile(r'^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$'
+                        # (psql's rule joins its dashes with `+`; MySQL's border opens and closes
+                        # with one)
+                        r'|^[ \t]*\+?-{3,}(?:\+-{3,})+\+?[ \t]*$')
 _TWO_NAMES = re.compile(r'[ \t]*[\w.-]+(?: {2,}|\t+)[\w.-]+[ \t]*')
 _DASH_RULE = re.compile(r'[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*')
 

@@ -442,6 +442,8 @@ _INI_LINE = re.compile(r'(?:^|\n)[ \t]*(?:\d+(?:→|\t))?[A-Za-z_][\w.-]*=$')
 _ENV_ASSIGN = re.compile(r'(?:^|[\s"\'`(])[A-Z][A-Z0-9]*_[A-Z0-9_]*=$')
 _YAML_KEY = re.compile(r'(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?[A-Za-z_][\w.-]*:[ \t]+$')
 
+
+# %% ../nbs/01_redact.ipynb #82219251
 def code_value(text: str, s: int, e: int) -> bool:
     "Whether `text[s:e]`, taken where a credential may stand, is code."
     v = text[s:e]
@@ -466,6 +468,9 @@ def code_value(text: str, s: int, e: int) -> bool:
     # (digits with a keypad's star or hash are a code typed, not arithmetic: `*59358`, `6864#`)
     if expression(v) and not re.fullmatch(r'[*#]\d{4,8}#?|\d{4,8}#', v): return True
     if not _CODE_VALUE.fullmatch(v): return False
+    # (a capitalised word and a number, a year's, as people make a password: `Simba_2019`; code's
+    # names of a year are lower case, `table_2019`)
+    if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}', v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
     parts = [p.lower() for p in re.findall(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+', v)]
@@ -487,6 +492,9 @@ def template_only(value: str) -> bool:
 
 # %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
+# (and a name before a string of code's, its prefix and parenthesis too: `IPV4_PAT = r"…"`, `X_PAT = ("…"`,
+# a separator's `HEX_PAT, "…"`)
+_PAT_BEFORE = re.compile(r'''([A-Za-z_][\w.$]*)["'\]]?[ \t]*(?:=>|:=|[:=,])[ \t]*\(?[rRbBfFuU]{0,2}["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`):
 # a backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a
@@ -577,6 +585,10 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
+            # (a `…_pat` holding a regular expression is a pattern's, `HEX_PAT = r"[0-9a-f]+"`; its
+            # personal access token's has none of its marks, `asanaPat = "2/…/…:…"`)
+            pat = _PAT_BEFORE.search(text, max(0, s - 80), s)
+            if pat and name_words(pat[1])[-1:] == ['pat'] and re.search(r'[\\^$*+?()\[\]{}|]', value): continue
             person = plain_words(value) and not diceware(value)
             if k and machine_made(k[1]) and person and kind != 'prose-credential': continue
             cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
@@ -629,12 +641,14 @@ def keyed_random(text: str,
 
 # %% ../nbs/01_redact.ipynb #abe46334
 def public_jwt(token: str) -> bool:
-    "Whether `token`, a JSON web token, says it is an anonymous role's (Supabase's anon key): public by design."
-    try:
-        body = token.split('.')[1]
-        claims = json.loads(base64.urlsafe_b64decode(body + '=' * (-len(body) % 4)))
+    "Whether `token`, a JSON web token, is no credential: an anonymous role's (Supabase's anon), or unsigned."
+    decoded = lambda part: json.loads(base64.urlsafe_b64decode(part + '=' * (-len(part) % 4)))
+    try: head, body = map(decoded, token.split('.')[:2])
     except (IndexError, ValueError, UnicodeDecodeError): return False
-    return isinstance(claims, dict) and claims.get('role') == 'anon'
+    # (`alg: none` and no signature: it proves nothing, as jwt.io's and the RFC's examples)
+    unsigned = (isinstance(head, dict) and str(head.get('alg', '')).lower() == 'none'
+                and token.count('.') == 2 and not token.split('.')[2])
+    return unsigned or isinstance(body, dict) and body.get('role') == 'anon'
 
 # %% ../nbs/01_redact.ipynb #f25049ba
 # a command that prints a file (`cat`, `head`, `type`, `Get-Content`), and the file it names (RE2:

@@ -164,6 +164,11 @@ def _random_name(name: str) -> bool:
     changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
     return len(core) >= 12 and changes / (len(core) - 1) >= 0.3
 
+# %% ../nbs/00d_words.ipynb #9f169b61
+# what a pattern (`…_pat`) matches, in code
+_PATTERN_OF = frozenset('''url re regex rx glob file path name line word search match ignore exclude include
+    date time fmt format str string log route query filter key text token'''.split())
+
 # %% ../nbs/00d_words.ipynb #1ee0f0dc
 def secret_name(name: str,
                 alone: bool = False, # an `AMBIGUOUS` word alone names one too (`--auth`, `--pass`)
@@ -180,8 +185,9 @@ def secret_name(name: str,
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
-    # (a personal access token after its service's name, `ASANA_PAT`, `gitlab_pat`)
-    if len(words) > 1 and words[-1] == 'pat': return True
+    # (a personal access token after its service's name, `ASANA_PAT`, `gitlab_pat`; a pattern's
+    # abbreviation after what it matches is code's: `url_pat`, `re_pat`)
+    if len(words) > 1 and words[-1] == 'pat' and words[-2] not in _PATTERN_OF: return True
     # two words that are one credential's word written apart (`sessionId`, `pass_word`; not an app's id)
     if ''.join(words[-2:]) in SECRET_WORDS - {'keys', 'appid'} and len(words) >= 2: return True
     # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
@@ -257,7 +263,7 @@ class Gate:
         return last[1]
 
 # %% ../nbs/00d_words.ipynb #f4264946
-SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code'})
+SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code', 'pat'})
 
 # %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it
@@ -270,6 +276,7 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
+    |(?:os\.environ|ENV|process\.env)\[["']?[\w.-]*["']?\]?
     |(?:System\.getenv|Deno\.env\.get|os\.getenv|os\.environ\.get|ENV\.fetch|getenv|env)
      \(["'][\w.-]+["']\)
     |(?:secretKeyRef|configMapKeyRef|valueFrom):.*
@@ -279,6 +286,7 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
 # RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
+    |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
     |my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:(?:some|the|a|test|fake|sample|secret|password|token|key|pass)\d{0,3}
     |value|string|none|null

@@ -60,7 +60,8 @@ def test_a_level2_line_is_traced_down_to_the_session_line_behind_it(period_site)
     first = re.search(r'<li id="L1"><a href="\.\./(l/[^"]+)">- (INC-\d+)', text)
     line = (site / first[1]).read_text()
     # the level-2 turn, the period's turn below it, and the record behind it in its session file
-    assert re.search(r'<h3>turn \d+</h3>', line) and re.search(r'<h3>period 2026-0\d, turn \d+</h3>', line)
+    assert re.search(r"<h3>level 2, turn \d+: read period 2026-0\d's memory</h3>", line.replace('&#x27;', "'"))
+    assert re.search(r'<h3>period 2026-0\d, turn \d+</h3>', line)
     href = re.search(r'href="\.\./(s/[0-9a-f]{12}\.html)#r(\d+)"', line)
     session = (site / href[1]).read_text()
     sec = re.search(rf'<section id="r{href[2]}">(.*?)</section>', session, re.S)[1]

@@ -97,7 +97,8 @@ def _tails(code: str, width: int) -> list[int]:
             nxt = lines[t.start[0]].strip() if t.start[0] < len(lines) else ''
             # one token, then the bracket closes; not a string continued by another; joined, it fits
             tail = len(rest) > 1 and rest[1].type == tokenize.OP and rest[1].string in ')]}'
-            concat = toks[i - 1].type == tokenize.STRING and rest[0].type == tokenize.STRING
+            # (comments on the lines after leave no token within reach: no tail)
+            concat = toks[i - 1].type == tokenize.STRING and bool(rest) and rest[0].type == tokenize.STRING
             if tail and not concat and not nxt.startswith('#') and len(lines[t.start[0] - 1].rstrip()) + 1 + \
                     len(nxt) <= width: out.append(t.start[0] + 1)
     return out
