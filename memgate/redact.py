@@ -32,10 +32,10 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'SAID_AN_ID', 'SAID_PUBLIC', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
            'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
-           'template_only', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret',
-           'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored', 'use_store',
-           'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
-           'redact_seams', 'seam_values']
+           'template_only', 'pattern_regex', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
+           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored',
+           'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
+           'found_values', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -492,9 +492,6 @@ def template_only(value: str) -> bool:
 
 # %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
-# (and a name before a string of code's, its prefix and parenthesis too: `IPV4_PAT = r"…"`, `X_PAT = ("…"`,
-# a separator's `HEX_PAT, "…"`)
-_PAT_BEFORE = re.compile(r'''([A-Za-z_][\w.$]*)["'\]]?[ \t]*(?:=>|:=|[:=,])[ \t]*\(?[rRbBfFuU]{0,2}["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`):
 # a backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a
@@ -534,6 +531,17 @@ _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split()
 _CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
 _BRACKETED = re.compile(r'<[A-Za-z][\w.-]*>$')
 _ARN_OR_DIGEST = re.compile(r'(?:(?:^|[\s"\'=])arn:[\w:/.+-]*|(?i:\bsha(?:1|224|256|384|512)=))$')
+
+# %% ../nbs/01_redact.ipynb #7394e674
+# a name before a string of code's, its prefix and parenthesis too: `IPV4_PAT = r"…"`, `X_PAT = ("…"`,
+# a separator's `HEX_PAT, "…"`
+_PAT_BEFORE = re.compile(r'''([A-Za-z_][\w.$]*)["'\]]?[ \t]*(?:=>|:=|[:=,])[ \t]*\(?[rRbBfFuU]{0,2}["'`]*$''')
+
+def pattern_regex(text: str, s: int, value: str) -> bool:
+    "Whether `value`, at `s`, is the regular expression a pattern's `…_pat` name holds: no access token."
+    # (a personal access token's has none of a regular expression's marks: `asanaPat = "2/…/…:…"`)
+    pat = _PAT_BEFORE.search(text, max(0, s - 80), s)
+    return bool(pat and name_words(pat[1])[-1:] == ['pat'] and re.search(r'[\\^$*+?()\[\]{}|]', value))
 
 # %% ../nbs/01_redact.ipynb #a04343be
 def _no_value(text: str, s: int, e: int, kind: str) -> bool:
@@ -585,10 +593,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             # names itself, or names what a machine makes and holds a person's words (not in prose)
             named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
-            # (a `…_pat` holding a regular expression is a pattern's, `HEX_PAT = r"[0-9a-f]+"`; its
-            # personal access token's has none of its marks, `asanaPat = "2/…/…:…"`)
-            pat = _PAT_BEFORE.search(text, max(0, s - 80), s)
-            if pat and name_words(pat[1])[-1:] == ['pat'] and re.search(r'[\\^$*+?()\[\]{}|]', value): continue
+            if pattern_regex(text, s, value): continue
             person = plain_words(value) and not diceware(value)
             if k and machine_made(k[1]) and person and kind != 'prose-credential': continue
             cookie = kind == 'cookie' or re.search(r'(?i)cookie\W{0,6}$', text[max(0, s - 40):s])
