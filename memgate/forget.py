@@ -28,6 +28,8 @@ FORGOTTEN = 'forgotten.json'
 
 def forgotten(folder) -> frozenset[str]:
     "The session files that runs whose logs are in `folder` leave out."
+    # (no folder, or a file in its place: no list; what reads the logs there says what is wrong)
+    if not Path(folder).is_dir(): return frozenset()
     p = Path(folder) / FORGOTTEN
     text, _ = read_text(p, 'list of forgotten sessions')
     if not text: return frozenset()
