@@ -362,7 +362,8 @@ def drawn_words(text: str) -> list[tuple[int, int]]:
         said = lambda w: wordlike(w) or len(w) <= 4 and re.search('[aeiouy]', w)
         # (and a message's words: a credential's, code's, more than one of the commonest thousand,
         # `password reset email sent`)
-        if (len(set(words)) == len(words) and known >= len(words) - 1 and all(map(said, words))
+        # (a list may draw a word twice: `nectar hazel sonnet quartz sonnet`)
+        if (len(set(words)) >= 4 and known >= len(words) - 1 and all(map(said, words))
                 and not set(words) & (_grammar() | CODE_WORDS | SECRET_WORDS)
                 and len(set(words) & _grammar(1000)) <= 1):
             out.append(m.span(1))

@@ -329,6 +329,9 @@ def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
     # (a rule's match may have taken its literal's closing quote: `"https://…" +`)
     quote = lambda at: 0 <= at < len(text) and text[at] in '"\'' and text.count(text[at], line, s) % 2
     if not (quote(e - 1) or quote(e)): return []
+    # (a CSV row's quoted cell: the next line is the next row,
+    # `"UPS portal","ops","X"⏎"Customs…"`)
+    if re.search(r'"[ \t]*,[ \t]*"', text[line:s]): return []
     pos, out = e if quote(e - 1) else e + 1, []
     while (more := _MORE.match(text, pos)) and (nxt := _LITERAL.match(text, more.end())):
         # (a URL or a flag is a command's next word, `-H "Authorization: …" "https://…"`, no half)
@@ -445,8 +448,10 @@ def _literal_value(text: str, at: int, lit: int, span: tuple[int, int]) -> tuple
     # a bracket opened over lines holds one value only when it closes right after it (not a
     # tuple's; a viewer's line numbers between: `     4→)`)
     alone = '\n' not in text[at:lit] or re.match(r'\s*(?:\d+(?:→|\t)\s*)?\)', text[span[1] + 1:])
-    # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-sun11`)
-    phrase = len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
+    # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-sun11`,
+    # `raven.orchid.nectar.plaza`)
+    phrase = (len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
+              or diceware(literal))
     return None if (name_like(literal) and not phrase) or word or not alone else span
 
 # an array of literals over lines (a viewer's line numbers between): joined, one value in parts
@@ -783,8 +788,8 @@ ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum ha
 
 # of those, the words that name a thing's id and never a credential's kind or algorithm (`md5 <key>`, a
 # licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
-THING_ID_WORDS = frozenset('''vin imei iccid eui etag uuid guid lineage shipment tracking parcel
-    container'''.split())
+THING_ID_WORDS = frozenset('''vin imei iccid eui deveui appeui joineui etag uuid guid lineage
+    shipment tracking parcel container'''.split())
 
 def said_of_id(before: str,
                of: frozenset = ID_WORDS,   # the words that say so
@@ -794,6 +799,8 @@ def said_of_id(before: str,
     # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `)
     while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))+$', rest)) and said[0]:
         rest = rest[:said.start()]
+    # (a note in brackets between is no word of it: `DevEUI (msb): F651…`)
+    rest = re.sub(r'[ \t]*\([^()\n]{1,12}\)$', '', rest)
     # (whole words only: `22fp,` before a value is a value's end, no fingerprint's `fp`)
     words = [t.strip('.,;:()[]`"\'').lower() for t in rest[-40:].split()]
     # (a secret's id is a credential's half: `tencentcloud secret id`, `access key id`)
@@ -1433,7 +1440,7 @@ def code_list_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
 _ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|-{3,}\+-{3,}|\+-{3,}\+'
-                        r'|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*$'
+                        r'|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*"?[\w. -]+"?(?:,"?[\w. -]+"?)+[ \t]*$'
                         r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$'
                         r'|^[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*$')
 # a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output); of two
@@ -1517,8 +1524,9 @@ def table_findings(text: str) -> list[Found]:
         # (a rendered record's mark before its first line: `[ToolResult] name,role,password`)
         line = re.sub(r'^\[[A-Za-z]+\] ', lambda m: ' ' * len(m[0]), line)
         md = '|' in line and _TABLE_SEP.match(nxt)
+        # (its cells quoted or not: a password manager's export quotes each)
         csv = (not md and line.count(',') >= 1
-               and re.fullmatch(r'[ \t]*[\w. -]+(?:,[\w. -]+)+[ \t]*', line))
+               and re.fullmatch(r'[ \t]*"?[\w. -]+"?(?:,"?[\w. -]+"?)+[ \t]*', line))
         # a header's cells are names, not a sentence's clauses (prose has commas too)
         csv = csv and all(len(cell.split()) <= 3 for cell in line.split(','))
         gap = not (md or csv) and (_ALIGNED_HEADER.fullmatch(line)
@@ -1910,7 +1918,9 @@ _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1
 # …}`), its lines numbered too (an agent's Read)
 _GAP = r'(?:[ \t]|\r?\n(?:[ \t]*\d+(?:→|\t))?)*'
 # (a name starts a word: one looked for from inside every word would read each again to its end)
-_C_BYTES = re.compile(r'(?<!\w)(?P<name>[A-Za-z_]\w*)[ \t]*\[[^\]\n]*\][ \t]*=[ \t]*\{' + _GAP
+# (C's `NAME[16] = {…}`, a macro's `#define NAME {…}` or `[…]`, a list's `NAME = […]`)
+_C_BYTES = re.compile(r'(?<!\w)(?P<name>[A-Za-z_]\w*)(?:[ \t]*\[[^\]\n]*\])?'
+                      r'[ \t]*=?[ \t]*[\[{]' + _GAP
                       + r'(?P<v>(?:0[xX][0-9a-fA-F]{1,2}' + _GAP + ',' + _GAP + r'){15,}0[xX][0-9a-fA-F]{1,2})')
 
 def _random_bytes(values: list[int]) -> bool:

@@ -29,7 +29,7 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'SAID_AN_ID', 'SAID_PUBLIC', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
+           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
            'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'pattern_regex', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
@@ -210,6 +210,10 @@ SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment):
 # and one a note above its lines says is public (`# public (shipped to the browser)`), or
 # prose calls a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
 SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
+# and a digest's length of hex alone on its line: an id or a digest a command printed
+ALONE_DIGEST = "a digest's length of hex alone on its line (a container's, an image's id)"
+_ID_HEADER = re.compile(r'(?i)(?:^|[\s"\'{,])x-[\w-]*-id(?:-\d)?["\']?[ \t]*:[ \t]*["\']?$')
+_CSRF_NAME = re.compile(r'(?i)(?:csrf|xsrf)[\w-]*["\']?[ \t]*(?:=|:)[ \t]*["\']?$')
 _SAID_PUBLIC_KEY = re.compile(r'(?i)\bpublic[ _-]?key[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
 
@@ -289,6 +293,18 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
     if said_public(text, s) or _SAID_PUBLIC_KEY.search(text, max(0, s - 30), s): return SAID_PUBLIC
+    # (an HTTP header's id, `x-amz-id-2:`, `X-Request-Id:`; a form's anti-forgery token,
+    # `csrfmiddlewaretoken=`)
+    near = text[max(0, s - 60):s]
+    if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID
+    # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash, `|1|…|…`)
+    if re.search(r'W/\\?"$', near) or re.search(r'(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near):
+        return SAID_AN_ID
+    # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
+    # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
+    # generator's, a fetched credential's)
+    if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and _alone_ids(text, s):
+        return ALONE_DIGEST
     # (a column of values, `Value`, `Data`, holds what its row's name says)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
@@ -297,6 +313,52 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if re.match(r'=[^=\s]', text[e:e + 2]) and _PAIR_NAME_START.search(text, max(0, s - 60), s):
         return PAIR_NAME
     return None
+
+# %% ../nbs/01_redact.ipynb #1a728b68
+# a JSON web token's shape: its header and claims, base64url JSON, and its signature
+_JWT_SHAPE = re.compile(r'eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*')
+
+def _decodes_otherwise(token: str, inner) -> bool:
+    "Whether `token` is base64 whose whole decodes to something not harmless (a key's file)."
+    t = token.rstrip('=')
+    try: base64.b64decode(t + '=' * (-len(t) % 4), altchars=b'-_' if re.search('[-_]', t) else None,
+                          validate=True)
+    except (binascii.Error, ValueError): return False
+    return not decodes_harmless(token, inner)
+
+# %% ../nbs/01_redact.ipynb #b457f112
+_HEX_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*([0-9a-fA-F]+)[ \t]*')
+
+def _alone_ids(text: str, s: int) -> bool:
+    "Whether the hex at `s` stands alone on its line among lines of ids, each of a digest's length."
+    start = text.rfind('\n', 0, s) + 1
+    lines = text.split('\n')
+    i = text.count('\n', 0, start)
+    # (the run of hex lines it stands in: a dump's lines of another length, `xxd -p`'s 60, make it
+    # a part)
+    j, k = i, i
+    while j > 0 and _HEX_LINE.fullmatch(lines[j - 1]): j -= 1
+    while k + 1 < len(lines) and _HEX_LINE.fullmatch(lines[k + 1]): k += 1
+    runs = [_HEX_LINE.fullmatch(line) for line in lines[j:k + 1]]
+    return all(m and len(m[1]) in (40, 64) for m in runs)
+
+# %% ../nbs/01_redact.ipynb #bd6ffd32
+def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
+    "What keeps the run `text[s:e]`: an allowlist, as it stands or under its column's or member's name."
+    value = text[s:e]
+    line_start = text.rfind('\n', 0, s) + 1
+    line_end = text.find('\n', e)
+    before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
+    if kept := next((a for a in lists if a.allows(value, before, line)), None):
+        return kept.description or 'an allowlist'
+    if column := (value_name(text, s, e) or column_name(text, s, e) or row_name(text, s, e)
+                  or member_name(text, s, e)):
+        named = f'{column}: {value}'
+        if kept := next((a for a in lists if a.allows(value, named, named)), None):
+            return kept.description or 'an allowlist'
+        # (a name that names a thing's id: an entity tag's, a device's)
+        if name_words(column)[-1:] and name_words(column)[-1] in THING_ID_WORDS: return SAID_AN_ID
+    return LISTING_ID if listing_id(text, s, e) else None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
 def random_review(text: str, key: bytes = b'') -> list[Found]:
@@ -309,26 +371,15 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     whole = lambda token: decodes_harmless(token, inner) or any(
         a.allows(token, token, token) for a in lists if a.target == 'secret')
     public = [m.span() for m in (*_PUBLIC_PEM.finditer(text), *_CIPHERTEXT.finditer(text))]
+    public += [m.span() for m in _JWT_SHAPE.finditer(text) if public_jwt(m[0])]
     for s, e in every_candidate(text, whole):
         # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
-        if why := _kept_where(text, s, e):
+        if why := _kept_where(text, s, e) or _kept_by_name(text, s, e, lists):
             out.append((s, e, why))
             continue
         value = text[s:e]
-        line_start = text.rfind('\n', 0, s) + 1
-        line_end = text.find('\n', e)
-        before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
-        kept = next((a for a in lists if a.allows(value, before, line)), None)
-        if not kept and (column := value_name(text, s, e) or column_name(text, s, e)
-                                  or row_name(text, s, e) or member_name(text, s, e)):
-            named = f'{column}: {value}'
-            kept = next((a for a in lists if a.allows(value, named, named)), None)
-        if not kept and listing_id(text, s, e):
-            out.append((s, e, LISTING_ID))
-            continue
-        if kept: out.append((s, e, kept.description or 'an allowlist'))
-        elif decodes_harmless(value, inner) or basic_stand_in(value): out.append((s, e, HARMLESS))
+        if decodes_harmless(value, inner) or basic_stand_in(value): out.append((s, e, HARMLESS))
         else:
             s, e = _glued_run(text, s, e)
             out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
@@ -336,7 +387,9 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     # columns): each line is its part, whatever it alone looks like
     inside = lambda s, e: any(a <= s and e <= b for a, b in public)
     # (but lines that are each a whole known shape are a list of them: `0x…` addresses, one a line)
-    wrapped = {(s, e) for s, e, _ in wrapped_runs(text) if not inside(s, e) and not whole(text[s:e])}
+    # (a line alone may decode harmless, a JSON's start, where the whole decodes to a key's file)
+    wrapped = {(s, e) for s, e, j in wrapped_runs(text)
+               if not inside(s, e) and (not whole(text[s:e]) or _decodes_otherwise(j, inner))}
     return sorted([f for f in out if f[:2] not in wrapped]
                   + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped])
 
@@ -471,6 +524,8 @@ def code_value(text: str, s: int, e: int) -> bool:
     # (a capitalised word and a number, a year's, as people make a password: `Simba_2019`; code's
     # names of a year are lower case, `table_2019`)
     if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}', v): return False
+    # (nor does a name end in digits and a password's mark: `SaharaQamar668$`)
+    if re.search(r'\d[!#$%&*?@^~]+$', v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
     # words of a dictionary, of prose or of code (a random run of letters reads as no such words)
     parts = [p.lower() for p in re.findall(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+', v)]
@@ -807,8 +862,11 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
     review = random_review(text)
     positions = _not_code(text, merged(position_findings(text), pasted_output_findings(text)))
     # (a value a note above it says is public is no credential, whatever its name's position says)
-    public = lambda found, kinds=None: [f for f in found if kinds is not None and f[2] not in kinds
-                                        or not said_public(text, f[0])]
+    # (and a JSON web token that is no credential, wherever it stands: unsigned, or an anonymous
+    # role's)
+    jwt = lambda f: text.startswith('eyJ', f[0]) and public_jwt(text[f[0]:f[1]])
+    public = lambda found, kinds=None: [f for f in found if (kinds is not None and f[2] not in kinds
+                                                             or not said_public(text, f[0])) and not jwt(f)]
     return (public(_not_code(text, rules), RULE_KINDS), public(positions), review,
             public(keyed_random(text, review)))
 

@@ -316,8 +316,11 @@ _ELSEWHERE = re.compile(r'^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev
 # a run a generator made: 16 letters and digits or more, of both cases and a digit (each run
 # looked at once: lookaheads from each of its characters would read it again to its end)
 _ALNUM_RUN = re.compile(r'[A-Za-z0-9]{16,}')
+# (every kind of a generator's mix, or 96 bits of hex or more: a key's, AG Grid's licence's)
+_hex_run = lambda r: bool(re.fullmatch(r'[0-9a-f]{24,}|[0-9A-F]{24,}', r) and re.search(r'\d', r)
+                          and re.search('[a-fA-F]', r))
 _made_run = lambda v: any(re.search('[a-z]', r[0]) and re.search('[A-Z]', r[0]) and re.search(r'\d', r[0])
-                          for r in _ALNUM_RUN.finditer(v))
+                          or _hex_run(r[0]) for r in _ALNUM_RUN.finditer(v))
 # the whole of a value that stands for one, or a shape cut short: whatever run it holds
 _STANDS_FOR = re.compile(r'^(?:ENC[\[(]|\$|vault:|@|<|%|#\{|\{\{|!vault)'
                          r'|x{4,}|\*{3,}|\.{3}|…|\[REDACTED', re.I)
