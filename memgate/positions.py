@@ -796,8 +796,9 @@ def said_of_id(before: str,
               ) -> bool:
     "Whether the words `before` a value said in prose end with an identifier's word: it is that id."
     rest = before
-    # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `)
-    while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))+$', rest)) and said[0]:
+    # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `;
+    # possessive: `=` is a mark and a copula both, and a run of them, `=====…`, is not tried 2ⁿ ways)
+    while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))++$', rest)) and said[0]:
         rest = rest[:said.start()]
     # (a note in brackets between is no word of it: `DevEUI (msb): F651…`)
     rest = re.sub(r'[ \t]*\([^()\n]{1,12}\)$', '', rest)

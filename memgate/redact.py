@@ -331,16 +331,21 @@ _HEX_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*([0-9a-fA-F]+)[ \t]*')
 
 def _alone_ids(text: str, s: int) -> bool:
     "Whether the hex at `s` stands alone on its line among lines of ids, each of a digest's length."
-    start = text.rfind('\n', 0, s) + 1
-    lines = text.split('\n')
-    i = text.count('\n', 0, start)
     # (the run of hex lines it stands in: a dump's lines of another length, `xxd -p`'s 60, make it
-    # a part)
-    j, k = i, i
-    while j > 0 and _HEX_LINE.fullmatch(lines[j - 1]): j -= 1
-    while k + 1 < len(lines) and _HEX_LINE.fullmatch(lines[k + 1]): k += 1
-    runs = [_HEX_LINE.fullmatch(line) for line in lines[j:k + 1]]
-    return all(m and len(m[1]) in (40, 64) for m in runs)
+    # a part; looked at line by line from it, never the whole text split per value)
+    start = text.rfind('\n', 0, s) + 1
+    end = text.find('\n', s) % (len(text) + 1)
+    ok = lambda m: bool(m) and len(m[1]) in (40, 64)
+    if not ok(_HEX_LINE.fullmatch(text, start, end)): return False
+    a = start
+    while a > 0 and (m := _HEX_LINE.fullmatch(text, text.rfind('\n', 0, a - 1) + 1, a - 1)):
+        if not ok(m): return False
+        a = text.rfind('\n', 0, a - 1) + 1
+    b = end
+    while b < len(text) and (m := _HEX_LINE.fullmatch(text, b + 1, text.find('\n', b + 1) % (len(text) + 1))):
+        if not ok(m): return False
+        b = text.find('\n', b + 1) % (len(text) + 1)
+    return True
 
 # %% ../nbs/01_redact.ipynb #bd6ffd32
 def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:

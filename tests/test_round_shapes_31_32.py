@@ -101,3 +101,13 @@ def test_a_secret_is_taken_whole(text, value):
 @pytest.mark.parametrize('text', LOOK_ALIKES)
 def test_a_look_alike_is_sent_as_written(text):
     assert redact(text) == text
+
+def test_a_run_of_marks_before_a_value_is_read_once():
+    "`=` is a mark and a copula both: a run of forty before a key was tried 2⁴⁰ ways (round 33's corpus hung)."
+    import signal
+    def stuck(*_): raise TimeoutError('redact did not return within 60 s')
+    signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try: sent = redact('=' * 40 + '\n\nPublic Key:\nBs_ZcjfUcTBbThIb2nd5Bypxl26pP56U62B4V2bMjepDLA7D13W5itKSBZPY5EID5h\n')
+    finally: signal.alarm(0)
+    assert sent.startswith('=' * 40)
