@@ -303,7 +303,9 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
     # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
     # generator's, a fetched credential's)
-    if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and _alone_ids(text, s):
+    leads = _LINE_MARK.sub('', text[text.rfind('\n', 0, s) + 1:s]).strip() == ''
+    if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and (
+            _alone_ids(text, s) or leads and _LISTED_IMAGE.match(text, e)):
         return ALONE_DIGEST
     # (a column of values, `Value`, `Data`, holds what its row's name says)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
@@ -328,6 +330,8 @@ def _decodes_otherwise(token: str, inner) -> bool:
 
 # %% ../nbs/01_redact.ipynb #b457f112
 _HEX_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*([0-9a-fA-F]+)[ \t]*')
+# (or leading a line of a listing whose next field is an image or a digest: `docker ps --no-trunc`'s)
+_LISTED_IMAGE = re.compile(r'[ \t]+(?:sha256:[0-9a-f]{12}|[\w.-]+(?:/[\w.-]+)+(?:[:@]\S*)?(?:\s|$))')
 
 def _alone_ids(text: str, s: int) -> bool:
     "Whether the hex at `s` stands alone on its line among lines of ids, each of a digest's length."

@@ -1,5 +1,5 @@
-"""Rounds 31 and 32's misses, fixed by principle (each measured blind first: round 31 at ecd4fd6, round 32 at
-f2e1b37): each secret below is taken whole and each look-alike is sent as written."""
+"""Rounds 31 to 33's misses, fixed by principle (each measured blind first: round 31 at ecd4fd6, round 32 at
+f2e1b37, round 33 at b086e7a): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -53,6 +53,11 @@ SECRETS = [   # (text, the value)
     ('كلمة المرور: SaharaQamar668$', 'SaharaQamar668$'),
     # a list of drawn words may draw one twice
     ('found: `nectar hazel sonnet quartz sonnet` on a note', 'nectar hazel sonnet quartz sonnet'),
+    # round 33
+    # a password in the clear in an htpasswd-style file; an age key whatever its characters after its prefix
+    ('ops:{PLAIN}$Gęślą-Słoneczko807', '$Gęślą-Słoneczko807'),
+    ('# secret key: AGE-SECRET-KEY-1QG0U057FM6CKN8PQXKN8IC0DBK72G1CILHAWKNV71A8QOJ4A8P01I83IQ2',
+     'QG0U057FM6CKN8PQXKN8IC0DBK72G1CILHAWKNV71A8QOJ4A8P01I83IQ2'),
 ]
 
 LOOK_ALIKES = [
@@ -90,6 +95,9 @@ LOOK_ALIKES = [
     # a log's message of words; the app password's words said of the feature
     '{"level":"info","msg":"password reset email sent","user_id":37372}',
     'the app password feature is nice and this will work soon',
+    # round 33: containers listed with their images
+    '424b92ff46bf72ac6dd8991e36566de00ac521615bea9fa55adc243940fea39c sha256:0cbf1e7acb79387af918b91e4d8322ced3aa8b9',
+    '4f0a15791ac34461b5fc7df2ec43cf69e012cc2edd7310a79fa50c37691d45ef ghcr.io/vetnest/api@sha256:86e79d04abcd',
 ]
 
 @pytest.mark.parametrize('text,value', SECRETS)
