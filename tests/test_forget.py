@@ -73,3 +73,19 @@ def test_forget_over_periods_makes_level2_again_from_the_changed_period(tmp_path
         strip = lambda e: {k: v for k, v in e.items() if k not in ('source', 'read')}
         # (level 2's evidence names its period logs by path: each folder's own)
         assert [strip(e) for e in turns(runs / p)] == [strip(e) for e in turns(without / p)], p
+
+def test_forget_on_a_bundled_session_equals_a_run_without_it(tmp_path):
+    "The bundled sessions, the offline keyword model: forget a Codex rollout, then compare with a run that never had it."
+    from conftest import FIXTURES
+    proj = tmp_path / 'transcripts'
+    shutil.copytree(FIXTURES / 'transcripts', proj)
+    gone = sorted((proj / 'codex').glob('rollout-*.jsonl'))[-1]
+    runs, without = tmp_path / 'runs', tmp_path / 'without'
+    base = ('--project', str(proj), '--model', 'keyword-baseline', '--query', 'infra-root-causes', '--quiet')
+    assert memgate('ingest', *base, '--log-dir', str(runs)).returncode == 0
+    r = memgate('forget', '--session', str(gone), *base, '--log-dir', str(runs))
+    assert r.returncode == 0 and 'cut before turn' in r.stderr, r.stderr
+    shutil.move(gone, tmp_path / gone.name)
+    assert memgate('ingest', *base, '--log-dir', str(without)).returncode == 0
+    mine, theirs = next(runs.rglob('infra-root-causes.jsonl')), next(without.rglob('infra-root-causes.jsonl'))
+    assert turns(mine) == turns(theirs) and len(turns(mine)) > 20
