@@ -75,7 +75,7 @@ def test_forget_over_periods_makes_level2_again_from_the_changed_period(tmp_path
         assert [strip(e) for e in turns(runs / p)] == [strip(e) for e in turns(without / p)], p
 
 def test_forget_on_a_bundled_session_equals_a_run_without_it(tmp_path):
-    "The bundled sessions, the offline keyword model: forget a Codex rollout, then compare with a run that never had it."
+    "The bundled sessions, the offline keyword model: forget a Codex rollout; compare with a run that never had it."
     from conftest import FIXTURES
     proj = tmp_path / 'transcripts'
     shutil.copytree(FIXTURES / 'transcripts', proj)
