@@ -98,9 +98,13 @@ def cut(path,                  # the log
                    if e['kind'] not in ('run_start', 'run_end') and e.get('t', 0) >= t), None)
         if at is None: raise ForgetError(f"{path}: holds no turn {t}")
         head = events[-1].digest
-        with open(path, 'rb') as f: kept = f.read(events[at].offset)
         old = path.with_name(f'{path.name}.pre-forget-{head[:12]}') if keep_old else None
-        with whole_file(path.with_name(f'.{path.name}.forgetting'), 'wb', 'log') as f: f.write(kept)
+        # (the prefix copied a MB at a time: a log of hundreds of MB is never held whole)
+        with open(path, 'rb') as src, whole_file(path.with_name(f'.{path.name}.forgetting'), 'wb', 'log') as f:
+            left = events[at].offset
+            while left > 0 and (block := src.read(min(left, 1 << 20))):
+                f.write(block)
+                left -= len(block)
         if old:
             try: os.link(path, old)
             except FileExistsError: pass
