@@ -13,7 +13,8 @@ with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`
 connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
 `AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
 webhook's token). Host, port, user, path and database are not the secret: a redactor that takes the password and
-keeps the host has kept nothing. A look-alike is taken when it stood whole in the sessions' text and no longer does
+keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A look-alike is
+taken when it stood whole in the sessions' text and no longer does
 in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its masked form.
 """
 import argparse, json, re, sys
@@ -39,9 +40,12 @@ CREDENTIAL_WORD = re.compile(r'pass|pwd|secret|key|token|sig(?!n)|signature|cred
 NAME_FIELD = re.compile(r'(?:name|(?<!app)id)$', re.I)
 URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
+# (an htpasswd line's user and scheme, `ops:{PLAIN}…`, are not its password)
+HTPASSWD = re.compile(r'^[\w.@-]+:\{[A-Z0-9-]+\}(.+)$')
+
 def secret_parts(value: str) -> list[str]:
     "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
-    if m := USERINFO.match(value): return [m[1]]
+    if m := USERINFO.match(value) or HTPASSWD.match(value): return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)
     # (a field's name is its last word: `SharedAccessSignature sr=` is the resource's, not a signature)

@@ -112,7 +112,7 @@ def one_case_letters(core: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
-    if spelt := spelt_hex(text): return generated(spelt)    # (`xxd -p` of a key: what it spells)
+    if spelt := spelt_hex(text): return generated(spelt) or password_like(spelt)   # (`xxd -p`'s)
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)

@@ -728,6 +728,8 @@ SENT_CODE_PHRASES = ['overovaci kod', 'ověřovací kód', 'jednorázový kód',
                      'kode verifikasi', 'κωδικός επαλήθευσης', 'קוד אימות']
 
 # multi-word ones joined back
+# (`pass` alone has other senses, a test's, a boarding pass; what it lets in says it is one's)
+_LETS_IN = [f'{w} pass' for w in 'vault root admin sudo become db database wifi login ssh ftp smtp user'.split()]
 _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
             'seed phrase', 'recovery phrase', 'mnemonic phrase', 'recovery codes', 'backup codes',
             'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
@@ -739,7 +741,8 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
             'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
             'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
-            'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης', 'ביטוי הסיסמה']
+            'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης',
+            'ביטוי הסיסמה', *_LETS_IN]
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
@@ -1007,18 +1010,19 @@ _PASSPHRASE_SAID = re.compile(
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]|[ \t]+[—–][ \t]))")
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
-# as the Codecov credential`
+# as the Codecov credential`, an apposition: `decodes to `X`, the Orthanc admin password`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
-    (?:(?:—|–|--|-|,|\()[ \t]*
+    (?:(?:—|–|--|-|,|\()?[ \t]*
        (?:that's|that\ is|this\ is|it's|it\ is|which\ is|là|это|bu)[ \t]+
        (?:(?:the|our|your|my)[ \t]+)?
+     |(?:—|–|,|\()[ \t]*(?:the|our|your|my)[ \t]+
      |as[ \t]+(?:the|our|your|my|a|an)[ \t]+)
     (?:[\w.-]+[ \t]+){0,2}?
     (?:password|passphrase|pin|token|secret|credential|api[ ]key
      |mật\ khẩu|пароль|şifre|lösenord|lösenordet)
     # (the noun itself, not a word before another's: `as the credential file`)
     (?![\w-]|'s|[ \t]+(?:file|files|profile|helper|store|manager|path|name|type|provider|chain|cache
-                      |format|id)\b)
+                      |format|id|field|prompt|policy|reset|hash)\b)
     ''', re.X)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
@@ -1215,10 +1219,14 @@ OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy d
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
+# (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`)
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
-                        r'|passcode|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
-                        r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|[:=])[ \t]*){1,2}[`"\'“«]?'
-                        r'[*#]?(?P<v>\d{4,8})(?!\d)')   # (a keypad's star or hash: no digit of it)
+                        r'|passcode|combination|kombination|combinación|combinaison|combinazione'
+                        r'|kombinacja|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
+                        r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to|[:=])'
+                        r'[ \t]*){1,2}[`"\'“«]?'
+                        # (a keypad's star or hash: no digit of it)
+                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![\d-])')
 
 # (or a number given for what it opens, after a colon, a dash or an `and`: `patterns: 73683790 for the
 # rack door and 053419 for the alarm panel`; a year paid for a door, a port for a gate are no code)
@@ -1881,7 +1889,8 @@ def format_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #e3c54c76
 _SETTER = re.compile(r'''(?<![\w.])(?:\w+\.)*(?:set|with)_?(?P<name>[A-Za-z]\w{1,40})'''
                      r'''\([ \t]*(?P<q>["'])'''
-                     r'''(?P<v>[^"'\n\\]{1,200})(?P=q)[ \t]*[,)]''')
+                     # (a licence's key: 700 characters)
+                     r'''(?P<v>[^"'\n\\]{1,1000})(?P=q)[ \t]*[,)]''')
 # a block named for credentials, and its keys' values (`tokens {⏎ agent = "…"`,
 # `[snmp]⏎community = …`)
 _BLOCK = re.compile(r'(?m)^(?P<i>[ \t]*)(?:\[(?P<section>[\w.-]+)\]'

@@ -837,10 +837,13 @@ _BASH_STDOUT = re.compile(r'<bash-stdout>([\s\S]*?)</bash-stdout>')
 def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>`
                b: str, # the next record's text: its output, or the `<bash-stdout>`
               ) -> tuple[str, str, int]:
-    "(command, output, where the output starts in `b`) of two records."
+    "(command, output, where the output starts in `b`) of two records; no command if `a` ran none."
     if (cmd := _BASH_INPUT.search(a)) and (out := _BASH_STDOUT.search(b)):
         return f'command: {cmd[1]}', out[1], out.start(1)
-    return a, b, 0
+    # (a tool call and what it returned: a file's listing that names a generator, `openssl rand` in
+    # a `.env.example`, ran nothing, and a tool call after it is no output)
+    call = re.compile(r'(?:\[\w+\] )?Tool:')
+    return (a, b, 0) if call.match(a) and not call.match(b) else ('', b, 0)
 
 # %% ../nbs/01_redact.ipynb #9b228f79
 def printed_secrets(command: str, # a record's text that ran a command

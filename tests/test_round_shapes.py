@@ -93,6 +93,17 @@ SECRETS = [   # (text, the value)
     ('ops:{PLAIN}$Gęślą-Słoneczko807', '$Gęślą-Słoneczko807'),
     ('# secret key: AGE-SECRET-KEY-1QG0U057FM6CKN8PQXKN8IC0DBK72G1CILHAWKNV71A8QOJ4A8P01I83IQ2',
      'QG0U057FM6CKN8PQXKN8IC0DBK72G1CILHAWKNV71A8QOJ4A8P01I83IQ2'),
+    # a combination said in its groups, changed to; a `pass` named for what it lets in
+    ("don't lose this: controlled drugs cabinet code changed to 15-11-11, I'll put it in the vault", '15-11-11'),
+    ('ansible vault pass is CachorroGatinho168 -- run the prod playbook with --check', 'CachorroGatinho168'),
+    # hex that spells a password; a value, then that it is the password (an apposition)
+    ('{"output":"43486430766c7e21586e782565416b582a38\\n"}', '43486430766c7e21586e782565416b582a38'),
+    ("That hex dump decodes to `CHd0vl~!Xnx%eAkX*8`, the Orthanc admin password; I won't echo it",
+     'CHd0vl~!Xnx%eAkX*8'),
+    # a licence's key given to its setter, however long
+    ("LicenseManager.setLicenseKey('Using_this_{AG_Grid}_Enterprise_key_{AG-995538}_in_excess_of_the_licence_"
+     + 'granted_is_not_permitted___' * 20 + "[v3]_[01]_MTc3MzI3MzYwMDAwMA==1f49e9795c5e86a066b0eb775f48c068');",
+     'AG-995538'),
 ]
 
 LOOK_ALIKES = [
@@ -162,7 +173,18 @@ LOOK_ALIKES = [
     # round 33: containers listed with their images
     '424b92ff46bf72ac6dd8991e36566de00ac521615bea9fa55adc243940fea39c sha256:0cbf1e7acb79387af918b91e4d8322ced3aa8b9',
     '4f0a15791ac34461b5fc7df2ec43cf69e012cc2edd7310a79fa50c37691d45ef ghcr.io/vetnest/api@sha256:86e79d04abcd',
+    # a combination's word of no lock; a test's pass
+    'the status code changed to 404-11-11 after the retry', 'the test pass is 12 of 14',
 ]
+
+def test_a_listing_that_names_a_generator_ran_nothing():
+    "A `.env.example` saying `openssl rand` is no command: the tool call after it is not what it printed."
+    from memgate.redact import redact_seams
+    listing = '     8→JWT_SECRET=<generate with: openssl rand -hex 32>\n'
+    call = 'Tool: Bash\n  command: git log -3\n  description: Check state'
+    assert redact_seams([listing, call]) == [listing, call]
+    assert redact_seams(['Tool: Bash\n  command: openssl rand -hex 12', 'f3a9c07e1d2b4a5c6d7e8f9a\n'])[1] != \
+        'f3a9c07e1d2b4a5c6d7e8f9a\n'
 
 @pytest.mark.parametrize('text,value', SECRETS)
 def test_a_secret_is_taken_whole(text, value):
