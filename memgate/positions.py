@@ -21,14 +21,14 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'LICENCE_SAID',
            'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR',
-           'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'SEED_LENGTHS',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'name_said_findings',
            'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'code_list_findings',
-           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
-           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
            'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
            'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
            'member_findings', 'users_map_findings', 'position_findings']
@@ -1395,6 +1395,29 @@ def list_doubts(text: str) -> list[Found]:
             if len(v) >= 6 and shaped and not stand_in:
                 out.append((s, s + len(v), LISTED_VALUE))
     return out
+
+# %% ../nbs/00e_positions.ipynb #06e6a9bb
+# why a token is listed wherever it stands: shaped as a person makes a password (a word or two,
+# digits, a mark: `Biscuit1990*`, `Gato@6211`, `CachorroGatinho168`), as no code's name or number is
+PERSON_SHAPED = "shaped as a person makes a password (words, digits, a mark), kept where nothing named it"
+_L = r'[^\W\d_]'
+_PERSON_SHAPED = re.compile(
+    r'(?<![\w@#$%&*!?./:+=\\-])(?P<v>'
+    # (a word, a mark, digits: not a package's version, `node@18`, nor an issue's number, `fix#123`)
+    rf'{_L}{{3,}}(?:[_.-]?{_L}{{2,}})*(?:[@$&*!]\d{{4,6}}|[$&*!]\d{{2,3}}|\d{{2,4}}[@#$&*!?.])'
+    # (or words glued, then digits)
+    rf'|(?:[A-ZÀ-ÞĀ-Ž]{_L}*[a-zß-ÿ]{_L}{{1,}}){{2,}}\d{{2,4}}[@#$&*!?]?'
+    r')(?![\w@#$%&*/\\-]|\.\w)')
+
+def shape_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each token shaped as a person's password, wherever it stands: a doubt."
+    out = []
+    for m in _PERSON_SHAPED.finditer(text):
+        v = m['v'].rstrip('.?')
+        if re.search(r'\d{2}', v) and not placeholder(v) and not name_like(v):
+            out.append((m.start('v'), m.start('v') + len(v), PERSON_SHAPED))
+    return out
+
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name
