@@ -470,6 +470,14 @@ def _array_value(text: str, at: int) -> tuple[int, int] | None:
     made = sum(bool(re.search(r'\d', p) and re.search('[A-Za-z]', p)) for p in parts) * 2 >= len(parts)
     return (lits[0].start() + 1, lits[-1].end() - 1) if len(lits) >= 2 and made else None
 
+# %% ../nbs/00e_positions.ipynb #59be93df
+# a shell's assignment (`export KEY=v`), or a value, then a command it is the environment of
+# (`PGPASSWORD=x psql -h db`: a word, then argv with a flag or a shell's operator): a word
+_SHELL_SET = re.compile(r'(?:export|set|setenv)[ \t]+$')
+_ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*)*?[ \t]+'
+                         r'(?:--?[A-Za-z]|&&|\|\|?|;|>)')
+
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
@@ -487,7 +495,7 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
         return _block(text, at, name_at - line_start)
     # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest
     # of the line; a shell's (`export KEY=v`): a word
-    shell = re.search(r'(?:export|set|setenv)[ \t]+$', text[line_start:name_at])
+    shell = _SHELL_SET.search(text, line_start, name_at) or _ENV_PREFIX.match(text, at)
     # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
     words = _BARE_WORDS.match(text, at)
     words = words and not {w.lower() for w in words[0].split()} & _KEYWORDS
@@ -1400,22 +1408,26 @@ def list_doubts(text: str) -> list[Found]:
 # why a token is listed wherever it stands: shaped as a person makes a password (a word or two,
 # digits, a mark: `Biscuit1990*`, `Gato@6211`, `CachorroGatinho168`), as no code's name or number is
 PERSON_SHAPED = "shaped as a person makes a password (words, digits, a mark), kept where nothing named it"
-_L = r'[^\W\d_]'
-_PERSON_SHAPED = re.compile(
-    r'(?<![\w@#$%&*!?./:+=\\-])(?P<v>'
-    # (a word, a mark, digits: not a package's version, `node@18`, nor an issue's number, `fix#123`)
-    rf'{_L}{{3,}}(?:[_.-]?{_L}{{2,}})*(?:[@$&*!]\d{{4,6}}|[$&*!]\d{{2,3}}|\d{{2,4}}[@#$&*!?.])'
-    # (or words glued, then digits)
-    rf'|(?:[A-ZÀ-ÞĀ-Ž]{_L}*[a-zß-ÿ]{_L}{{1,}}){{2,}}\d{{2,4}}[@#$&*!?]?'
-    r')(?![\w@#$%&*/\\-]|\.\w)')
+# (a token, then its parts: letters, a mark, digits, a mark; each part once, so read in a line's time)
+_TOKEN = re.compile(r'(?<![\w@#$%&*!?./:+=\\-])[^\W\d_][\w@#$&*!?.-]{3,40}(?![\w@#$%&*/\\-])')
+_PARTS = re.compile(r'(?P<w>[^\W\d_]{3,}(?:[_.-][^\W\d_]{2,})*)(?P<a>[@$&*!]?)(?P<d>\d{2,6})'
+                    r'(?P<b>[@#$&*!?.]?)')
 
 def shape_doubts(text: str) -> list[Found]:
     "(start, end, why) of each token shaped as a person's password, wherever it stands: a doubt."
     out = []
-    for m in _PERSON_SHAPED.finditer(text):
-        v = m['v'].rstrip('.?')
-        if re.search(r'\d{2}', v) and not placeholder(v) and not name_like(v):
-            out.append((m.start('v'), m.start('v') + len(v), PERSON_SHAPED))
+    for t in _TOKEN.finditer(text):
+        v = t[0]                       # (a mark after the digits is its own: `tortilla1106?`)
+        if not (m := _PARTS.fullmatch(v)) or placeholder(v) or name_like(v): continue
+        w, n = m['w'], len(m['d'])
+        # a word, a mark, digits (not a package's version, `node@18`); a word, digits, a mark; or
+        # words glued, each a capital and small letters, then digits
+        glued = w[0].isupper() and sum(c.isupper() for c in w) >= 2 and not w.isupper() and n <= 4
+        # (a full stop after digits ends a sentence as often: one only after a word's inner capital)
+        b = m['b'] and (m['b'] != '.' or any(c.isupper() for c in w[1:]))
+        if (m['a'] and n >= (4 if m['a'] == '@' else 2)) or (b and n <= 4 and not m['a']) or (
+                not m['a'] and not m['b'] and glued):
+            out.append((t.start(), t.start() + len(v), PERSON_SHAPED))
     return out
 
 

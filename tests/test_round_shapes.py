@@ -212,3 +212,14 @@ def test_a_run_of_marks_before_a_value_is_read_once():
     try: sent = redact('=' * 40 + f'\n\nPublic Key:\n{key}\n')
     finally: signal.alarm(0)
     assert sent.startswith('=' * 40)
+
+def test_a_run_of_glued_words_is_judged_once_as_a_doubt():
+    "Words glued with capitals (`AbAbAb…`): a first pattern of nested runs tried 2ⁿ ways and hung CI's audit."
+    import signal
+    from memgate.positions import shape_doubts
+    def stuck(*_): raise TimeoutError('shape_doubts did not return within 60 s')
+    signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try: got = shape_doubts('Ab' * 40 + ' x ' + 'Ab' * 20000 + ' MumbaiChaiwala1972$')
+    finally: signal.alarm(0)
+    assert [(e - s) for s, e, _ in got] == [len('MumbaiChaiwala1972$')]
