@@ -460,8 +460,10 @@ def decodes_harmless(token: str, inner) -> bool:
     if len(plain) < 8 or not all(c.isprintable() or c in '\n\r\t' for c in plain): return False
     # what it says is judged as text: a secret in it, a generated value, or `user:password` (HTTP
     # Basic's) is none
-    return not (inner(plain) or any(generated(t) for t in _RUN.findall(plain))
-                or re.fullmatch(r'[\w.@+-]{1,64}:\S{4,}', plain))
+    # (but a name and settings after its colon is no login: `flags:checkout_v2=on;search_v3=off`)
+    login = re.fullmatch(r'[\w.@+-]{1,64}:\S{4,}', plain) and not re.fullmatch(
+        r'[\w.@+-]+:(?:\w+=[\w.-]*[;,&])+\w+=[\w.-]*', plain)
+    return not (inner(plain) or any(generated(t) for t in _RUN.findall(plain)) or login)
 
 # %% ../nbs/00f_generated.ipynb #3ce5b59f
 def pseudonym(value: str, key: bytes = b'') -> str:

@@ -474,6 +474,12 @@ def _array_value(text: str, at: int) -> tuple[int, int] | None:
 # a shell's assignment (`export KEY=v`), or a value, then a command it is the environment of
 # (`PGPASSWORD=x psql -h db`: a word, then argv with a flag or a shell's operator): a word
 _SHELL_SET = re.compile(r'(?:export|set|setenv)[ \t]+$')
+# (a webhook's signature header is a MAC of its body at a time, `t=…,v1=…`: no key)
+_SIGNED_AT = re.compile(r't=\d{9,11},(?:v\d+=[0-9a-f]{32,},?)+(?![^\s,])')
+_signed = lambda text, at: any(_SIGNED_AT.match(text, max(0, at - d)) for d in (0, 2))
+# (a value is given when it is one, not a stand-in nor a MAC)
+_given = lambda text, span: (span[1] > span[0] and not placeholder(text[span[0]:span[1]])
+                             and not _signed(text, span[0]))
 _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*)*?[ \t]+'
                          r'(?:--?[A-Za-z]|&&|\|\|?|;|>)')
 
@@ -540,8 +546,12 @@ def sentence(value: str) -> bool:
     # capital to start or a symbol to end
     made = (any(re.search(r'\d', w) for w in words)
             and (value[0].isupper() or value[-1] in '!?#*$%&@'))
-    said = any(w.lower().strip("'") in _FUNCTION_WORDS for w in words)
-    return len(words) > 1 and not made and said
+    said = [w for w in words if w.lower().strip("'") in _FUNCTION_WORDS]
+    # (or drawn words, a number last, a few of them a sentence's by chance: `ball another cliff
+    # below 26`; a sentence starts with its own: `the same as step 3`)
+    drawn = (len(words) >= 4 and words[-1].isdigit() and words[0].lower() not in _FUNCTION_WORDS
+             and len(said) <= 0.4 * len(words))
+    return len(words) > 1 and not made and not drawn and bool(said)
 
 # %% ../nbs/00e_positions.ipynb #5f60290b
 def _said_of(text: str, name: str, s: int, e: int) -> bool:
@@ -601,7 +611,7 @@ def assignment_findings(text: str,
             continue
         done = m.end()
         if span and (PAIRS.match(text, span[0]) or _said_of(text, name, *span)): continue
-        if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
+        if span and _given(text, span):
             out.append((*span, 'assigned-credential'))
             done = span[1]
         elif span and span[1] > span[0] and kept is not None: kept.append((*span, KEPT_STAND_IN))
@@ -1016,7 +1026,8 @@ _PASSPHRASE_SAID = re.compile(
     r"|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
-    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]|[ \t]+[—–][ \t]))")
+    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
+    r"|[ \t]+[—–][ \t]|[ \t]+\())")
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
 # as the Codecov credential`, an apposition: `decodes to `X`, the Orthanc admin password`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
@@ -1220,6 +1231,16 @@ def account_pair_findings(text: str) -> list[Found]:
             out.append((s, e, 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #386ddb83
+# (a network's key is said of the network, quoted, a passphrase's words: `le wifi QA c'est « Lab
+# butter candy 49 »`; a network's name has no number among words)
+_WIFI_SAID = re.compile(r'''(?i)\b(?:wi-?fi|wlan|wpa2?)\b[^\n.;:]{0,30}?
+                        (?:\bis|c'est|\best|\bist|\bes|\bè|\bé|[:=])[ \t]*[«"“'`][ \t]*
+                        (?P<v>[^«»"“”'`\n]{8,80}?)[ \t]*[»"”'`]''', re.X)
+_wifi_phrases = lambda text: [m for m in _WIFI_SAID.finditer(text) if 3 <= len(m['v'].split()) <= 8
+                              and re.search(r'(?:^|\s)\d+(?:\s|$)|[!?#%&*]', m['v'])]
+
+
 # %% ../nbs/00e_positions.ipynb #1d808d6a
 # what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
@@ -1248,14 +1269,14 @@ _OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-
                           r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
 
 def opening_code_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each code said of what it opens: a device's, a door's, an alarm's."
+    "(start, end, kind) of each code said of what it opens: a door's, an alarm's, a network's."
     words = lambda of: re.findall(r'\w+', of.lower())
     opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
     said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text))
-    return [(*m.span('v'), 'prose-credential') for m in said
-            if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
+    said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
+    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
@@ -1445,13 +1466,19 @@ _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mf
                     r'|\bkody[ \t]+(?:zapasowe|odzyskiwania)'
                     r'|резервн\w*[ \t]+код\w*|код\w*[ \t]+(?:восстановления|резервн\w*)'
                     r'|\bmã[ \t]+(?:dự[ \t]+phòng|khôi[ \t]+phục)|\b(?:kurtarma|yedek)[ \t]+kod\w*'
-                    r'|\b(?:reserv|återställnings)kod\w*)'
-                    r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*:?')
+                    r'|\b(?:reserv|återställnings)kod\w*'
+                    # (and in the scripts that write no space: `バックアップコード`, `恢复码`)
+                    r'|(?:バックアップ|リカバリー?|復旧|回復|予備)コード'
+                    r'|(?:备用|恢复|备份|恢復|備用|復原)[码碼]'
+                    r'|(?:복구|백업)[ \t]*코드)'
+                    r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[:：]?')
 # every branch of it holds one of these
-_CODES_GATE = Gate(['code', 'codig', 'códig', 'codici', 'kod', 'код', 'mã'])
+_CODES_GATE = Gate(['code', 'codig', 'códig', 'codici', 'kod', 'код', 'mã',
+                    'コード', '码', '碼', '코드'])
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')
-_CODES_SAID = re.compile(r'(?:[^\n.:;!?]|\.(?=\w)){0,80}?(?::|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
+_CODES_SAID = re.compile(r'(?:[^\n.:;!?：]|\.(?=\w)){0,80}?'
+                         r'(?:[:：]|\b(?:are|were)(?=[ \t]+(?=[\w-]*\d)[A-Za-z0-9-]{6,}))')
 # (or, whatever its sentence says, the next lines are codes alone: `GitHub gave me these recovery codes, where …?`)
 _CODE_LINES = re.compile(r'[^\n]*\n(?:[ \t]*\n)?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?=[\w-]*\d)[A-Za-z0-9]{3,}'
                          r'(?:[- ][A-Za-z0-9]{3,}){0,3}[ \t]*\n')

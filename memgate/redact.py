@@ -502,6 +502,7 @@ _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?
 _ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
 _INI_LINE = re.compile(r'(?:^|\n)[ \t]*(?:\d+(?:→|\t))?[A-Za-z_][\w.-]*=$')
 _ENV_ASSIGN = re.compile(r'(?:^|[\s"\'`(])[A-Z][A-Z0-9]*_[A-Z0-9_]*=$')
+_BARE_END = re.compile(r'(?<![=!<>:])=[ \t]*\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*$')
 _YAML_KEY = re.compile(r'(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?[A-Za-z_][\w.-]*:[ \t]+$')
 
 
@@ -626,7 +627,9 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # short to show its shape, `sntryu_...`, stands for one)
     said_id = kind.startswith('prose') and said_of_id(text[max(0, s - 60):s])
     cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
-    return bool(code or stand_in or key or said_id or cut
+    # (an unquoted value on the line after a bare `KEY=`: that key is empty, the line another's)
+    after = text[s - 1:s] not in ('"', "'") and _BARE_END.search(text, max(0, s - 120), s)
+    return bool(code or stand_in or key or said_id or cut or after
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -791,6 +794,8 @@ _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200}(?:\r?\n[A-Za-z0-9+/=_.-]{8,200}){0,
 # or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
 _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
 _STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
+_COMPUTES_MAC = re.compile(r'(?i)createHmac|\bhmac\.new\b|\bdgst\b[^|\n]*-hmac|hexdigest\('
+                           r'|\.digest\(')
 _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
 
 # %% ../nbs/01_redact.ipynb #8660a91d
@@ -805,6 +810,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
     if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
            or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
+    # (a MAC or a digest the command computes of a message with the key: `createHmac(…)`,
+    # `openssl dgst -hmac`, `hmac.new(…).hexdigest()`)
+    if _COMPUTES_MAC.search(command): return []
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`); not a name
     # the command gives a value (`docker run -d -e POSTGRES_PASSWORD=… postgres` prints its id)

@@ -273,7 +273,8 @@ _KEY_RUN = re.compile(r'(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}')
 # (or a generator's mixture, no space, both cases and two digits or more: `(Kd7#p!Rz@2mQ&f`, pwgen's)
 _MIXTURE = re.compile(r'^(?=\S*[A-Z])(?=\S*[a-z])(?=(?:\S*\d){2})\S+$')
 _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|@(?:keychain|env):\S+
-    |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{?[A-Za-z_]\w*\}?|\$\{.*\}|\$\(.*\)
+    |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{.*\}|\$\(.*\)
+    |\$(?:[A-Z_][A-Z0-9_]*|[a-z_][A-Za-z_]*\d{0,2}|\d)
     |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
     |(?:os\.environ|ENV|process\.env)\[["']?[\w.-]*["']?\]?

@@ -1,5 +1,5 @@
-"""Rounds 29 to 33's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
-860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a): each secret below is taken whole and each
+"""Rounds 29 to 34's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28): each secret below is taken whole and each
 look-alike is sent as written."""
 import re
 import pytest
@@ -104,6 +104,18 @@ SECRETS = [   # (text, the value)
     ("LicenseManager.setLicenseKey('Using_this_{AG_Grid}_Enterprise_key_{AG-995538}_in_excess_of_the_licence_"
      + 'granted_is_not_permitted___' * 20 + "[v3]_[01]_MTc3MzI3MzYwMDAwMA==1f49e9795c5e86a066b0eb775f48c068');",
      'AG-995538'),
+    # round 34
+    # recovery codes listed after their name in a script that writes no space
+    ('GitHubのbotの2FA、念のためリカバリーコードを貼っておきます：\nwx9n3-h85vd\ntxnod-40ip9\n2mbyr-5banr\n使ったら消して',
+     'txnod-40ip9'),
+    # a `$` that starts a value, not a variable's name; Bundler's host credential in another format
+    ('     8→MYAPP_UPLOAD_KEY_ALIAS=upload\n    10→MYAPP_UPLOAD_STORE_PASSWORD=$pumpkin143P\n', '$pumpkin143P'),
+    ('bundle_gems__contribsys__com = "c3dd0a6d:c62dc6dc"', 'c3dd0a6d:c62dc6dc'),
+    ('     5→app.bundle.gems.contribsys.com=708d7e75:9c6f20ff', '708d7e75:9c6f20ff'),
+    # a network's passphrase said of the network; drawn words with a number last, a parenthesis after
+    ("Pour tester : code PIN 677953, et le wifi QA c'est « Lab butter candy 49 » (Metro)", 'Lab butter candy 49'),
+    ('bastion: key ~/.ssh/deploy — the passphrase is ball another cliff below 26 (yes, with spaces)',
+     'ball another cliff below 26'),
 ]
 
 LOOK_ALIKES = [
@@ -175,7 +187,31 @@ LOOK_ALIKES = [
     '4f0a15791ac34461b5fc7df2ec43cf69e012cc2edd7310a79fa50c37691d45ef ghcr.io/vetnest/api@sha256:86e79d04abcd',
     # a combination's word of no lock; a test's pass
     'the status code changed to 404-11-11 after the retry', 'the test pass is 12 of 14',
+    # round 34: a Stripe object's id, a Bitcoin address, a release's commit, an id's default
+    '"default_payment_method": "pm_1bqkcFWTSBLA1uzGnjM7LQ84",',
+    'bitcoin-cli -testnet -rpcwallet=payouts dumpprivkey 14y8i5gy5ZimTQWcfEQWbDsHta9ZULbkRA',
+    '    <add key="SentryRelease" value="17b30cabb5b26d3c411a94b0179f4349a4c2017c" />',
+    '  kmsKeyId: process.env.KMS_KEY_ID ?? "1a1d3355-7411-4964-8fc6-eed13d69fec0",',
+    # a webhook's signature header (a MAC of the body), base64 of settings, a reference, a network's name
+    '    stripe-signature: t=1758313275,v1=486f4a35f09138f5d8b9a8563583614e375dd51a0a54b71d5a67f98f7527e4c5',
+    'FLAGS_B64=ZmVhdHVyZS1mbGFnczpjaGVja291dF92Mj1vbjtzZWFyY2hfdjM9b2ZmO2J1aWxkPTM5OTQ=',
+    'SMTP_PASSWORD=$(STRIPE_SECRET_KEY)', 'the guest wifi is "Office Guest 5G"',
+    # the line after an empty `KEY=` is another's, a placeholder
+    '    STRIPE_WEBHOOK_SECRET=\n    PAYPAL_CLIENT_SECRET=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX\n',
+    # the environment of a command, then the command
 ]
+
+def test_a_value_before_a_command_is_one_word():
+    "`PGPASSWORD=x psql -h db`: the command after the environment's value is kept."
+    assert redact('PGPASSWORD=Xk9#mQ2vLp7 psql -h db -U app') == 'PGPASSWORD=[REDACTED:password] psql -h db -U app'
+
+def test_what_a_command_computes_with_a_key_is_a_mac_not_the_key():
+    "`createHmac(key).update(body).digest('hex')` prints a MAC of the body: sent as it is."
+    from memgate.redact import redact_seams
+    cmd = ("Tool: Bash\n  command: node -e \"console.log(require('crypto').createHmac('sha256','whsec_LnHsWLPKEsRrgJP8"
+           "q4klHVMk9BSt7zzo').update(p).digest('hex'))\"")
+    mac = 'ef473a3647b841d998d2083916813f6070ee6f4b1b4378721e53405e401c29c9\n'
+    assert redact_seams([cmd, mac])[1] == mac
 
 def test_a_listing_that_names_a_generator_ran_nothing():
     "A `.env.example` saying `openssl rand` is no command: the tool call after it is not what it printed."
