@@ -1,6 +1,6 @@
 """Rounds 29 to 34's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
-860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28): each secret below is taken whole and each
-look-alike is sent as written."""
+860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28): each secret below
+is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
