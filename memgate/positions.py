@@ -71,7 +71,7 @@ CREDENTIAL_ARGS = {
                                    'xfreerdp', 'vncviewer', 'sqlplus')},
     ('redis-cli', '-a'): 'both', ('keydb-cli', '-a'): 'both', ('openssl', '-k'): 'next',
     ('codecov', '-t'): 'both', ('influx', '-t'): 'both', ('heroku', '-t'): 'next',
-    ('ngrok', '-authtoken'): 'next',
+    ('ngrok', '-authtoken'): 'next', ('cypher-shell', '-p'): 'next',
     ('vault', '-token'): 'next', ('consul', '-token'): 'next', ('nomad', '-token'): 'next',
     ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0, ('vault', 'login'): 0,
     ('wandb', 'login'): 0,
@@ -179,12 +179,15 @@ def segments(line: str) -> list[list[tuple[str, list[int]]]]:
 # %% ../nbs/00e_positions.ipynb #0eae4402
 _FLAG = re.compile(r'^(-{1,2})([A-Za-z][\w.-]*)(=)?')
 
+_ACTS_ON = re.compile(r'(?:export|import|list|delete|gen|show|rotate|revoke|describe|remove)-')
+
 def flag_parts(v: str, cmd: str | None) -> tuple[str, int, bool] | None:
     "(flag, value start, names a credential) of flag word `v`, or None."
     if not (m := _FLAG.match(v)): return None
-    long = (m[1] == '--' or (cmd, m[1] + m[2]) in CREDENTIAL_ARGS
-            or (len(m[2]) > 1 and secret_name(m[2], True)))
-    if long: return m[1] + m[2], m.end(), len(m[2]) > 1 and secret_name(m[2], True)
+    # (a flag that acts on secrets names which, `--export-secret-keys <key id>`: no credential)
+    named = len(m[2]) > 1 and secret_name(m[2], True) and not _ACTS_ON.match(m[2])
+    long = m[1] == '--' or (cmd, m[1] + m[2]) in CREDENTIAL_ARGS or named
+    if long: return m[1] + m[2], m.end(), named
     return v[:2], 2, False
 
 # %% ../nbs/00e_positions.ipynb #ab4beaa9
@@ -335,7 +338,9 @@ def continued_literal(text: str, s: int, e: int, kind: str) -> list[Found]:
     pos, out = e if quote(e - 1) else e + 1, []
     while (more := _MORE.match(text, pos)) and (nxt := _LITERAL.match(text, more.end())):
         # (a URL or a flag is a command's next word, `-H "Authorization: …" "https://…"`, no half)
-        if re.match(r'[a-z][a-z0-9+.-]*://|-', nxt[0][1:]): break
+        # (nor, on a command line, a quoted word after a space alone: argv's next, `-p 'X' 'Y'`)
+        if re.match(r'[a-z][a-z0-9+.-]*://|-', nxt[0][1:]) or kind == 'command-credential' and (
+                not re.search(r'[+.&~]', more[0])): break
         out.append((nxt.start() + 1, nxt.end() - 1, kind))
         pos = nxt.end()
     return out
@@ -1237,6 +1242,13 @@ def account_pair_findings(text: str) -> list[Found]:
 _WIFI_SAID = re.compile(r'''(?i)\b(?:wi-?fi|wlan|wpa2?)\b[^\n.;:]{0,30}?
                         (?:\bis|c'est|\best|\bist|\bes|\bè|\bé|[:=])[ \t]*[«"“'`][ \t]*
                         (?P<v>[^«»"“”'`\n]{8,80}?)[ \t]*[»"”'`]''', re.X)
+# (or a number said to be what opens it, no code's word between: `pour désarmer l'alarme c'est
+# 129616`; a combination's groups after a colon in its clause: `voor het kluisje …: 17-95-15`)
+_OPENED_SAID = re.compile(r"(?i)(?<![\w'])(?:\w{1,2}')?(?P<of>\w+)[ \t]+"
+                          r"(?:c'est|is|est|ist|es|è|é|:)[ \t]+(?P<v>\d{4,8})"
+                          r"(?=[ \t]*(?:[,;.!?)]|$|[ \t]+(?:puis|then|und|et|and)\b))")
+_COMBINATION = re.compile(r'(?P<of>[^\n.!?:]{1,60})[:：][ \t]*'
+                          r'(?P<v>\d{1,3}(?:-\d{1,3}){2,3})(?![\d-])')
 _wifi_phrases = lambda text: [m for m in _WIFI_SAID.finditer(text) if 3 <= len(m['v'].split()) <= 8
                               and re.search(r'(?:^|\s)\d+(?:\s|$)|[!?#%&*]', m['v'])]
 
@@ -1244,7 +1256,8 @@ _wifi_phrases = lambda text: [m for m in _WIFI_SAID.finditer(text) if 3 <= len(m
 # %% ../nbs/00e_positions.ipynb #1d808d6a
 # what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
-    sim porta alarme cofre tür tor portão puerta'''.split())
+    sim porta alarme cofre tür tor portão puerta porte portail coffre cadenas casier digicode deur
+    kluis kluisje poort spind drzwi brama candado cassaforte lucchetto'''.split())
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
@@ -1274,7 +1287,8 @@ def opening_code_findings(text: str) -> list[Found]:
     opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
-    said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text))
+    said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text),
+            *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text))
     said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
     return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)]
 
@@ -1848,12 +1862,24 @@ _READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpass
 _PIPED = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|\becho(?:[ \t]+-[neE]+)*)[ \t]+
     (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`]+))[ \t]*\|[ \t]*""", re.X)
 
+_HERE_STRING = re.compile(r'''<<<[ \t]*(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"'''
+                          r'''|(?P<bare>[^\s'"|;&<>$`]+))''')
+_FROM_STDIN = re.compile(r'(?<![\w.-])([A-Za-z_][\w.-]*)=(?:@?-|@/dev/stdin)(?!\S)')
+_before = lambda text, m: text[text.rfind('\n', 0, m.start()) + 1:m.start()]
+
 def piped_findings(text: str) -> list[Found]:
     "(start, end, kind) of each literal piped into a command that reads a password from its input."
     out = []
     for m in _PIPED.finditer(text):
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
         if _READS_STDIN.match(text, m.end()) and not placeholder(m[group]):
+            out.append((*m.span(group), 'command-credential'))
+    # (or given it as a here-string, `<<< "…"`, where it reads a secret's field from its input:
+    # `vault kv put path recovery_codes=@/dev/stdin <<< "…"`)
+    for m in _HERE_STRING.finditer(text) if '<<<' in text else ():
+        group, line = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None), _before(text, m)
+        named = any(secret_name(n) for n in _FROM_STDIN.findall(line))
+        if (named or _READS_STDIN.match(line)) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     return out
 

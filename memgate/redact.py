@@ -14,6 +14,7 @@ from functools import lru_cache
 from .found import FindingsStore
 from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
+                           SECRET_WORDS,
                            column_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, names_key_id, names_store, placeholder,
@@ -502,6 +503,8 @@ _CODE_VALUE = re.compile(r'[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?->)[A-Za-z_$]\w*)*(?
 _ENV_LINE = re.compile(r'(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$')
 _INI_LINE = re.compile(r'(?:^|\n)[ \t]*(?:\d+(?:→|\t))?[A-Za-z_][\w.-]*=$')
 _ENV_ASSIGN = re.compile(r'(?:^|[\s"\'`(])[A-Z][A-Z0-9]*_[A-Z0-9_]*=$')
+# (a name whose words name a secret, `driver_password_hash_v7`: a field's, said of a password)
+_names_secret = lambda value: bool(set(name_words(value)) & SECRET_WORDS)
 _BARE_END = re.compile(r'(?<![=!<>:])=[ \t]*\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*$')
 _YAML_KEY = re.compile(r'(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?[A-Za-z_][\w.-]*:[ \t]+$')
 
@@ -621,11 +624,14 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     stand_in = _stand_in(value) and not diceware(value)
     # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
     key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)
-    # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there)
-    code = code_value(text, s, e) and not (phrase or config or kind == 'table-credential')
+    # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there; so
+    # does a credential's flag, words with a number: `-passin pass:domino_beacon_juniper103`)
+    argv = kind == 'command-credential' and re.search(r'\d', value)
+    code = code_value(text, s, e) and not (phrase or config or argv or kind == 'table-credential')
     # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`; and a value cut
     # short to show its shape, `sntryu_...`, stands for one)
-    said_id = kind.startswith('prose') and said_of_id(text[max(0, s - 60):s])
+    said_id = kind.startswith('prose') and (said_of_id(text[max(0, s - 60):s])
+                                            or name_like(value) and _names_secret(value))
     cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
     # (an unquoted value on the line after a bare `KEY=`: that key is empty, the line another's)
     after = text[s - 1:s] not in ('"', "'") and _BARE_END.search(text, max(0, s - 120), s)

@@ -1,6 +1,6 @@
-"""Rounds 29 to 34's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
-860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28): each secret below
-is taken whole and each look-alike is sent as written."""
+"""Rounds 29 to 35's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4): each
+secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -116,6 +116,18 @@ SECRETS = [   # (text, the value)
     ("Pour tester : code PIN 677953, et le wifi QA c'est « Lab butter candy 49 » (Metro)", 'Lab butter candy 49'),
     ('bastion: key ~/.ssh/deploy — the passphrase is ball another cliff below 26 (yes, with spaces)',
      'ball another cliff below 26'),
+    # round 35
+    # a credential's flag whose value is words with a number; cypher-shell's password flag
+    ('openssl rsa -in certs/partner-sftp.key.enc -passin pass:domino_beacon_juniper103 -pubout',
+     'domino_beacon_juniper103'),
+    ("cypher-shell -a neo4j+s://graph.kryo-fleet.io -u neo4j -p 'Reefer1975*wb' 'RETURN 1'", 'Reefer1975*wb'),
+    # a secret's field read from a here-string
+    ('vault kv put secret/ops/admin recovery_codes=@/dev/stdin <<< "2wiq-6sy4 fkk2-r1dp t5dz-ozpt sxb0-z7xr"',
+     '2wiq-6sy4 fkk2-r1dp t5dz-ozpt sxb0-z7xr'),
+    # what a code opens, said in French and Dutch; a combination after its clause's colon
+    ("Le code de la porte de service est 9667*, et pour désarmer l'alarme c'est 129616 puis la touche OFF.",
+     '129616'),
+    ('En voor het kluisje met de reserve-gateways: 17-95-15. Kun je een checklist maken?', '17-95-15'),
 ]
 
 LOOK_ALIKES = [
@@ -198,8 +210,16 @@ LOOK_ALIKES = [
     'SMTP_PASSWORD=$(STRIPE_SECRET_KEY)', 'the guest wifi is "Office Guest 5G"',
     # the line after an empty `KEY=` is another's, a placeholder
     '    STRIPE_WEBHOOK_SECRET=\n    PAYPAL_CLIENT_SECRET=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX\n',
-    # the environment of a command, then the command
+    # round 35: argv's next word after a password; a key's id a flag exports; a field's name said of a password
+    "cypher-shell -a neo4j+s://graph.io -u neo4j -p 'Reefer1975*wb' 'RETURN 1'".split(" -p ")[0],
+    '--armor --export-secret-keys A4D7B3BDE755259B7BDED9B905ABC216409C4A3E',
+    '- Password field renamed: `driver_password_hash_v7`',
+    'the safe is 1200 mm wide', 'tests: 12-14-16 passed',
 ]
+
+def test_argvs_next_quoted_word_is_no_half_of_a_password():
+    "`-p 'X' 'RETURN 1'`: two words of argv, not a literal continued."
+    assert redact("cypher-shell -u neo4j -p 'Reefer1975*wb' 'RETURN 1'").endswith("' 'RETURN 1'")
 
 def test_a_value_before_a_command_is_one_word():
     "`PGPASSWORD=x psql -h db`: the command after the environment's value is kept."
