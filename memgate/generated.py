@@ -413,8 +413,18 @@ _VIN_VALUE = {**{str(d): d for d in range(10)}, **dict(zip('ABCDEFGH', range(1, 
               **dict(zip('STUVWXYZ', range(2, 10)))}
 _VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 
+_BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+
 def checked_id(token: str) -> bool:
-    "Whether `token` is an id its own check digit vouches for: a VIN, a UPS parcel number."
+    "Whether `token` is an id its own check digits vouch for: a VIN, a UPS parcel's, a Bitcoin address."
+    # (a Bitcoin address: base58 of a version, a key's hash and 4 bytes of its double SHA-256; an
+    # address is public, payments go to it)
+    if 26 <= len(token) <= 35 and token[0] in '13' and all(c in _BASE58 for c in token):
+        n = 0
+        for c in token: n = n * 58 + _BASE58.index(c)
+        if n >> 200: return False
+        raw = n.to_bytes(25, 'big')
+        return hashlib.sha256(hashlib.sha256(raw[:-4]).digest()).digest()[:4] == raw[-4:]
     if len(token) == 17 and all(c in _VIN_VALUE for c in token):
         r = sum(_VIN_VALUE[c] * w for c, w in zip(token, _VIN_WEIGHTS)) % 11
         return token[8] == ('X' if r == 10 else str(r))

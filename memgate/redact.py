@@ -167,7 +167,7 @@ IN_A_PATH = "an id between a URL's or a file path's segments"
 # what keeps a random-looking run that leads a listing's row (`jq`'s `@tsv`, a CLI's rows)
 LISTING_ID = "a listing's first field, its record's id"
 # what keeps one whose check digit holds
-CHECKED_ID = "an id its own check digit vouches for (a vehicle's VIN, a UPS parcel's number)"
+CHECKED_ID = "an id its own check digits vouch for (a vehicle's VIN, a UPS parcel's number, a Bitcoin address)"
 # what keeps one that is a label of a host's name (`a9eba73zb2c9mb-ats.iot.eu-central-1.amazonaws.com`)
 IN_A_HOST = "a label of a host's name: an address"
 # what keeps one that a heading above it says is a digest

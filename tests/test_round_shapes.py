@@ -125,6 +125,8 @@ SECRETS = [   # (text, the value)
     ('vault kv put secret/ops/admin recovery_codes=@/dev/stdin <<< "2wiq-6sy4 fkk2-r1dp t5dz-ozpt sxb0-z7xr"',
      '2wiq-6sy4 fkk2-r1dp t5dz-ozpt sxb0-z7xr'),
     # what a code opens, said in French and Dutch; a combination after its clause's colon
+    # 32 hex digits from a 3 under a routing key (PagerDuty's): no Bitcoin address
+    ('  pagerduty_routing_key: "3df34b69c3981836968189f791ccd834"', '3df34b69c3981836968189f791ccd834'),
     ("Le code de la porte de service est 9667*, et pour désarmer l'alarme c'est 129616 puis la touche OFF.",
      '129616'),
     ('En voor het kluisje met de reserve-gateways: 17-95-15. Kun je een checklist maken?', '17-95-15'),
@@ -201,7 +203,6 @@ LOOK_ALIKES = [
     'the status code changed to 404-11-11 after the retry', 'the test pass is 12 of 14',
     # round 34: a Stripe object's id, a Bitcoin address, a release's commit, an id's default
     '"default_payment_method": "pm_1bqkcFWTSBLA1uzGnjM7LQ84",',
-    'bitcoin-cli -testnet -rpcwallet=payouts dumpprivkey 14y8i5gy5ZimTQWcfEQWbDsHta9ZULbkRA',
     '    <add key="SentryRelease" value="17b30cabb5b26d3c411a94b0179f4349a4c2017c" />',
     '  kmsKeyId: process.env.KMS_KEY_ID ?? "1a1d3355-7411-4964-8fc6-eed13d69fec0",',
     # a webhook's signature header (a MAC of the body), base64 of settings, a reference, a network's name
@@ -215,6 +216,9 @@ LOOK_ALIKES = [
     '--armor --export-secret-keys A4D7B3BDE755259B7BDED9B905ABC216409C4A3E',
     '- Password field renamed: `driver_password_hash_v7`',
     'the safe is 1200 mm wide', 'tests: 12-14-16 passed',
+    # a Bitcoin address its checksum vouches for; a minisign public key
+    'bitcoin-cli -testnet -rpcwallet=payouts dumpprivkey 14y8i5gy5ZimTQWcfEQWbDsHta9ZULbkRA',
+    '- Public key (release checksums, minisign): RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
