@@ -345,6 +345,11 @@ def memorable(text: str):
 # four to eight words drawn from a list (diceware's, a password manager's), quoted as one value: no
 # word of a sentence's grammar among them (`fern plum ginger thistle`, not `fix the login page`)
 _QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([a-z]{3,10}(?: [a-z]{3,10}){3,7})(?=[`"'”])''')
+# (but what a call that reports is given is a message, `t.Error("expected unknown flag error")`,
+# a test's name, `t.Run("…")`, `it("…")`)
+_REPORTED = re.compile(r"""(?:\b(?:Errorf?|Fatalf?|Logf?|Skipf?|Run|print\w*|panic|warn\w*|info|debug|error
+    |assert\w*|describe|it|test|expect|raise[ \t]+\w+|log(?:ger)?\.\w+|console\.\w+|fmt\.\w+
+    |errors\.New))[ \t]*\([ \t]*[`"'“]$""", re.X)
 
 @lru_cache(maxsize=2)
 def _grammar(most: int = 300) -> frozenset[str]:
@@ -356,6 +361,7 @@ def drawn_words(text: str) -> list[tuple[int, int]]:
     "(start, end) of each quoted run of words drawn at random: a passphrase."
     out = []
     for m in _QUOTED_WORDS.finditer(text):
+        if _REPORTED.search(text, max(0, m.start() - 40), m.start()): continue
         words = m[1].split()
         # (a list's word a dictionary lacks, `plum`, is still a word: one may be only pronounceable)
         known = sum(w in dictionary() for w in words)

@@ -283,3 +283,9 @@ def test_a_run_of_glued_words_is_judged_once_as_a_doubt():
     try: got = shape_doubts('Ab' * 40 + ' x ' + 'Ab' * 20000 + ' MumbaiChaiwala1972$')
     finally: signal.alarm(0)
     assert [(e - s) for s, e, _ in got] == [len('MumbaiChaiwala1972$')]
+
+def test_words_a_reporting_call_is_given_are_a_message():
+    "Drawn-looking words given to `t.Error(…)`, `t.Run(…)` or `it(…)` are a message or a test's name (cobra's tests)."
+    for text in ('t.Error("expected unknown flag error")', 'it("renders empty table rows fine", () => {'):
+        assert redact(text) == text
+    assert redact('vault pass "fern plum ginger thistle"') != 'vault pass "fern plum ginger thistle"'
