@@ -346,10 +346,10 @@ def memorable(text: str):
 # word of a sentence's grammar among them (`fern plum ginger thistle`, not `fix the login page`)
 _QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([a-z]{3,10}(?: [a-z]{3,10}){3,7})(?=[`"'”])''')
 # (but what a call that reports is given is a message, `t.Error("expected unknown flag error")`,
-# a test's name, `t.Run("…")`, `it("…")`)
+# a test's name, `t.Run("…")`, `it("…")`, ExUnit's and RSpec's `test "…" do`)
 _REPORTED = re.compile(r"""(?:\b(?:Errorf?|Fatalf?|Logf?|Skipf?|Run|print\w*|panic|warn\w*|info|debug|error
     |assert\w*|describe|it|test|expect|raise[ \t]+\w+|log(?:ger)?\.\w+|console\.\w+|fmt\.\w+
-    |errors\.New))[ \t]*\([ \t]*[`"'“]$""", re.X)
+    |errors\.New))(?:[ \t]*\(|[ \t])[ \t]*[`"'“]$""", re.X)
 
 @lru_cache(maxsize=2)
 def _grammar(most: int = 300) -> frozenset[str]:

@@ -2079,12 +2079,12 @@ def users_map_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
-    return merged(command_findings(text), argv_findings(text), pair_findings(text),
-                  table_findings(text), assignment_findings(text), prose_findings(text),
+    # (a seed phrase is a known shape, its checksum's: it names what it covers, before a position)
+    return merged(seed_phrase_findings(text), command_findings(text), argv_findings(text),
+                  pair_findings(text), table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
                   opening_code_findings(text), name_said_findings(text), value_said_findings(text),
-                  seed_phrase_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),

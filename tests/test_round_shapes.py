@@ -286,6 +286,7 @@ def test_a_run_of_glued_words_is_judged_once_as_a_doubt():
 
 def test_words_a_reporting_call_is_given_are_a_message():
     "Drawn-looking words given to `t.Error(…)`, `t.Run(…)` or `it(…)` are a message or a test's name (cobra's tests)."
-    for text in ('t.Error("expected unknown flag error")', 'it("renders empty table rows fine", () => {'):
+    for text in ('t.Error("expected unknown flag error")', 'it("renders empty table rows fine", () => {',
+                 '  test "renders empty table rows fine", config do'):
         assert redact(text) == text
     assert redact('vault pass "fern plum ginger thistle"') != 'vault pass "fern plum ginger thistle"'
