@@ -479,12 +479,13 @@ def _array_value(text: str, at: int) -> tuple[int, int] | None:
 # a shell's assignment (`export KEY=v`), or a value, then a command it is the environment of
 # (`PGPASSWORD=x psql -h db`: a word, then argv with a flag or a shell's operator): a word
 _SHELL_SET = re.compile(r'(?:export|set|setenv)[ \t]+$')
-# (a webhook's signature header is a MAC of its body at a time, `t=…,v1=…`: no key)
-_SIGNED_AT = re.compile(r't=\d{9,11},(?:v\d+=[0-9a-f]{32,},?)+(?![^\s,])')
-_signed = lambda text, at: any(_SIGNED_AT.match(text, max(0, at - d)) for d in (0, 2))
-# (a value is given when it is one, not a stand-in nor a MAC)
-_given = lambda text, span: (span[1] > span[0] and not placeholder(text[span[0]:span[1]])
-                             and not _signed(text, span[0]))
+# (pairs of its own, `PAIRS`, from the value or from the first pair's name just before it, when
+# that name names no secret: a webhook's signature header, `stripe-signature: t=…,v1=…`, read as
+# `t` assigned the rest; not a query's `code_verifier=X&redirect_uri=…`)
+_PAIR_NAME_BEFORE = re.compile(r'(?<![\w.-])([A-Za-z_][\w.-]*)=$')
+_pairs_at = lambda text, at: bool(PAIRS.match(text, at) or (
+    (k := _PAIR_NAME_BEFORE.search(text, max(0, at - 40), at)) and not secret_name(k[1])
+    and PAIRS.match(text, k.start())))
 _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*)*?[ \t]+'
                          r'(?:--?[A-Za-z]|&&|\|\|?|;|>)')
 
@@ -615,8 +616,8 @@ def assignment_findings(text: str,
         if span and text[span[0] - 1:span[0]] not in ('"', "'") and ASSIGNED.match(text, span[1]):
             continue
         done = m.end()
-        if span and (PAIRS.match(text, span[0]) or _said_of(text, name, *span)): continue
-        if span and _given(text, span):
+        if span and (_pairs_at(text, span[0]) or _said_of(text, name, *span)): continue
+        if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
         elif span and span[1] > span[0] and kept is not None: kept.append((*span, KEPT_STAND_IN))
