@@ -14,8 +14,8 @@ from .words import CODE_WORDS, SECRET_WORDS, dictionary
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
            'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
-           'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'every_candidate', 'wrapped_runs', 'checked_id',
-           'public_der', 'decodes_harmless', 'pseudonym']
+           'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs', 'every_candidate', 'wrapped_runs',
+           'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -376,6 +376,15 @@ def drawn_words(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# %% ../nbs/00f_generated.ipynb #2fa803fe
+# two runs of hex joined by one colon, a third part or a name's letters around neither
+_HEX_PAIR = re.compile(r'(?<![\w:./@-])[0-9A-Fa-f]{8,64}:[0-9A-Fa-f]{8,64}(?![\w:./@-])')
+
+def hex_pairs(text: str):
+    "(start, end) of each `user:password` of two hex runs (a gem server's) that looks generated."
+    for m in _HEX_PAIR.finditer(text):
+        if generated(m[0].replace(':', '')): yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -385,6 +394,8 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
               if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in code_runs(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in drawn_words(text) if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in hex_pairs(text)
+              if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

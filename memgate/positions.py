@@ -10,6 +10,7 @@ import bisect, json, re
 import re2
 from functools import lru_cache
 from typing import Iterator
+from .rules import kept_by_shape
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
@@ -321,8 +322,10 @@ _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 _RAW_STRING = re.compile(r'[ \t]*b?r(?P<h>#+)"(?P<v>[^\n]*?)"(?P=h)')
 
 # a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
-# diff too (`-    "b"`), or a viewer's line numbers (`    4→\t"b"`)
-_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*[-+]?[ \t]*
+# diff too (`-    "b"`, its mark first on the line: an indented `- "b"` is YAML's next item), or a
+# viewer's line numbers (`    4→\t"b"`)
+_MORE = re.compile(r'''[ \t]*(?:\+|\.\.?|&|<>|\|\|)?[ \t]*\\?(?:\r?\n(?:[ \t]*\d+(?:→|\t))?
+    (?:[-+](?=[ \t]))?[ \t]*
     (?:\+|\.\.?|&)?[ \t]*)?(?="|')''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #2f8d5790
@@ -559,6 +562,16 @@ def sentence(value: str) -> bool:
              and len(said) <= 0.4 * len(words))
     return len(words) > 1 and not made and not drawn and bool(said)
 
+# %% ../nbs/00e_positions.ipynb #b90d2305
+def _drawn_words(value: str) -> bool:
+    "Whether `value` is four or more lower-case words, at most a quarter a sentence's, none first."
+    # (a list's words are three letters or more, and no article nor a person's: `the`, `your`)
+    words = value.split()
+    said = [w for w in words if w in _FUNCTION_WORDS]
+    return (len(words) >= 4 and all(w.isalpha() and w.islower() and len(w) >= 3 for w in words)
+            and words[0] not in _FUNCTION_WORDS and len(said) <= len(words) / 4
+            and not set(words) & {'the', 'your', 'our', 'my', 'this', 'that', 'these', 'its'})
+
 # %% ../nbs/00e_positions.ipynb #5f60290b
 def _said_of(text: str, name: str, s: int, e: int) -> bool:
     "Whether `text[s:e]`, assigned to `name`, says something of a credential rather than being one."
@@ -568,7 +581,11 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
             and plain_words(value)): return True
     # a test's words of a value (`"password" => "too short"`): a sentence, no passphrase; words
     # that say where it is kept (`password: see 1Password, entry 'WMS prod'`)
-    if plain_words(value) and sentence(value) or ' ' in value and names_store(value): return True
+    # (a name that asks for words, a passphrase's, takes drawn words with one of a sentence's
+    # among them by chance: `luksPassphrase = "abstract alone all arrive"`)
+    asks_words = name_words(name)[-1:] in (['passphrase'], ['mnemonic']) and _drawn_words(value)
+    if plain_words(value) and sentence(value) and not asks_words: return True
+    if ' ' in value and names_store(value): return True
     # a session's id that is a UUID names a record (a trace's, an agent's session); a random run
     # is the session's key (`'sessionId': '9zvEzRM9EBKpbeOlw6k0rf'`)
     # (and an OpenPGP key's id names a key in a keyring: `signingkey: E92BFF506D62BD77`)
@@ -1026,7 +1043,7 @@ def _said(text: str, at: int,
 # %% ../nbs/00e_positions.ipynb #72b7fd94
 # (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
-    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?[ \t]*"
+    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,8}?[ \t]*"
     r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это"
     r"|adalah"
     r"|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
@@ -1254,6 +1271,23 @@ _wifi_phrases = lambda text: [m for m in _WIFI_SAID.finditer(text) if 3 <= len(m
                               and re.search(r'(?:^|\s)\d+(?:\s|$)|[!?#%&*]', m['v'])]
 
 
+# %% ../nbs/00e_positions.ipynb #6b780ec4
+# (or a number given for what it opens, after a colon, a dash or an `and`: `patterns: 73683790 for the
+# rack door and 053419 for the alarm panel`; a year paid for a door, a port for a gate are no code)
+_CODE_FOR = re.compile(r'(?:^|[:：][ \t]*|\band[ \t]+|[-•*][ \t]+)(?P<v>\d{4,8})[ \t]+(?:for|of|to|für|pour|per|'
+                       r'para|dla|için)[ \t]+(?P<of>[^\W\d][\w \t-]{0,40}?'
+                       r'(?:door|alarm|gate|safe|lock|panel|keypad|padlock|vault))(?=[;,.)]|[ \t]+and\b|[ \t]*$)',
+                       re.M | re.I)
+
+# (or said by what it opens alone, a note's label: `Alarm: 12-57-43`, `Gate: 5887#`; a combination's groups)
+_OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-]{0,30}?)[ \t]*[:：][ \t]*'
+                          r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
+
+# (a payment card's security code after its word: `cvc: 4021`; three digits, `CVV 339`, are under
+# every position's floor: a brute force finds them)
+_CARD_CODE = re.compile(r'(?i)(?<![\w-])(?:cvv2?|cvc2?|csc)(?![\w-])[ \t]*(?:is[ \t]+|[:=#][ \t]*)?'
+                        r'(?P<v>\d{3,4})(?![\d-])')
+
 # %% ../nbs/00e_positions.ipynb #1d808d6a
 # what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
@@ -1266,24 +1300,17 @@ OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyt
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
                         r'|passcode|combination|kombination|combinación|combinaison|combinazione'
                         r'|kombinacja|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
-                        r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to|[:=])'
+                        r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to'
+                        # (and in other languages: `mudou para`, `теперь`, `jetzt`)
+                        r'|\bmudou para|\bagora|\bahora|\bcambió a|\bjetzt|\bgeändert auf'
+                        r'|\bmaintenant|\bchangé en|\bora|\bteraz|\bzmieniony na|\bтеперь'
+                        r'|\bсейчас|\bизмен[её]н на|\bnu|[:=])'
                         r'[ \t]*){1,2}[`"\'“«]?'
                         # (a keypad's star or hash: no digit of it)
                         r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![\d-])')
 
-# (or a number given for what it opens, after a colon, a dash or an `and`: `patterns: 73683790 for the
-# rack door and 053419 for the alarm panel`; a year paid for a door, a port for a gate are no code)
-_CODE_FOR = re.compile(r'(?:^|[:：][ \t]*|\band[ \t]+|[-•*][ \t]+)(?P<v>\d{4,8})[ \t]+(?:for|of|to|für|pour|per|'
-                       r'para|dla|için)[ \t]+(?P<of>[^\W\d][\w \t-]{0,40}?'
-                       r'(?:door|alarm|gate|safe|lock|panel|keypad|padlock|vault))(?=[;,.)]|[ \t]+and\b|[ \t]*$)',
-                       re.M | re.I)
-
-# (or said by what it opens alone, a note's label: `Alarm: 12-57-43`, `Gate: 5887#`; a combination's groups)
-_OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-]{0,30}?)[ \t]*[:：][ \t]*'
-                          r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
-
 def opening_code_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each code said of what it opens: a door's, an alarm's, a network's."
+    "(start, end, kind) of each code said of what it opens (a door, an alarm, a network), or a card's."
     words = lambda of: re.findall(r'\w+', of.lower())
     opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
@@ -1291,7 +1318,8 @@ def opening_code_findings(text: str) -> list[Found]:
     said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text),
             *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text))
     said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
-    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)]
+    card = [m for m in _CARD_CODE.finditer(text) if not placeholder(m['v'])]
+    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text) + card]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
@@ -1860,8 +1888,13 @@ _READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpass
     |vault[ \t]+login[ \t]+-(?!\S)
     |[^|;&\n]*?(?:--password-stdin|--passphrase-stdin|--passphrase-fd[ \t=]0|-passin[ \t]+stdin|[ \t]-S\b
     |--stdin\b))""", re.X)
-_PIPED = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|\becho(?:[ \t]+-[neE]+)*)[ \t]+
-    (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`]+))[ \t]*\|[ \t]*""", re.X)
+_ECHOED = r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(?P<fq>['"])%s(?:\\n)?(?P=fq))?
+    |\becho(?:[ \t]+-[neE]+)*)[ \t]+
+    (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`()]+))"""
+_PIPED = re.compile(_ECHOED + r'[ \t]*\|[ \t]*', re.X)
+# (or made a file, `<(echo …)`, given to a flag naming a secret's file: `--vault-password-file`)
+_SUBSTITUTED = re.compile(r'(?P<flag>--?[A-Za-z][\w-]*)(?:[ \t]+|=)<\([ \t]*'
+                          + _ECHOED + r'[ \t]*\)', re.X)
 
 _HERE_STRING = re.compile(r'''<<<[ \t]*(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"'''
                           r'''|(?P<bare>[^\s'"|;&<>$`]+))''')
@@ -1881,6 +1914,10 @@ def piped_findings(text: str) -> list[Found]:
         group, line = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None), _before(text, m)
         named = any(secret_name(n) for n in _FROM_STDIN.findall(line))
         if (named or _READS_STDIN.match(line)) and not placeholder(m[group]):
+            out.append((*m.span(group), 'command-credential'))
+    for m in _SUBSTITUTED.finditer(text) if '<(' in text else ():
+        group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
+        if set(name_words(m['flag'])) & SECRET_WORDS and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     return out
 
@@ -2005,8 +2042,10 @@ def block_findings(text: str) -> list[Found]:
         parent = m['section'] or m['block']
         for c, at in _children(text, m):
             v = c['v']
+            # (a value whose shape says what it is keeps it: `h1 = "h1:…"`, `sg = "sg-0a1b…"`)
             if (secret_name(f"{parent}_{c['k']}") and not secret_name(c['k']) and not placeholder(v)
-                    and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()):
+                    and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()
+                    and not kept_by_shape(v)):
                 out.append((at + c.start('v'), at + c.end('v'), 'assigned-credential'))
     return out
 

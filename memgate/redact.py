@@ -10,12 +10,12 @@ import base64, binascii, hashlib, json, re, shlex, urllib.parse
 import re2
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from .found import FindingsStore
-from .rules import active_rules, default_rules, findings, redaction_rules, stand_ins
+from .rules import (active_rules, default_rules, findings, random_allowlists, redaction_rules,
+                           stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            SECRET_WORDS,
-                           column_name,
+                           column_name, element_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word,
@@ -153,12 +153,8 @@ def known_findings(known: KnownSecrets | None, text: str) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #2ef158b5
-@lru_cache(maxsize=4)
-def _random_lists(user_sha: str) -> list:
-    "The allowlists that keep a random-looking value."
-    user = active_rules()
-    lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
-    return [a for a in lists if not a.rules or 'random' in a.rules]
+# (the allowlists that keep a random-looking value have their home with the rules)
+_random_lists = random_allowlists
 
 # %% ../nbs/01_redact.ipynb #049e747c
 # what keeps a random-looking run that stands between a path's segments (`memgate secrets` groups
@@ -215,6 +211,12 @@ SAID_PUBLIC = "what a note heading its lines, or the words before it, say is pub
 ALONE_DIGEST = "a digest's length of hex alone on its line (a container's, an image's id)"
 _ID_HEADER = re.compile(r'(?i)(?:^|[\s"\'{,])x-[\w-]*-id(?:-\d)?["\']?[ \t]*:[ \t]*["\']?$')
 _CSRF_NAME = re.compile(r'(?i)(?:csrf|xsrf)[\w-]*["\']?[ \t]*(?:=|:)[ \t]*["\']?$')
+# a command's resource and the verb done to it, then the thing's id (`auth0 apps update <id>`,
+# `stripe customers retrieve cus_…`, `gh run view <id>`); a credential's verbs (`login`, `auth`,
+# `set`, `add-authtoken`) are none of these
+_RESOURCE_VERB = re.compile(r'(?:^|[;&|(][ \t]*|\$ )[a-z][\w.-]*(?: [a-z][\w:-]*){1,2} '
+                            r'(?:update|show|get|describe|delete|rm|remove|inspect|view|edit|info'
+                            r'|logs|restart|retrieve|cancel|rerun|patch|open) $')
 _SAID_PUBLIC_KEY = re.compile(r'(?i)\bpublic[ _-]?key[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
 
@@ -284,7 +286,8 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     "What keeps the random-looking run `text[s:e]` by where it stands or its check digit, if anything."
     if path_segment(text, s, e): return IN_A_PATH
     if checked_id(text[s:e]): return CHECKED_ID
-    if text[s - 1:s] in ('', '/', '.', '"', "'", ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
+    before = text[s - 1:s]
+    if before in ('', '/', '.', '"', "'", '`', ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
     if _LOCKFILE_LINE.match(text, text.rfind('\n', 0, s) + 1): return IN_A_LOCKFILE
@@ -298,6 +301,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     # `csrfmiddlewaretoken=`)
     near = text[max(0, s - 60):s]
     if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID
+    if _RESOURCE_VERB.search(text, text.rfind('\n', 0, s) + 1, s): return SAID_AN_ID
     # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash, `|1|…|…`)
     if re.search(r'W/\\?"$', near) or re.search(r'(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near):
         return SAID_AN_ID
@@ -353,16 +357,24 @@ def _alone_ids(text: str, s: int) -> bool:
     return True
 
 # %% ../nbs/01_redact.ipynb #bd6ffd32
+# a secret's word said of the value (`key is V`, `token: V`)
+_SAID_OF = re.compile(r'(?i)\b([a-z]+)[ \t]*(?:is|[:=])[ \t]*["\'\x60]?$')
+
 def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     "What keeps the run `text[s:e]`: an allowlist, as it stands or under its column's or member's name."
     value = text[s:e]
     line_start = text.rfind('\n', 0, s) + 1
     line_end = text.find('\n', e)
     before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
+    # (a secret's word in a clause of its own, nearer than an id's or a digest's, names it:
+    # `…the temp layer, key is V` is read from its clause on; `Our publishable key is V` is one)
+    said = _SAID_OF.search(before, 0, len(before) - len(value))
+    if said and said[1].lower() in SECRET_WORDS:
+        before = before[max(before.rfind(c, 0, said.start()) for c in ',;(—') + 1:]
     if kept := next((a for a in lists if a.allows(value, before, line)), None):
         return kept.description or 'an allowlist'
     if column := (value_name(text, s, e) or column_name(text, s, e) or row_name(text, s, e)
-                  or member_name(text, s, e)):
+                  or member_name(text, s, e) or element_name(text, s, e)):
         named = f'{column}: {value}'
         if kept := next((a for a in lists if a.allows(value, named, named)), None):
             return kept.description or 'an allowlist'

@@ -17,7 +17,8 @@ from .domain import MemgateError
 # %% auto #0
 __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
            'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'uses_defaults', 'redaction_rules',
-           'wrapped_end', 'decoded_findings', 'findings', 'stand_ins', 'apply_rules']
+           'random_allowlists', 'kept_by_shape', 'wrapped_end', 'decoded_findings', 'findings', 'stand_ins',
+           'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -307,6 +308,21 @@ def redaction_rules() -> RuleSet:
                                user.disabled, user.sha,
                                user.skipped)
     return _JOINED[key]
+
+# %% ../nbs/00a_rules.ipynb #a544c183
+@lru_cache(maxsize=4)
+def random_allowlists(user_sha: str = '') -> list:    # the user's rules' sha: the cache's key
+    "The allowlists that keep a random-looking value: memgate's, and a rule file's."
+    user = active_rules()
+    lists = default_rules().allowlists + (user.allowlists if user and not user.defaults else [])
+    return [a for a in lists if not a.rules or 'random' in a.rules]
+
+# %% ../nbs/00a_rules.ipynb #474bf4b6
+def kept_by_shape(value: str) -> bool:
+    "Whether an allowlist keeps `value` by its shape, wherever it stands (`h1:…`, `sg-0a1b…`)."
+    user = active_rules()
+    lists = random_allowlists(user.sha if user else '')
+    return any(a.allows(value, value, value) for a in lists if a.target == 'secret')
 
 # %% ../nbs/00a_rules.ipynb #4b8c1d0d
 # how far before and after a keyword a rule's match may begin and end (a PEM body fits)

@@ -16,7 +16,7 @@ __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_L
            'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store',
            'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
            'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name',
-           'merged']
+           'element_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -515,6 +515,18 @@ def member_name(text: str, s: int, e: int) -> str:
     if not names: return ''
     # a parameter's path names it by its last part (`/radiology/pacs-bridge/RESTIC_PASSWORD`)
     return (names[-1]['j'] or names[-1]['x'] or names[-1]['y']).rstrip('/').rsplit('/', 1)[-1]
+
+# %% ../nbs/00d_words.ipynb #fb1fea6f
+# an element whose attribute names its text (Android's `<string name="X">…</string>`, a properties
+# file's `<entry key="X">…</entry>`)
+_NAMED_ELEMENT = re.compile(r'''<[\w:.-]+[^<>\n]*?[ \t](?:name|key)=["'](?P<n>[^"'<>\n]{1,120})["']'''
+                            r'''[^<>\n]*>$''')
+
+def element_name(text: str, s: int, e: int) -> str:
+    "The name an element's attribute gives its text `text[s:e]` (`<string name=…>`), or ''."
+    if text[e:e + 2] != '</': return ''
+    m = _NAMED_ELEMENT.search(text, text.rfind('\n', 0, s) + 1, s)
+    return m['n'] if m else ''
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:
