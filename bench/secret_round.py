@@ -74,7 +74,10 @@ def measure(folder: Path) -> dict:
     background = raw
     for s in sorted((p for x in man['secrets'] for p in secret_parts(x['value'])), key=len, reverse=True):
         background = background.replace(s, '\x00')
-    leaks = [s for s in man['secrets'] if leaked(s['value'], out, background)]
+    # (a stand-in's own hash, `[REDACTED:random#4b3390f1]`, is no part of what was sent of a value: a
+    # 3-digit code is in one by chance)
+    shown = re.sub(r'\[REDACTED:[^\]\n]*\]', '\x01', out)
+    leaks = [s for s in man['secrets'] if leaked(s['value'], shown, background)]
     present = [d for d in man['decoys'] if d['value'] in raw]
     taken = [d for d in present if d['value'] not in out]
     report = audit_text(audit(load_project(folder)), every=True)

@@ -13,9 +13,9 @@ from .words import CODE_WORDS, SECRET_WORDS, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
-           'spelt_hex', 'word_cover', 'one_case_letters', 'generated', 'candidates', 'password_like', 'punctuated',
-           'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs', 'every_candidate', 'wrapped_runs',
-           'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+           'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates', 'password_like',
+           'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs', 'every_candidate',
+           'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -84,7 +84,9 @@ def identifier_like(text: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #47930e35
 def spelt_hex(text: str) -> str | None:
     "What hex `text` spells, if it is printable text (8 bytes or more)."
-    if len(text) < 16 or len(text) % 2 or not re.fullmatch(r'[0-9a-fA-F]+', text): return None
+    # (digits alone are a number, whatever bytes they would spell)
+    if len(text) < 16 or len(text) % 2 or text.isdigit(): return None
+    if not re.fullmatch(r'[0-9a-fA-F]+', text): return None
     try: spelt = bytes.fromhex(text).decode('utf-8')
     except UnicodeDecodeError: return None
     return spelt if spelt.isprintable() else None
@@ -109,10 +111,17 @@ def one_case_letters(core: str) -> bool:
                 and len(re.findall('[aeiou]', core, re.I)) < 0.35 * len(core)
                 and re.search('[bjouxz]', core, re.I) and word_cover(core.lower()) < 0.5)
 
+# %% ../nbs/00f_generated.ipynb #98a29869
+def spelt_secret(spelt: str) -> bool:
+    "Whether text that hex spells is a secret: drawn, or a run of no spaces with cases mixed and a mark."
+    # (no id nor name is spelled in hex so: `xxd -p` of a password is)
+    mixed = ' ' not in spelt and re.search('[a-z]', spelt) and re.search('[A-Z]', spelt)
+    return generated(spelt) or password_like(spelt) or bool(mixed and re.search(r'[^A-Za-z]', spelt))
+
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
-    if spelt := spelt_hex(text): return generated(spelt) or password_like(spelt)   # (`xxd -p`'s)
+    if spelt := spelt_hex(text): return spelt_secret(spelt)   # (`xxd -p`'s: what it spells, judged)
     core = max(_RUN.findall(text), key=len, default='')
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)

@@ -405,11 +405,12 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 # %% ../nbs/00e_positions.ipynb #d51a9fb2
 # where a secret-named name may stand: one of its words (or a glued one) in any case
 # (and `code` ending a name, which names a secret after what it opens: `alarm_installer_code`; and a
-# personal access token's `pat` after its service's name, `asanaPat`: `secret_name` decides)
+# personal access token's `pat` after its service's name, `asanaPat`; an `answer` ending a name, a
+# security question's: `secret_name` decides)
 _SECRET_WORD = re.compile('(?i)'
                           + '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len,
                                             reverse=True))
-                          + r'|(?<=[_.-])codes?(?![a-z])')
+                          + r'|(?<=[_.-])(?:codes?|answers?)(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 _NAME_CHAR_END = re.compile(r'[\w$@-]*')
@@ -419,7 +420,7 @@ _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}'
 # `re` tries every word at every place; RE2 reads the text once, as its skeleton (no word holds a
 # space or a `?`)
 _WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len, reverse=True)).encode()
-_WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?)')
+_WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?|answers?)')
 _WORD_AT = re2.compile(b'(?i)(?:' + _WORDS + b')')
 
 def secret_words(text: str) -> Iterator[tuple[int, int]]:
@@ -780,6 +781,7 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'mật khẩu', 'mat khau', 'kata sandi',
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
             'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
+            'security answer', 'security question answer', 'secret answer', 'memorable answer',
             'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
             'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
             'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης',
@@ -833,7 +835,7 @@ ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum ha
 # of those, the words that name a thing's id and never a credential's kind or algorithm (`md5 <key>`, a
 # licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
 THING_ID_WORDS = frozenset('''vin imei iccid eui deveui appeui joineui etag uuid guid lineage
-    shipment tracking parcel container'''.split())
+    shipment tracking parcel container kid'''.split())
 
 def said_of_id(before: str,
                of: frozenset = ID_WORDS,   # the words that say so
@@ -1192,9 +1194,10 @@ def name_said_findings(text: str) -> list[Found]:
 # previous hardcoded value `…``): a code span or a quoted run after the word, a few words on
 _VALUE_SAID = re.compile(r'''(?i)\bvalue\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
     (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")''', re.X)
-# (or unquoted, right after the word: `the current value 0rKR?"Lo&…`)
+# (or unquoted, right after the word: `the current value 0rKR?"Lo&…`; not an attribute's
+# `value="…"`, whose `=` and quote are no part of it)
 _VALUE_BARE = re.compile(r'(?i)\bvalue\b[ \t]*(?:is[ \t]+|[:=][ \t]*)?'
-                         r'(?P<b>[^\s`"\'(][^\s]{7,119})')
+                         r'(?P<b>[^\s`"\'(=:][^\s]{7,119})')
 _VALUE_GATE = Gate(['value'])
 
 def value_said_findings(text: str) -> list[Found]:
@@ -1283,43 +1286,50 @@ _CODE_FOR = re.compile(r'(?:^|[:：][ \t]*|\band[ \t]+|[-•*][ \t]+)(?P<v>\d{4,
 _OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-]{0,30}?)[ \t]*[:：][ \t]*'
                           r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
 
-# (a payment card's security code after its word: `cvc: 4021`; three digits, `CVV 339`, are under
-# every position's floor: a brute force finds them)
-_CARD_CODE = re.compile(r'(?i)(?<![\w-])(?:cvv2?|cvc2?|csc)(?![\w-])[ \t]*(?:is[ \t]+|[:=#][ \t]*)?'
-                        r'(?P<v>\d{3,4})(?![\d-])')
+# (or said to open it, `la caja de llaves … abre con 7271`)
+_OPENS_WITH = re.compile(r'(?i)(?P<of>[^\n.!?;]{1,60}?)\b(?:opens with|unlocks with|abre con|abre com'
+                         r'|öffnet mit|ouvre avec|apre con|opent met|otwiera się)[ \t]+[`"\'“«]?[*#]?'
+                         r'(?P<v>\d{4,8})(?![\d-])')
+# (a payment card's security code after its word or under its name: `CVV 339`, `"cvv": "239"`,
+# `ENV['CARD_CVV'] ||= '584'`)
+_CARD_CODE = re.compile(r'''(?i)(?<![a-z0-9])(?:\w*[_-])?(?:cvv2?|cvc2?|csc)(?![a-z0-9])'''
+                        r'''["'\]]*[ \t]*(?:\|\|=|=>|is[ \t]|[:=#])?[ \t]*["']?(?P<v>\d{3,4})(?![\d-])''')
 
 # %% ../nbs/00e_positions.ipynb #1d808d6a
 # what a code opens: a door, an alarm (a name's words), a device (`o código do iPhone … é 883978`)
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
     sim porta alarme cofre tür tor portão puerta porte portail coffre cadenas casier digicode deur
-    kluis kluisje poort spind drzwi brama candado cassaforte lucchetto'''.split())
+    kluis kluisje poort spind drzwi brama candado cassaforte lucchetto lockbox keybox
+    keysafe'''.split())
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
-# (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`)
-_CODE_SAID = re.compile(r'(?i)(?<!\w)(?:c[oó]digo|code|codice|kod|kód|koodi|kode|cod|codul|код|mã'
-                        r'|passcode|combination|kombination|combinación|combinaison|combinazione'
-                        r'|kombinacja|코드|コード|รหัส)(?!\w)(?P<of>[^.\n:=]{0,80}?)'
+# (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`;
+# glued to what it opens, `Türcode 2098#`; or right before it, `ma kod 60109`)
+_CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code|codice|kod|kód'
+                        r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|combinación'
+                        r'|combinaison|combinazione|kombinacja|코드|コード|รหัส)(?!\w)'
+                        r'(?:(?P<of>[^.\n:=]{0,80}?)'
                         r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to'
                         # (and in other languages: `mudou para`, `теперь`, `jetzt`)
                         r'|\bmudou para|\bagora|\bahora|\bcambió a|\bjetzt|\bgeändert auf'
                         r'|\bmaintenant|\bchangé en|\bora|\bteraz|\bzmieniony na|\bтеперь'
                         r'|\bсейчас|\bизмен[её]н на|\bnu|[:=])'
-                        r'[ \t]*){1,2}[`"\'“«]?'
+                        r'[ \t]*){1,2}|[ \t]+)[`"\'“«]?'
                         # (a keypad's star or hash: no digit of it)
                         r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![\d-])')
 
 def opening_code_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each code said of what it opens (a door, an alarm, a network), or a card's."
-    words = lambda of: re.findall(r'\w+', of.lower())
+    "(start, end, kind) of each code said of what it opens: a door's, an alarm's, a network's."
+    words = lambda of: re.findall(r'\w+', (of or '').lower())
     opens = lambda of: set(words(of)) & OPENED or any(w.startswith(OPENED_STEMS) for w in words(of))
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
     said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text),
-            *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text))
-    said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and opens(before(m))]
-    card = [m for m in _CARD_CODE.finditer(text) if not placeholder(m['v'])]
-    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text) + card]
+            *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text), *_OPENS_WITH.finditer(text))
+    said = [m for m in said if opens(m['of'])
+            or m.re is _CODE_SAID and (opens(m['pre']) or opens(before(m)))]
+    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
@@ -1797,10 +1807,14 @@ def diff_secret_file(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #42264f22
 # SQL gives a user its password by position: `IDENTIFIED BY '…'`, `PASSWORD '…'` (CREATE/ALTER
-# ROLE/USER), `SET PASSWORD … = '…'`
+# ROLE/USER), `SET PASSWORD … = '…'`; Oracle's in double quotes or bare (`IDENTIFIED BY "…"`)
 _SQL_PASSWORD = re.compile(r"""(?i)\b(?:IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY(?:[ \t]+PASSWORD)?
     |(?:WITH|ROLE|USER|ENCRYPTED|UNENCRYPTED)\b[^;'"\n]{0,80}?\bPASSWORD
-    |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*'((?:[^'\\\n]|''|\\.)+)'""", re.X)
+    |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*
+    (?:'(?P<sq>(?:[^'\\\n]|''|\\.)+)'|"(?P<dq>[^"\n]+)"
+    |(?<=[ \t])(?P<bare>[^\s;'"():&$?@][^\s;'"()]*))""", re.X)
+# (a bare word is Oracle's only after `IDENTIFIED BY`, and not a keyword: `IDENTIFIED BY VALUES …`)
+_SQL_WORDS = frozenset('values externally globally null password'.split())
 # a literal printed into a file whose name says it holds a credential (`printf '%s' '…' >
 # ~/.ansible/vault_pass.txt`, `echo … | tee .pgpass`)
 # a call that makes an account or logs in takes the user, then the password
@@ -1814,7 +1828,11 @@ _WRITTEN = re.compile(r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(['"])%s(?:\\n)?\1)?|
 
 def statement_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password a statement sets: SQL's, an account's call, a print into a secret's file."
-    out = [(*m.span(1), 'command-credential') for m in _SQL_PASSWORD.finditer(text)]
+    sql = [(m, next(g for g in ('sq', 'dq', 'bare') if m[g] is not None))
+           for m in _SQL_PASSWORD.finditer(text)]
+    out = [(*m.span(g), 'command-credential') for m, g in sql
+           if g != 'bare' or (m[0][:10].upper() == 'IDENTIFIED' and m[g].lower() not in _SQL_WORDS
+                              and not placeholder(m[g]))]
     out += [(*m.span(g), 'command-credential') for m in _ACCOUNT_CALL.finditer(text)
             for g in ('dq', 'sq') if m[g] is not None and not placeholder(m[g])]
     for m in _WRITTEN.finditer(text):
@@ -1967,7 +1985,7 @@ def _luhn(digits: str) -> bool:
 _ID_BEFORE = re.compile(r'''([A-Za-z_][\w.-]*)["'\]]?[ \t]*(?:=|:|=>)[ \t]*["'`]?$''')
 
 def card_findings(text: str) -> list[Found]:
-    "(start, end, kind) of each payment card number (Luhn-valid, not a network's test card)."
+    "(start, end, kind) of each payment card number (Luhn-valid, not a test card), and its code."
     out = []
     for m in _CARD.finditer(text):
         digits = re.sub(r'\D', '', m[0])
@@ -1980,6 +1998,11 @@ def card_findings(text: str) -> list[Found]:
         if (network and _luhn(digits) and digits not in TEST_CARDS and digits.count('0') < 7
                 and not (named and named[0] in NOT_SECRET_LAST)):
             out.append((*m.span(), 'card-number'))
+    # (and its security code: a card's data never to be kept, PCI DSS's, however short; a stand-in's
+    # run, `123`, `000`, is none)
+    runs = '0123456789 9876543210'
+    out += [(*m.span('v'), 'card-code') for m in _CARD_CODE.finditer(text)
+            if not (m['v'] in runs or len(set(m['v'])) == 1 or placeholder(m['v']))]
     return out
 
 # %% ../nbs/00e_positions.ipynb #2f9965f2
@@ -2042,10 +2065,11 @@ def block_findings(text: str) -> list[Found]:
         parent = m['section'] or m['block']
         for c, at in _children(text, m):
             v = c['v']
-            # (a value whose shape says what it is keeps it: `h1 = "h1:…"`, `sg = "sg-0a1b…"`)
+            # (a value whose shape or own name says what it is keeps it: `h1 = "h1:…"`,
+            # `sg = "sg-0a1b…"`, `csp_nonce = "…"`)
             if (secret_name(f"{parent}_{c['k']}") and not secret_name(c['k']) and not placeholder(v)
                     and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()
-                    and not kept_by_shape(v)):
+                    and not kept_by_shape(v, c['k'])):
                 out.append((at + c.start('v'), at + c.end('v'), 'assigned-credential'))
     return out
 
@@ -2056,9 +2080,10 @@ _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1
 # …}`), its lines numbered too (an agent's Read)
 _GAP = r'(?:[ \t]|\r?\n(?:[ \t]*\d+(?:→|\t))?)*'
 # (a name starts a word: one looked for from inside every word would read each again to its end)
-# (C's `NAME[16] = {…}`, a macro's `#define NAME {…}` or `[…]`, a list's `NAME = […]`)
+# (C's `NAME[16] = {…}`, a macro's `#define NAME {…}` or `[…]`, a list's `NAME = […]`, YAML's
+# `name: […]`, a code span's `` `NAME` = `0x4D, …` ``)
 _C_BYTES = re.compile(r'(?<!\w)(?P<name>[A-Za-z_]\w*)(?:[ \t]*\[[^\]\n]*\])?'
-                      r'[ \t]*=?[ \t]*[\[{]' + _GAP
+                      r'''[`"']?[ \t]*[=:]?[ \t]*[\[{`]''' + _GAP
                       + r'(?P<v>(?:0[xX][0-9a-fA-F]{1,2}' + _GAP + ',' + _GAP + r'){15,}0[xX][0-9a-fA-F]{1,2})')
 
 def _random_bytes(values: list[int]) -> bool:

@@ -15,7 +15,7 @@ from .rules import (active_rules, default_rules, findings, random_allowlists, re
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            SECRET_WORDS,
-                           column_name, element_name,
+                           column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word,
@@ -24,8 +24,8 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
 from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, unquote)
-from .generated import (checked_id, decodes_harmless, every_candidate, generated, wrapped_runs,
-                              pseudonym, word_share, wordlike)
+from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
+                              wrapped_runs, pseudonym, word_share, wordlike)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
@@ -374,7 +374,7 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     if kept := next((a for a in lists if a.allows(value, before, line)), None):
         return kept.description or 'an allowlist'
     if column := (value_name(text, s, e) or column_name(text, s, e) or row_name(text, s, e)
-                  or member_name(text, s, e) or element_name(text, s, e)):
+                  or member_name(text, s, e) or element_name(text, s, e) or said_name(text, s, e)):
         named = f'{column}: {value}'
         if kept := next((a for a in lists if a.allows(value, named, named)), None):
             return kept.description or 'an allowlist'
@@ -397,7 +397,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     for s, e in every_candidate(text, whole):
         # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
-        if why := _kept_where(text, s, e) or _kept_by_name(text, s, e, lists):
+        spelt = spelt_hex(text[s:e])   # (hex that spells text is that text, no id's: `xxd -p`'s)
+        if not spelt and (why := _kept_where(text, s, e) or _kept_by_name(text, s, e, lists)):
             out.append((s, e, why))
             continue
         value = text[s:e]
@@ -583,8 +584,8 @@ _NEXT_FIELD = re.compile(r'[;,][ \t]*[A-Za-z][\w ]{0,30}=')
 # a query string's or a form body's parameter: before a value, and after it
 _QUERY_KEY = re.compile(r'[?&][\w.\[\]%-]{1,40}=$')
 _NEXT_PARAM = re.compile(r'&[\w.\[\]%-]{1,40}=')
-# prose's words joined with a number are a passphrase, not a name: `parsnip_falcon_meadow_72`
-_JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+')
+# prose's words joined with a number are a passphrase (`parsnip_falcon_meadow_72`, `biscuit_1974537`)
+_JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+|[A-Za-z]{3,12}[_.-]\d{4,}')
 
 def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
     "Where a found value ends: before an escaped line end, a connection's or a query's next field."

@@ -318,11 +318,14 @@ def random_allowlists(user_sha: str = '') -> list:    # the user's rules' sha: t
     return [a for a in lists if not a.rules or 'random' in a.rules]
 
 # %% ../nbs/00a_rules.ipynb #474bf4b6
-def kept_by_shape(value: str) -> bool:
-    "Whether an allowlist keeps `value` by its shape, wherever it stands (`h1:…`, `sg-0a1b…`)."
+def kept_by_shape(value: str,
+                  name: str = '', # the key it stands under, if any: its words may say what it is
+                 ) -> bool:
+    "Whether an allowlist keeps `value` by its shape or under `name` (`h1:…`, `sg-0a1b…`, `nonce=…`)."
     user = active_rules()
     lists = random_allowlists(user.sha if user else '')
-    return any(a.allows(value, value, value) for a in lists if a.target == 'secret')
+    named = f'{name} = {value}' if name else value
+    return any(a.allows(value, named, named) for a in lists if a.target == 'secret' or name)
 
 # %% ../nbs/00a_rules.ipynb #4b8c1d0d
 # how far before and after a keyword a rule's match may begin and end (a PEM body fits)

@@ -11,12 +11,12 @@ from functools import lru_cache
 
 # %% auto #0
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
-           'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS', 'PASSWORD_STORES',
-           'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS',
-           'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name', 'names_store',
-           'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
-           'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name',
-           'element_name', 'merged']
+           'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
+           'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
+           'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
+           'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
+           'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
+           'row_name', 'member_name', 'element_name', 'said_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -120,7 +120,9 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
 # words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
 # `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes
 # wherever it stands, so its position takes it whatever its characters (MinIO's, Wasabi's)
-SECRET_PAIRS = frozenset([('secret', 'id'), ('access', 'key', 'id')])
+SECRET_PAIRS = frozenset([('secret', 'id'), ('access', 'key', 'id'), ('secret', 'answer')])
+# (and a security question's answer: a knowledge factor, as a password is)
+ANSWER_PAIRS = frozenset([('security', 'answer'), ('memorable', 'answer')])
 
 # a licence's words: its key, serial, code or number unlocks what was paid for
 # (`MATLAB_FILE_INSTALLATION_KEY`, `ACTIVATION_SERIAL_NUMBER`, `license_code`)
@@ -184,7 +186,7 @@ def secret_name(name: str,
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
-    if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS): return True
+    if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS | ANSWER_PAIRS): return True
     # (a personal access token after its service's name, `ASANA_PAT`, `gitlab_pat`; a pattern's
     # abbreviation after what it matches is code's: `url_pat`, `re_pat`)
     if len(words) > 1 and words[-1] == 'pat' and words[-2] not in _PATTERN_OF: return True
@@ -263,7 +265,7 @@ class Gate:
         return last[1]
 
 # %% ../nbs/00d_words.ipynb #f4264946
-SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code', 'pat'})
+SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code', 'pat', 'answer'})
 
 # %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it
@@ -527,6 +529,16 @@ def element_name(text: str, s: int, e: int) -> str:
     if text[e:e + 2] != '</': return ''
     m = _NAMED_ELEMENT.search(text, text.rfind('\n', 0, s) + 1, s)
     return m['n'] if m else ''
+
+# %% ../nbs/00d_words.ipynb #e7f51884
+# a name said in prose before its value (`ALGOLIA_SEARCH_KEY is set to V`): a key, as in code
+_SAID_NAME = re.compile(r'''(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)[ \t]+'''
+                        r'''(?:is[ \t]+set[ \t]+to|is[ \t]+now|set[ \t]+to|is)[ \t]+[`"']?$''')
+
+def said_name(text: str, s: int, e: int) -> str:
+    "The name prose gives the value `text[s:e]` (`NAME is set to V`), or ''."
+    m = _SAID_NAME.search(text, max(0, s - 80), s)
+    return m[1] if m else ''
 
 # %% ../nbs/00d_words.ipynb #0fc11e16
 def merged(*layers: list[Found]) -> list[Found]:

@@ -1,6 +1,6 @@
-"""Rounds 29 to 36's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 37's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
-round 36 at 92428e5): each secret below is taken whole and each look-alike is sent as written."""
+round 36 at 92428e5, round 37 at 21c5773): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -144,6 +144,32 @@ SECRETS = [   # (text, the value)
     ('    static let luksPassphrase = "absorb alone all anchor"', 'absorb alone all anchor'),
     ("ansible-playbook site.yml --vault-password-file <(echo 'Heron!5521') --tags ldap", 'Heron!5521'),
     ('card ending 4821, cvc: 4021', '4021'),
+    # round 37: a card's code, however short (PCI DSS: never kept); a code glued to what it opens, or right
+    # after its word; what a thing opens with; a word and a number after a password's word or name; a key's
+    # bytes in a YAML list; hex that spells a password; a security question's answer; a Rails cookie's base64
+    # before its signature
+    ('{"pan": "378431026240177", "cvv": "239", "exp": "08/26"}', '239'), ("ENV['CARD_CVV'] ||= '584'", '584'),
+    ('(Falls du jemanden in den Serverraum schicken musst: Türcode 4417#.)', '4417'),
+    ('Brama garażowa (tam stoi stacja RTK) ma kod 31907. Chcę', '31907'),
+    ('la caja de llaves junto a la puerta trasera abre con 8823. ¿Lo', '8823'),
+    ('Wi-Fi w warsztacie: SSID "Hangar-5G", hasło pretzel_1981442. Brama', 'pretzel_1981442'),
+    ('Looking at the config: WIFI_PSK is set to lucero_2016841; x', 'lucero_2016841'),
+    ('zigbee:\n  network_key: [0x41, 0x9C, 0x07, 0xE2, 0x5B, 0xD8, 0x13, 0x6F, 0xA0, 0x3E, 0x72, 0xC4, 0x19, 0x8D,'
+     ' 0xF5, 0x2A]\n', '0x41, 0x9C, 0x07, 0xE2'),
+    ('6a4b7a39775174524c6d5633\n', '6a4b7a39775174524c6d5633'),
+    ('- `SECURITY_ANSWER`: `Marigold Lane 17`', 'Marigold Lane 17'),
+    ('这是Rails session cookie：/qM3kZp+Vr8T/aB2x/LwN9cYd4Ee7Jh1Kq6Rs0Tu5Vw8Xy2Za3Bc4De5Fg6Hi7Jk8Lm9No0Pq1Rs2Tu3Vw4'
+     '--7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c9e2b4d6f8a，不要提交到仓库。',
+     'qM3kZp+Vr8T/aB2x/LwN9cYd4Ee7Jh1Kq6Rs0Tu5Vw8Xy2Za3'),
+    # Oracle's password in double quotes; a security question's answer in prose; a key's bytes in a code
+    # span; jwt.io's sample keeps itself, not the rest of its line
+    ('ALTER USER BILLING_RO IDENTIFIED BY "7hqkE3^&BNz;P" ACCOUNT UNLOCK;', '7hqkE3^&BNz;P'),
+    ('Dit is de security question answer: Oberholzer Biscuit 64. Niet delen aub.', 'Oberholzer Biscuit 64'),
+    ('- `ZIGBEE_NETWORK_KEY` = `0x5E, 0x8B, 0xC2, 0x0F, 0xA7, 0x36, 0xD9, 0x41, 0x7C, 0xE8, 0x13, 0x9A, 0x64,'
+     ' 0xB0, 0x2D, 0xF7`', '0x5E, 0x8B, 0xC2, 0x0F'),
+    ('EXAMPLE_JWT is set to eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaW'
+     'F0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c; SIP_PASSWORD is set to Qz8rT2vW9xY4; done',
+     'Qz8rT2vW9xY4'),
 ]
 
 LOOK_ALIKES = [
@@ -249,6 +275,18 @@ LOOK_ALIKES = [
     'device = "d41c8a7be9f03c25a6b1e8d7"', '  static let cert = "MIIDFjCCAf6gAwIBAgIUQx3k7Vb9mLpZ2yR4tN8wC1eH6sAw"',
     '| `GOOGLE_CLIENT_ID` | `318234655427-k2m9x7q4r1v8z3wt5y6u0i9o8p7a6s5d.apps.googleusercontent.com` | keep |',
     '\tidempotencyKey = "c3b1a2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"',
+    # round 37: a stand-in card code; exit and error codes; a JWK's kid; a commit after `Repo:`; a search key
+    # said by its name in prose; the pnpm store's and a built asset's digests in their paths
+    'cvc 123', 'CVV: 000', 'exit code 1234 in the barcode 5678', 'error code 5003 from the API',
+    'registered with kid Q7m0HVY9XlOMGKePYDSYomZ3xgFpISPWCGTfo3MECfo. The',
+    'działał po restarcie. Repo: 3c9e1f7a5b2d4c6e8f0a1b3c5d7e9f1a2b4c6d8e',
+    'Looking at the config: ALGOLIA_SEARCH_KEY is set to 7c1e9a3b5d2f4e6a8c0b1d3f5e7a9c2b; x',
+    'ls ~/.pnpm-store/v3/files/ab/cdef0123456789abcdef0123456789abcdef01',
+    'answer = compute()', 'the answer: 42 is right',
+    # a nonce under a section of secrets; a GPU's UUID, Analytics' id, a GitHub App's client id
+    '[secrets]\ncsp_nonce = "Kq7dV2pXu08LBm6kpDm24g=="\n', 'gpu GPU-8c1e4f2a-7b3d-4e9f-a6c0-d1b2e3f4a5b6 ok',
+    'GA_ID=G-KQ7MW2ZPXR', 'GITHUB_APP_CLIENT_ID=Iv23liKq7dV2pXu08LBm',
+    'order 5121212121212166 shipped', '  const ok = await bcrypt.compare(password, user.password_hash);',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
@@ -327,3 +365,11 @@ def test_yamls_next_item_is_no_half_of_the_value_before_it():
             'Iiwicm9sZSI6ImFub24iLCJpYXQiOjE3MTIwMDAwMDAsImV4cCI6MjAyNzU3NjAwMH0.Ww020q14ExwNOY4YeuDSLrlNMZwp6lscMakrMOVZPtk')
     text = f'      CF_API_KEY: "44b1380b8a23d3abaaebeb1470bbc7a16d1af"\n      - "SUPABASE_ANON_KEY={anon}"'
     assert redact(text) == f'      CF_API_KEY: "[REDACTED:password]"\n      - "SUPABASE_ANON_KEY={anon}"'
+
+def test_an_attributes_equals_and_quotes_are_no_part_of_its_value():
+    "`value=\"…\"` after a secret's name in its paragraph: the value is taken inside its quotes, or kept."
+    text = ('<appSettings>\n    <add key="GITHUB_CLIENT_ID" value="Iv23liKq7dV2pXu08LBm" />\n'
+            '    <add key="PSCALE_PASSWORD" value="pscale_pw_H26V9GaSxnFfQtKr2b5eDW7PRGV3jRTvBI0z7WCx1ma" />\n'
+            '</appSettings>')
+    assert redact(text) == text.replace('pscale_pw_H26V9GaSxnFfQtKr2b5eDW7PRGV3jRTvBI0z7WCx1ma',
+                                        '[REDACTED:cloud-token]')
