@@ -499,7 +499,9 @@ def decodes_harmless(token: str, inner) -> bool:
     # (but a name and settings after its colon is no login: `flags:checkout_v2=on;search_v3=off`)
     login = re.fullmatch(r'[\w.@+-]{1,64}:\S{4,}', plain) and not re.fullmatch(
         r'[\w.@+-]+:(?:\w+=[\w.-]*[;,&])+\w+=[\w.-]*', plain)
-    return not (inner(plain) or any(generated(t) for t in _RUN.findall(plain)) or login)
+    # (and a password encoded, one run a generator mixed: `echo 'THdS…' | base64 -d`)
+    mixed = re.fullmatch(r'[^\s{}\[\]":,]{8,64}', plain.strip()) and password_like(plain.strip())
+    return not (inner(plain) or any(generated(t) for t in _RUN.findall(plain)) or login or mixed)
 
 # %% ../nbs/00f_generated.ipynb #3ce5b59f
 def pseudonym(value: str, key: bytes = b'') -> str:

@@ -307,7 +307,7 @@ def command_findings(text: str) -> list[Found]:
 # "…"`)
 _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
     (?P<close>\s*[\])]{1,2})?
-    (?P<sep>[ \t]*(?:(?<=\w):[ \t]*(?:[&*](?:'\w+[ \t]+)?)?[A-Za-z_][\w.\[\]<>|, ]{0,30}?[ \t]*=(?!=)
+    (?P<sep>[ \t]*(?:(?<=\w):[ \t]*(?:[&*](?:'\w+[ \t]+)?)?[A-Za-z_\[][\w.\[\]<>|,; ]{0,30}?[ \t]*=(?!=)
     |:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
     |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,|(?<=["'])[ \t]*->
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
@@ -361,7 +361,7 @@ _KEYWORDS = frozenset('if else and or not in is for lambda await new as'.split()
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false '
                    'undefined'.split())
 
-_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[-+]?[ \t]*'
+_LINE_START = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[ \t]*[-+]?[ \t]*'
                          r'(?:export[ \t]+|set[ \t]+|-[ \t]+|\$env:|setenv[ \t]+|ENV[ \t]+|ARG[ \t]+)?$')
 
 # %% ../nbs/00e_positions.ipynb #59eda496
@@ -1045,7 +1045,10 @@ def _said(text: str, at: int,
 # %% ../nbs/00e_positions.ipynb #72b7fd94
 # (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
 _PASSPHRASE_SAID = re.compile(
-    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,8}?[ \t]*"
+    # (a few words of its clause before the copula, and an aside in brackets with two more after it:
+    # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
+    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?"
+    r"(?:[ \t]+\([^()\n]{1,40}\)(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*"
     r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это"
     r"|adalah"
     r"|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
@@ -1625,9 +1628,13 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     out = []
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
-        pair = names and i in values and secret_name(line[slice(*cells[names[0]])], True)
+        row = line[slice(*cells[names[0]])] if names and names[0] != i else ''
+        pair = names and i in values and secret_name(row, True)
+        # (the row's own name, a key's, says what it is: `ROLE_ARN`; not a description's words,
+        # `GitHub org owner`)
+        said = not pair and ' ' not in row.strip() and bool(set(name_words(row)[-1:]) & NOT_SECRET_LAST)
         if ((credential_header(header[i]) or pair) and not placeholder(v) and not plain_word(v)
-                and e > s):
+                and e > s and not said):
             out.append((s + at, e + at, 'table-credential'))
     return out
 
@@ -1956,14 +1963,19 @@ def seed_phrase_findings(text: str) -> list[Found]:
     "(start, end, kind) of each run of 12 or more BIP39 words: words drawn at random."
     out, words = [], seed_words()
     for m in _WORD_RUN.finditer(text):
-        run = []         # the spans of the list's words in a row
+        run, missed = [], False    # the spans of the list's words in a row; one off it passed
         for w in [*re.finditer(r'[a-z]+', m[0]), None]:
             if w is not None and w[0] in words:
                 run.append(w.span())
+                missed = False
+                continue
+            # (one word off the list between listed ones, no sentence's: a typo, another list's)
+            if w is not None and run and not missed and w[0] not in _FUNCTION_WORDS:
+                missed = True
                 continue
             if len(run) >= SEED_LENGTHS[0]:
                 out.append((m.start() + run[0][0], m.start() + run[-1][1], 'seed-phrase'))
-            run = []
+            run, missed = [], False
     return out
 
 # %% ../nbs/00e_positions.ipynb #5c869b75
@@ -2069,7 +2081,8 @@ def block_findings(text: str) -> list[Found]:
             # `sg = "sg-0a1b…"`, `csp_nonce = "…"`)
             if (secret_name(f"{parent}_{c['k']}") and not secret_name(c['k']) and not placeholder(v)
                     and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()
-                    and not kept_by_shape(v, c['k'])):
+                    and not kept_by_shape(v)
+                    and not set(name_words(c['k'])[-1:]) & NOT_SECRET_LAST):
                 out.append((at + c.start('v'), at + c.end('v'), 'assigned-credential'))
     return out
 

@@ -211,6 +211,9 @@ SAID_PUBLIC = "what a note heading its lines, or the words before it, say is pub
 ALONE_DIGEST = "a digest's length of hex alone on its line (a container's, an image's id)"
 _ID_HEADER = re.compile(r'(?i)(?:^|[\s"\'{,])x-[\w-]*-id(?:-\d)?["\']?[ \t]*:[ \t]*["\']?$')
 _CSRF_NAME = re.compile(r'(?i)(?:csrf|xsrf)[\w-]*["\']?[ \t]*(?:=|:)[ \t]*["\']?$')
+# either end of a commit range (`baa8903a8590..70c5a50bd2e6`): commits
+_RANGE_END = re.compile(r'\.\.\.?[0-9a-f]{7,40}\b')
+_RANGE_START = re.compile(r'\b[0-9a-f]{7,40}\.\.\.?$')
 # a command's resource and the verb done to it, then the thing's id (`auth0 apps update <id>`,
 # `stripe customers retrieve cus_…`, `gh run view <id>`); a credential's verbs (`login`, `auth`,
 # `set`, `add-authtoken`) are none of these
@@ -302,6 +305,8 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     near = text[max(0, s - 60):s]
     if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID
     if _RESOURCE_VERB.search(text, text.rfind('\n', 0, s) + 1, s): return SAID_AN_ID
+    ranged = _RANGE_END.match(text, e) or _RANGE_START.search(text[max(0, s - 44):s])
+    if ranged and re.fullmatch(r'[0-9a-f]{7,40}', text[s:e]): return SAID_AN_ID
     # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash, `|1|…|…`)
     if re.search(r'W/\\?"$', near) or re.search(r'(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near):
         return SAID_AN_ID

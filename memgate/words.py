@@ -95,7 +95,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
-    sha sha1 sha256 sha512 etag vin imei accession channel sum'''.split())
+    sha sha1 sha256 sha512 etag vin imei accession channel sum nonce'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
