@@ -64,6 +64,11 @@ def windows(value: str) -> list[str]:
 
 def leaked(value: str, out: str, background: str) -> bool:
     "Whether some window of `value` is in `out` that the surroundings (`background`) do not also hold."
+    if len(value) < WINDOW:
+        # (a value shorter than a window, a PIN's 4 digits, is sent only as a token of its own: inside a
+        # UUID or a timestamp it is that id's digits)
+        token = re.compile(r'(?<![A-Za-z0-9])' + re.escape(value) + r'(?![A-Za-z0-9])')
+        return bool(token.search(out)) and not token.search(background)
     return any(w in out and w not in background for w in windows(value))
 
 def measure(folder: Path) -> dict:

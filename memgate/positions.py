@@ -20,14 +20,14 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES', 'LICENCE_SAID',
-           'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'SAID_NEAR',
-           'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'name_said_findings',
-           'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
+           'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS',
+           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED',
+           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
+           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings',
+           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
            'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
            'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
            'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
@@ -156,7 +156,11 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #14a0f631
 def _credential(v: str, where: list[int], a: int, cmd: str | None, flag: str) -> list[Found]:
     "The credential in word `v` from character `a`."
-    if (sep := USER_PASS.get((cmd, flag), '')) and sep in v[a:]: a = v.index(sep, a) + 1
+    if (sep := USER_PASS.get((cmd, flag), '')) and sep in v[a:]:
+        cut = v.index(sep, a)
+        # (nothing after it: an API's key given as the user, `-u sk_live_…:`)
+        if cut == len(v) - 1: return [_span(where, a, cut)] if cut > a and not placeholder(v[a:cut]) else []
+        a = cut + 1
     elif m := PASS_ARG.match(v[a:]):
         if m[1] != 'pass': return []
         a += m.end()
@@ -413,6 +417,19 @@ _SECRET_WORD = re.compile('(?i)'
                           + r'|(?<=[_.-])(?:codes?|answers?)(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
+_USER_BEFORE = re.compile(r'\b(?:user|username|login|uid|usr)=\S+[ \t]+$')
+
+def _pass_alone(text: str, a: int, m, name: str) -> bool:
+    "Whether `pass` or `pw` alone, named at `a` (match `m`), names a password: given a string, or after a user."
+    # (alone they are a statement or a test's verdict, `pass=12`; `$pass = '…'` is a password's, and so
+    # is a log's pair after its user's, `user=noreply@… pass=…`)
+    return (name.lstrip('$@').lower() in ('pass', 'pw') and m['sep'].strip() in ('=', ':=')
+            and (text[m.end():m.end() + 1] in ('"', "'")
+                 or bool(_USER_BEFORE.search(text, text.rfind('\n', 0, a) + 1, a))))
+_LOG_PAIR = re.compile(r'(?:^|(?<=\s))[A-Za-z_][\w.-]*=[^\s=]+')
+# (a log's line of pairs, logfmt's, `user=… pass=… host=…`: data, no code's names)
+logfmt = lambda text, at: len(_LOG_PAIR.findall(text, at, text.find('\n', at) % (len(text) + 1))) >= 3
+_WORDS_NUMBER = re.compile(r'[a-z]{3,}(?:[_-][a-z]{3,})+\d{1,6}')
 _NAME_CHAR_END = re.compile(r'[\w$@-]*')
 _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
 
@@ -458,9 +475,10 @@ def _literal_value(text: str, at: int, lit: int, span: tuple[int, int]) -> tuple
     # tuple's; a viewer's line numbers between: `     4→)`)
     alone = '\n' not in text[at:lit] or re.match(r'\s*(?:\d+(?:→|\t)\s*)?\)', text[span[1] + 1:])
     # (four words joined, or three and a number, are a passphrase: `lantern-nebula-biscuit-sun11`,
-    # `raven.orchid.nectar.plaza`)
+    # `raven.orchid.nectar.plaza`; and words with a number last, none a secret's: `ingrid_glacier4`)
     phrase = (len(literal.split('-')) >= 4 or re.search(r'-[a-z]+-[a-z]*\d+$', literal)
-              or diceware(literal))
+              or diceware(literal) or _WORDS_NUMBER.fullmatch(literal)
+              and not set(name_words(literal)) & SECRET_WORDS)
     return None if (name_like(literal) and not phrase) or word or not alone else span
 
 # an array of literals over lines (a viewer's line numbers between): joined, one value in parts
@@ -532,7 +550,7 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
            and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'], ['passkey']))
     text_value = config and (re.fullmatch(r'[\w-]{4,}', value) and text[e:e + 1] != ','
                              or diceware(value))
-    if _CODE.match(value) and not (pin or scattered or text_value): return None
+    if _CODE.match(value) and not (pin or scattered or text_value or logfmt(text, line_start)): return None
     return s, e
 
 # %% ../nbs/00e_positions.ipynb #eadb2be4
@@ -621,10 +639,7 @@ def assignment_findings(text: str,
         # (a file's name before grep's line number, `secrets.rs:138:`, says where a line is: no key)
         if not m or m.end('name') < w_end or _LINE_NUMBER.match(text, m.end('name')): continue
         name = m['name'].rstrip(':')
-        # `pass` and `pw` alone are a statement or a test's verdict, never given a string: `$pass = '…'`
-        # is a password's
-        alone = (name.lstrip('$@').lower() in ('pass', 'pw') and m['sep'].strip() in ('=', ':=')
-                 and text[m.end():m.end() + 1] in ('"', "'"))
+        alone = _pass_alone(text, a, m, name)
         if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1], alone)
                 or secret_name(name, alone)): continue
         if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
@@ -1231,6 +1246,9 @@ _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)
 # `Grafana: dn-ops / R6He…`, `(guest): KVH-DRIVERS / …`): what a person writes a login as
 _COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<pw>[^\s`]{8,})`?'
                          r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
+# and a user's word and the password's own after it (`user \`admin\` / pass \`UmberZephyr#809\``)
+_USER_THEN_PASS = re.compile(r'(?i)\buser(?:name)?[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*[/,;][ \t]*'
+                             r'(?:pass(?:word)?|pw|pwd)[ \t]*:?[ \t]+`?(?P<pw>[^\s`]+)`?')
 # and an e-mail address for the user, in any sentence (`testitunnus on `qa@…` / Sisu1997#`)
 _MAIL_PAIR = re.compile(r'[\w.+-]+@[\w-]+(?:\.[\w-]+)+`?[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
 # and an administrator's well-known account for the user (`- admin / Biscuit1990*`, `root / …`)
@@ -1250,7 +1268,7 @@ def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
     said = (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text), *_ADMIN_PAIR.finditer(text),
-            *_ADMIN_GLUED.finditer(text))
+            *_ADMIN_GLUED.finditer(text), *_USER_THEN_PASS.finditer(text))
     pairs = [m for m in said if _password_marks(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
@@ -1614,6 +1632,10 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # a row with more cells than its header: a `|` inside the one credential's cell
     # (`E]3n!VQu/Bv|M`)
     secret = [i for i, h in enumerate(header) if credential_header(h)]
+    values = [i for i, h in enumerate(header)
+              if set(name_words(h)) & {'value', 'values', 'current'}]
+    # (or its one column of values: `| \`CONVEX_DEPLOY_KEY\` | \`prod:…|2Jt…\` | prod |`)
+    secret = secret if len(secret) == 1 else values
     if sep in '|,' and len(cells) > len(header) and len(secret) == 1:
         c, extra = secret[0], len(cells) - len(header)
         cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
@@ -1623,8 +1645,6 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # (no header says which: the first column names the row, as a two-column table's does)
     names = ([i for i, h in enumerate(header) if set(name_words(h)) & naming]
              or [i for i, h in enumerate(header) if h][:1])
-    values = [i for i, h in enumerate(header)
-              if set(name_words(h)) & {'value', 'values', 'current'}]
     out = []
     for i, (s, e) in enumerate(cells):
         v = line[s:e]

@@ -378,8 +378,9 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         before = before[max(before.rfind(c, 0, said.start()) for c in ',;(—') + 1:]
     if kept := next((a for a in lists if a.allows(value, before, line)), None):
         return kept.description or 'an allowlist'
-    if column := (value_name(text, s, e) or column_name(text, s, e) or row_name(text, s, e)
-                  or member_name(text, s, e) or element_name(text, s, e) or said_name(text, s, e)):
+    # (each name it has, its column's and its row's both: `| FLEET_VIN | \`…\` |` under `Clave`)
+    for name in (value_name, column_name, row_name, member_name, element_name, said_name):
+        if not (column := name(text, s, e)): continue
         named = f'{column}: {value}'
         if kept := next((a for a in lists if a.allows(value, named, named)), None):
             return kept.description or 'an allowlist'

@@ -484,12 +484,15 @@ def listing_id(text: str, s: int, e: int) -> bool:
 
 # %% ../nbs/00d_words.ipynb #cfc04454
 def row_name(text: str, s: int, e: int) -> str:
-    "The name a two-cell row gives the value in its second cell (`| UUID | e932… |`), or ''."
+    "The name a row's first cell gives the value in its second (`| UUID | e932… |`), or ''."
     line_start = text.rfind('\n', 0, s) + 1
     line_end = text.find('\n', e)
     cells = _CELL_GAP.split(text[line_start:len(text) if line_end < 0 else line_end].strip(' \t|'))
-    ok = len(cells) == 2 and cells[1] == text[s:e] and _HEADER_CELL.fullmatch(cells[0])
-    return cells[0].rsplit('] ', 1)[-1] if ok else ''
+    # (in a longer row, a key's name only: `| FLEET_VIN | \`…\` | prod |`, not `| GitHub org owner |`)
+    first = cells[0].strip('`')
+    ok = (len(cells) >= 2 and cells[1].strip('`"\'') == text[s:e] and _HEADER_CELL.fullmatch(first)
+          and (len(cells) == 2 or ' ' not in first))
+    return first.rsplit('] ', 1)[-1] if ok else ''
 
 # %% ../nbs/00d_words.ipynb #0f2424b9
 # a record's value member, just before a value: JSON's `"value": "`, XML's `<defaultValue>`, YAML's `value: `
