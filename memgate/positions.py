@@ -32,7 +32,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
            'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
            'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'position_findings']
+           'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -148,6 +148,8 @@ def _assigned(v: str, where: list[int], raw: str) -> list[Found]:
         if not value: return []
         # pairs of its own (`Stripe-Signature=t=…,v1=…`): each is judged by its name
         if PAIRS.match(v, m.end()): continue
+        # (a quoted literal then a comma, `password="…",`: a call's argument, the comma its own)
+        if value.endswith(',') and raw[where[b - 1] - 1] in '\'"': b, value = b - 1, value[:-1]
         # unquoted, `x[1]` and `x,` are code (a call's arguments), not a shell's words
         code = raw[where[m.end()] - 1] not in '\'"' and ('[' in value or value.endswith(','))
         return [] if placeholder(value) or code or names_key_id(m[1], value) else [_span(where, m.end(), b)]
@@ -414,7 +416,7 @@ def _unquoted(text: str, at: int, whole_line: bool) -> tuple[int, int]:
 _SECRET_WORD = re.compile('(?i)'
                           + '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len,
                                             reverse=True))
-                          + r'|(?<=[_.-])(?:codes?|answers?)(?![a-z])')
+                          + r'|(?<=[_.-])(?:codes?|answers?|combo|combination)(?![a-z])')
 
 _NAME_CHAR = re.compile(r'[\w.$@:-]')
 _USER_BEFORE = re.compile(r'\b(?:user|username|login|uid|usr)=\S+[ \t]+$')
@@ -437,7 +439,7 @@ _UUID_VALUE = re.compile(r'[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}'
 # `re` tries every word at every place; RE2 reads the text once, as its skeleton (no word holds a
 # space or a `?`)
 _WORDS = '|'.join(sorted(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'pat'}, key=len, reverse=True)).encode()
-_WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?|answers?)')
+_WORD_OR_CODE = re2.compile(b'(?i)(?:' + _WORDS + b')|[_.-](codes?|answers?|combo|combination)')
 _WORD_AT = re2.compile(b'(?i)(?:' + _WORDS + b')')
 
 def secret_words(text: str) -> Iterator[tuple[int, int]]:
@@ -1046,7 +1048,7 @@ def _said(text: str, at: int,
         if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
             return None
         number = re.fullmatch(rf'\d{{{digits},12}}', v)
-        word = placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)
+        word = (placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)) and not diceware(v)
         typed = quoted or re.search('[A-Za-z0-9]', v)   # (`は まだ変更していません` is a sentence)
         if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
         if _random_enough(v, quoted) and not placeholder(v): return s, e
@@ -1337,8 +1339,10 @@ _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code
                         r'|\bmaintenant|\bchangé en|\bora|\bteraz|\bzmieniony na|\bтеперь'
                         r'|\bсейчас|\bизмен[её]н на|\bnu|[:=])'
                         r'[ \t]*){1,2}|[ \t]+)[`"\'“«]?'
-                        # (a keypad's star or hash: no digit of it)
-                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3})(?![\d-])')
+                        # (a keypad's star or hash: no digit of it; or letters and digits mixed, a
+                        # smart lock's: `1FIWrLZRX.SkssjO.hMx`)
+                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3}|(?=[\w.-]*\d)'
+                        r'(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{6,62}[A-Za-z0-9])(?![\w-])')
 
 def opening_code_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of what it opens: a door's, an alarm's, a network's."
@@ -2174,6 +2178,22 @@ def users_map_findings(text: str) -> list[Found]:
             at += len(line) + 1
     return out
 
+# %% ../nbs/00e_positions.ipynb #6cfe200a
+# a value said to be a part of one too long to send whole (`sending in two parts. part 1:
+# glpat-2TF…`, `first half: ASIANAAQOE`): that part, whatever its length
+_PART_SAID = re.compile(r'(?i)\b(?:part[ \t]*[12]|(?:first|second|other|last)[ \t]+(?:half|part)'
+                        r'|the[ \t]+rest)[ \t]*[:：]\s*[`"\']?(?P<v>[^\s`"\']{6,})')
+
+def part_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each part of a value said to be sent in parts."
+    out = []
+    for m in _PART_SAID.finditer(text):
+        v = m['v'].rstrip('.,;)')
+        mixed = re.search(r'\d', v) and re.search('[A-Za-z]', v) or v.isupper() and len(v) >= 8
+        if mixed and not placeholder(v) and not plain_word(v):
+            out.append((m.start('v'), m.start('v') + len(v), 'prose-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
@@ -2186,4 +2206,5 @@ def position_findings(text: str) -> list[Found]:
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
+                  part_findings(text),
                   insert_findings(text), struct_print_findings(text), repl_findings(text))

@@ -580,9 +580,8 @@ def template_only(value: str) -> bool:
 # %% ../nbs/01_redact.ipynb #b97d4989
 _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+[ \t]*["'`]*$''')
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
-# a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`):
-# a backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at a
-# span's end
+# a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`): a
+# backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at its end
 _ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
 _ESCAPED_LAST = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*["\'`;,)\]]*$)')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
@@ -590,8 +589,9 @@ _NEXT_FIELD = re.compile(r'[;,][ \t]*[A-Za-z][\w ]{0,30}=')
 # a query string's or a form body's parameter: before a value, and after it
 _QUERY_KEY = re.compile(r'[?&][\w.\[\]%-]{1,40}=$')
 _NEXT_PARAM = re.compile(r'&[\w.\[\]%-]{1,40}=')
-# prose's words joined with a number are a passphrase (`parsnip_falcon_meadow_72`, `biscuit_1974537`)
-_JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+|[A-Za-z]{3,12}[_.-]\d{4,}')
+# prose's words joined are a passphrase (`parsnip_falcon_meadow_72`, `biscuit_1974537`, `arena.arrive.faint`)
+_JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+|[A-Za-z]{3,12}[_.-]\d{4,}'
+                            r'|[a-z]{3,}(?:([_.-])[a-z]{3,})(?:\1[a-z]{3,}){2,}')
 
 def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
     "Where a found value ends: before an escaped line end, a connection's or a query's next field."

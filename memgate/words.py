@@ -185,7 +185,8 @@ def secret_name(name: str,
     if _random_name(name): return False
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
-    if len(words) > 1 and words[-1] in ('code', 'codes') and words[-2] in OPENING_CODES: return True
+    if (len(words) > 1 and words[-1] in ('code', 'codes', 'combo', 'combination')
+            and set(words[:-1]) & OPENING_CODES): return True
     if any(tuple(words[-len(p):]) == p for p in SECRET_PAIRS | ANSWER_PAIRS): return True
     # (a personal access token after its service's name, `ASANA_PAT`, `gitlab_pat`; a pattern's
     # abbreviation after what it matches is code's: `url_pat`, `re_pat`)
@@ -265,7 +266,8 @@ class Gate:
         return last[1]
 
 # %% ../nbs/00d_words.ipynb #f4264946
-SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS | {'code', 'pat', 'answer'})
+SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS
+                         | {'code', 'pat', 'answer', 'combo'})
 
 # %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it

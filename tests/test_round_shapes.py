@@ -1,7 +1,7 @@
-"""Rounds 29 to 39's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 40's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
-round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486): each secret below is taken
-whole and each look-alike is sent as written."""
+round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755): each
+secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -191,6 +191,17 @@ SECRETS = [   # (text, the value)
     ('| Variable | Value | Notes |\n|---|---|---|\n'
      '| `CONVEX_DEPLOY_KEY` | `prod:lemon-ember-417|7KtVsaE1491eePGcADPvoc1tqic1uaHDoabKj9dYpYzwhjF` | prod |\n',
      '7KtVsaE1491eePGcADPvoc1tqic1uaHDoabKj9dYpYzwhjF'),
+    # round 40: a call's argument keeps its quote and comma; a code named by what it opens among its words
+    # (alarm_disarm_code, SAFE_COMBO); drawn words joined after a password's word; a part of a value sent in
+    # parts; a code of letters and digits said of what it opens; a cut Terraform Cloud token
+    ('    client = Client(user="svc", password="ku3txy9Q", api_key="x")', 'ku3txy9Q'),
+    ('[x.credentials]\nalarm_disarm_code = "61447"\n', '61447'), ('+SAFE_COMBO=41-18-62\n', '41-18-62'),
+    ('Das Passwort für den Werkstatt-Router ist lamp_ask_attend_cousin, und der', 'lamp_ask_attend_cousin'),
+    ('Het wachtwoord van de NAS is arena.arrive.faint.bargain.west.admit en de token is x',
+     'arena.arrive.faint.bargain.west.admit'),
+    ('too long for my terminal, sending in two parts. part 1: glpat-7QKAyYB', 'glpat-7QKAyYB'),
+    ('part 2:\nqRh2zndAz6ZLzTW9TtQhX8Md.X57Z0d2w_KgtGsE_Zwg3sC', 'qRh2zndAz6ZLzTW9TtQhX8Md.X57Z0d2w_KgtGsE_Zwg3sC'),
+    ('fyi alarm panel code is 7GKWrLZRX.SkssjO.hMx if the cleaners trip it again', '7GKWrLZRX.SkssjO.hMx'),
 ]
 
 LOOK_ALIKES = [
@@ -319,6 +330,8 @@ LOOK_ALIKES = [
     # round 39: a test's tally and a log's name in pairs; a reference's name under a password's
     'tests: pass=12 fail=0', 'ts=1 level=info token=refreshTokenValue user=bob',
     'local mqtt_password = "db_password2"',
+    # round 40: an error's code beside a door's word; a combo box; a chapter's part
+    'the error code is E1234X5 for the door sensor', 'combo_box = 12345678', 'part 1: introduction',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
