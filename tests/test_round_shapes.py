@@ -333,7 +333,8 @@ LOOK_ALIKES = [
     # round 40: an error's code beside a door's word; a combo box; a chapter's part
     'the error code is E1234X5 for the door sensor', 'combo_box = 12345678', 'part 1: introduction',
     # pnpm's store path: a peer set's digest after `__`
-    '/app/node_modules/.pnpm/@typescript-eslint+eslint-plugin@8.42.0_eslint@9.34.0__bb836aa7b2e219846c64121374bac6ed/x',
+    '/app/node_modules/.pnpm/@typescript-eslint+eslint-plugin@8.42.0_eslint@9.34.0__bb836aa7b2e219846c64121374bac6ed'
+    '/node_modules/@typescript-eslint/eslint-plugin/package.json',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
