@@ -1047,7 +1047,7 @@ def _said(text: str, at: int,
         # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
         if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
             return None
-        number = re.fullmatch(rf'\d{{{digits},12}}', v)
+        number = re.fullmatch(rf'\d{{{digits},12}}', v) and not _counts_of(text[at:s])
         word = (placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)) and not diceware(v)
         typed = quoted or re.search('[A-Za-z0-9]', v)   # (`は まだ変更していません` is a sentence)
         if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
@@ -1088,6 +1088,8 @@ _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`
     (?![\w-]|'s|[ \t]+(?:file|files|profile|helper|store|manager|path|name|type|provider|chain|cache
                       |format|id|field|prompt|policy|reset|hash)\b)
     ''', re.X)
+# (a number said of a password's length, tries or lifetime is no password: `password length is 1200`)
+_counts_of = lambda said: bool(set(re.findall(r'[a-z]+', said.lower())) & NOT_SECRET_LAST)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
 # or a few words on, in its clause (`PIN kodu da 954770`, `mã PIN token (262191)`)
@@ -1161,14 +1163,14 @@ def prose_findings(text: str) -> list[Found]:
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
         # (nor a stand-in's kind: `[REDACTED:password]`)
         if text[max(0, m.start() - 10):m.start()] == '[REDACTED:': continue
-        # a PIN, a PUK, a passkey is its digits, right after its word too
-        # (`PIN 3219 y PUK 27820389`)
+        # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 27820389`);
+        # any password's four or more after its copula (`admin pw is 4592`)
         number = m[0].lower() in NUMBER_WORDS
         # the word ends a quoted name (`` `APPLE_APP_PASSWORD` é … ``): what is said follows the quote
         q = _QUOTED_NAME.search(text, max(0, m.start() - 80), m.end())
         at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
         right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)) if number else None
-        span = right.span(1) if right else _said(text, at, 4 if number else 6)
+        span = right.span(1) if right else _said(text, at, 4)
         # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
         # value ends at a space, `--password=E-2232232232 shop`)
         phrase = None if number else _passphrase(text, at)

@@ -202,6 +202,8 @@ SECRETS = [   # (text, the value)
     ('too long for my terminal, sending in two parts. part 1: glpat-7QKAyYB', 'glpat-7QKAyYB'),
     ('part 2:\nqRh2zndAz6ZLzTW9TtQhX8Md.X57Z0d2w_KgtGsE_Zwg3sC', 'qRh2zndAz6ZLzTW9TtQhX8Md.X57Z0d2w_KgtGsE_Zwg3sC'),
     ('fyi alarm panel code is 7GKWrLZRX.SkssjO.hMx if the cleaners trip it again', '7GKWrLZRX.SkssjO.hMx'),
+    # four digits after a password's word and its copula, in any language
+    ('Hasło do bazy to 7319, a klucz API: x', '7319'), ("and the admin pw is 6027 — please don't", '6027'),
 ]
 
 LOOK_ALIKES = [
@@ -332,6 +334,8 @@ LOOK_ALIKES = [
     'local mqtt_password = "db_password2"',
     # round 40: an error's code beside a door's word; a combo box; a chapter's part
     'the error code is E1234X5 for the door sensor', 'combo_box = 12345678', 'part 1: introduction',
+    # a number said of a password's length or tries
+    'Password attempts: 5000', 'the password length is 1200 bytes', 'password minimum length: 1200',
     # pnpm's store path: a peer set's digest after `__`
     '/app/node_modules/.pnpm/@typescript-eslint+eslint-plugin@8.42.0_eslint@9.34.0__bb836aa7b2e219846c64121374bac6ed'
     '/node_modules/@typescript-eslint/eslint-plugin/package.json',
