@@ -1088,7 +1088,7 @@ _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`
     (?![\w-]|'s|[ \t]+(?:file|files|profile|helper|store|manager|path|name|type|provider|chain|cache
                       |format|id|field|prompt|policy|reset|hash)\b)
     ''', re.X)
-# (a number said of a password's length, tries or lifetime is no password: `password length is 1200`)
+# (a number said of a password's length, tries or lifetime is no password: `password length is 12`)
 _counts_of = lambda said: bool(set(re.findall(r'[a-z]+', said.lower())) & NOT_SECRET_LAST)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
@@ -1163,7 +1163,7 @@ def prose_findings(text: str) -> list[Found]:
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
         # (nor a stand-in's kind: `[REDACTED:password]`)
         if text[max(0, m.start() - 10):m.start()] == '[REDACTED:': continue
-        # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 27820389`);
+        # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 2782`);
         # any password's four or more after its copula (`admin pw is 4592`)
         number = m[0].lower() in NUMBER_WORDS
         # the word ends a quoted name (`` `APPLE_APP_PASSWORD` é … ``): what is said follows the quote
