@@ -84,9 +84,7 @@ def identifier_like(text: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #47930e35
 def spelt_hex(text: str) -> str | None:
     "What hex `text` spells, if it is printable text (8 bytes or more)."
-    # (digits alone are a number, whatever bytes they would spell)
-    if len(text) < 16 or len(text) % 2 or text.isdigit(): return None
-    if not re.fullmatch(r'[0-9a-fA-F]+', text): return None
+    if len(text) < 16 or len(text) % 2 or not re.fullmatch(r'[0-9a-fA-F]+', text): return None
     try: spelt = bytes.fromhex(text).decode('utf-8')
     except UnicodeDecodeError: return None
     return spelt if spelt.isprintable() else None
@@ -114,8 +112,10 @@ def one_case_letters(core: str) -> bool:
 # %% ../nbs/00f_generated.ipynb #98a29869
 def spelt_secret(spelt: str) -> bool:
     "Whether text that hex spells is a secret: drawn, or a run of no spaces with cases mixed and a mark."
-    # (no id nor name is spelled in hex so: `xxd -p` of a password is)
-    mixed = ' ' not in spelt and re.search('[a-z]', spelt) and re.search('[A-Z]', spelt)
+    # (no id nor name is spelled in hex so: `xxd -p` of a password is; a number's digits spell a few
+    # characters over and over, `Q!!!!!!f`)
+    mixed = (' ' not in spelt and re.search('[a-z]', spelt) and re.search('[A-Z]', spelt)
+             and len(set(spelt)) >= 6)
     return generated(spelt) or password_like(spelt) or bool(mixed and re.search(r'[^A-Za-z]', spelt))
 
 # %% ../nbs/00f_generated.ipynb #46217b95

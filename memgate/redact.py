@@ -403,7 +403,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     for s, e in every_candidate(text, whole):
         # inside a certificate, a public key or a ciphertext: public
         if any(a <= s and e <= b for a, b in public): continue
-        spelt = spelt_hex(text[s:e])   # (hex that spells text is that text, no id's: `xxd -p`'s)
+        # (hex that spells text is that text, no id's: `xxd -p`'s; decimal digits are a number's first)
+        spelt = re.search('[a-fA-F]', text[s:e]) and spelt_hex(text[s:e])
         if not spelt and (why := _kept_where(text, s, e) or _kept_by_name(text, s, e, lists)):
             out.append((s, e, why))
             continue
