@@ -152,10 +152,6 @@ def known_findings(known: KnownSecrets | None, text: str) -> list[Found]:
             out.append((a, b, kind))
     return out
 
-# %% ../nbs/01_redact.ipynb #2ef158b5
-# (the allowlists that keep a random-looking value have their home with the rules)
-_random_lists = random_allowlists
-
 # %% ../nbs/01_redact.ipynb #049e747c
 # what keeps a random-looking run that stands between a path's segments (`memgate secrets` groups
 # by it)
@@ -392,7 +388,7 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
-    lists, out = _random_lists(user.sha if user else ''), []
+    lists, out = random_allowlists(user.sha if user else ''), []
     inner = lambda plain: (findings(redaction_rules(), plain, decode=False)
                            or position_findings(plain))
     # a run kept whole by its shape (a documented example, a known prefix) is not cut at its slashes
