@@ -15,7 +15,8 @@ connection string, a cookie or a URL's query, the fields a credential's word nam
 webhook's token). Host, port, user, path and database are not the secret: a redactor that takes the password and
 keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A look-alike is
 taken when it stood whole in the sessions' text and no longer does
-in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its masked form.
+in what is sent. A window counts only outside the text of every other secret (a seed phrase's `glacier ` sent
+is its leak, not that of a passphrase sharing the word). A leak is named when `memgate secrets`' report (all of it) shows its masked form.
 """
 import argparse, json, re, sys
 from collections import Counter
@@ -83,6 +84,16 @@ def measure(folder: Path) -> dict:
     # 3-digit code is in one by chance)
     shown = re.sub(r'\[REDACTED:[^\]\n]*\]', '\x01', out)
     leaks = [s for s in man['secrets'] if leaked(s['value'], shown, background)]
+    # (a window another secret's own text holds, sent as it leaked, is that secret's leak, not this one's:
+    # `glacier ` of a seed phrase sent is no window of a restic passphrase that was taken)
+    parts = sorted({p for x in man['secrets'] for p in secret_parts(x['value'])}, key=len, reverse=True)
+    def alone(s: dict) -> str:
+        own = secret_parts(s['value'])
+        text = shown
+        for p in parts:
+            if not any(o in p for o in own): text = text.replace(p, '\x00')
+        return text
+    leaks = [s for s in leaks if leaked(s['value'], alone(s), background)]
     present = [d for d in man['decoys'] if d['value'] in raw]
     taken = [d for d in present if d['value'] not in out]
     report = audit_text(audit(load_project(folder)), every=True)
