@@ -13,10 +13,10 @@ with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`
 connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
 `AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
 webhook's token). Host, port, user, path and database are not the secret: a redactor that takes the password and
-keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A look-alike is
-taken when it stood whole in the sessions' text and no longer does
-in what is sent. A window counts only outside the text of every other secret (a seed phrase's `glacier ` sent
-is its leak, not that of a passphrase sharing the word). A leak is named when `memgate secrets`' report (all of it) shows its masked form.
+keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A window counts
+only outside the text of every other secret (a seed phrase's `glacier ` sent is its leak, not that of a
+passphrase sharing the word). A look-alike is taken when it stood whole in the sessions' text and no longer does
+in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its masked form.
 """
 import argparse, json, re, sys
 from collections import Counter

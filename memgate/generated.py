@@ -12,14 +12,16 @@ import re2
 from .words import CODE_WORDS, SECRET_WORDS, dictionary
 
 # %% auto #0
-__all__ = ['MIN_GENERATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes', 'identifier_like',
-           'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates', 'password_like',
-           'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs', 'every_candidate',
-           'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+__all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
+           'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates',
+           'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs',
+           'every_candidate', 'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
 MIN_GENERATED = 12
+# and a password with two of a password's marks this long (`v#T~XciG1Q`; generators make 10 to 16)
+MIN_PUNCTUATED = 10
 
 # of a generated value's letters and digits, at most this share is dictionary words of 3 letters or
 # more
@@ -229,7 +231,7 @@ def candidates(text: str, harmless=lambda token: False):
 # what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths, names, versions and
 # ranges hold them)
 PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
-_PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{12,}')
+_PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
 # what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
 # `$$`, an email, a URL
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
@@ -281,8 +283,13 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     # (one mark will do where the rest is a generator's mix throughout: `E0c9Mw3S!Opdk-ex`)
     alnum = re.sub('[^A-Za-z0-9]', '', body)
     mixed = class_changes(body, symbols=True) >= 0.5
-    marked = len(symbols) >= 2 or symbols and mixed and generated(alnum)
-    if len(body) >= MIN_GENERATED and marked and password_like(body):
+    # (or a generator's run that one mark parts in two, nothing else: `6DC#AeepyRQkhL`)
+    parted = (re.fullmatch(r'[A-Za-z0-9]{3,}[!#$%&*+=?@^~][A-Za-z0-9]{3,}', body)
+              and len(alnum) >= MIN_GENERATED)
+    marked = len(symbols) >= 2 or symbols and (mixed or parted) and generated(alnum)
+    # (ten characters will do with two marks of a password's: `v#T~XciG1Q`, a generator's default)
+    long = len(body) >= (MIN_PUNCTUATED if len(symbols) >= 2 else MIN_GENERATED)
+    if long and marked and password_like(body):
         return start + skip, end
     return None
 
@@ -353,7 +360,10 @@ def memorable(text: str):
 # %% ../nbs/00f_generated.ipynb #8ed0b922
 # four to eight words drawn from a list (diceware's, a password manager's), quoted as one value: no
 # word of a sentence's grammar among them (`fern plum ginger thistle`, not `fix the login page`)
-_QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([a-z]{3,10}(?: [a-z]{3,10}){3,7})(?=[`"'”])''')
+# (its first word capitalised, a number or a mark after the last, as a person's passphrase is made:
+# `Vesper wren copper hollow!`, `veil flint reed nectar 682`)
+_QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([A-Za-z][a-z]{2,9}(?: [a-z]{3,10}){3,7})'''
+                           r'''(?:[ ]\d{1,6}|[!?#*]{1,2})?(?=[`"'”])''')
 # (but what a call that reports is given is a message, `t.Error("expected unknown flag error")`,
 # a test's name, `t.Run("…")`, `it("…")`, ExUnit's and RSpec's `test "…" do`)
 _REPORTED = re.compile(r"""(?:\b(?:Errorf?|Fatalf?|Logf?|Skipf?|Run|print\w*|panic|warn\w*|info|debug|error
@@ -371,7 +381,7 @@ def drawn_words(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _QUOTED_WORDS.finditer(text):
         if _REPORTED.search(text, max(0, m.start() - 40), m.start()): continue
-        words = m[1].split()
+        words = m[1].lower().split()
         # (a list's word a dictionary lacks, `plum`, is still a word: one may be only pronounceable)
         known = sum(w in dictionary() for w in words)
         said = lambda w: wordlike(w) or len(w) <= 4 and re.search('[aeiouy]', w)
@@ -381,7 +391,7 @@ def drawn_words(text: str) -> list[tuple[int, int]]:
         if (len(set(words)) >= 4 and known >= len(words) - 1 and all(map(said, words))
                 and not set(words) & (_grammar() | CODE_WORDS | SECRET_WORDS)
                 and len(set(words) & _grammar(1000)) <= 1):
-            out.append(m.span(1))
+            out.append(m.span())
     return out
 
 

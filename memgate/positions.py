@@ -21,15 +21,16 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
-           'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS',
+           'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
            'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED',
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings',
-           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings',
+           'named_lock_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings', 'code_list_findings',
+           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
+           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
            'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
            'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
            'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
@@ -795,7 +796,7 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
             'code de secours', 'code de récupération', 'código de recuperação',
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'كلمة مرور', 'neno la siri',
-            'mật khẩu', 'mat khau', 'kata sandi',
+            'mật khẩu', 'mat khau', 'kata sandi', 'wifi key', 'wi-fi key', 'wlan key', 'network key',
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
             'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
             'security answer', 'security question answer', 'secret answer', 'memorable answer',
@@ -808,7 +809,8 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r'改成|改为|改為|设为|設為|换成|換成|'
-         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|это|—|->|→|は|是|为|為|는|은|là|adalah|'
+         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|'
+         r'это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
 
 # a licence's words: what they are said to be is a key only when it is long and quoted as one
@@ -959,6 +961,8 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
         s, e = s + 1, e - 1
         while s < e and text[s] in ' \t\u00a0\u202f': s += 1
         while e > s and text[e - 1] in ' \t\u00a0\u202f': e -= 1
+        # (a code span inside the brackets is no part of it either: `` (`3f4d…`) ``)
+        if text[s - 1:s + 1] == '(`' and text[e - 1:e] == '`' and e - s > 2: s, e = s + 1, e - 1
         return s, e, True
     # (and a Chinese sentence's final particle glued to it: `…d52a了`)
     end = e
@@ -1066,9 +1070,8 @@ _PASSPHRASE_SAID = re.compile(
     # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
     r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?"
     r"(?:[ \t]+\([^()\n]{1,40}\)(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*"
-    r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это"
-    r"|adalah"
-    r"|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
+    r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|as"  # (`the password as …`)
+    r"|adalah|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
@@ -1198,7 +1201,8 @@ def prose_findings(text: str) -> list[Found]:
 # the value they gave was …`): a name of words joined, or in camel case, as code writes it
 _CODE_NAME = r'[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+'
 _NAME_SAID_NAME = re.compile(r'(?<![\w-])(' + _CODE_NAME + ')')
-_NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')
+# (in a code span or quotes too: `` `WEBHOOK_SECRET` → `02c5…` ``)
+_NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')[`"']?
     (?=[ \t]*(?:改成|改为|改為|设为|設為|换成|換成)
     |[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
        [ \t]
@@ -1208,7 +1212,7 @@ def name_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose gives a secret's name (`API_TOKEN is set to …`)."
     if not SECRET_NAME_WORDS(text): return []
     return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
-            if secret_name(m['n']) and (span := _said(text, m.end('n')))]
+            if secret_name(m['n']) and (span := _said(text, m.end()))]
 
 # %% ../nbs/00e_positions.ipynb #b8518039
 # the value given to a secret's name, said as the value in the same paragraph (`added
@@ -1356,7 +1360,29 @@ def opening_code_findings(text: str) -> list[Found]:
             *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text), *_OPENS_WITH.finditer(text))
     said = [m for m in said if opens(m['of'])
             or m.re is _CODE_SAID and (opens(m['pre']) or opens(before(m)))]
-    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)]
+    # (a round number is a count or a duration: `alarm: 3600`)
+    return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)
+            if not re.fullmatch(r'\d+00', m['v'])]
+
+# %% ../nbs/00e_positions.ipynb #7c97c925
+# what a code opens that a name may be alone (`ALARM=8392`, `keypad = 1202#`, `'gate', '979370'`):
+# a lock's or a door's thing, no device (`phone`, `mac`) and no abstract word (`access`, `backup`)
+LOCKED = frozenset('''alarm door gate safe garage keypad lock padlock locker cabinet kiosk combo
+    combination porta alarme cofre tür tor portão puerta porte portail coffre cadenas casier digicode
+    deur kluis kluisje poort spind drzwi brama candado cassaforte lucchetto lockbox keybox
+    keysafe'''.split())
+_LOCKED_NAME = re.compile(r'''(?i)(?<![\w-])(?:[\w.-]*?[._ -])?
+    (?P<thing>[^\W\d_]+)(?:[ _-]?(?:code|pin))?
+    # then what gives it its value: `=`, `:`, an arrow, a lookup's or a row's comma, an element's
+    # `value=`, a parenthesis in prose, and quotes
+    ["'`]?(?:[ \t]*(?:=>|->|→|:=|[:=,])[ \t]*|["'][ \t]+value=|[ \t]+(?=\())\(?[ \t]*["'`]?
+    (?P<v>\d{4,8}(?![\d-])\#?|\d{1,3}(?:-\d{1,3}){2,3}(?![\d-]))(?![\w-])''', re.X)
+
+def named_lock_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each code under a name that is only what it opens (`COMBO = 24-13-73`)."
+    # (a round number under it is a count or a duration: `alarm: 3600`)
+    return [(*m.span('v'), 'prose-credential') for m in _LOCKED_NAME.finditer(text)
+            if m['thing'].lower() in LOCKED and not m['v'].endswith('00')]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
@@ -1532,6 +1558,19 @@ def shape_doubts(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #f5ed1a87
+# a name's value, on its line: after `=`, `:` or `=>` and a quote (`anydesk: "Jasper!9507!"`)
+_GIVEN = re.compile(r'''(?:[:=]|=>)[ \t]*["'`]?$''')
+_GIVEN_END = re.compile(r'''["'`]?[ \t]*(?:[,;}]|$)''', re.M)
+
+def person_value_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value shaped as a person's password with a mark, given to any name."
+    # (the shape alone is a doubt; given to a name as its value, with a mark no name nor number
+    # holds, it is the value a person chose: `anydesk: "Jasper!9507!"`, `ENV ANYDESK="Meadow019?"`)
+    return [(s, e, 'config-credential') for s, e, _ in shape_doubts(text)
+            if re.search(r'[@$&*!?#]', text[s:e]) and _GIVEN.search(text, max(0, s - 4), s)
+            and _GIVEN_END.match(text, e)]
+
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name
 # (`BACKUP VERIFICATION CODES`, `recovery codes:`)
@@ -1651,11 +1690,20 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # (no header says which: the first column names the row, as a two-column table's does)
     names = ([i for i, h in enumerate(header) if set(name_words(h)) & naming]
              or [i for i, h in enumerate(header) if h][:1])
+    # (no column says it holds values (`| Gerät | Benutzer | Zugang |`): the last, of a row named
+    # for a credential, a cell shaped as one, a PIN's digits or a token's marks, no date's)
+    filled = [i for i, h in enumerate(header) if h]
+    last = [max((i for i, (s, e) in enumerate(cells) if e > s), default=-1)] if (
+        not values and names == filled[:1] and len(filled) >= 2) else []
     out = []
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
         row = line[slice(*cells[names[0]])] if names and names[0] != i else ''
-        pair = names and i in values and secret_name(row, True)
+        code = re.fullmatch(r'\d{4,12}#?|\d{1,3}(?:-\d{1,3}){2,3}', v)
+        shaped = code or diceware(v) or _random_enough(v) and not re.fullmatch(r'[\d:./ -]+', v)
+        # (a row named for what a code opens holds its code: `| barrel room keypad | ops | 8360# |`)
+        pair = names and (i in values or i in last and shaped) and (
+            secret_name(row, True) or code and set(name_words(row)) & LOCKED)
         # (the row's own name, a key's, says what it is: `ROLE_ARN`; not a description's words,
         # `GitHub org owner`)
         said = not pair and ' ' not in row.strip() and bool(set(name_words(row)[-1:]) & NOT_SECRET_LAST)
@@ -1691,8 +1739,8 @@ def table_findings(text: str) -> list[Found]:
         sep = '|' if md else ',' if csv else '  '
         header = [line[s:e].strip().lower() for s, e in _cells(line, sep)]
         if gap and len(_cells(nxt, sep)) != len(header): gap = False
-        if not (md or csv or gap) or not any(credential_header(h) or 'value' in name_words(h)
-                                             for h in header):
+        named = md or any(credential_header(h) or 'value' in name_words(h) for h in header)
+        if not (md or csv or gap) or not named:
             i += 1
             continue
         j = i + (2 if md else 1)
@@ -1984,11 +2032,19 @@ def seed_words() -> frozenset[str]:
 _WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8}){11,}'
                        r'(?![\w-])')
 SEED_LENGTHS = (12, 15, 18, 21, 24)
+# (or of any list, said to be a seed phrase just before: `Seed phrase → violet glacier kelp …`,
+# `MNEMONIC='fjord marten …'`)
+_SEED_SAID = re.compile(r'(?i)(?:seed|mnemonic|(?:recovery|secret)[ _-]?phrase)[^\n]{0,24}$')
 
 def seed_phrase_findings(text: str) -> list[Found]:
     "(start, end, kind) of each run of 12 or more BIP39 words: words drawn at random."
     out, words = [], seed_words()
     for m in _WORD_RUN.finditer(text):
+        drawn = m[0].split()
+        if _SEED_SAID.search(text, max(0, m.start() - 60), m.start()) and not (
+                set(drawn) & _FUNCTION_WORDS) and len(drawn) <= SEED_LENGTHS[-1]:
+            out.append((*m.span(), 'seed-phrase'))
+            continue
         run, missed = [], False    # the spans of the list's words in a row; one off it passed
         for w in [*re.finditer(r'[a-z]+', m[0]), None]:
             if w is not None and w[0] in words:
@@ -2204,9 +2260,10 @@ def position_findings(text: str) -> list[Found]:
                   pair_findings(text), table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
-                  opening_code_findings(text), name_said_findings(text), value_said_findings(text),
+                  opening_code_findings(text), named_lock_findings(text), name_said_findings(text),
+                  value_said_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
-                  part_findings(text),
+                  part_findings(text), person_value_findings(text),
                   insert_findings(text), struct_print_findings(text), repl_findings(text))

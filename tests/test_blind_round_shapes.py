@@ -99,7 +99,7 @@ TAKEN = [   # (text, what is sent)
     ("Hier is de pgpassword sleutel: ewmSb'SG8CjfG'773, niet committen.",
      "Hier is de pgpassword sleutel: [REDACTED:prose-credential], niet committen."),
     ('seed phrase = cherry cradle sunset salmon puzzle ivory breeze basket whale glacier mosaic carbon — it',
-     'seed phrase = [REDACTED:prose-credential] — it'),
+     'seed phrase = [REDACTED:seed-phrase] — it'),
     ('**Checking keycloak admin password**\n\nThe current value 0rKR?"Lo&AofagDFA`f9f&}Z[p in the env',
      '**Checking keycloak admin password**\n\nThe current value [REDACTED:prose-credential] in the env'),
     # a key folded over lines of one length, a shorter last: one value

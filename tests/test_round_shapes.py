@@ -1,7 +1,7 @@
-"""Rounds 29 to 40's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 41's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
-round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755): each
-secret below is taken whole and each look-alike is sent as written."""
+round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
+at 7ee5462): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -204,6 +204,27 @@ SECRETS = [   # (text, the value)
     ('fyi alarm panel code is 7GKWrLZRX.SkssjO.hMx if the cleaners trip it again', '7GKWrLZRX.SkssjO.hMx'),
     # four digits after a password's word and its copula, in any language
     ('Hasło do bazy to 7319, a klucz API: x', '7319'), ("and the admin pw is 6027 — please don't", '6027'),
+    # round 41: a table's row that names its credential, under headers in any language (its last cell)
+    ('| Gerät | Benutzer | Zugang |\n|---|---|---|\n| OPC UA password | svc | `HZFFWpTUn64zbWOEp7pxY` |',
+     'HZFFWpTUn64zbWOEp7pxY'),
+    ('| what | who |  |\n|---|---|---|\n| barrel room keypad | ops | `8360#` |', '8360#'),
+    # a secret's name in a code span, then an arrow
+    ('- `POSTMARK_SERVER_TOKEN` → `f7223c83-1d69-4a05-8d1b-081a11597151`', 'f7223c83-1d69-4a05-8d1b-081a11597151'),
+    # a code's digits under a name that is only what it opens
+    ('     8→ALARM=8392\n', '8392'), ("  config.x.combo = ENV.fetch('COMBO', '66-99-82')", '66-99-82'),
+    ('<add key="keypad" value="9483#" />', '9483#'), ("VALUES ('backup', 'gate', '979370');", '979370'),
+    # drawn words quoted, made a person's passphrase (a capital, a mark or a number last)
+    ('$env:MASTER = \'Amber meadow ocelot ridge!\'', 'Amber meadow ocelot ridge!'),
+    # a seed phrase of any list's words, said so just before
+    ('- Seed phrase → violet glacier kelp kelp violet quill lemur linden egret orbit kestrel tide\n',
+     'violet glacier kelp kelp violet quill lemur linden egret orbit kestrel tide'),
+    # a password `as` its value; a wifi key; a thing's key; a generator's ten characters with two marks
+    ('hardcodes key passphrase as rowan juniper osprey orbit. Moving', 'rowan juniper osprey orbit'),
+    ('* Barge wifi key = koalaibis0960', 'koalaibis0960'), ('wu_station_key = "jubPgaQX"', 'jubPgaQX'),
+    ("HMI='v#T~XciG1Q'", 'v#T~XciG1Q'), ('Für the iGate nimm bitte 6DC#AeepyRQkhL', '6DC#AeepyRQkhL'),
+    # a token in a code span in brackets; a person's password given to any name
+    ('The user pasted the Snyk token (`3f4da921-fc72-4832-be53-d3e70e56e6af`) directly',
+     '3f4da921-fc72-4832-be53-d3e70e56e6af'), ('    ENV ANYDESK="Meadow019?"', 'Meadow019?'),
 ]
 
 LOOK_ALIKES = [
@@ -339,6 +360,14 @@ LOOK_ALIKES = [
     # pnpm's store path: a peer set's digest after `__`
     '/app/node_modules/.pnpm/@typescript-eslint+eslint-plugin@8.42.0_eslint@9.34.0__bb836aa7b2e219846c64121374bac6ed'
     '/node_modules/@typescript-eslint/eslint-plugin/package.json',
+    # round 41: a round number under a lock's word; a record's key; an authorized key; a fingerprint's
+    # short name; an EUI in a table's last cell; a role's unique id before its session's name
+    'alarm: 3600', 'gate_timeout=3000', 'redis_key = "user:123:session"', 'translation_key = "home.title"',
+    'authorizedKey: process.env.AUTHORIZED_KEY ?? "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI8lzI0wsc4oqwK729zN8Da+l x@y",'
+    'FPR=8DCF78193C55154E073097F983DE1DBD65F54A05',
+    '| what | who |  |\n|---|---|---|\n| lorawan dev eui | admin | `70B3D57ED00B5305` |',
+    '[ToolResult] AROAHWMVF6RG9RNZ238Z8:botocore-session-1760431200',
+    'use the same password as before', 'the seed phrase is what you write down when the wallet asks for it',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
