@@ -15,8 +15,9 @@ connection string, a cookie or a URL's query, the fields a credential's word nam
 webhook's token). Host, port, user, path and database are not the secret: a redactor that takes the password and
 keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A window counts
 only outside the text of every other secret (a seed phrase's `glacier ` sent is its leak, not that of a
-passphrase sharing the word). A look-alike is taken when it stood whole in the sessions' text and no longer does
-in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its masked form.
+passphrase sharing the word). A look-alike is taken when it stood whole (no letter or digit glued to it) in the
+sessions' text and no longer does in what is sent. A leak is named when `memgate secrets`' report (all of it)
+shows its masked form.
 """
 import argparse, json, re, sys
 from collections import Counter
@@ -94,8 +95,11 @@ def measure(folder: Path) -> dict:
             if not any(o in p for o in own): text = text.replace(p, '\x00')
         return text
     leaks = [s for s in leaks if leaked(s['value'], alone(s), background)]
-    present = [d for d in man['decoys'] if d['value'] in raw]
-    taken = [d for d in present if d['value'] not in out]
+    # (a look-alike stands whole where no letter or digit is glued to it: one inside a secret, the start of
+    # a webhook's id or of a device token, is that secret's)
+    whole = lambda v, text: re.search(r'(?<![A-Za-z0-9])' + re.escape(v) + r'(?![A-Za-z0-9])', text)
+    present = [d for d in man['decoys'] if whole(d['value'], raw)]
+    taken = [d for d in present if not whole(d['value'], out)]
     report = audit_text(audit(load_project(folder)), every=True)
     named = [s for s in leaks if any(f"{v[:4]}…({len(v)} chars)" in report or v in report
                                      for v in [s['value'], *secret_parts(s['value'])])]

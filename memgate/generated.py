@@ -276,16 +276,16 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     grep = _GREP_PREFIX.match(word)
     skip = grep.end() if grep else 0
     named = _NAMED.match(word[skip:])
-    # (a name as `candidates` judges one: any that does not look generated, `AUTHORIZED_KEY=`)
-    skip += named.end() if named and not generated(named[0][:-1]) else 0
+    # (a name as `candidates` judges one, `AUTHORIZED_KEY=`: not generated, cases not mixed in a part)
+    name = named[0][:-1] if named else ''
+    odd_case = re.search(r'[a-z][A-Z]|[A-Z]{2}[a-z]', name) and not identifier_like(name)
+    skip += named.end() if named and not generated(name) and not odd_case else 0
     body = word[skip:].rstrip('=')
     symbols = {c for c in body if c in PASSWORD_SYMBOLS}
-    # (one mark will do where the rest is a generator's mix throughout: `E0c9Mw3S!Opdk-ex`)
+    # (one mark will do where the rest is a generator's mix, `E0c9Mw3S!Opdk-ex`, or its run in two)
     alnum = re.sub('[^A-Za-z0-9]', '', body)
     mixed = class_changes(body, symbols=True) >= 0.5
-    # (or a generator's run that one mark parts in two, nothing else: `6DC#AeepyRQkhL`)
-    parted = (re.fullmatch(r'[A-Za-z0-9]{3,}[!#$%&*+=?@^~][A-Za-z0-9]{3,}', body)
-              and len(alnum) >= MIN_GENERATED)
+    parted = re.fullmatch(r'\w{3,}[!#$%&*+=?@^~]\w{3,}', body) and len(alnum) >= MIN_GENERATED
     marked = len(symbols) >= 2 or symbols and (mixed or parted) and generated(alnum)
     # (ten characters will do with two marks of a password's: `v#T~XciG1Q`, a generator's default)
     long = len(body) >= (MIN_PUNCTUATED if len(symbols) >= 2 else MIN_GENERATED)

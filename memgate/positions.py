@@ -316,7 +316,8 @@ _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-
     (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*(?:[&*](?:'\w+[ \t]+)?)?[A-Za-z_\[][\w.\[\]<>|,; ]{0,30}?[ \t]*=(?!=)
     |:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
-    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])|,|(?<=["'])[ \t]*->
+    |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])
+    |,(?:[ \t]*default[ \t]*=(?!=))?|(?<=["'])[ \t]*->
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
     |(?<=\))[ \t]*\{(?:[ \t]*\|\w*\|)?)[ \t]*)''', re.X)
 
@@ -871,6 +872,10 @@ def said_of_id(before: str,
     words = [t.strip('.,;:()[]`"\'').lower() for t in rest[-40:].split()]
     # (a secret's id is a credential's half: `tencentcloud secret id`, `access key id`)
     # (and a session's id is its bearer's credential)
+    # (a key's name, its last word the id's, a few small words on: `JOIN_EUI for all: 70B3…`)
+    small = lambda ws: all(w in ('for', 'all', 'each', 'both', 'every') for w in ws)
+    named = [i for i, w in enumerate(words[:-1]) if '_' in w and small(words[i + 1:])][-1:]
+    if named: words = words[:named[0]] + name_words(words[named[0]])
     paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
     return bool(words) and words[-1] in of and not paired
 
@@ -996,7 +1001,9 @@ def _unknown_letters(v: str) -> bool:
     # (lower case, they may be any language's word: `la contraseña es incorrecta`)
     return (bool(re.fullmatch(r'[A-Za-z][a-z]*[A-Z][A-Za-z]*', v)) and 8 <= len(v) <= 40
             and v.lower() not in dictionary() and not name_like(v)
-            and not re.fullmatch(r'[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+', v))
+            and not (re.fullmatch(r'[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+', v)
+                     # (a name's parts are words: `getUserName`, not `imbnAsWc`)
+                     and all(p.lower() in dictionary() for p in re.findall('[A-Z]?[a-z]+', v))))
 
 # %% ../nbs/00e_positions.ipynb #a2eaf7c3
 def _says_at(text: str, at: int) -> int | None:
@@ -1261,7 +1268,7 @@ _USER_THEN_PASS = re.compile(r'(?i)\buser(?:name)?[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t
 _MAIL_PAIR = re.compile(r'[\w.+-]+@[\w-]+(?:\.[\w-]+)+`?[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
 # and an administrator's well-known account for the user (`- admin / Biscuit1990*`, `root / …`)
 _ADMIN_PAIR = re.compile(r'(?i)(?<![\w/-])`?(?:admin|administrator|root|superuser|sa|pi|ubnt|elastic|postgres)`?'
-                         r'[ \t]+/[ \t]+`?(?P<pw>[^\s/`]{6,})')
+                         r'(?:[ \t]+/[ \t]+|/(?=[^\s/`]*[^\w\s./-]))`?(?P<pw>[^\s/`]{6,})')
 # or glued to it as Basic's `user:password` is (`… it gives admin:Winter2012?`; not an image's
 # `postgres:16.3@sha256:…`, nor a scope's `admin:org`)
 _ADMIN_GLUED = re.compile(r'(?i)(?<![\w/@:.-])(?:admin|administrator|root|superuser|elastic)'
@@ -1298,7 +1305,7 @@ _OPENED_SAID = re.compile(r"(?i)(?<![\w'])(?:\w{1,2}')?(?P<of>\w+)[ \t]+"
                           r"(?:c'est|is|est|ist|es|è|é|:)[ \t]+(?P<v>\d{4,8})"
                           r"(?=[ \t]*(?:[,;.!?)]|$|[ \t]+(?:puis|then|und|et|and)\b))")
 _COMBINATION = re.compile(r'(?P<of>[^\n.!?:]{1,60})[:：][ \t]*'
-                          r'(?P<v>\d{1,3}(?:-\d{1,3}){2,3})(?![\d-])')
+                          r'(?P<v>\d{1,3}(?:-\d{1,3}){2,4})(?![\d-])')
 _wifi_phrases = lambda text: [m for m in _WIFI_SAID.finditer(text) if 3 <= len(m['v'].split()) <= 8
                               and re.search(r'(?:^|\s)\d+(?:\s|$)|[!?#%&*]', m['v'])]
 
@@ -1329,14 +1336,15 @@ _CARD_CODE = re.compile(r'''(?i)(?<![a-z0-9])(?:\w*[_-])?(?:cvv2?|cvc2?|csc)(?![
 OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy device dispositivo tablet laptop mac
     sim porta alarme cofre tür tor portão puerta porte portail coffre cadenas casier digicode deur
     kluis kluisje poort spind drzwi brama candado cassaforte lucchetto lockbox keybox
-    keysafe'''.split())
+    keysafe vorhängeschloss schloss hangslot cadeado kłódka caja'''.split())
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
 # (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`;
 # glued to what it opens, `Türcode 2098#`; or right before it, `ma kod 60109`)
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code|codice|kod|kód'
-                        r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|combinación'
+                        r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|kombi'
+                        r'|combinación'
                         r'|combinaison|combinazione|kombinacja|코드|コード|รหัส)(?!\w)'
                         r'(?:(?P<of>[^.\n:=]{0,80}?)'
                         r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to'
@@ -1347,7 +1355,7 @@ _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code
                         r'[ \t]*){1,2}|[ \t]+)[`"\'“«]?'
                         # (a keypad's star or hash: no digit of it; or letters and digits mixed, a
                         # smart lock's: `1FIWrLZRX.SkssjO.hMx`)
-                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,3}|(?=[\w.-]*\d)'
+                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,4}|(?=[\w.-]*\d)'
                         r'(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{6,62}[A-Za-z0-9])(?![\w-])')
 
 def opening_code_findings(text: str) -> list[Found]:
@@ -1370,13 +1378,13 @@ def opening_code_findings(text: str) -> list[Found]:
 LOCKED = frozenset('''alarm door gate safe garage keypad lock padlock locker cabinet kiosk combo
     combination porta alarme cofre tür tor portão puerta porte portail coffre cadenas casier digicode
     deur kluis kluisje poort spind drzwi brama candado cassaforte lucchetto lockbox keybox
-    keysafe'''.split())
+    keysafe vorhängeschloss schloss hangslot cadeado kłódka caja'''.split())
 _LOCKED_NAME = re.compile(r'''(?i)(?<![\w-])(?:[\w.-]*?[._ -])?
     (?P<thing>[^\W\d_]+)(?:[ _-]?(?:code|pin))?
     # then what gives it its value: `=`, `:`, an arrow, a lookup's or a row's comma, an element's
     # `value=`, a parenthesis in prose, and quotes
     ["'`]?(?:[ \t]*(?:=>|->|→|:=|[:=,])[ \t]*|["'][ \t]+value=|[ \t]+(?=\())\(?[ \t]*["'`]?
-    (?P<v>\d{4,8}(?![\d-])\#?|\d{1,3}(?:-\d{1,3}){2,3}(?![\d-]))(?![\w-])''', re.X)
+    (?P<v>\d{4,8}(?![\d-])\#?|\d{1,3}(?:-\d{1,3}){2,4}(?![\d-]))(?![\w-])''', re.X)
 
 def named_lock_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code under a name that is only what it opens (`COMBO = 24-13-73`)."
@@ -1482,22 +1490,30 @@ def url_doubts(text: str) -> list[Found]:
 # why a token on a line that names a credential is listed, though nothing took it
 ON_A_NAMED_LINE = "on a line that names a credential, shaped like a value, kept"
 _LINE_TOKEN = re.compile(r'''[^\s`"'()\[\]{}<>,;|]{6,}''')
+# (and a code's shape on a line that names what a code opens: `Caja fuerte taquilla: 42-30-23`)
+_LOCK_LINE = re.compile(r'(?i)\b(?:' + '|'.join(sorted(LOCKED | {'kombi'})) + r')\b')
+_CODE_SHAPE = re.compile(r'\d{4,8}#?|\d{1,3}(?:-\d{1,3}){2,4}')
 
 def line_doubts(text: str) -> list[Found]:
     "(start, end, why) of each value-shaped token on a line that names a credential: a doubt."
-    if not (SECRET_NAME_WORDS(text) or _SAID_GATE(text)): return []
+    def value(v: str, named: bool) -> bool:
+        # digits alone (a PIN), letters with digits or symbols, or words drawn at random; no name,
+        # path, URL, reference or stand-in; a code's digits or groups on a line naming a lock
+        shaped = (re.fullmatch(r'\d{4,12}', v) or diceware(v) or re.search(r'[A-Za-z]', v)
+                  and re.search(r'\d|[^\w.-]', v) and not name_like(v)) if named else (
+            _CODE_SHAPE.fullmatch(v))
+        odd = '://' in v or v[:1] in '/$%~.-#@' or '=' in v[1:] or '[REDACTED' in v
+        return bool(len(v) >= 6 and shaped and not odd and not placeholder(v)
+                    and not secret_name(v))
     out, at = [], 0
     for line in text.split('\n'):
-        if SECRET_NAME_WORDS(line) or _SAID_GATE(line):
-            for t in _LINE_TOKEN.finditer(line):
-                v = t[0].rstrip('.!?:=')
-                # digits alone (a PIN), letters with digits or symbols, or words drawn at random; no
-                # name, path, URL, reference or stand-in
-                shaped = (re.fullmatch(r'\d{4,12}', v) or diceware(v) or re.search(r'[A-Za-z]', v)
-                          and re.search(r'\d|[^\w.-]', v) and not name_like(v))
-                odd = '://' in v or v[:1] in '/$%~.-#@' or '=' in v[1:] or '[REDACTED' in v
-                if len(v) >= 6 and shaped and not odd and not placeholder(v) and not secret_name(v):
-                    out.append((at + t.start(), at + t.start() + len(v), ON_A_NAMED_LINE))
+        named = SECRET_NAME_WORDS(line) or _SAID_GATE(line)
+        for t in _LINE_TOKEN.finditer(line) if named or _LOCK_LINE.search(line) else ():
+            v, s = t[0].rstrip('.!?:='), t.start()
+            # (a login glued to its password, `admin/01Yz…`: its last part too)
+            parts = [(s, v)] + ([(s + v.rindex('/') + 1, v[v.rindex('/') + 1:])]
+                                if '/' in v[1:] and '://' not in v else [])
+            out += [(at + s, at + s + len(v), ON_A_NAMED_LINE) for s, v in parts if value(v, named)]
         at += len(line) + 1
     return out
 
@@ -1699,7 +1715,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
         row = line[slice(*cells[names[0]])] if names and names[0] != i else ''
-        code = re.fullmatch(r'\d{4,12}#?|\d{1,3}(?:-\d{1,3}){2,3}', v)
+        code = re.fullmatch(r'\d{4,12}#?|\d{1,3}(?:-\d{1,3}){2,4}', v)
         shaped = code or diceware(v) or _random_enough(v) and not re.fullmatch(r'[\d:./ -]+', v)
         # (a row named for what a code opens holds its code: `| barrel room keypad | ops | 8360# |`)
         pair = names and (i in values or i in last and shaped) and (

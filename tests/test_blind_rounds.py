@@ -32,7 +32,7 @@ from secret_round import measure  # noqa: E402
 DATA = Path(__file__).parent / 'data'
 
 # round: (secrets planted, at least this many look-alikes present, most leaks, most look-alikes taken)
-ROUNDS = {1: (281, 160, 1, 10), 2: (257, 130, 6, 10), 3: (248, 130, 2, 5), 4: (232, 130, 8, 23),
+ROUNDS = {1: (281, 160, 1, 10), 2: (257, 130, 6, 10), 3: (248, 130, 2, 5), 4: (232, 125, 8, 23),
           5: (219, 115, 7, 12), 6: (237, 110, 3, 14), 9: (253, 135, 0, 4),
           10: (252, 145, 1, 9), 11: (256, 160, 1, 10), 12: (253, 160, 1, 2),
           13: (249, 150, 3, 11), 14: (242, 145, 6, 5), 15: (247, 135, 6, 6),

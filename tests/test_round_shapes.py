@@ -1,7 +1,7 @@
-"""Rounds 29 to 41's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 42's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
-at 7ee5462): each secret below is taken whole and each look-alike is sent as written."""
+at 7ee5462, round 42 at 3a2aaeb): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -225,6 +225,14 @@ SECRETS = [   # (text, the value)
     # a token in a code span in brackets; a person's password given to any name
     ('The user pasted the Snyk token (`3f4da921-fc72-4832-be53-d3e70e56e6af`) directly',
      '3f4da921-fc72-4832-be53-d3e70e56e6af'), ('    ENV ANYDESK="Meadow019?"', 'Meadow019?'),
+    # round 42: a combination of five groups, `Kombi`, a safe said `caja fuerte`; a login glued to its password
+    # by a slash; a lookup's `default=`; an app password in French; eight letters, cases mixed, no name's
+    ('Das Vorhängeschloss am Tor hat die Kombi 1-2-5-3-5, falls Jonas', '1-2-5-3-5'),
+    ('Caja fuerte taquilla: 42-30-23\n', '42-30-23'), ('har web-login admin/01YzxWhamL#oZJ. OPC', '01YzxWhamL#oZJ'),
+    ('SECRET_KEY = env("DJANGO_SECRET_KEY", default="django-insecure-2ldr5eafb!$d3q_d@@(6sj+=vr)+-=$)8c")',
+     'django-insecure-2ldr5eafb!$d3q_d@@(6sj+=vr)+-=$)8c'),
+    ("avec le mot de passe d'application uuhc-tozf-slwp-ommw. Et", 'uuhc-tozf-slwp-ommw'),
+    ('passordet er imbnAsWc. Modbus', 'imbnAsWc'), ('Switch Netgear M4250: ra.SjE=jl3tmX~w-fPy', 'ra.SjE=jl3tmX~w-fPy'),
 ]
 
 LOOK_ALIKES = [
@@ -368,6 +376,11 @@ LOOK_ALIKES = [
     '| what | who |  |\n|---|---|---|\n| lorawan dev eui | admin | `70B3D57ED00B5305` |',
     '[ToolResult] AROAHWMVF6RG9RNZ238Z8:botocore-session-1760431200',
     'use the same password as before', 'the seed phrase is what you write down when the wallet asks for it',
+    # round 42: an id's flag and its value; a payload's bytes; an EUI's name a few small words before it; a name
+    # of words after a password's word; a URL's credentials said of a name ending in an id's word
+    'python -m notifications.apns_test --device ee32a13e17c00fd733fcdebaeb880df9d0d74783de46c20651aca74c44ad0182',
+    'ingest.decode dev_eui=0B29585C771345BF fport=2 payload=AQIDBAUGBwgJCgsMDQ4P -> no codec',
+    'JOIN_EUI for all: 70B3D57ED60F333B', 'the password is getUserName.', 'released 1-2-5-3-5 builds',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
