@@ -364,6 +364,8 @@ def memorable(text: str):
 # `Vesper wren copper hollow!`, `veil flint reed nectar 682`)
 _QUOTED_WORDS = re.compile(r'''(?:(?<=`)|(?<=["'“]))([A-Za-z][a-z]{2,9}(?: [a-z]{3,10}){3,7})'''
                            r'''(?:[ ]\d{1,6}|[!?#*]{1,2})?(?=[`"'”])''')
+# (or alone on its line, a paragraph of its own: `new one is⏎⏎mistral thistle lantern salmon oak`)
+_LINE_OF_WORDS = re.compile(r'(?m)^[ \t]*([a-z]{3,10}(?: [a-z]{3,10}){3,7})[ \t]*$')
 # (but what a call that reports is given is a message, `t.Error("expected unknown flag error")`,
 # a test's name, `t.Run("…")`, `it("…")`, ExUnit's and RSpec's `test "…" do`)
 _REPORTED = re.compile(r"""(?:\b(?:Errorf?|Fatalf?|Logf?|Skipf?|Run|print\w*|panic|warn\w*|info|debug|error
@@ -379,7 +381,7 @@ def _grammar(most: int = 300) -> frozenset[str]:
 def drawn_words(text: str) -> list[tuple[int, int]]:
     "(start, end) of each quoted run of words drawn at random: a passphrase."
     out = []
-    for m in _QUOTED_WORDS.finditer(text):
+    for m in [*_QUOTED_WORDS.finditer(text), *_LINE_OF_WORDS.finditer(text)]:
         if _REPORTED.search(text, max(0, m.start() - 40), m.start()): continue
         words = m[1].lower().split()
         # (a list's word a dictionary lacks, `plum`, is still a word: one may be only pronounceable)

@@ -27,13 +27,13 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings',
            'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings', 'code_list_findings',
-           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
-           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
+           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -990,7 +990,7 @@ def _next_to(text: str, at: int) -> tuple[int, int] | None:
             and (t := _PROSE_TOKEN.match(text, at)) and not _SAYS_RE.match(text, at)):
         s, e, quoted = _prose_value(text, t)
         v = text[s:e]
-        if (_random_enough(v) and not placeholder(v) and '[REDACTED' not in v
+        if ((_random_enough(v) or diceware(v)) and not placeholder(v) and '[REDACTED' not in v
                 and (quoted or v[:1] not in _NOT_FIRST or _mixed_kinds(v))):
             return s, e
     return None
@@ -1344,19 +1344,18 @@ OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyt
 # glued to what it opens, `Türcode 2098#`; or right before it, `ma kod 60109`)
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code|codice|kod|kód'
                         r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|kombi'
-                        r'|combinación'
-                        r'|combinaison|combinazione|kombinacja|코드|コード|รหัส)(?!\w)'
+                        r'|combinación|combinaison|combinazione|kombinacja|코드|コード|รหัส)(?!\w)'
                         r'(?:(?P<of>[^.\n:=]{0,80}?)'
                         r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to'
                         # (and in other languages: `mudou para`, `теперь`, `jetzt`)
                         r'|\bmudou para|\bagora|\bahora|\bcambió a|\bjetzt|\bgeändert auf'
                         r'|\bmaintenant|\bchangé en|\bora|\bteraz|\bzmieniony na|\bтеперь'
-                        r'|\bсейчас|\bизмен[её]н на|\bnu|[:=])'
+                        r'|\bсейчас|\bизмен[её]н на|\bnu|\bto|[:=])'
                         r'[ \t]*){1,2}|[ \t]+)[`"\'“«]?'
                         # (a keypad's star or hash: no digit of it; or letters and digits mixed, a
                         # smart lock's: `1FIWrLZRX.SkssjO.hMx`)
-                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,4}|(?=[\w.-]*\d)'
-                        r'(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{6,62}[A-Za-z0-9])(?![\w-])')
+                        r'[*#]?(?P<v>\d{4,8}|\d{1,3}(?:[-–]\d{1,3}){2,4}|\d{3,6}[A-Z](?![\w-])'
+                        r'|(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]{6,62}[A-Za-z0-9])(?![\w-])')
 
 def opening_code_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of what it opens: a door's, an alarm's, a network's."
@@ -1366,8 +1365,10 @@ def opening_code_findings(text: str) -> list[Found]:
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
     said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text),
             *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text), *_OPENS_WITH.finditer(text))
-    said = [m for m in said if opens(m['of'])
-            or m.re is _CODE_SAID and (opens(m['pre']) or opens(before(m)))]
+    # (a keypad's sequence, star and hash around its digits, is a code whatever it opens: `*2432#`)
+    keyed = lambda m: text[m.start('v') - 1] + text[m.end('v'):m.end('v') + 1] == '*#'
+    said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and (
+        opens(m['pre']) or opens(before(m)) or keyed(m))]
     # (a round number is a count or a duration: `alarm: 3600`)
     return [(*m.span('v'), 'prose-credential') for m in said + _wifi_phrases(text)
             if not re.fullmatch(r'\d+00', m['v'])]
@@ -1391,6 +1392,26 @@ def named_lock_findings(text: str) -> list[Found]:
     # (a round number under it is a count or a duration: `alarm: 3600`)
     return [(*m.span('v'), 'prose-credential') for m in _LOCKED_NAME.finditer(text)
             if m['thing'].lower() in LOCKED and not m['v'].endswith('00')]
+
+# %% ../nbs/00e_positions.ipynb #c43d35c0
+# a lock's word (a compound's last part too: `Zahlenschloss`), then in its clause a copula or what
+# it takes, then a code: digits, a keypad's star or hash, a combination's groups, a letter after
+# digits (`Das Zahlenschloss am Bienenhaus ist 49-96-66`, `Keypad at the unit takes 9098*`)
+_LOCK_SAID = re.compile(r'''(?i)(?:\b|\w*)(?:schloss|kłódk\w*|zámek)\b|\b(?:padlock|lock|keypad|safe
+    |cofre|coffre|caja[ \t]+fuerte|tresor|kluis|sejf|cassaforte|candado|cadeado|lucchetto|hangslot
+    |combo|combina[çc][ãa]o|combinaci[óo]n|combinazione|kombination|combinaison
+    |combination)\b''', re.X)
+_LOCK_CODE = re.compile(r'''[^\n.!?]{0,90}?(?:\bis\b|\bist\b|\bé\b|\bes\b|\best\b|\bè\b|\bto\b
+    |\bjest\b|\btakes\b|\bopens[ \t]+(?:with|on)\b|[:=→])[ \t]*[`"'«]?(?P<v>\*?\d{4,8}[#*]?
+    |\*\d{3,8}\#|\d{1,3}(?:-\d{1,3}){2,4}|\d{3,6}[A-Z])(?![\w-])''', re.X)
+
+def lock_said_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each code said of a lock in its clause (`the padlock is 19-48-54`)."
+    out = {}
+    for m in _LOCK_SAID.finditer(text):
+        if (c := _LOCK_CODE.match(text, m.end())) and not re.fullmatch(r'\d+00', c['v']):
+            out[c.span('v')] = 'prose-credential'     # (each code once, whichever lock said it)
+    return [(*span, kind) for span, kind in out.items()]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
@@ -1586,6 +1607,20 @@ def person_value_findings(text: str) -> list[Found]:
     return [(s, e, 'config-credential') for s, e, _ in shape_doubts(text)
             if re.search(r'[@$&*!?#]', text[s:e]) and _GIVEN.search(text, max(0, s - 4), s)
             and _GIVEN_END.match(text, e)]
+
+# %% ../nbs/00e_positions.ipynb #134fdffd
+# a literal given alone to a call whose name says it sets or uses a credential
+# (`SetSessionPassword('…')`, `client.with_token("…")`); a getter's argument is where one is kept
+_CREDENTIAL_CALL = re.compile(r'''(?<![\w.])(?:[\w]+\.)*(?P<f>[A-Za-z_]\w*?
+    (?:[Pp]assword|[Pp]assphrase|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|PASSWORD|SECRET|TOKEN))
+    \(\s*(?P<q>["'])(?P<v>[^"'\\\s]{6,120})(?P=q)\s*\)''', re.X)
+_GETTER = re.compile(r'(?i)^_?(?:get|read|load|fetch|find|lookup|has|is|check|require|env|secret)')
+
+def credential_call_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each literal a credential's setter is given alone (`setPassword('…')`)."
+    return [(*m.span('v'), 'assigned-credential') for m in _CREDENTIAL_CALL.finditer(text)
+            if not _GETTER.match(m['f']) and not name_like(m['v']) and not placeholder(m['v'])
+            and not re.match(r'[/$%{<]|\w+://', m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name
@@ -2002,7 +2037,7 @@ def repl_findings(text: str) -> list[Found]:
 _READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpasswd)(?![\w.-])
     |vault[ \t]+login[ \t]+-(?!\S)
     |[^|;&\n]*?(?:--password-stdin|--passphrase-stdin|--passphrase-fd[ \t=]0|-passin[ \t]+stdin|[ \t]-S\b
-    |--stdin\b))""", re.X)
+    |--stdin\b|vncviewer[ \t]+-autopass\b))""", re.X)
 _ECHOED = r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(?P<fq>['"])%s(?:\\n)?(?P=fq))?
     |\becho(?:[ \t]+-[neE]+)*)[ \t]+
     (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`()]+))"""
@@ -2276,10 +2311,11 @@ def position_findings(text: str) -> list[Found]:
                   pair_findings(text), table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
-                  opening_code_findings(text), named_lock_findings(text), name_said_findings(text),
+                  opening_code_findings(text), named_lock_findings(text), lock_said_findings(text),
+                  name_said_findings(text),
                   value_said_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
-                  part_findings(text), person_value_findings(text),
+                  part_findings(text), person_value_findings(text), credential_call_findings(text),
                   insert_findings(text), struct_print_findings(text), repl_findings(text))

@@ -838,8 +838,11 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`); not a name
     # the command gives a value (`docker run -d -e POSTGRES_PASSWORD=… postgres` prints its id)
+    # (nor a flag the command is given one by: `gpg --passphrase '…' -d …`)
+    given = lambda m: (m.string[m.start() - 1:m.start()] == '-'
+                       and re.match(r'[ \t]+[^\s-]', m.string[m.end():]))
     asked = [m for line in lines for m in re.finditer(r'[A-Za-z][\w-]*', line)
-             if not re.search(r'[./]', m[0]) and not m.string[m.end():m.end() + 1] == '=']
+             if not (re.search(r'[./]', m[0]) or m.string[m.end():m.end() + 1] == '=' or given(m))]
     named = any(secret_name(m[0], True) for m in asked)
     # a JSON path picks what is printed: its last field decides (`… | jq .data.accessor`: no token)
     if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:

@@ -1,7 +1,8 @@
-"""Rounds 29 to 42's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 43's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
-at 7ee5462, round 42 at 3a2aaeb): each secret below is taken whole and each look-alike is sent as written."""
+at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a): each secret below is taken whole and each look-alike is
+sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -233,6 +234,18 @@ SECRETS = [   # (text, the value)
      'django-insecure-2ldr5eafb!$d3q_d@@(6sj+=vr)+-=$)8c'),
     ("avec le mot de passe d'application uuhc-tozf-slwp-ommw. Et", 'uuhc-tozf-slwp-ommw'),
     ('passordet er imbnAsWc. Modbus', 'imbnAsWc'), ('Switch Netgear M4250: ra.SjE=jl3tmX~w-fPy', 'ra.SjE=jl3tmX~w-fPy'),
+    # round 43: a lock's word, a compound's last part too, then its code in the clause; a keypad's sequence;
+    # a code of digits and a letter; a password piped to `vncviewer -autopass`; a credential's setter;
+    # drawn words after their word in a code span, or alone on their line
+    ('Das Zahlenschloss am Bienenhaus ist 49-96-66, der Gateway', '49-96-66'),
+    ('Keypad at the refrigeration unit takes 9098* (the star is part of it)', '9098'),
+    ('btw the patrol repeater link code is *2432# — Gianni asked', '2432'),
+    ('Kod alarmu w zakrystii to 3404B — organista', '3404B'),
+    ("  command: echo 'a7kDbSqP' | vncviewer -autopass 192.168.50.10:5900", 'a7kDbSqP'),
+    ("S7Client.SetSessionPassword('oN03bkjk')  -> 0x00000000 OK", 'oN03bkjk'),
+    ('Done. The borg passphrase (`shale.reed.dapple.harbor`) is now read', 'shale.reed.dapple.harbor'),
+    ('the diceware passphrase expired, new one is\n\nmistral thistle lantern salmon oak ivory salmon\n\nplease',
+     'mistral thistle lantern salmon oak ivory salmon'),
 ]
 
 LOOK_ALIKES = [
@@ -381,6 +394,11 @@ LOOK_ALIKES = [
     'python -m notifications.apns_test --device ee32a13e17c00fd733fcdebaeb880df9d0d74783de46c20651aca74c44ad0182',
     'ingest.decode dev_eui=0B29585C771345BF fport=2 payload=AQIDBAUGBwgJCgsMDQ4P -> no codec',
     'JOIN_EUI for all: 70B3D57ED60F333B', 'the password is getUserName.', 'released 1-2-5-3-5 builds',
+    # round 43: an id's name with an environment's last word; a Rust constant's type; a lock's timeout; a
+    # getter's key; a reference given to a setter
+    'LAST_REQUEST_ID_STAGING="f3a5d4e3-35a7-462f-9023-0ca0748c53ef"',
+    '    pub const JOIN_EUI: &\'static str = "6799F94E365F07A7";', 'the lock timeout is 3000 ms',
+    'get_secret("prod/db/password")', 'set_password("${DB_PASSWORD}")',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
