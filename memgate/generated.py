@@ -228,8 +228,7 @@ def candidates(text: str, harmless=lambda token: False):
             at += len(p) + 1
 
 # %% ../nbs/00f_generated.ipynb #b9d40001
-# what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths, names, versions and
-# ranges hold them)
+# what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths, names and versions')
 PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
 _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
 # what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
@@ -248,6 +247,11 @@ def password_like(body: str) -> bool:
     # its letters mostly in words and names (`text-align:left`, `obj.isValid&&!done`): written
     wordy = sum(len(p) for p in parts
                 if len(p) >= 4 and (word_share(p) > MAX_WORDS or identifier_like(p)))
+    # three marks or more among both cases and digits, parts too short for words (`3*Vu@jJ_o*@G`)
+    kinds = all(re.search(k, body) for k in ('[a-z]', '[A-Z]', '[0-9]')) and not wordy
+    marks = {c for c in body if not c.isalnum()}
+    if kinds and len(marks) >= 3 and max(map(len, parts), default=0) <= 6:
+        return class_changes(body, symbols=True) >= 0.4
     if letters < 5 or wordy > letters / 2: return False
     # parts of random letters and digits (`d28a`, `KEoR`), not hex (an address, ids) ...
     odd = [p for p in parts
@@ -276,7 +280,7 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
     grep = _GREP_PREFIX.match(word)
     skip = grep.end() if grep else 0
     named = _NAMED.match(word[skip:])
-    # (a name as `candidates` judges one, `AUTHORIZED_KEY=`: not generated, cases not mixed in a part)
+    # (a name as `candidates` judges one, `AUTHORIZED_KEY=`: not generated, no case mixed in a part)
     name = named[0][:-1] if named else ''
     odd_case = re.search(r'[a-z][A-Z]|[A-Z]{2}[a-z]', name) and not identifier_like(name)
     skip += named.end() if named and not generated(name) and not odd_case else 0

@@ -799,12 +799,12 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'كلمة مرور', 'neno la siri',
             'mật khẩu', 'mat khau', 'kata sandi', 'wifi key', 'wi-fi key', 'wlan key', 'network key',
             'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
-            'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu',
+            'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu', 'app key',
             'security answer', 'security question answer', 'secret answer', 'memorable answer',
             'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
             'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
             'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης',
-            'ביטוי הסיסמה', *_LETS_IN]
+            'ביטוי הסיסמה', 'user key', *_LETS_IN]
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
@@ -829,7 +829,10 @@ _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=
 _SAID_WORDS = (set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
                | set(LICENCE_SAID))
 # (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
-_PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase))))?(?:'
+# (a compound's first part too, as Germanic languages glue them: `beveiligingswachtwoord`)
+_PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))'
+                    r'(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase)))|[^\W\d_]{2,20}?'
+                    r'(?=(?:wachtwoord|passwort|kennwort|lösenord|passord|adgangskode)\w{0,3}\b))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은가이]))')   # (a particle may follow: `PINは`, `パスワードは`)
 _SAID_GATE = Gate(_SAID_WORDS)
@@ -1339,7 +1342,7 @@ OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy d
     keysafe vorhängeschloss schloss hangslot cadeado kłódka caja'''.split())
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
-                'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc')
+                'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc', 'caj', 'llav')
 # (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`;
 # glued to what it opens, `Türcode 2098#`; or right before it, `ma kod 60109`)
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code|codice|kod|kód'
@@ -1405,12 +1408,17 @@ _LOCK_CODE = re.compile(r'''[^\n.!?]{0,90}?(?:\bis\b|\bist\b|\bé\b|\bes\b|\best
     |\bjest\b|\btakes\b|\bopens[ \t]+(?:with|on)\b|[:=→])[ \t]*[`"'«]?(?P<v>\*?\d{4,8}[#*]?
     |\*\d{3,8}\#|\d{1,3}(?:-\d{1,3}){2,4}|\d{3,6}[A-Z])(?![\w-])''', re.X)
 
+# (and in Japanese, its topic before `は`: `機械室のドアは 9943*`, `ロッカー 3 番の番号は 0882`)
+_LOCK_SAID_JA = re.compile(r'(?:ドア|扉|金庫|ロッカー|警備|解除|暗証|錠|門|ゲート)[^\n、。]{0,12}?(?:は|が)[ \t]*'
+                           r'(?P<v>\d{4,8}[#*]?)(?=[ \t]*(?:[、。,]|です|$))', re.M)
+
 def lock_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of a lock in its clause (`the padlock is 19-48-54`)."
     out = {}
     for m in _LOCK_SAID.finditer(text):
         if (c := _LOCK_CODE.match(text, m.end())) and not re.fullmatch(r'\d+00', c['v']):
             out[c.span('v')] = 'prose-credential'     # (each code once, whichever lock said it)
+    out |= {m.span('v'): 'prose-credential' for m in _LOCK_SAID_JA.finditer(text)}
     return [(*span, kind) for span, kind in out.items()]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
@@ -2083,16 +2091,18 @@ def seed_words() -> frozenset[str]:
 _WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8}){11,}'
                        r'(?![\w-])')
 SEED_LENGTHS = (12, 15, 18, 21, 24)
-# (or of any list, said to be a seed phrase just before: `Seed phrase → violet glacier kelp …`,
-# `MNEMONIC='fjord marten …'`)
-_SEED_SAID = re.compile(r'(?i)(?:seed|mnemonic|(?:recovery|secret)[ _-]?phrase)[^\n]{0,24}$')
+# (or of any list, said to be a seed phrase just before: `Seed phrase → violet glacier kelp …`)
+_SEED_SAID = re.compile(r'(?i)(?:seed|mnemonic|(?:recovery|secret)[ _-]?phrase'
+                        r'|frase[ \t]+(?:semilla|semente|de[ \t]+recupera\w+|di[ \t]+recupero)'
+                        r'|phrase[ \t]+de[ \t]+r[ée]cup\w+|herstelzin'
+                        r'|wiederherstellungs\w*|fraza[ \t]+\w+)(?:[^\n.!?]|\.(?=\w)){0,120}$')
 
 def seed_phrase_findings(text: str) -> list[Found]:
     "(start, end, kind) of each run of 12 or more BIP39 words: words drawn at random."
     out, words = [], seed_words()
     for m in _WORD_RUN.finditer(text):
         drawn = m[0].split()
-        if _SEED_SAID.search(text, max(0, m.start() - 60), m.start()) and not (
+        if _SEED_SAID.search(text, max(0, m.start() - 160), m.start()) and not (
                 set(drawn) & _FUNCTION_WORDS) and len(drawn) <= SEED_LENGTHS[-1]:
             out.append((*m.span(), 'seed-phrase'))
             continue

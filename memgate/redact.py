@@ -385,6 +385,9 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     return LISTING_ID if listing_id(text, s, e) else None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
+_LEET = str.maketrans('013457', 'oieast')
+_STAND_IN_WORD = re.compile(r'(?i)placeholder|example|changeme|dummy|redacted|replaceme')
+
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
@@ -405,7 +408,10 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
             out.append((s, e, why))
             continue
         value = text[s:e]
-        if decodes_harmless(value, inner) or basic_stand_in(value): out.append((s, e, HARMLESS))
+        # (a stand-in spelt with digits for letters is one: `R0UT1NGK3YPLACEHOLDER`)
+        leet = _STAND_IN_WORD.search(value.translate(_LEET))
+        if decodes_harmless(value, inner) or basic_stand_in(value) or leet:
+            out.append((s, e, HARMLESS))
         else:
             s, e = _glued_run(text, s, e)
             out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
@@ -643,7 +649,10 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there; so
     # does a credential's flag, words with a number: `-passin pass:domino_beacon_juniper103`)
     argv = kind == 'command-credential' and re.search(r'\d', value)
-    code = code_value(text, s, e) and not (phrase or config or argv or kind == 'table-credential')
+    # (nor a login's password after its user and a slash: `SkylarkHangar / CobaltLotusArgon57`)
+    pair = kind.startswith('prose') and re.search(r'[ \t]/[ \t]+[`"\']?$', text[max(0, s - 5):s])
+    data = phrase or config or argv or pair or kind == 'table-credential'
+    code = code_value(text, s, e) and not data
     # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`; and a value cut
     # short to show its shape, `sntryu_...`, stands for one)
     said_id = kind.startswith('prose') and (said_of_id(text[max(0, s - 60):s])

@@ -302,7 +302,8 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
 # a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,
 # RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
-    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
+    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo
+    |generate[-_ ]with|openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
     |my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:(?:some|the|a|test|fake|sample|secret|password|token|key|pass)\d{0,3}

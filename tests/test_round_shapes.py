@@ -1,8 +1,8 @@
-"""Rounds 29 to 43's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 44's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
-at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a): each secret below is taken whole and each look-alike is
-sent as written."""
+at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e): each secret below is taken whole
+and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -246,6 +246,18 @@ SECRETS = [   # (text, the value)
     ('Done. The borg passphrase (`shale.reed.dapple.harbor`) is now read', 'shale.reed.dapple.harbor'),
     ('the diceware passphrase expired, new one is\n\nmistral thistle lantern salmon oak ivory salmon\n\nplease',
      'mistral thistle lantern salmon oak ivory salmon'),
+    # round 44: three marks or more among both cases and digits; a Germanic compound's password word; an app's
+    # and a user's key; a seed phrase said in Spanish a clause before; a code in a small box; a door's code in
+    # Japanese; a login's password after its user and a slash, shaped like a name
+    ('the thing is here: 3*Vu@jJ_o*@G ok', '3*Vu@jJ_o*@G'), ('the thing is here: 4T^_!*N5=@e8.L ok', '4T^_!*N5=@e8.L'),
+    ('hebben allebei het beveiligingswachtwoord 9m5pv6HZ (volledige toegang)', '9m5pv6HZ'),
+    ('FareHarbor: app key 10296853-b577-4a52-97ec-0a4e9d39b911 y user key 9267c9c0-4a4e-47d7-89b0-4dda30bdcdde',
+     '9267c9c0-4a4e-47d7-89b0-4dda30bdcdde'),
+    ('guardó la frase semilla de la cartera (no preguntes) en un txt: shale cricket magma zephyr otter thunder '
+     'beacon cinder coral lichen dune umber. Eso', 'shale cricket magma zephyr otter thunder beacon cinder coral'),
+    ('las llaves del remolque están en la cajita con código 0942.', '0942'),
+    ('ピット裏の機械室のドアは 9943*、閉店後の警備システム解除は 0456 です。', '0456'),
+    ('- wifi del hangar: SkylarkHangar / CobaltLotusArgon57\n', 'CobaltLotusArgon57'),
 ]
 
 LOOK_ALIKES = [
@@ -399,6 +411,10 @@ LOOK_ALIKES = [
     'LAST_REQUEST_ID_STAGING="f3a5d4e3-35a7-462f-9023-0ca0748c53ef"',
     '    pub const JOIN_EUI: &\'static str = "6799F94E365F07A7";', 'the lock timeout is 3000 ms',
     'get_secret("prod/db/password")', 'set_password("${DB_PASSWORD}")',
+    # round 44: a stand-in spelt with digits; a value that says how to make one; Telegram's documented token; a
+    # count of doors in Japanese
+    'PAGERDUTY_ROUTING_KEY=R0UT1NGK3YPLACEHOLDER', 'NEXTAUTH_SECRET=generate-with-openssl-rand-base64-32',
+    'TELEGRAM_BOT_TOKEN=123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11', 'ドアの数は 1234 です',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
