@@ -248,9 +248,9 @@ def password_like(body: str) -> bool:
     wordy = sum(len(p) for p in parts
                 if len(p) >= 4 and (word_share(p) > MAX_WORDS or identifier_like(p)))
     # three marks or more among both cases and digits, parts too short for words (`3*Vu@jJ_o*@G`)
-    kinds = all(re.search(k, body) for k in ('[a-z]', '[A-Z]', '[0-9]')) and not wordy
-    marks = {c for c in body if not c.isalnum()}
-    if kinds and len(marks) >= 3 and max(map(len, parts), default=0) <= 6:
+    kinds = all(re.search(k, body) for k in ('[a-z]', '[A-Z]', '[0-9]')) and not wordy and any(
+        class_changes(p) > 0 for p in parts) and not re.search('[,; ]', body)
+    if kinds and len(set(re.sub('[A-Za-z0-9]', '', body))) >= 3 and max(map(len, parts)) <= 6:
         return class_changes(body, symbols=True) >= 0.4
     if letters < 5 or wordy > letters / 2: return False
     # parts of random letters and digits (`d28a`, `KEoR`), not hex (an address, ids) ...

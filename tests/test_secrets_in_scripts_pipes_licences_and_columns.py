@@ -69,7 +69,7 @@ TAKEN = [
     ('RECOVERY=706035-457886-160776-421410-398101-619289-016280-447997', 'RECOVERY=[REDACTED:recovery-key]'),
     ('deepl auth key には 5157b4b0-cfea-4de6-b134-dd2cd4e45d5e:fx を',
      'deepl auth key には [REDACTED:recovery-key] を'),
-    ('OPSGENIE_KEY=f4a11b3c-3693-4325-94b5-74b1074166d3', 'OPSGENIE_KEY=[REDACTED:password]'),
+    ('OPSGENIE_KEY=f4a11b3c-3693-4325-94b5-74b1074166d3', 'OPSGENIE_KEY=[REDACTED:assigned-credential]'),
     ("      administratorpassword: 'Glacier#4354ferret',", "      administratorpassword: '[REDACTED:password]',"),
     ('The config hardcodes ALARM_CODE = 23579; better',
      'The config hardcodes ALARM_CODE = [REDACTED:assigned-credential]; better'),
