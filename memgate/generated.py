@@ -228,7 +228,7 @@ def candidates(text: str, harmless=lambda token: False):
             at += len(p) + 1
 
 # %% ../nbs/00f_generated.ipynb #b9d40001
-# what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths, names and versions')
+# what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths', names' and versions')
 PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
 _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
 # what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
