@@ -1400,7 +1400,7 @@ def named_lock_findings(text: str) -> list[Found]:
 # a lock's word (a compound's last part too: `Zahlenschloss`), then in its clause a copula or what
 # it takes, then a code: digits, a keypad's star or hash, a combination's groups, a letter after
 # digits (`Das Zahlenschloss am Bienenhaus ist 49-96-66`, `Keypad at the unit takes 9098*`)
-_LOCK_SAID = re.compile(r'''(?i)(?:\b|\w*)(?:schloss|kłódk\w*|zámek)\b|\b(?:padlock|lock|keypad|safe
+_LOCK_SAID = re.compile(r'''(?i)(?<!\w)\w*?(?:schloss|kłódk\w*|zámek)\b|\b(?:padlock|lock|keypad|safe
     |cofre|coffre|caja[ \t]+fuerte|tresor|kluis|sejf|cassaforte|candado|cadeado|lucchetto|hangslot
     |combo|combina[çc][ãa]o|combinaci[óo]n|combinazione|kombination|combinaison
     |combination)\b''', re.X)

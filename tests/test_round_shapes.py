@@ -506,3 +506,14 @@ def test_an_attributes_equals_and_quotes_are_no_part_of_its_value():
             '</appSettings>')
     assert redact(text) == text.replace('pscale_pw_H26V9GaSxnFfQtKr2b5eDW7PRGV3jRTvBI0z7WCx1ma',
                                         '[REDACTED:cloud-token]')
+
+def test_a_lock_word_is_looked_for_once_a_word():
+    "A German compound's lock (`Zahlenschloss`) is tried at each word's start, not at each character: a 200 KB token."
+    import signal
+    from memgate.positions import lock_said_findings
+    def stuck(*_): raise TimeoutError('lock_said_findings did not return within 60 s')
+    signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try: got = lock_said_findings('Qx' * 100_000 + ' das Zahlenschloss ist 49-96-66.')
+    finally: signal.alarm(0)
+    assert [(e - s) for s, e, _ in got] == [len('49-96-66')]
