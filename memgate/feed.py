@@ -35,7 +35,7 @@ class ChunkFeed:
         # [(view, [readers])]; the view every run from the start shares
         self.views, self.whole = [], None
         self.size, self.stamp = project.size, project.stamp()   # before reading any
-        self._about = None
+        self._about, self._estimating = None, threading.Lock()     # (made once, by one thread)
         self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing = 0, False, False
         self.thread, self.loop = None, None
@@ -243,19 +243,30 @@ def total(self: Reader) -> tuple[int, bool]:
     "(the turns this reader's run will have read in all, exact)."
     f, start = self.feed, self.view.rp.t if isinstance(self.view, UnreadView) else 0
     if f.done or isinstance(self.view, UnreadView): return start + self.made, f.done
-    # the sampled estimate beats extrapolating the first sessions
-    return max(self.made, f.about()), False
+    # the sampled estimate beats extrapolating the first sessions, once made (the first calls do
+    # not wait for it)
+    return max(self.made, f.estimated() or 0), False
 
 # %% ../nbs/09a_feed.ipynb #daf19c71
 @patch
 def about(self: ChunkFeed) -> int:
     "About how many chunks the project makes, estimated once (with marks: those after them too)."
+    with self._estimating: return self._estimate()
+
+@patch
+def _estimate(self: ChunkFeed) -> int:
+    "The estimate of `about`, made the first time it is asked for."
     if self._about is None and self.marks and self.marks.given and self.whole is None:
         # (a watch's read on: the turns its logs have, and the chunks of what was appended)
         start = {p: m.size for p, m in self.marks.given.items()}
         read = max((v.rp.t for v, _ in self.views), default=0)
         self._about = read + estimate_chunks(self.project, self.max_tokens, start=start)
     if self._about is None: self._about = estimate_chunks(self.project, self.max_tokens)
+    return self._about
+
+@patch
+def estimated(self: ChunkFeed) -> int | None:
+    "The estimate of `about`, if it was made already (never waits for it)."
     return self._about
 
 # %% ../nbs/09a_feed.ipynb #f8a00eda

@@ -526,6 +526,27 @@ def run_client(make_client: Callable[[Query], ModelClient], q: Query,
     client = make_client(q)
     return client.pinned(run) if hasattr(client, 'pinned') else client
 
+# %% ../nbs/10_ingest.ipynb #6b30390e
+async def _say_cost(plan: IngestPlan, feed: ChunkFeed, where: str, left: Callable[[], list[int]],
+                    progress: Progress):
+    "Say the run's cost line, once the project's chunks are estimated (in a thread: it reads files)."
+    if not feed.views: return
+    about = await asyncio.to_thread(feed.about)
+    progress.info(cost_line(plan, where, feed.size, about, left()))
+
+# %% ../nbs/10_ingest.ipynb #68540418
+def _pacer(name: str,
+           calls: Callable[[], int],  # the run's calls, as estimated (asked once, at the first answer)
+           plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:
+    "What tells `progress` the run's pace, once, at the first turn a model answered (of a run of calls)."
+    said = []
+    def pace(turn: Turn):
+        if said: return
+        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
+        if took >= PACE_S and (n := calls()) > 1:
+            progress.say(pace_line(name, took, n, int(plan.server.get('slots') or 1)))
+    return pace
+
 # %% ../nbs/10_ingest.ipynb #24476033
 async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_client, *, stop, err,
                           progress: Progress) -> list[RunSummary]:
@@ -551,13 +572,13 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
         # the longer of the two, not for both
         feed.start()
         try:
-            left = [_turns_left(x, feed) for x in started]
-            if feed.views:
-                where = f"{name} {plan.at}" if plan.at else name
-                progress.info(cost_line(plan, where, feed.size, feed.about(), left))
-            if sum(left) > 1 and plan.model != BASELINE_MODEL:
-                progress.pace = _pacer(name, sum(left), plan, progress)
-            return list(await asyncio.gather(*(run_one(x) for x in started)))
+            # the cost line once the size is estimated: the first calls do not wait for it
+            left = lambda: [_turns_left(x, feed) for x in started]
+            if plan.model != BASELINE_MODEL:
+                progress.pace = _pacer(name, lambda: sum(left()), plan, progress)
+            cost = _say_cost(plan, feed, f"{name} {plan.at}" if plan.at else name, left, progress)
+            *out, _ = await asyncio.gather(*(run_one(x) for x in started), cost)
+            return out
         finally:
             feed.close()
             feed.wait()                 # it stops between chunks
@@ -700,14 +721,3 @@ async def ingest(plan: IngestPlan,
     _check_fresh(plan, name)
     _room_for_logs(len(plan.queries))
     return await _ingest_project(plan, project, name, make_client, stop=stop, err=err, progress=progress)
-
-# %% ../nbs/10_ingest.ipynb #68540418
-def _pacer(name: str, calls: int, plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:
-    "What tells `progress` the run's pace, once, at the first turn a model answered."
-    said = []
-    def pace(turn: Turn):
-        if said: return
-        said.append(took := (turn.latency_s - turn.times.get('queue_s', 0.0)) / max(1, turn.attempts))
-        if took >= PACE_S: progress.say(pace_line(name, took, calls,
-                                                  int(plan.server.get('slots') or 1)))
-    return pace

@@ -1326,9 +1326,14 @@ _OPENS_LABEL = re.compile(r'(?im)^[ \t]*(?:[-*•>][ \t]*)?(?P<of>[^\W\d][\w \t-
                           r'[`"\']?[*#]?(?P<v>\d{4,8}|\d{2}(?:-\d{2}){2,3})#?[`"\']?[ \t]*$')
 
 # (or said to open it, `la caja de llaves … abre con 7271`)
-_OPENS_WITH = re.compile(r'(?i)(?P<of>[^\n.!?;]{1,60}?)\b(?:opens with|unlocks with|abre con|abre com'
-                         r'|öffnet mit|ouvre avec|apre con|opent met|otwiera się)[ \t]+[`"\'“«]?[*#]?'
-                         r'(?P<v>\d{4,8})(?![\d-])')
+_OPENS_WORDS = ('opens with', 'unlocks with', 'abre con', 'abre com', 'öffnet mit', 'ouvre avec',
+                'apre con', 'opent met', 'otwiera się')
+_OPENS_WITH = re.compile(r'(?i)(?P<of>[^\n.!?;]{1,60}?)\b(?:' + '|'.join(_OPENS_WORDS) + r')[ \t]+'
+                         r'[`"\'“«]?[*#]?(?P<v>\d{4,8})(?![\d-])')
+# (both look back from each character: a text without their words or a combination is not read)
+_GATED = ((_COMBINATION, re.compile(r'[:：][ \t]*\d{1,3}-\d{1,3}-\d').search),
+          (_OPENS_WITH, Gate(_OPENS_WORDS)))
+_gated_said = lambda text: [m for r, gate in _GATED if gate(text) for m in r.finditer(text)]
 # (a payment card's security code after its word or under its name: `CVV 339`, `"cvv": "239"`,
 # `ENV['CARD_CVV'] ||= '584'`)
 _CARD_CODE = re.compile(r'''(?i)(?<![a-z0-9])(?:\w*[_-])?(?:cvv2?|cvc2?|csc)(?![a-z0-9])'''
@@ -1367,7 +1372,7 @@ def opening_code_findings(text: str) -> list[Found]:
     # (what it opens, said after the word or before it on its line: `Alarm panel code: 053419`)
     before = lambda m: text[max(text.rfind('\n', 0, m.start()) + 1, m.start() - 40):m.start()]
     said = (*_CODE_SAID.finditer(text), *_CODE_FOR.finditer(text), *_OPENS_LABEL.finditer(text),
-            *_OPENED_SAID.finditer(text), *_COMBINATION.finditer(text), *_OPENS_WITH.finditer(text))
+            *_OPENED_SAID.finditer(text), *_gated_said(text))
     # (a keypad's sequence, star and hash around its digits, is a code whatever it opens: `*2432#`)
     keyed = lambda m: text[m.start('v') - 1] + text[m.end('v'):m.end('v') + 1] == '*#'
     said = [m for m in said if opens(m['of']) or m.re is _CODE_SAID and (
@@ -1390,9 +1395,12 @@ _LOCKED_NAME = re.compile(r'''(?i)(?<![\w-])(?:[\w.-]*?[._ -])?
     ["'`]?(?:[ \t]*(?:=>|->|→|:=|[:=,])[ \t]*|["'][ \t]+value=|[ \t]+(?=\())\(?[ \t]*["'`]?
     (?P<v>\d{4,8}(?![\d-])\#?|\d{1,3}(?:-\d{1,3}){2,4}(?![\d-]))(?![\w-])''', re.X)
 
+_LOCKED_GATE = Gate(LOCKED)   # (a name is only what it opens: a text without one is not read)
+
 def named_lock_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code under a name that is only what it opens (`COMBO = 24-13-73`)."
     # (a round number under it is a count or a duration: `alarm: 3600`)
+    if not _LOCKED_GATE(text): return []
     return [(*m.span('v'), 'prose-credential') for m in _LOCKED_NAME.finditer(text)
             if m['thing'].lower() in LOCKED and not m['v'].endswith('00')]
 
