@@ -44,10 +44,12 @@ URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 
 # (an htpasswd line's user and scheme, `ops:{PLAIN}…`, are not its password)
 HTPASSWD = re.compile(r'^[\w.@-]+:\{[A-Z0-9-]+\}(.+)$')
+# (nor is a Go driver's DSN's user, protocol and host: `user:pass@tcp(host:3306)/db?…`, no scheme before it)
+GO_DSN = re.compile(r'^[^:@\s/]+:([^@\s]+)@(?:tcp|tcp6|udp|unix)\(')
 
 def secret_parts(value: str) -> list[str]:
     "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
-    if m := USERINFO.match(value) or HTPASSWD.match(value): return [m[1]]
+    if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value): return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)
     # (a field's name is its last word: `SharedAccessSignature sr=` is the resource's, not a signature)

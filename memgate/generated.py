@@ -15,7 +15,7 @@ from .words import CODE_WORDS, SECRET_WORDS, dictionary
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates',
            'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs',
-           'every_candidate', 'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+           'hex_groups', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -180,6 +180,10 @@ _IN_URL = re.compile(r'[a-z][a-z0-9+.-]*://[^\s/?#"\'<>@]*(?:/[^\s?#"\'<>]*)?$'
 
 def _path(text: str, start: int, token: str) -> bool:
     "Whether `token`, a run with a `/` at `start` of `text`, is a path."
+    # (not of three parts drawn or more, most of its characters: base64's slashes; its short parts
+    # are its own, `BWryoz8v/aE4O…/LxfS…/…`)
+    drawn = [p for p in token.split('/') if generated(p)]
+    if len(drawn) >= 3 and sum(map(len, drawn)) >= 0.75 * len(token): return False
     # a URL's path, and a run with a whole word between two slashes (base64's parts are no words)
     if _IN_URL.search(text, max(0, start - 300), start): return True
     parts = token.split('/')
@@ -410,6 +414,25 @@ def hex_pairs(text: str):
     for m in _HEX_PAIR.finditer(text):
         if generated(m[0].replace(':', '')): yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #ddada4ab
+# hex written in groups of one width (a terminal's master key, `E6F3 040F D9CC …`; a key's bytes,
+# `0xAB, 0xB7, …`): one value, read whole (joined by colons, a fingerprint's: the allowlist's)
+_HEX_GROUPS = re.compile(r'(?<![\w:./@-])(?:(?:[0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})(?: |, ?)'
+                         r'|0[xX][0-9A-Fa-f]{2}, ?)'
+                         r'{5,}(?:[0-9A-Fa-f]{2,4}|0[xX][0-9A-Fa-f]{2})(?![\w:./@-])')
+
+def hex_groups(text: str):
+    "(start, end) of each run of hex groups of one width, 96 bits or more, that looks drawn."
+    for m in _HEX_GROUPS.finditer(text):
+        groups = re.findall(r'(?:0[xX])?([0-9A-Fa-f]+)', m[0])
+        values = [int(g, 16) for g in groups]
+        # (not a count up, `00 01 02 …`, nor one group again and again)
+        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
+        # (forty digits are a SHA-1's, an OpenPGP fingerprint's as gpg prints it: a known shape)
+        digits = len(joined := ''.join(groups))
+        if len({len(g) for g in groups}) == 1 and 24 <= digits != 40 and steps < len(values) / 4 \
+                and generated(joined): yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -421,6 +444,7 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     words += [(s, e) for s, e in drawn_words(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in hex_pairs(text)
               if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in hex_groups(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

@@ -529,16 +529,16 @@ def run_client(make_client: Callable[[Query], ModelClient], q: Query,
 # %% ../nbs/10_ingest.ipynb #6b30390e
 async def _say_cost(plan: IngestPlan, feed: ChunkFeed, where: str, left: Callable[[], list[int]],
                     progress: Progress):
-    "Say the run's cost line, once the project's chunks are estimated (in a thread: it reads files)."
+    "Say the run's cost line once the project's chunks are estimated (in a thread: it reads files)."
     if not feed.views: return
     about = await asyncio.to_thread(feed.about)
     progress.info(cost_line(plan, where, feed.size, about, left()))
 
 # %% ../nbs/10_ingest.ipynb #68540418
 def _pacer(name: str,
-           calls: Callable[[], int],  # the run's calls, as estimated (asked once, at the first answer)
+           calls: Callable[[], int],  # the run's calls, estimated (asked once, at the first answer)
            plan: IngestPlan, progress: Progress) -> Callable[[Turn], None]:
-    "What tells `progress` the run's pace, once, at the first turn a model answered (of a run of calls)."
+    "What tells `progress` the run's pace, once, at the first turn a model answered."
     said = []
     def pace(turn: Turn):
         if said: return

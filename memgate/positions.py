@@ -26,14 +26,15 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings',
-           'name_said_findings', 'value_said_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
-           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings', 'renewed_findings',
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'person_value_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
+           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
+           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
+           'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -364,7 +365,17 @@ _CODE = re.compile(r'''^[!&*^]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@]
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$
     |^[a-z]+(?::[a-z_]+)+(?:[ \t]+[a-z_]+(?::[a-z_]+)+)*$''', re.X)   # (and a type's spec: `uuid:redact`)
 
-_BARE_WORDS = re.compile(r'[^\s()\[\]{}"\'=,;#]+(?:[ \t]+[^\s()\[\]{}"\'=,;#]+)+[ \t]*(?=\r?\n|$)')
+# (an apostrophe between letters is a language's elision, no quote: `it's`, `o'clock`, `l'eau`)
+_BARE_WORD = r'''(?:[^\s()\[\]{}"'=,;#]|(?<=[A-Za-z])'(?=[A-Za-z]))+'''
+_BARE_WORDS = re.compile(_BARE_WORD + r'(?:[ \t]+' + _BARE_WORD + r')+[ \t]*(?=\r?\n|$)')
+# an INI file's section above, and only its lines between (`[secrets]`): no code, whatever its words
+_INI_SECTION = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*\[[\w. :-]+\][ \t]*$')
+_INI_LINE = re.compile(r'(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:[\w.-]+[ \t]*[=:].*|[#;].*|)')
+
+def _in_ini(text: str, at: int) -> bool:
+    "Whether the line that starts at `at` is in an INI file's section."
+    if not (heads := list(_INI_SECTION.finditer(text, 0, at))): return False
+    return all(_INI_LINE.fullmatch(line) for line in text[heads[-1].end():at].split('\n')[1:-1])
 _KEYWORDS = frozenset('if else and or not in is for lambda await new as'.split())
 _TYPES = frozenset('str string bool boolean int integer number any object none null nil true false '
                    'undefined'.split())
@@ -536,7 +547,8 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     shell = _SHELL_SET.search(text, line_start, name_at) or _ENV_PREFIX.match(text, at)
     # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
     words = _BARE_WORDS.match(text, at)
-    words = words and not {w.lower() for w in words[0].split()} & _KEYWORDS
+    keywords = words and {w.lower() for w in words[0].split()} & _KEYWORDS
+    words = words and (not keywords or _in_ini(text, line_start))
     config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words))
     # (a code span that is one `KEY=value` line: its value runs to the span's end, spaces and all)
     close = text.find('`', at) if text[name_at - 1:name_at] == '`' and sep.strip() == '=' else -1
@@ -1136,6 +1148,8 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
         return None
     if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
+    # (a generator's token and a word of the sentence are no phrase: `was QC4Ro2#j2GTQRB205 then`)
+    if len(words) == 2 and any(_three_kinds(w) and re.search(r'\W', w) for w in words): return None
     # three words or more, or two with a number (`correct horse battery staple 42`)
     if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return s, m.end('v')
     return None
@@ -1205,6 +1219,21 @@ def prose_findings(text: str) -> list[Found]:
         if number: out += _number_list(text, span[1] if span else at, bool(span))
     return out
 
+# %% ../nbs/00e_positions.ipynb #9946b71a
+# a value with a password's marks (cases, digits and a mark mixed) right after a credential's word,
+# no copula between: a log's `403 using key saddle\LANTERN/canyon#7101`
+_WORD_THEN = re.compile(r'(?i)(?<![\w-])(?:key|token|secret|passphrase)[ \t]+'
+                        r'(?P<v>[^\s`"\'(){}\[\]<>,;]{8,64}?)(?=[.,;)]?(?:\s|$))')
+
+def marked_value_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value with a password's marks right after a credential's word."
+    # (not a path, a URL, a variable, a map's key of parts (`user:42:Profile-v2`), nor a digest's or
+    # a fingerprint's shape: `key SHA256:uNiV…`)
+    marked = lambda v: (_three_kinds(v) and re.search(r'[^\w.:-]', v)
+                        and not re.match(r'[/~.$@#%]', v)
+                        and '://' not in v and not placeholder(v) and not kept_by_shape(v))
+    return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text) if marked(m['v'])]
+
 # %% ../nbs/00e_positions.ipynb #b284e5e8
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
 # words on with a copula of prose, no code's `=`, `(` or `:` between (`rotated LAB_SFTP_PASSWORD earlier;
@@ -1218,11 +1247,37 @@ _NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')[`"']?
        [ \t]
     |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b)''', re.X)
 
+# (or in words, two or three before its copula, as code would join them: `The configured algolia
+# admin key is fe9c…`; not `the new key`), looked for back from each copula
+_COPULA = re.compile(r'[ \t]+(?:is|was)[ \t]')
+_WORDS_SAID = re.compile(r'(?<![\w-])(?P<n>[A-Za-z][a-z0-9]*(?:[ \t]+[A-Za-z][a-z0-9]*){1,2})$')
+
 def name_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose gives a secret's name (`API_TOKEN is set to …`)."
     if not SECRET_NAME_WORDS(text): return []
-    return [(*span, 'prose-credential') for m in _NAME_SAID.finditer(text)
-            if secret_name(m['n']) and (span := _said(text, m.end()))]
+    named = [m.end() for m in _NAME_SAID.finditer(text) if secret_name(m['n'])]
+    words = (_WORDS_SAID.search(text, max(0, c.start() - 60), c.start())
+             for c in _COPULA.finditer(text))
+    named += [m.end() for m in words if m and secret_name('_'.join(m['n'].split()))]
+    return [(*span, 'prose-credential') for end in named if (span := _said(text, end))]
+
+# %% ../nbs/00e_positions.ipynb #ac4abcde
+# a value in a code span, then the name it is used as, in any of a few languages (`` Uso `489585`
+# come TERMINAL_ADMIN_PIN ``, `` using `…` as particle access token per … ``): the name decides
+_USED_AS = re.compile(r'`(?P<v>[^`\s]{4,120})`[ \t]+'
+                      r'(?:as|come|como|comme|als|jako|kao|ca|olarak)[ \t]+'
+                      r'(?:(?:the|il|la|el|le|o|a|der|die|das)[ \t]+)?'
+                      r'(?P<n>' + _CODE_NAME + r'|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,3})')
+
+def used_as_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each code span's value said to be used as a secret's name (`` `…` as PIN ``)."
+    out = []
+    for m in _USED_AS.finditer(text) if SECRET_NAME_WORDS(text) else ():
+        words = m['n'].split()
+        named = any(secret_name('_'.join(words[:k])) for k in range(1, len(words) + 1))
+        if named and not placeholder(m['v']) and '[REDACTED' not in m['v']:
+            out.append((*m.span('v'), 'prose-credential'))
+    return out
 
 # %% ../nbs/00e_positions.ipynb #b8518039
 # the value given to a secret's name, said as the value in the same paragraph (`added
@@ -1230,17 +1285,24 @@ def name_said_findings(text: str) -> list[Found]:
 # previous hardcoded value `…``): a code span or a quoted run after the word, a few words on
 _VALUE_SAID = re.compile(r'''(?i)\bvalue\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
     (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")''', re.X)
-# (or unquoted, right after the word: `the current value 0rKR?"Lo&…`; not an attribute's
-# `value="…"`, whose `=` and quote are no part of it)
-_VALUE_BARE = re.compile(r'(?i)\bvalue\b[ \t]*(?:is[ \t]+|[:=][ \t]*)?'
-                         r'(?P<b>[^\s`"\'(=:][^\s]{7,119})')
+# (or unquoted, right after the word or a few words on, said to be it: `the current value
+# 0rKR?"Lo&…`, `The value they gave is QC4Ro2#…, so`; not an attribute's `value="…"`, whose `=` and
+# quote are no part of it, nor a clause's comma or stop after it)
+_VALUE_BARE = re.compile(r'(?i)\bvalue\b(?:(?:[ \t]+[\w’\'-]+){0,4}?[ \t]+(?:is|was)[ \t]+'
+                         r'|[ \t]*(?:is[ \t]+|[:=][ \t]*)?)'
+                         r'(?P<b>[^\s`"\'(=:][^\s]{6,118}?)[.,;:]?(?=\s|$)')
 _VALUE_GATE = Gate(['value'])
+_VALUE_KEY = re.compile(r'(?i)[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?["\']?name["\']?[ \t]*[:=]'
+                        r'[^\n]*\n[ \t]*(?:\d+(?:→|\t))?[ \t]*["\']?value["\']?[ \t]*[:=]')
 
 def value_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose says a secret's name was given, in its paragraph."
     if not (SECRET_NAME_WORDS(text) and _VALUE_GATE(text)): return []
     out = []
     for m in [*_VALUE_SAID.finditer(text), *_VALUE_BARE.finditer(text)]:
+        # (a structure's `value` key under its `name`, a Kubernetes env list's: the name decides)
+        above = text.rfind('\n', 0, max(0, text.rfind('\n', 0, m.start()))) + 1
+        if (k := _VALUE_KEY.match(text, above)) and k.end() > m.start(): continue
         g = next(g for g in 'cdb' if g in m.re.groupindex and m[g] is not None)
         start = max(text.rfind('\n\n', 0, m.start()) + 2, m.start() - 300)
         names = _NAME_SAID_NAME.findall(text, start, m.start())
@@ -1252,6 +1314,33 @@ def value_said_findings(text: str) -> list[Found]:
         bare = g != 'b' or (_three_kinds(v) and re.search(r'[^\w\s.-]', v))
         if said and bare and _random_enough(v, True) and not placeholder(v):
             out.append((*m.span(g), 'prose-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #cf4387e5
+# a credential named, then its new value in the next sentence, in a few languages (`I rotated
+# TERMINAL_ADMIN_PIN. The new one is 152091`, `particle access tokenを再発行しました。新しいのは 4079…です`)
+_NEW_WORDS = ('the new one', 'the new value', '新しいの', '新しい値', 'el nuevo', 'la nueva',
+              'le nouveau', 'la nouvelle', 'der neue', 'die neue', 'il nuovo', 'la nuova', 'o novo',
+              'a nova', 'nowy', 'nowe')
+_NEW_ONE = re.compile(r'(?i)(?<!\w)(?:' + '|'.join(w.replace(' ', r'[ \t]+') for w in _NEW_WORDS)
+                      + r')(?![A-Za-z])[ \t]*(?:is|was|は|es|est|ist|è|é|jest|:)?[ \t]*[`"\'«“]?'
+                      r'(?P<v>[^\s`"\'«»“”。、,;]{4,120}?)'
+                      r'[`"\'»”]?(?=[.。,;)]?(?:\s|$|です|でした))')
+_NEW_GATE = Gate(w.split()[-1] for w in _NEW_WORDS)
+
+def renewed_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each new value said of a credential named just before it (`The new one is …`)."
+    out = []
+    for m in _NEW_ONE.finditer(text) if _NEW_GATE(text) else ():
+        before = text[max(text.rfind('\n\n', 0, m.start()) + 2, m.start() - 200):m.start()]
+        words = re.findall(r'[A-Za-z][\w-]*', before)
+        runs = ['_'.join(words[i:i + k]) for k in (1, 2, 3) for i in range(len(words) - k + 1)]
+        named = [r for r in runs if secret_name(r)]
+        pin = (any(name_words(r)[-1] in NUMBER_WORDS for r in named)
+               and re.fullmatch(r'\d{4,12}', m['v']))
+        random = _random_enough(m['v'], True) or re.fullmatch(r'[0-9a-fA-F]{16,}', m['v'])
+        if named and (pin or random) and not placeholder(m['v']):
+            out.append((*m.span('v'), 'prose-credential'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #fa7f21a3
@@ -1857,10 +1946,14 @@ def argv_findings(text: str) -> list[Found]:
 _FIELD = re.compile(r'(?:^|(?<=[;,"\'\s]))(?P<name>[A-Za-z][\w .-]{0,30}?)=(?P<v>[^;,"\'\s=][^;,"\'\n]*[^;,"\'\s])'
                     r'(?=[;,"\']|$)', re.M)
 
+# (and Go's MySQL driver's DSN, no scheme before its userinfo: `svc:pass@tcp(10.0.0.5:3306)/db?…`)
+_GO_DSN = re.compile(r'(?<![\w.@:/-])[\w.-]+:(?P<v>[^@\s"\'`/]{4,})@(?:tcp|tcp6|udp|unix)\(')
+
 def conn_string_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential field of a connection string, its value whole."
-    if '=' not in text: return []
-    out = []
+    out = [(*m.span('v'), 'url-credentials') for m in _GO_DSN.finditer(text)
+           if not placeholder(m['v'])]
+    if '=' not in text: return out
     for m in _FIELD.finditer(text):
         # (a field of a list: a separator right before it, or after it another field, no space
         # between: code's arguments are apart by `, `)
@@ -2198,6 +2291,22 @@ def format_findings(text: str) -> list[Found]:
         out.append((m.start('v') + q, m.end('v') - q, 'config-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #19686248
+# kubectl's `describe` of a ConfigMap or a Secret: each key alone on its line with a colon, a rule
+# of dashes, then its value to the next blank line, its lines and all (`API_TOKEN:⏎----⏎b162…⏎e8ba…`)
+_DESCRIBED = re.compile(r'(?m)^(?P<name>[\w.-]+):[ \t]*\n-{4,}[ \t]*\n'
+                        r'(?P<v>(?:[^\n]+(?:\n|$))+?)(?=\n|$|[\w.-]+:[ \t]*\n-{4,})')
+
+def described_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each line of a value `kubectl describe` prints under a secret's name."
+    out = []
+    for m in _DESCRIBED.finditer(text) if '\n----' in text else ():
+        at = m.start('v')
+        lines = [(at + x.start(), at + x.end()) for x in re.finditer(r'\S[^\n]*', m['v'])]
+        if secret_name(m['name']) and not placeholder(m['v'].strip()):
+            out += [(s, e, 'config-credential') for s, e in lines]
+    return out
+
 # %% ../nbs/00e_positions.ipynb #e3c54c76
 _SETTER = re.compile(r'''(?<![\w.])(?:\w+\.)*(?:set|with)_?(?P<name>[A-Za-z]\w{1,40})'''
                      r'''\([ \t]*(?P<q>["'])'''
@@ -2336,4 +2445,6 @@ def position_findings(text: str) -> list[Found]:
                   block_findings(text), member_findings(text), users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
                   part_findings(text), person_value_findings(text), credential_call_findings(text),
-                  insert_findings(text), struct_print_findings(text), repl_findings(text))
+                  insert_findings(text), struct_print_findings(text), repl_findings(text),
+                  marked_value_findings(text), used_as_findings(text), described_findings(text),
+                  renewed_findings(text))

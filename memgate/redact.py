@@ -828,6 +828,11 @@ _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
 _STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
 _COMPUTES_MAC = re.compile(r'(?i)createHmac|\bhmac\.new\b|\bdgst\b[^|\n]*-hmac|hexdigest\('
                            r'|\.digest\(')
+_SEARCHES = re.compile(r'(?:sudo\s+)?(?:rg|grep|egrep|fgrep|ag|ack|git\s+grep|findstr|Select-String'
+                       r'|sls)\b')
+# (a pipeline's last stage, its stages apart by spaced bars: a pattern's own bars are no pipe's)
+_searched = lambda lines: any(_SEARCHES.match(re.split(r'[ \t]\|[ \t]', line)[-1].strip())
+                              for line in lines)
 _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
 
 # %% ../nbs/01_redact.ipynb #8660a91d
@@ -842,9 +847,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
     if any(set(name_words(w)) & (PUBLIC_WORDS | {'pubkey', 'fingerprint', 'wc'})
            or re.match(r'(?:sha\d+|md5|b2)sum$', w) for s in last for w in s.split()): return []
-    # (a MAC or a digest the command computes of a message with the key: `createHmac(…)`,
-    # `openssl dgst -hmac`, `hmac.new(…).hexdigest()`)
-    if _COMPUTES_MAC.search(command): return []
+    # (a MAC or a digest computed with the key: `createHmac(…)`, `openssl dgst -hmac`; a search's
+    # lines, its pattern's words no credential fetched: `rg -n "password|token" src/`)
+    if _COMPUTES_MAC.search(command) or _searched(lines): return []
     # a subcommand, a flag or a JSON path that names a credential (`argocd admin initial-password`,
     # `gcloud auth print-access-token`, `-o jsonpath='{.data.DB_PASSWORD}' | base64 -d`); not a name
     # the command gives a value (`docker run -d -e POSTGRES_PASSWORD=… postgres` prints its id)

@@ -95,7 +95,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
-    sha sha1 sha256 sha512 etag vin imei accession channel sum nonce'''.split())
+    sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
@@ -279,7 +279,7 @@ _MIXTURE = re.compile(r'^(?=\S*[A-Z])(?=\S*[a-z])(?=(?:\S*\d){2})\S+$')
 _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|@(?:keychain|env):\S+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{.*\}|\$\(.*\)
     |\$(?:[A-Z_][A-Z0-9_]*|[a-z_][A-Za-z_]*\d{0,2}|\d)
-    |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|#\{.*\}
+    |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|%env\([\w:.-]+\)%|#\{.*\}
     |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
     |(?:os\.environ|ENV|process\.env)\[["']?[\w.-]*["']?\]?
     |(?:System\.getenv|Deno\.env\.get|os\.getenv|os\.environ\.get|ENV\.fetch|getenv|env)
@@ -293,6 +293,8 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|e
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo
     |generate[-_ ]with|openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
+    |(?:insert|enter|paste|put)[-_](?:[a-z]+[-_]){0,3}
+     (?:key|token|secret|password|pass|here|id|url|uri|value)s?
     |my[-_]?(?:secret
     |password|token|key|pass)\w*|(?:(?:some|the|a|test|fake|sample|secret|password|token|key|pass)\d{0,3}
     |value|string|none|null

@@ -1,8 +1,8 @@
-"""Rounds 29 to 44's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 45's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
-at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e): each secret below is taken whole
-and each look-alike is sent as written."""
+at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06): each secret
+below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -258,6 +258,30 @@ SECRETS = [   # (text, the value)
     ('las llaves del remolque están en la cajita con código 0942.', '0942'),
     ('ピット裏の機械室のドアは 9943*、閉店後の警備システム解除は 0456 です。', '0456'),
     ('- wifi del hangar: SkylarkHangar / CobaltLotusArgon57\n', 'CobaltLotusArgon57'),
+    # round 45
+    # a key's bytes in a JSON string, a terminal's key in groups of four: one value each, read whole
+    ('  "zigbeeNetworkKey": "0x2C, 0x15, 0x45, 0x1A, 0x76, 0x19, 0x00, 0x03, 0x3A, 0x10, 0x9F, 0x36, 0xD3, 0x98",',
+     '0x2C, 0x15, 0x45, 0x1A, 0x76, 0x19, 0x00, 0x03, 0x3A, 0x10, 0x9F, 0x36, 0xD3, 0x98'),
+    ("const tmkComponent = 'E6F3 040F D9CC 01F9 4467 C5D6 6FD8 68F1';", 'E6F3 040F D9CC 01F9 4467 C5D6 6FD8 68F1'),
+    # kubectl describe's value under its key's name and a rule, on as many lines as it holds
+    ('Data\n====\nLINE_CHANNEL_SECRET:\n----\n937efb879383630f\nd06a42e3f3dec787\n\n', 'd06a42e3f3dec787'),
+    # base64's slashes between drawn parts are no path's: its short first part is its own
+    ('----\nBWryoz8v/aE4OctMpXjUy4GRUEAp6kl/LxfS5ABHmGU8wJB2JGc9KLVX0uDH/VFCU0zuJZsin2iUmi2wf/xvcxbgiq05bC\n',
+     'BWryoz8v/aE4OctMpXjUy4GRUEAp6kl/LxfS5ABHmGU8wJB2JGc9KLVX0uDH/VFCU0zuJZsin2iUmi2wf/xvcxbgiq05bC'),
+    # the value said a few words after `value`; a secret's name in words before `is`; its new one a sentence on
+    ("I need to set mqtt password. The value they gave is QC4Ro2#j2GTQRB%205, so I'll write it.",
+     'QC4Ro2#j2GTQRB%205'),
+    ('The configured algolia admin key is fe9c38acd4573320e8d3947cbba89620 — maybe',
+     'fe9c38acd4573320e8d3947cbba89620'),
+    ('TERMINAL_ADMIN_PINを再発行しました。新しいのは 152091 です', '152091'),
+    # what a value was used as, in the model's language; a log's key with a password's marks
+    ('Uso `489585` come TERMINAL_ADMIN_PIN per la chiamata di prova.', '489585'),
+    ('production.ERROR: Client error 403 using key saddle\\LANTERN/canyon#7101 {"exception"',
+     'saddle\\LANTERN/canyon#7101'),
+    # an INI section's bare words, a language's elisions and `in` included; a Go driver's DSN's password
+    ("[secrets]\nadmin_password = it's canyon o'clock in Tundra\n[paths]\n", "it's canyon o'clock in Tundra"),
+    ('conn = connect("svc:6mqCaSE3a4-DHkGkZGq@tcp(10.161.225.203:3306)/velvet?parseTime=true")',
+     '6mqCaSE3a4-DHkGkZGq'),
 ]
 
 LOOK_ALIKES = [
@@ -420,6 +444,13 @@ LOOK_ALIKES = [
     '    f64::from(intersection) / f64::from(union)\n}', 'const EXT_PAT: &\'static str = "*.txt";',
     "'HTTP_ACCEPT_CHARSET' => 'ISO-8859-1,utf-8;q=0.7,*;q=0.7',",
     'public static final String SERIALIZER_KEY = "serializerName";',
+    # round 45: references and stand-ins under a secret's name; ids under an id's name; a search's lines; a
+    # Kubernetes env list's value under its own name; a fingerprint as gpg prints it; a map's key of parts
+    'SECRET_TOKEN=@Value("${app.api.key}")', '    value: "%env(DATABASE_URL)%"', 'SECRET_TOKEN=insert-webhook-url',
+    'SLACK_CHANNEL=C0YCHXDG7R6', '[secrets]\nsentry_release = velvet@72425162e905e2d767eab2c76dcb2668046960d5\n',
+    '  - name: TERMINAL_ADMIN_PIN\n    value: "[REDACTED:password]"\n  - name: SLACK_CHANNEL\n    value: "C0MO4OYNR0C"',
+    'fingerprint: 9570 2F8E 7305 3FAF 9B50 408E 5720 C0C0 0C29 24A5', 'cache key user:42:Profile-v2 expired',
+    'OCI fingerprint 72:4d:b1:45:c6:dc:c5:6c:da:47:fa:d5:03:6c:d0:61',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
@@ -437,6 +468,14 @@ def test_what_a_command_computes_with_a_key_is_a_mac_not_the_key():
            "q4klHVMk9BSt7zzo').update(p).digest('hex'))\"")
     mac = 'ef473a3647b841d998d2083916813f6070ee6f4b1b4378721e53405e401c29c9\n'
     assert redact_seams([cmd, mac])[1] == mac
+
+def test_a_search_for_credentials_words_fetched_no_credential():
+    "`rg -n \"password|token|secret\"` prints the lines it found, judged as text: its pattern's words fetched nothing."
+    from memgate.redact import redact_seams
+    call = 'Tool: Bash\n  command: rg -n "password|token|secret" src/ --max-count 3\n  description: Run rg'
+    assert redact_seams([call, 'SLACK_CHANNEL=C0YCHXDG7R6\n'])[1] == 'SLACK_CHANNEL=C0YCHXDG7R6\n'
+    fetched = 'Tool: Bash\n  command: vault kv get -field=password secret/db\n  description: Read it'
+    assert redact_seams([fetched, 'Xk29fPeP9q7Z\n'])[1] != 'Xk29fPeP9q7Z\n'
 
 def test_a_listing_that_names_a_generator_ran_nothing():
     "A `.env.example` saying `openssl rand` is no command: the tool call after it is not what it printed."

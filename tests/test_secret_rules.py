@@ -123,7 +123,7 @@ def planted(folder):
     "A session with a password (memgate's pattern), an acme token (the test's rule) and a random token nobody knows."
     return write_jsonl(folder / 'S1.jsonl', [
         cc('user', '2026-01-01T10:00:00Z', 'the deploy failed: export ACME_TOKEN=k3v9x0q2m8w7r4t1z'),
-        cc('user', '2026-01-01T10:00:01Z', 'and the db said password=hunter2hunter2 is wrong; the deploy key is '
+        cc('user', '2026-01-01T10:00:01Z', 'and the db said password=hunter2hunter2 is wrong; the build printed '
            'Zr8Kp2Lm5Nx7Qw1Ty4UbVc6Xd9Se'),
     ])
 
