@@ -22,19 +22,20 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
            'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
-           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED',
-           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings',
-           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings',
-           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings', 'renewed_findings',
-           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'person_value_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
-           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
-           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
-           'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
+           'PERSON_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
+           'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped',
+           'prose_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
+           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
+           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1598,6 +1599,26 @@ def name_doubts(text: str) -> list[Found]:
                   or len(words) >= 3 and not _CLAUSE_WORDS & {x.lower() for x in words})
         if len(v) >= 8 and shaped and not placeholder(v) and '[REDACTED' not in v:
             out.append((t.start(), t.end(), NAME_NEAR))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #019783ef
+# why the rest of a line after its colon is listed: the line names a credential before it, and gives
+# a value of words after it (`hier ist das vault_pass aus dem Passwortmanager: it's pepper o'clock in
+# Anchor`), a sentence's shape or not
+COLON_REST = "the rest of a line after its colon, the line naming a credential before it, kept"
+_COLON_REST = re.compile(r'(?m)^(?P<lead>[^\n:：]{3,120})[:：][ \t]+(?P<v>[^\s:：][^\n:：]{6,78}?)[ \t]*$')
+
+def colon_rest_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each line's rest after its colon, of 2 to 10 words, where its lead names a credential."
+    out = []
+    for m in _COLON_REST.finditer(text) if SECRET_NAME_WORDS(text) or _SAID_GATE(text) else ():
+        lead, v, words = m['lead'], m['v'], m['v'].split()
+        named = _SAID_GATE(lead) or any(secret_name(w) for w in re.findall(r'[A-Za-z][\w-]*', lead))
+        # (what the line says of a credential, not one: `Password policy: …`)
+        named = named and not set(re.findall(r'\w+', lead.lower())[-1:]) & NOT_SECRET_LAST
+        if (named and 2 <= len(words) <= 10 and '://' not in v and '[REDACTED' not in v
+                and not placeholder(v) and not re.search(r'[=(){}\[\]]', v)):
+            out.append((*m.span('v'), COLON_REST))
     return out
 
 # %% ../nbs/00e_positions.ipynb #70a997a5
