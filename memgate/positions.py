@@ -55,8 +55,6 @@ def unquote(raw: str) -> tuple[str, list[int]]:
     return ''.join(out), where
 
 # %% ../nbs/00e_positions.ipynb #f70d1fb2
-_SHELL_WORD = re.compile(r'''(?:[^\s'"\\;&|<>()`]|\\.|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")+''')
-
 # a command's flags and subcommands that take a credential, keyed by (command, flag): 'next' the
 # word after it, 'attached' only joined to it (`mysql -pSECRET`: `mysql -p db` asks), 'both'
 # either; an int: that positional word
@@ -88,8 +86,10 @@ CREDENTIAL_ARGS = {
     ('openssl', '-passin'): 'next', ('openssl', '-passout'): 'next', ('openssl', '-pass'): 'next',
     # a key's passphrase: new (-N) and old (-P)
     ('ssh-keygen', '-N'): 'next', ('ssh-keygen', '-P'): 'next',
-    # a CI's secret, set from the command line (GitHub's, GitLab's): its value
+    # a CI's secret or a cloud store's, set from the command line (GitHub, GitLab, Azure, AWS): its value
     ('gh secret set', '--body'): 'next', ('gh secret set', '-b'): 'next', ('glab variable set', '-v'): 'next',
+    ('az keyvault secret set', '--value'): 'next', ('aws secretsmanager create-secret', '--secret-string'):
+    'next', ('aws secretsmanager put-secret-value', '--secret-string'): 'next',
     # macOS's keychains: the password that unlocks or makes one, or a file's on import
     ('security unlock-keychain', '-p'): 'next', ('security create-keychain', '-p'): 'next',
     ('security import', '-P'): 'next', ('security set-key-partition-list', '-k'): 'next',
@@ -172,6 +172,8 @@ def _credential(v: str, where: list[int], a: int, cmd: str | None, flag: str) ->
     return [_span(where, a)] if a < len(v) and not placeholder(v[a:]) else []
 
 # %% ../nbs/00e_positions.ipynb #f09f2ea9
+_SHELL_WORD = re.compile(r'''(?:[^\s'"\\;&|<>()`]|\\.|'[^'\n]*'|"(?:[^"\\\n]|\\.)*")+''')
+
 _SEPARATOR = re.compile(r'[;&|()`]')
 
 def segments(line: str) -> list[list[tuple[str, list[int]]]]:
@@ -330,6 +332,7 @@ _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|Se
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
 _RAW_STRING = re.compile(r'[ \t]*b?r(?P<h>#+)"(?P<v>[^\n]*?)"(?P=h)')
+_LUA_STRING = re.compile(r'[ \t]*\[(?P<h>=*)\[(?![\["\'\s])(?P<v>[^\n,]*?)\](?P=h)\]')
 
 # a literal's continuation: `"a" "b"`, `"a" + "b"`, `"a" +⏎ "b"`, `"a" .. "b"`, `"a" . "b"`, in a
 # diff too (`-    "b"`, its mark first on the line: an indented `- "b"` is YAML's next item), or a
@@ -367,7 +370,8 @@ _CODE = re.compile(r'''^[!&*^]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@]
     |^[a-z]+(?::[a-z_]+)+(?:[ \t]+[a-z_]+(?::[a-z_]+)+)*$''', re.X)   # (and a type's spec: `uuid:redact`)
 
 # (an apostrophe between letters is a language's elision, no quote: `it's`, `o'clock`, `l'eau`)
-_BARE_WORD = r'''(?:[^\s()\[\]{}"'=,;#]|(?<=[A-Za-z])'(?=[A-Za-z]))+'''
+# (and a `#` glued to what follows is no comment's: `#83`, `#fff`)
+_BARE_WORD = r'''(?:[^\s()\[\]{}"'=,;#]|(?<=[A-Za-z])'(?=[A-Za-z])|\#(?=[^\s#]))+'''
 _BARE_WORDS = re.compile(_BARE_WORD + r'(?:[ \t]+' + _BARE_WORD + r')+[ \t]*(?=\r?\n|$)')
 # an INI file's section above, and only its lines between (`[secrets]`): no code, whatever its words
 _INI_SECTION = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*\[[\w. :-]+\][ \t]*$')
@@ -532,8 +536,8 @@ _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
     lit = _WRAP.match(text, at).end()
-    # a Rust raw string (`r#"…"#`): to its closing quote and as many `#`, whatever it holds
-    if raw := _RAW_STRING.match(text, at): return raw.span('v')
+    # a Rust raw string (`r#"…"#`) or a Lua long one (`[==[…]==]`): to its close, whatever it holds
+    if raw := _RAW_STRING.match(text, at) or _LUA_STRING.match(text, at): return raw.span('v')
     if span := _array_value(text, at): return span
     # a literal closed on its line (an unclosed quote is part of a config value: `PW=u'22 x`)
     if text[lit:lit + 1] in ('"', "'", '`') and (span := _quoted(text, lit)):
@@ -703,23 +707,24 @@ def directive_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #eff9da62
 # a pair that names its secret apart from its value: `<add key="DbPassword" value="…"/>`,
-# Kubernetes' env list
-# (`- name: DB_PASSWORD⏎ value: …`), `{"name": "API_TOKEN", "value": "…"}`, `--build-arg`-style
-# `Name=X,Value=Y`; a viewer's line numbers and a plan's or a diff's marks between (`+ value = …`)
+# Kubernetes' env list (`- name: DB_PASSWORD⏎ value: …`), `{"name": "API_TOKEN", "value": "…"}`,
+# `--build-arg`-style `Name=X,Value=Y`; a viewer's line numbers and a plan's or a diff's marks between (`+ value = …`)
 _PAIR = re.compile(r'''(?i)\b(?:key|name|id|variable|param(?:eter)?)["']?[ \t]*[=:][ \t]*["']?
     (?P<name>[\w.-]{2,80})["']?
     [ \t]*,?[ \t]*(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*)?[-+~]?[ \t]*
     ["']?(?:value|secret|default)["']?[ \t]*[=:][ \t]*''', re.X)
 
-# PowerShell's name and value given apart
-# (`Set-ItemProperty -Path … -Name DefaultPassword -Value 'X'`)
+# PowerShell's name and value given apart (`Set-ItemProperty … -Name DefaultPassword -Value 'X'`)
 _PS_PAIR = re.compile(r'(?i)(?<![\w-])-Name[ \t]+["\']?(?P<name>[\w.-]{2,80})["\']?'
                       r'(?:[ \t]+-(?!Value\b)\w+(?:[ \t]+(?!-)\S+)?)*?[ \t]+-Value[ \t]+')
 
-# a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on a
+# a config file's directive: `requirepass X` (redis.conf), `masterauth X`, `password X` alone on its
 # line
 # (a name of many words too: `fastlane_apple_application_specific_password   …`)
-_DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?P<name>[a-z][\w-]{2,80})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
+# (or after a server's directive that sets a variable, any case: Apache's `SetEnv SONAR_TOKEN …`)
+_DIRECTIVE = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*'
+                        r'(?:(?:SetEnv|PassEnv|fastcgi_param|uwsgi_param)[ \t]+(?=[A-Za-z])|(?=[a-z]))'
+                        r'(?P<name>[A-Za-z][\w-]{2,80})[ \t]+(?P<v>"[^"\n]+"|\S+)[ \t]*$')
 
 # a Windows registry value as `reg query` prints it: `    DefaultPassword    REG_SZ    X`
 _REGISTRY = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]+(?P<name>\S[^\n]*?)[ \t]{2,}REG_(?:SZ|EXPAND_SZ|MULTI_SZ)'
@@ -1223,7 +1228,8 @@ def prose_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #9946b71a
 # a value with a password's marks (cases, digits and a mark mixed) right after a credential's word,
 # no copula between: a log's `403 using key saddle\LANTERN/canyon#7101`
-_WORD_THEN = re.compile(r'(?i)(?<![\w-])(?:key|token|secret|passphrase)[ \t]+'
+_WORD_THEN = re.compile(r'(?i)(?<![\w-])(?:key|token|secret|passphrase)(?P<is>[ \t]+(?:is|was))?'
+                        r'[ \t]+'
                         r'(?P<v>[^\s`"\'(){}\[\]<>,;]{8,64}?)(?=[.,;)]?(?:\s|$))')
 
 def marked_value_findings(text: str) -> list[Found]:
@@ -1233,7 +1239,10 @@ def marked_value_findings(text: str) -> list[Found]:
     marked = lambda v: (_three_kinds(v) and re.search(r'[^\w.:-]', v)
                         and not re.match(r'[/~.$@#%]', v)
                         and '://' not in v and not placeholder(v) and not kept_by_shape(v))
-    return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text) if marked(m['v'])]
+    # (or, said to be it, a key's long hex: `ok the key is c2d98fc8…`)
+    hex_ = lambda m: m['is'] and re.fullmatch(r'[0-9a-fA-F]{32,64}', m['v'])
+    return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text)
+            if marked(m['v']) or hex_(m)]
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
@@ -1269,6 +1278,7 @@ _USED_AS = re.compile(r'`(?P<v>[^`\s]{4,120})`[ \t]+'
                       r'(?:as|come|como|comme|als|jako|kao|ca|olarak)[ \t]+'
                       r'(?:(?:the|il|la|el|le|o|a|der|die|das)[ \t]+)?'
                       r'(?P<n>' + _CODE_NAME + r'|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,3})')
+_SPAN_PAIR = re.compile(r'`(?P<n>' + _CODE_NAME + r')`[^`\n.!?。]{1,40}?`(?P<v>[^`\n]{6,200})`')
 
 def used_as_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code span's value said to be used as a secret's name (`` `…` as PIN ``)."
@@ -1278,6 +1288,16 @@ def used_as_findings(text: str) -> list[Found]:
         named = any(secret_name('_'.join(words[:k])) for k in range(1, len(words) + 1))
         if named and not placeholder(m['v']) and '[REDACTED' not in m['v']:
             out.append((*m.span('v'), 'prose-credential'))
+    # (or the name first in its span, the value a few words on in another: `` `LD_SDK_KEY` مضبوط
+    # على `sdk-fdad…` ``; not a name, a word, a file or code)
+    for m in _SPAN_PAIR.finditer(text) if SECRET_NAME_WORDS(text) else ():
+        v = m['v']
+        words = plain_words(v) and not diceware(v)
+        named = secret_name(m['n']) and not (placeholder(v) or plain_word(v) or names_store(v))
+        # (another name, a path or a file's name, code, words)
+        code = (re.fullmatch(r'[A-Z][A-Z0-9_]*|[\w-]+\.\w{1,6}|[a-z_]\w*(?:\.[a-z_][a-z0-9_]*)+', v)
+                or v[:1] in './~$%' or re.search(r'[()\[\]=]', v) or words or '[REDACTED' in v)
+        if named and not code: out.append((*m.span('v'), 'prose-credential'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #b8518039

@@ -34,9 +34,9 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'pattern_regex', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
-           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'as_stored', 'restored',
-           'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms',
-           'found_values', 'redact_seams', 'seam_values']
+           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
+           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
+           'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -913,6 +913,22 @@ def pasted_output_findings(text: str) -> list[Found]:
     return [(m.start(2) + s, m.start(2) + e, k) for m in _PROMPT.finditer(text)
             for s, e, k in printed_secrets(f'command: {m[1]}', m[2])]
 
+# %% ../nbs/01_redact.ipynb #c8ddbd57
+# a value wrapped over the lines of a fenced block (`dp.st.prd.KymkN3nhL⏎zQ…`): each line one token,
+# two to four of them, none a path, a name's `=`, a label's `:` or a file's name (a listing's)
+_TOKEN_LINES = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*(?![^\s`]*\.[A-Za-z]{1,5}[ \t]*\n)'
+                          r'[^\s`=:/]{6,}[ \t]*\n){2,4})```')
+
+def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
+    "(start, end, kind) of each line of a wrapped value that `taken` left, where it took another one."
+    out = []
+    for m in _TOKEN_LINES.finditer(text) if '```' in text else ():
+        lines = [(m.start(1) + x.start(), m.start(1) + x.end()) for x in re.finditer(r'\S+', m[1])]
+        hits = [next((k for s, e, k in taken if s < b and a < e), None) for a, b in lines]
+        kind = next((k for k in hits if k), None)
+        out += [(a, b, kind) for (a, b), k in zip(lines, hits) if kind and not k]
+    return out
+
 # %% ../nbs/01_redact.ipynb #98b41b19
 def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
@@ -921,6 +937,8 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
     review = random_review(text)
     positions = _not_code(text, merged(position_findings(text), pasted_output_findings(text)))
+    drawn = [r for r in review if r[2].startswith('random#')]
+    positions += wrapped_pieces(text, rules + positions + drawn)
     # (a value a note above it says is public is no credential, whatever its name's position says)
     # (and a JSON web token that is no credential, wherever it stands: unsigned, or an anonymous
     # role's)

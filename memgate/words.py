@@ -95,7 +95,8 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
-    sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release'''.split())
+    sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release order orders tracking
+    payload invoice shipment parcel'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
@@ -133,9 +134,14 @@ LICENCE_WORDS = frozenset('license licence activation installation registration'
 AMBIGUOUS = frozenset('key keys pin pass auth sig salt cookie hash pw signature'.split())
 
 # %% ../nbs/00d_words.ipynb #246b4cf5
+_GLUED_KEYS = ('apikey', 'secretkey', 'accesskey', 'privatekey', 'signingkey', 'masterkey',
+               'licensekey', 'accesstoken', 'apitoken', 'authtoken', 'clientsecret', 'apisecret')
+
 def _glued(w: str) -> bool:
     "Whether `w` is a short prefix glued to a credential word (`pgpass`)."
     if w.endswith('key') and w[:-3] in KEY_QUALIFIERS: return True       # `encryptionkey`, `apikey`
+    # (and a service's name glued before such a compound, casing lost: `Opsgenieapikey`)
+    if w.endswith(_GLUED_KEYS) and w not in dictionary(): return True
     # (`password` and its kin end no other word: glued to any prefix, `administratorpassword`)
     long_words = ('password', 'passwd', 'passphrase')
     if w.endswith(long_words) and w not in long_words: return True
