@@ -1134,7 +1134,10 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
 
 # %% ../nbs/01_redact.ipynb #a7c30000
 _LONE_TOKEN = re.compile(r'\s*(\S{4,})\s*$')
-_STARTS_REDACTED = re.compile(r'\[REDACTED:([A-Za-z0-9_.#-]+)\]')
+# (after a continuation's short lead, the next message's `…and the rest: …`)
+_CONTINUED = r'(?:(?:\.\.\.|…)[^\n\[]{0,40}?[:：][ \t]*)?'
+_STARTS_REDACTED = re.compile(_CONTINUED + r'\[REDACTED:([A-Za-z0-9_.#-]+)\]')
+_lead = lambda b: re.match(_CONTINUED, b).end()
 _LAST_TOKEN = re.compile(r'(?<!\S)\S{6,}$')
 
 def _first_half(a: str) -> int | None:
@@ -1154,12 +1157,12 @@ def _rest_of(b: str) -> int | None:
     "Where the rest of a value cut at a seam ends in the next text `b`."
     # a message that is one token, no word: the rest of a value pasted over two (`+d28a!KEoR`, not
     # `thanks!`)
-    lone = _LONE_TOKEN.match(b)
+    lone = _LONE_TOKEN.match(b, _lead(b))
     # (what ends a sentence is no part of it; a comma or a colon may be the value's)
     bare = lone[1].rstrip('.!?') if lone else ''
     if lone and not plain_word(bare) and (len(bare) >= 8 or re.search(r'[^A-Za-z]', bare)):
         return lone.end()
-    return more.end() if (more := _MORE_TOKEN.match(b)) else None
+    return more.end() if (more := _MORE_TOKEN.match(b, _lead(b))) else None
 
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None,
@@ -1175,7 +1178,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         elif (end := _ENDS_REDACTED.search(a)) and (rest := _rest_of(b)):
             # the rest of a token redacted before the seam (and its part after the redaction,
             # `\\nA`, not an escape alone)
-            out[i + 1] = f'[REDACTED:{end[1]}]' + b[rest:]
+            out[i + 1] = b[:_lead(b)] + f'[REDACTED:{end[1]}]' + b[rest:]
             own = re.sub(r'\\[nrt]', '', end[0].rsplit(']', 1)[-1])
             if re.search(r'[A-Za-z0-9]', own): out[i] = a[:end.start()] + f'[REDACTED:{end[1]}]'
         elif (start := _STARTS_REDACTED.match(b)) and (half := _first_half(a)) is not None:

@@ -498,6 +498,13 @@ def test_a_search_for_credentials_words_fetched_no_credential():
     fetched = 'Tool: Bash\n  command: vault kv get -field=password secret/db\n  description: Read it'
     assert redact_seams([fetched, 'Xk29fPeP9q7Z\n'])[1] != 'Xk29fPeP9q7Z\n'
 
+def test_the_first_half_of_a_value_split_over_two_messages_is_taken_with_the_rest():
+    "`alkuosa: e7db…` then `...ja loput: <rest>` (round 46): the rest taken after its continuation's lead, so is the first."
+    from memgate.redact import redact, redact_seams
+    a, b = 'token katkesi terminaalissa, alkuosa: e7db4390-42d8-42b7', '...ja loput: 9f5e-4a1b-8c2d3e4f5a6b'
+    got = redact_seams([redact(a), redact(b)])
+    assert 'e7db4390' not in got[0] and got[1].startswith('...ja loput: [REDACTED:'), got
+
 def test_a_listing_that_names_a_generator_ran_nothing():
     "A `.env.example` saying `openssl rand` is no command: the tool call after it is not what it printed."
     from memgate.redact import redact_seams
