@@ -499,7 +499,7 @@ def test_a_search_for_credentials_words_fetched_no_credential():
     assert redact_seams([fetched, 'Xk29fPeP9q7Z\n'])[1] != 'Xk29fPeP9q7Z\n'
 
 def test_the_first_half_of_a_value_split_over_two_messages_is_taken_with_the_rest():
-    "`alkuosa: e7db…` then `...ja loput: <rest>` (round 46): the rest taken after its continuation's lead, so is the first."
+    "`alkuosa: e7db…` then `...ja loput: <rest>` (round 46): the rest is taken after its lead, and the first."
     from memgate.redact import redact, redact_seams
     a, b = 'token katkesi terminaalissa, alkuosa: e7db4390-42d8-42b7', '...ja loput: 9f5e-4a1b-8c2d3e4f5a6b'
     got = redact_seams([redact(a), redact(b)])
