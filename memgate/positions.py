@@ -1230,7 +1230,7 @@ def prose_findings(text: str) -> list[Found]:
 # no copula between: a log's `403 using key saddle\LANTERN/canyon#7101`
 _WORD_THEN = re.compile(r'(?i)(?<![\w-])(?:key|token|secret|passphrase)(?P<is>[ \t]+(?:is|was))?'
                         r'[ \t]+'
-                        r'(?P<v>[^\s`"\'(){}\[\]<>,;]{8,64}?)(?=[.,;)]?(?:\s|$))')
+                        r'(?P<v>[^\s`"\'(){}\[\]<>,;][^\s`"(){}\[\]<>,;]{7,63}?)(?=[.,;)]?(?:\s|$))')
 
 def marked_value_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value with a password's marks right after a credential's word."
@@ -1279,6 +1279,9 @@ _USED_AS = re.compile(r'`(?P<v>[^`\s]{4,120})`[ \t]+'
                       r'(?:(?:the|il|la|el|le|o|a|der|die|das)[ \t]+)?'
                       r'(?P<n>' + _CODE_NAME + r'|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,3})')
 _SPAN_PAIR = re.compile(r'`(?P<n>' + _CODE_NAME + r')`[^`\n.!?。]{1,40}?`(?P<v>[^`\n]{6,200})`')
+# (or the value first, the name it belongs to a few words on: `` القيمة `fwE xGI|UPnK3` الخاصة بـ LDAP_BIND_PASSWORD ``)
+_SPAN_PAIR_BACK = re.compile(r'`(?P<v>[^`\n]{6,200})`[^`\n.!?。]{1,40}?(?<![\w-])`?(?P<n>' + _CODE_NAME
+                             + r')(?![\w-])')
 
 def used_as_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code span's value said to be used as a secret's name (`` `…` as PIN ``)."
@@ -1290,13 +1293,16 @@ def used_as_findings(text: str) -> list[Found]:
             out.append((*m.span('v'), 'prose-credential'))
     # (or the name first in its span, the value a few words on in another: `` `LD_SDK_KEY` مضبوط
     # على `sdk-fdad…` ``; not a name, a word, a file or code)
-    for m in _SPAN_PAIR.finditer(text) if SECRET_NAME_WORDS(text) else ():
+    pairs = [*_SPAN_PAIR.finditer(text), *_SPAN_PAIR_BACK.finditer(text)] if SECRET_NAME_WORDS(text) else []
+    for m in pairs:
         v = m['v']
         words = plain_words(v) and not diceware(v)
         named = secret_name(m['n']) and not (placeholder(v) or plain_word(v) or names_store(v))
         # (another name, a path or a file's name, code, words)
         code = (re.fullmatch(r'[A-Z][A-Z0-9_]*|[\w-]+\.\w{1,6}|[a-z_]\w*(?:\.[a-z_][a-z0-9_]*)+', v)
-                or v[:1] in './~$%' or re.search(r'[()\[\]=]', v) or words or '[REDACTED' in v)
+                or v[:1] in './~$%-' or re.search(r'[()\[\]=]', v) or words or '[REDACTED' in v
+                # (words apart by spaces: a command's, unless mixed as a password is, `fwE xGI|UPnK3`)
+                or ' ' in v and not (_three_kinds(v) and re.search(r'[^\w\s]', v)))
         if named and not code: out.append((*m.span('v'), 'prose-credential'))
     return out
 

@@ -299,6 +299,9 @@ SECRETS = [   # (text, the value)
      'c2d98fc89e695b666c7923c8abcfb3afeb87555d'),
     ('production value:\n```\ndp.st.prd.KymkN3nhL\nzQ8vY2wLpRt5NmXk4JbCs7HdGf3\n```\n', 'dp.st.prd.KymkN3nhL'),
     ("[gateway]\npassphrase = It's willow o'clock\\iris #83\n", "It's willow o'clock\\iris #83"),
+    # the value in its span first, its name a few words on; a key said to be a value with a quote inside
+    ('القيمة `fwE xGI|UPnK3` الخاصة بـ LDAP_BIND_PASSWORD سارية؛ اعتبرها مسرّبة.', 'fwE xGI|UPnK3'),
+    ("[User] ok the key is 9I1p'SnS!H\\5uAQ — please wire it in", "9I1p'SnS!H\\5uAQ"),
 ]
 
 LOOK_ALIKES = [
@@ -472,6 +475,7 @@ LOOK_ALIKES = [
     '[auth]\norder = ZAM-2026-401595\ntracking = 1ZXYIE1Z3585577429\n', 'M.vin = [[1K87ZK3K70FM386NS]]',
     '```\n58715582442501_flight_slots_capacity.py\nmain-branch-name\n```',
     '`API_KEY` is read from `.env.local`, `DB_PASSWORD` from `os.environ`',
+    'Run `npm test` with API_TOKEN set', '`--token` sets GITHUB_TOKEN', 'see `config/app.yml` for DB_PASSWORD',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
