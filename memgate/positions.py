@@ -22,20 +22,20 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
            'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
-           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'URL_LAST', 'ON_A_NAMED_LINE',
-           'LISTED_VALUE', 'PERSON_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments',
-           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped',
-           'prose_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
-           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
-           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
-           'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'person_value_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'position_findings']
+           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST',
+           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS',
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
+           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
+           'said_public', 'grouped', 'prose_findings', 'marked_value_findings', 'name_said_findings',
+           'used_as_findings', 'value_said_findings', 'renewed_findings', 'account_pair_findings',
+           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts',
+           'list_doubts', 'shape_doubts', 'person_value_findings', 'credential_call_findings', 'code_list_findings',
+           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
+           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1651,12 +1651,12 @@ def colon_rest_doubts(text: str) -> list[Found]:
 # why a fenced block's lone tokens are listed: pasted alone, one to four lines of one token each, a
 # value's way to be given (````⏎845384d111c10⏎d6f2f2c5d09483d6c⏎````), none a file's name or a path
 PASTED_ALONE = "pasted alone in a fenced block, a line of one token, kept"
-_PASTED = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*[^\s`]{6,}[ \t]*\n){1,4})```')
+FENCED_TOKENS = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*[^\s`]{6,}[ \t]*\n){1,4})```')
 
 def pasted_doubts(text: str) -> list[Found]:
     "(start, end, why) of each line of a fenced block that holds one to four lone tokens: a doubt."
     out = []
-    for m in _PASTED.finditer(text) if '```' in text else ():
+    for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         for x in re.finditer(r'\S+', m[1]):
             v = x[0]
             if not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))

@@ -21,7 +21,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            plain_word,
                            plain_words,
                            row_name, secret_name, value_name)
-from .positions import (ASSIGNED, continued_literal, credential_header, position_findings,
+from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header, position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
@@ -916,14 +916,14 @@ def pasted_output_findings(text: str) -> list[Found]:
 # %% ../nbs/01_redact.ipynb #c8ddbd57
 # a value wrapped over the lines of a fenced block (`dp.st.prd.KymkN3nhL⏎zQ…`): each line one token,
 # two to four of them, none a path, a name's `=`, a label's `:` or a file's name (a listing's)
-_TOKEN_LINES = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*(?![^\s`]*\.[A-Za-z]{1,5}[ \t]*\n)'
-                          r'[^\s`=:/]{6,}[ \t]*\n){2,4})```')
+_NO_PIECE = re.compile(r'[=:/]|\.[A-Za-z]{1,5}$')
 
 def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
     "(start, end, kind) of each line of a wrapped value that `taken` left, where it took another one."
     out = []
-    for m in _TOKEN_LINES.finditer(text) if '```' in text else ():
+    for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         lines = [(m.start(1) + x.start(), m.start(1) + x.end()) for x in re.finditer(r'\S+', m[1])]
+        if len(lines) < 2 or any(_NO_PIECE.search(text[a:b]) for a, b in lines): continue
         hits = [next((k for s, e, k in taken if s < b and a < e), None) for a, b in lines]
         kind = next((k for k in hits if k), None)
         out += [(a, b, kind) for (a, b), k in zip(lines, hits) if kind and not k]
