@@ -21,7 +21,8 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            plain_word,
                            plain_words,
                            row_name, secret_name, value_name)
-from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header, position_findings,
+from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header,
+                               position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, unquote)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
