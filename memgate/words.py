@@ -311,7 +311,7 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|e
 
 _PATH = re.compile(r'''^[a-z][a-z0-9+.-]*://\S*$|^@?(?:~|\.{1,2})?/[\w.@+~/-]*$
     |^[A-Za-z]:\\(?:[\w .()$~-]+\\?)*$
-    |^[\w.-]+/[\w./-]+\.\w{1,5}$
+    |^[\w.-]+/[\w./-]+\.[A-Za-z]\w{0,4}$
     |^[a-z][a-z_.-]*(?:/[a-z][a-z0-9_.-]*)+/?$|^[a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+){2,}\#[\w.-]+$
     |^[\w.-]+\.(?i:pem|key|json
     |txt|env|ya?ml|toml|crt|cer|p12|pfx|jks|gpg|asc|cfg|conf|ini|pub|der|keystore)$''', re.X)

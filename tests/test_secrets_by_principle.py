@@ -104,6 +104,8 @@ SESSION_PLACES = {
 # found by hypothesis: the first half's `\n` read as an escaped line end left after the redaction, so the seam did not
 # see a value cut there and the second message's digits went out
 @example('22322\\n22322322', 'split over two messages')
+# (and, in CI, digits, a slash and a dot read as a path `dir/file.2A`: an extension starts with a letter)
+@example('223223/22.2A', 'assistant text')
 def test_a_generated_password_is_taken_in_the_models_text_and_split_over_lines_or_messages(tmp_path, value, place):
     folder = tmp_path / f'p{abs(hash((value, place)))}'
     write_jsonl(folder / 'a.jsonl', SESSION_PLACES[place](value))
