@@ -525,9 +525,11 @@ _SHELL_SET = re.compile(r'(?:export|set|setenv)[ \t]+$')
 # that name names no secret: a webhook's signature header, `stripe-signature: t=…,v1=…`, read as
 # `t` assigned the rest; not a query's `code_verifier=X&redirect_uri=…`)
 _PAIR_NAME_BEFORE = re.compile(r'(?<![\w.-])([A-Za-z_][\w.-]*)=$')
-_pairs_at = lambda text, at: bool(PAIRS.match(text, at) or (
+# (the pairs to the value's end: a literal that goes on after them, `'A=;A= 223223'`, is one value)
+_covers = lambda m, end: bool(m) and (end is None or m.end() >= end)
+_pairs_at = lambda text, at, end=None: _covers(PAIRS.match(text, at), end) or bool(
     (k := _PAIR_NAME_BEFORE.search(text, max(0, at - 40), at)) and not secret_name(k[1])
-    and PAIRS.match(text, k.start())))
+    and _covers(PAIRS.match(text, k.start()), end))
 _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*)*?[ \t]+'
                          r'(?:--?[A-Za-z]|&&|\|\|?|;|>)')
 
@@ -670,7 +672,7 @@ def assignment_findings(text: str,
         if span and text[span[0] - 1:span[0]] not in ('"', "'") and ASSIGNED.match(text, span[1]):
             continue
         done = m.end()
-        if span and (_pairs_at(text, span[0]) or _said_of(text, name, *span)): continue
+        if span and (_pairs_at(text, *span) or _said_of(text, name, *span)): continue
         if span and span[1] > span[0] and not placeholder(text[span[0]:span[1]]):
             out.append((*span, 'assigned-credential'))
             done = span[1]
