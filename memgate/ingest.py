@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/ingest.html.md"""
 
 # %% ../nbs/10_ingest.ipynb #3efa7299
 from __future__ import annotations
-import asyncio, json, shutil, sys, time
+import asyncio, json, shutil, sys, threading, time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -527,12 +527,16 @@ def run_client(make_client: Callable[[Query], ModelClient], q: Query,
     return client.pinned(run) if hasattr(client, 'pinned') else client
 
 # %% ../nbs/10_ingest.ipynb #6b30390e
-async def _say_cost(plan: IngestPlan, feed: ChunkFeed, where: str, left: Callable[[], list[int]],
-                    progress: Progress):
-    "Say the run's cost line once the project's chunks are estimated (in a thread: it reads files)."
-    if not feed.views: return
-    about = await asyncio.to_thread(feed.about)
-    progress.info(cost_line(plan, where, feed.size, about, left()))
+def _say_cost(plan: IngestPlan, feed: ChunkFeed, where: str, left: Callable[[], list[int]],
+              progress: Progress) -> Callable[[], None]:
+    "What says the run's cost line once: when the estimate is made, or at the first turn."
+    lock, said = threading.Lock(), []
+    def say():
+        with lock:
+            if said or not feed.views: return
+            said.append(cost_line(plan, where, feed.size, feed.about(), left()))
+            progress.info(said[0])
+    return say
 
 # %% ../nbs/10_ingest.ipynb #68540418
 def _pacer(name: str,
@@ -568,16 +572,17 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
             return with_head(failed_run(path, name, x.query, e, plan.model, plan.at))
     with ExitStack() as logs:
         started = [_start_or_fail(plan, q, feed, name, logs, sink(q)) for q in plan.queries]
-        # the first chunks are read while the project's size is estimated: the first call waits for
-        # the longer of the two, not for both
+        # the cost line once the size is estimated, the first calls not waiting for it; said
+        # first all the same: before the first turn's line and the read's line
+        left = lambda: [_turns_left(x, feed) for x in started]
+        say = _say_cost(plan, feed, f"{name} {plan.at}" if plan.at else name, left, progress)
+        paced = plan.model != BASELINE_MODEL
+        pacer = _pacer(name, lambda: sum(left()), plan, progress) if paced else None
+        progress.pace = lambda turn: (say(), pacer(turn) if pacer else None)
+        feed.info = lambda message, info=feed.info: (say(), info(message))
         feed.start()
         try:
-            # the cost line once the size is estimated: the first calls do not wait for it
-            left = lambda: [_turns_left(x, feed) for x in started]
-            if plan.model != BASELINE_MODEL:
-                progress.pace = _pacer(name, lambda: sum(left()), plan, progress)
-            cost = _say_cost(plan, feed, f"{name} {plan.at}" if plan.at else name, left, progress)
-            *out, _ = await asyncio.gather(*(run_one(x) for x in started), cost)
+            *out, _ = await asyncio.gather(*(run_one(x) for x in started), asyncio.to_thread(say))
             return out
         finally:
             feed.close()
