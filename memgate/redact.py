@@ -899,6 +899,8 @@ def printed_secrets(command: str, # a record's text that ran a command
                     output: str,  # what it printed
                    ) -> list[Found]:
     "(start, end, kind) in `output` of the secret `command` prints: a secret file's, a generator's, a fetched one."
+    # (no command, nothing it printed: most pairs of records are a message and the next)
+    if not command: return []
     return (printed_secret_file(command, output) or generator_output(command, output)
             or fetched_secret(command, output))
 
@@ -1189,13 +1191,25 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
     return out
 
 # %% ../nbs/01_redact.ipynb #fa3b71d7
+# what a pair of texts printed, by their digests and the rules': a project's sessions run the same
+# commands and print the same (a test suite's run, `git status`), and the pass reads each pair
+_SEAM_VALUES: dict = {}
+
 def seam_values(a: str, # a record's unredacted text: a tool call, or a user's `<bash-input>`
                 b: str, # the next record's
                ) -> dict[str, str]:
     "The values that spread of what `b` prints of a secret that `a`, its command, names."
     command, output, _ = shell_pair(a, b)
-    out = {}
-    # a line of a format holds its secret in a field (`.pgpass`'s last): that field; else the line
-    for s, e, kind in printed_secrets(command, output):
-        out |= found_values(output[s:e]) or {v: kind for v in read_forms(output[s:e]) if spreads(v)}
-    return out
+    if not command: return {}
+    pair = hashlib.blake2b(f'{command}\0{output}'.encode('utf-8', 'surrogatepass'), digest_size=16)
+    key = (pair.digest(), redaction_rules().sha, default_rules().sha)
+    if (out := _SEAM_VALUES.get(key)) is None:
+        if len(_SEAM_VALUES) >= _TEXT_FINDINGS_MOST: _SEAM_VALUES.clear()
+        out = {}
+        # a line of a format holds its secret in a field (`.pgpass`'s last): that field; else the line
+        for s, e, kind in printed_secrets(command, output):
+            line = output[s:e]
+            out |= found_values(line) or {v: kind for v in read_forms(line) if spreads(v)}
+        _SEAM_VALUES[key] = out
+    return dict(out)
+
