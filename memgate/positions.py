@@ -688,7 +688,9 @@ _LAST_WORD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t|:))?[ \t]*[a-z][\w-]{1,40}'
                         r'(?P<w>key|secret|password|community|auth|psk|pre-shared-key)[ \t]+(?:\d[ \t]+)?'
                         r'(?P<v>[^\s"\'`]+)(?:[ \t]+(?:RO|RW|ro|rw))?[ \t]*$')
 
-_SNMPD = re.compile(r'(?m)^(?:[ \t]*\d+(?:→|\t))?[ \t]*'
+# (a line of its own, or one echoed into it:
+# `echo 'rocommunity X 10.0.0.0/8' >> /etc/snmp/snmpd.conf`)
+_SNMPD = re.compile(r'(?m)(?:^(?:[ \t]*\d+(?:→|\t))?[ \t]*|\becho[ \t]+(?:-e[ \t]+)?["\']?)'
                     r'(?:(?:ro|rw)community6?|com2sec6?(?:[ \t]+-Cn[ \t]+\S+)?'
                     r'[ \t]+\S+[ \t]+\S+)[ \t]+(?P<v>[^\s"\'`]+)')
 
@@ -1372,7 +1374,7 @@ def renewed_findings(text: str) -> list[Found]:
             out.append((*m.span('v'), 'prose-credential'))
     return out
 
-# %% ../nbs/00e_positions.ipynb #fa7f21a3
+# %% ../nbs/00e_positions.ipynb #0ef583eb
 # an account said as `user / password` after its word (`login admin / Xk2!…`, `계정 paylark_t / …`)
 _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)?|credentials|계정|아이디|conta
     |usuário|konto|benutzer|compte|cuenta|usuario|アカウント|账号|账户)[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*/[ \t]*`?
@@ -1380,8 +1382,12 @@ _ACCOUNT_PAIR = re.compile(r'''(?i)(?<![\w-])(?:login|logon|account|user(?:name)
 
 # and, in any language, a clause's whole rest after its colon (`Modbus-шлюзу: operator / Xk2!…`,
 # `Grafana: dn-ops / R6He…`, `(guest): KVH-DRIVERS / …`): what a person writes a login as
-_COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?(?P<pw>[^\s`]{8,})`?'
+# (or a passphrase's words to the line's end: `user: staff / Heron sable kettle 42!`)
+_COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?'
+                         r'(?P<pw>[^\s`]{8,}|[^\s`/]+(?:[ \t][^\s`/]+){1,5})`?'
                          r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
+
+# %% ../nbs/00e_positions.ipynb #fa7f21a3
 # and a user's word and the password's own after it (`user \`admin\` / pass \`UmberZephyr#809\``)
 _USER_THEN_PASS = re.compile(r'(?i)\buser(?:name)?[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*[/,;][ \t]*'
                              r'(?:pass(?:word)?|pw|pwd)[ \t]*:?[ \t]+`?(?P<pw>[^\s`]+)`?')
@@ -1405,7 +1411,8 @@ def account_pair_findings(text: str) -> list[Found]:
     out = []
     said = (*_COLON_PAIR.finditer(text), *_MAIL_PAIR.finditer(text), *_ADMIN_PAIR.finditer(text),
             *_ADMIN_GLUED.finditer(text), *_USER_THEN_PASS.finditer(text))
-    pairs = [m for m in said if _password_marks(m['pw'])]
+    # (a passphrase's marks are its words', not the spaces between them)
+    pairs = [m for m in said if _password_marks(re.sub(r'[ \t]+', '', m['pw']))]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -1784,14 +1791,20 @@ def person_value_findings(text: str) -> list[Found]:
 # (`SetSessionPassword('…')`, `client.with_token("…")`); a getter's argument is where one is kept
 _CREDENTIAL_CALL = re.compile(r'''(?<![\w.])(?:[\w]+\.)*(?P<f>[A-Za-z_]\w*?
     (?:[Pp]assword|[Pp]assphrase|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|PASSWORD|SECRET|TOKEN))
-    \(\s*(?P<q>["'])(?P<v>[^"'\\\s]{6,120})(?P=q)\s*\)''', re.X)
+    \(\s*(?:(?P<q>["'])(?P<v>[^"'\\\s]{6,120})(?P=q)
+    # (or a passphrase, its spaces and an apostrophe in double quotes:
+    # `setPassword("Mateo's bay, 20 times.")`)
+    |"(?P<spaced>[^"\\\n]{6,120})")\s*\)''', re.X)
 _GETTER = re.compile(r'(?i)^_?(?:get|read|load|fetch|find|lookup|has|is|check|require|env|secret)')
 
 def credential_call_findings(text: str) -> list[Found]:
     "(start, end, kind) of each literal a credential's setter is given alone (`setPassword('…')`)."
-    return [(*m.span('v'), 'assigned-credential') for m in _CREDENTIAL_CALL.finditer(text)
-            if not _GETTER.match(m['f']) and not name_like(m['v']) and not placeholder(m['v'])
-            and not re.match(r'[/$%{<]|\w+://', m['v'])]
+    # (a passphrase's words hold a digit or a mark: a message's are words alone)
+    spaced = lambda v: ' ' not in v or re.search(r"[^\w\s.,']|\d", v)
+    return [(*m.span(g), 'assigned-credential') for m in _CREDENTIAL_CALL.finditer(text)
+            for g in ('v' if m['v'] else 'spaced',)
+            if not _GETTER.match(m['f']) and not name_like(m[g]) and not placeholder(m[g])
+            and not re.match(r'[/$%{<]|\w+://', m[g]) and spaced(m[g])]
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name
@@ -1825,6 +1838,8 @@ _CODE_LINES = re.compile(r'[^\n]*\n(?:[ \t]*\n)?[ \t]*(?:[-*•]|\d{1,2}[.)])?[ 
                          r'(?:[- ][A-Za-z0-9]{3,}){0,3}[ \t]*\n')
 
 # %% ../nbs/00e_positions.ipynb #c0ffee60
+_SENTENCE_END = re.compile(r'\.[ \t]+(?=[^\W\d_])')
+
 def code_list_findings(text: str) -> list[Found]:
     "(start, end, kind) of each recovery code listed after its name."
     if not _CODES_GATE(text): return []
@@ -1840,6 +1855,9 @@ def code_list_findings(text: str) -> list[Found]:
         for line in text[at:at + 4000].split('\n')[:40]:
             # a list's number (`1.`), not a code
             body = re.sub(r'^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+', lambda n: ' ' * len(n[0]), line)
+            # (a list written in a sentence ends with it: `… son: 6h2l-drl8 jdg0-v94p. El PIN …`)
+            if (end := _SENTENCE_END.search(body)) and _CODE_ITEM.search(body, 0, end.start()):
+                body = body[:end.start()]
             items = [c for c in _CODE_ITEM.finditer(body)
                      if len(c[0].replace('-', '').replace(' ', '')) >= 6 and not plain_word(c[0])]
             if items: out += [(at + c.start(), at + c.end(), 'prose-credential') for c in items]
@@ -2158,6 +2176,23 @@ _INSERT = re.compile(r'(?i)\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]+[ \t]*\((?P<cols>
 _SQL_ROW = re.compile(r"\(((?:'(?:[^'\n]|'')*'|[^'()\n]|\([^()\n]*\))*)\)\s*,?\s*(?:\d+(?:→|\t)\s*)?")
 _SQL_ITEM = re.compile(r"[ \t]*(?:'(?P<v>(?:[^'\n]|'')*)'|(?:[^',()\n]|\([^()\n]*\))*)[ \t]*(?:,|$)")
 
+# a row all of whose items are quoted, one with an apostrophe of its own unescaped
+# (`'Nadia's lantern'`): its items are what stands between the quotes that close and open them
+# (`', '`)
+_QUOTED_ROW = re.compile(r"\(\s*'([^\n]*?)'\s*\)\s*,?\s*(?:\d+(?:→|\t)\s*)?")
+_ITEM_SEAM = re.compile(r"'\s*,\s*'")
+
+def _row_items(text: str, at: int, n: int) -> tuple | None:
+    "(the row at `at`, where each of its quoted items stands or None), if it has `n` items."
+    if row := _SQL_ROW.match(text, at):
+        items = _SQL_ITEM.finditer(text, row.start(1), row.end(1))
+        return row, [x.span('v') if x['v'] else None for x in items]
+    if not (row := _QUOTED_ROW.match(text, at)): return None
+    seams = [x for m in _ITEM_SEAM.finditer(text, row.start(1), row.end(1)) for x in m.span()]
+    bounds = [row.start(1), *seams, row.end(1)]
+    spans = list(zip(bounds[::2], bounds[1::2]))
+    return (row, spans) if len(spans) == n else None
+
 def insert_findings(text: str) -> list[Found]:
     "(start, end, kind) of each literal an SQL INSERT gives a column named as a credential."
     out = []
@@ -2165,10 +2200,10 @@ def insert_findings(text: str) -> list[Found]:
         names = [c.strip(' \t"`[]') for c in m['cols'].split(',')]
         taken = [i for i, name in enumerate(names) if secret_name(name)]
         at = m.end()
-        while taken and (row := _SQL_ROW.match(text, at)):
-            items = list(_SQL_ITEM.finditer(text, row.start(1), row.end(1)))
-            out += [(*items[i].span('v'), 'config-credential') for i in taken
-                    if i < len(items) and items[i]['v'] and not placeholder(items[i]['v'])]
+        while taken and (spans := _row_items(text, at, len(names))):
+            row, spans = spans
+            got = [spans[i] for i in taken if i < len(spans) and spans[i]]
+            out += [(s, e, 'config-credential') for s, e in got if e > s and not placeholder(text[s:e])]
             at = row.end()
     return out
 

@@ -217,7 +217,11 @@ _RANGE_START = re.compile(r'\b[0-9a-f]{7,40}\.\.\.?$')
 _RESOURCE_VERB = re.compile(r'(?:^|[;&|(][ \t]*|\$ )[a-z][\w.-]*(?: [a-z][\w:-]*){1,2} '
                             r'(?:update|show|get|describe|delete|rm|remove|inspect|view|edit|info'
                             r'|logs|restart|retrieve|cancel|rerun|patch|open) $')
-_SAID_PUBLIC_KEY = re.compile(r'(?i)\bpublic[ _-]?key[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
+# (or its label's last word: `vapid public B…`, `pubkey:`; a key set's modulus,
+# `jwks n=…`: a JWKS is published)
+_SAID_PUBLIC_KEY = re.compile(r'(?i)(?:\b(?:public(?:[ _-]?key)?|pubkey)'
+                              r'|\bjwks\b[^\n]{0,40}?\b[ne])'
+                              r'[ \t]*(?:is|:|=)?[ \t]*[`"\']?$')
 _ASSET_TYPE = re.compile(r'\.(?:js|mjs|cjs|css|map|woff2?|ttf|eot|svg|png|jpe?g|gif|webp|avif|ico|wasm|html)\b')
 
 # %% ../nbs/01_redact.ipynb #538dea0e
@@ -826,6 +830,8 @@ _FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200}(?:\r?\n[A-Za-z0-9+/=_.-]{8,200}){0,
                           r'(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
 # or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
 _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
+# a commit's or a tag's message is prose (`git commit -am 'Read bot tokens from env'` fetches none)
+_MESSAGE_ARG = re.compile(r'''(?<=\s)(?:-a?m|--message)[ \t=]*(["'])(?:(?!\1).)*\1''')
 _STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
 _COMPUTES_MAC = re.compile(r'(?i)createHmac|\bhmac\.new\b|\bdgst\b[^|\n]*-hmac|hexdigest\('
                            r'|\.digest\(')
@@ -842,7 +848,7 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    lines = _COMMAND_LINE.findall(command)
+    lines = [_MESSAGE_ARG.sub(' ', line) for line in _COMMAND_LINE.findall(command)]
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
     # count (`wg genkey | tee privatekey | wg pubkey`)
     last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
@@ -933,6 +939,10 @@ def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #98b41b19
+# an Amazon resource name's fields before its resource's
+# (`arn:aws:secretsmanager:eu-west-1:123…:secret:`)
+_ARN_BEFORE = re.compile(r'\barn:[\w-]+:[\w-]+:[\w-]*:\d{0,12}:(?:[\w-]+[:/])?$')
+
 def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
     rules = [f for f in findings(redaction_rules(), text)
@@ -946,8 +956,12 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
     # (and a JSON web token that is no credential, wherever it stands: unsigned, or an anonymous
     # role's)
     jwt = lambda f: text.startswith('eyJ', f[0]) and public_jwt(text[f[0]:f[1]])
+    # (nor a resource's name in an ARN: `arn:aws:secretsmanager:…:secret:shop/db-0vG6Ed`
+    # names a secret)
+    arn = lambda f: _ARN_BEFORE.search(text, max(0, f[0] - 120), f[0])
     public = lambda found, kinds=None: [f for f in found if (kinds is not None and f[2] not in kinds
-                                                             or not said_public(text, f[0])) and not jwt(f)]
+                                                             or not said_public(text, f[0]))
+                                        and not jwt(f) and not arn(f)]
     return (public(_not_code(text, rules), RULE_KINDS), public(positions), review,
             public(keyed_random(text, review)))
 

@@ -1,8 +1,8 @@
-"""Rounds 29 to 46's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 47's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
-at c35b6bc): each secret below is taken whole and each look-alike is sent as written."""
+at c35b6bc, round 47 at b7d6674): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -302,6 +302,26 @@ SECRETS = [   # (text, the value)
     # the value in its span first, its name a few words on; a key said to be a value with a quote inside
     ('القيمة `fwE xGI|UPnK3` الخاصة بـ LDAP_BIND_PASSWORD سارية؛ اعتبرها مسرّبة.', 'fwE xGI|UPnK3'),
     ("[User] ok the key is 9I1p'SnS!H\\5uAQ — please wire it in", "9I1p'SnS!H\\5uAQ"),
+    # round 47: a value in an INSERT's row under its column's credential name, its quotes doubled or not
+    ("INSERT INTO users (email, password_plain_tmp, role)\nVALUES ('ops@example.org', 'Heron sable kettle 42!', "
+     "'admin');", 'Heron sable kettle 42!'),
+    ("INSERT INTO accounts (login, pass_hash_tmp) VALUES ('ops', 'Nadia''s lantern, 17 times.');",
+     "Nadia''s lantern, 17 times."),
+    ("INSERT INTO users (email, password_plain_tmp, role)\nVALUES ('ops@example.org', 'Nadia's lantern, 17 "
+     "times.', 'admin');", "Nadia's lantern, 17 times."),
+    # snmpd.conf's community, its first argument
+    ("  - echo 'rocommunity c0rv1dTq8W 10.0.0.0/8' >> /etc/snmp/snmpd.conf", 'c0rv1dTq8W'),
+    ('rwcommunity6 estuaryP4ssWord  fd00::/64', 'estuaryP4ssWord'),
+    # a URL's password to the `@` before its host, spaces and all
+    ("the export FTPs to ftp://export:Nadia's lantern, 17 times.@files.partner-example.net/in/ nightly",
+     "Nadia's lantern, 17 times."),
+    ('still FTPs to ftp://export:my heron sold the kettle in 1987@files.x-partner.net/in/',
+     'my heron sold the kettle in 1987'),
+    # a login and its password after a name's word, ` / ` between them
+    ('# staging fallback user: staff / Heron sable kettle 42!\n', 'Heron sable kettle 42!'),
+    # a setter of a credential is given it
+    ('    ArduinoOTA.setPassword("Nadia\'s lantern, 17 times.");', "Nadia's lantern, 17 times."),
+
 ]
 
 LOOK_ALIKES = [
@@ -476,6 +496,15 @@ LOOK_ALIKES = [
     '```\n58715582442501_flight_slots_capacity.py\nmain-branch-name\n```',
     '`API_KEY` is read from `.env.local`, `DB_PASSWORD` from `os.environ`',
     'Run `npm test` with API_TOKEN set', '`--token` sets GITHUB_TOKEN', 'see `config/app.yml` for DB_PASSWORD',
+    # round 47: a vendor's documented example key, in a signed URL's credential scope
+    'X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20251012%2Feu-west-1%2Fs3%2Faws4_request'
+    '&X-Amz-Date=20251012T101500Z',
+    # an ARN's name
+    'reads DB credentials at boot from `arn:aws:secretsmanager:eu-west-1:123456789012:secret:shop/db-0vG6Ed`',
+    # a value its label says is public; a key set's modulus (a JWKS is public keys)
+    'vapid public BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM\n',
+    'jwks n=0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc\n',
+
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
@@ -588,3 +617,17 @@ def test_a_lock_word_is_looked_for_once_a_word():
     try: got = lock_said_findings('Qx' * 100_000 + ' das Zahlenschloss ist 49-96-66.')
     finally: signal.alarm(0)
     assert [(e - s) for s, e, _ in got] == [len('49-96-66')]
+
+def test_a_commits_message_names_no_credential_its_log_prints():
+    "`git commit -am 'Read bot tokens from env' && git log -1 --format=%H` prints a commit's id (round 47)."
+    from memgate.redact import redact_seams
+    call = "Tool: Bash\n  command: git commit -am 'Read bot tokens from env' && git log -1 --format=%H"
+    sha = '8134167a3b5e2a7dc0515016609b84deb3fc90eb\n'
+    assert redact_seams([call, sha])[1] == sha
+
+def test_a_list_of_codes_in_a_sentence_ends_with_it():
+    "`… son: 6h2l-drl8 jdg0-v94p. El PIN …`: the next sentence's IBAN is no code (round 47)."
+    text = ('Los códigos de recuperación son: 7k2m-drq8 jdh0-v95p. El PIN del portal es privado. '
+            'IBAN de ejemplo para tests: DE89 3704 0044 0532 0130 00')
+    sent = redact(text)
+    assert '7k2m-drq8' not in sent and sent.endswith('IBAN de ejemplo para tests: DE89 3704 0044 0532 0130 00'), sent
