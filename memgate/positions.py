@@ -23,19 +23,21 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
            'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
            'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST',
-           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
-           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
-           'said_public', 'grouped', 'prose_findings', 'marked_value_findings', 'name_said_findings',
-           'used_as_findings', 'value_said_findings', 'renewed_findings', 'account_pair_findings',
-           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts',
-           'list_doubts', 'shape_doubts', 'person_value_findings', 'credential_call_findings', 'code_list_findings',
+           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
+           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'marked_value_findings',
+           'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
+           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
+           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
+           'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'person_value_findings', 'credential_call_findings', 'code_list_findings',
            'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
            'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -312,14 +314,14 @@ def command_findings(text: str) -> list[Found]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #5e3151fd
-# a name, then what assigns it or gives its default: `=`, `:`, `:=`, `=>`, `||`, `??`, `?:`, `,` (a
-# pair, a
-# lookup's default), `.unwrap_or(`, `.getOrElse(`, ...; a type annotation between (`password: str =
+# a name, then what assigns it or gives its default: `=`, `:`, `:=`, `=>`, `||`, `??`, `?:`, Python's
+# `) or` before a literal, `,` (a pair, a lookup's default), `.unwrap_or(`, `.getOrElse(`, ...;
+# a type annotation between (`password: str =
 # "…"`)
 _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-Za-z_]\w*)*)(?P=q)
     (?P<close>\s*[\])]{1,2})?
     (?P<sep>[ \t]*(?:(?<=\w):[ \t]*(?:[&*](?:'\w+[ \t]+)?)?[A-Za-z_\[][\w.\[\]<>|,; ]{0,30}?[ \t]*=(?!=)
-    |:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)
+    |:=|=>|\?\?=?|\|\|=?|\?:|(?<![=!<>])=(?!=)|(?<=\))[ \t]+or(?=[ \t]+["'])
     |(?<=[\w"'`\]]):(?!:)|(?<=["'`])[ \t]+:(?!:)|(?<=\w)[ \t]+(?=["'])
     |,(?:[ \t]*default[ \t]*=(?!=))?|(?<=["'])[ \t]*->
     |\.(?:unwrap_or(?:_else)?|or_else|getOrElse|get_or|orElse|or|default)\((?:\|_?\w*\|)?
@@ -880,7 +882,8 @@ ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum ha
 # of those, the words that name a thing's id and never a credential's kind or algorithm (`md5 <key>`, a
 # licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
 THING_ID_WORDS = frozenset('''vin imei iccid eui deveui appeui joineui etag uuid guid lineage
-    shipment tracking parcel container kid'''.split())
+    shipment tracking parcel container kid state nonce job release trace span event commit build
+    revision ref'''.split())
 
 def said_of_id(before: str,
                of: frozenset = ID_WORDS,   # the words that say so
@@ -1347,6 +1350,37 @@ def value_said_findings(text: str) -> list[Found]:
             out.append((*m.span(g), 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #390aee5b
+# a value said before the name it is for, in a few languages (`Der Wert 2589…-f930c6 für
+# MONGODB_ATLAS_PRIVATE_KEY sieht abgelaufen aus`, `the value X for API_TOKEN`)
+_VALUE_FOR = re.compile(r'''(?i)\b(?:value|wert|valeur|valor|valore|wartość|waarde|värde
+    |verdi)[ \t]+[`"'«]?(?P<v>[^\s`"'»]{6,200}?)[`"'»]?[ \t]+
+    (?:for|für|pour|para|per|dla|voor|för|til)[ \t]+
+    [`"']?(?P<name>[A-Za-z_][\w.-]*)''', re.X)
+
+def value_for_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value said before the secret's name it is for."
+    return [(*m.span('v'), 'prose-credential') for m in _VALUE_FOR.finditer(text)
+            if secret_name(m['name']) and not placeholder(m['v']) and not plain_word(m['v'])
+            and not name_like(m['v']) and '[REDACTED' not in m['v']]
+
+
+# %% ../nbs/00e_positions.ipynb #3a77a39d
+# a section whose header names a credential, its value under a key that says only that it is one
+# (`[passphrase]⏎value = turnip lilac biscuit zephyr harbor`): the section's name is the value's
+_SECTION = re.compile(r'(?m)^[ \t]*\[(?P<sec>[^\]\n]{1,60})\][ \t]*\n'
+                      r'(?P<body>(?:(?![ \t]*\[)[^\n]*(?:\n|$)){1,8})')
+_SECTION_VALUE = re.compile(r'''(?m)^[ \t]*(?:value|val|data)[ \t]*[=:][ \t]*["']?'''
+                            r'''(?P<v>[^\n"']+?)["']?[ \t]*$''')
+
+def section_value_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value under `value` in a section whose header names a credential."
+    if '[' not in text: return []
+    return [(m.start('body') + v.start('v'), m.start('body') + v.end('v'), 'config-credential')
+            for m in _SECTION.finditer(text) if secret_name(m['sec'].strip())
+            for v in _SECTION_VALUE.finditer(m['body']) if not placeholder(v['v'])]
+
+
 # %% ../nbs/00e_positions.ipynb #cf4387e5
 # a credential named, then its new value in the next sentence, in a few languages (`I rotated
 # TERMINAL_ADMIN_PIN. The new one is 152091`, `particle access tokenを再発行しました。新しいのは 4079…です`)
@@ -1526,8 +1560,12 @@ def named_lock_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code under a name that is only what it opens (`COMBO = 24-13-73`)."
     # (a round number under it is a count or a duration: `alarm: 3600`)
     if not _LOCKED_GATE(text): return []
+    # (or a name of words whose code's word follows what it opens: `defaultAlarmCode`, not
+    # `doorCount`)
+    words = lambda name: name_words(name)[-2:]
+    opened = lambda name: len(w := words(name)) == 2 and w[1] in ('code', 'pin') and w[0] in LOCKED
     return [(*m.span('v'), 'prose-credential') for m in _LOCKED_NAME.finditer(text)
-            if m['thing'].lower() in LOCKED and not m['v'].endswith('00')]
+            if (m['thing'].lower() in LOCKED or opened(m['thing'])) and not m['v'].endswith('00')]
 
 # %% ../nbs/00e_positions.ipynb #c43d35c0
 # a lock's word (a compound's last part too: `Zahlenschloss`), then in its clause a copula or what
@@ -1773,6 +1811,30 @@ def shape_doubts(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #4fb0d8b9
+# a phrase quoted, or a value's whole rest of its line, shaped as a person's passphrase: a few words
+# and a number with a stop or a mark (`auth("Pelican Waffle 1990.")`, `KEY=my harmonica ate 35
+# cobblers, seriously!`), or words from a list joined (`key=lilac-basil-signing-maple-2019`)
+PASSPHRASE_SHAPED = "a phrase shaped as a person's passphrase (words, a number, a mark)"
+_QUOTED_PHRASE = re.compile(r'''(?<![\w\\])(["'`])(?P<v>[^"'`\n\\]{8,64})\1''')
+_LINE_REST = re.compile(r'''[=:][ \t]*(?P<v>[^\s"'`=:<>{}()\[\]][^\n"'`=<>{}()\[\]]{7,63}?)'''
+                        r'''[ \t]*(?=\n|$)''')
+# (or a token of words joined after its `=` or `:`, the line going on: `key=lilac-basil-maple-2019 after`)
+_JOINED_WORDS = re.compile(r'[=:][ \t]*(?P<v>[a-z]+(?:-[a-z0-9]+){3,})(?![\w-])')
+_PHRASE_WORD = re.compile(r"[A-Za-z][a-z']*[,.!?;]?|\d{1,4}[,.!?;]?")
+
+def passphrase_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each phrase shaped as a person's passphrase: quoted, or a value's."
+    out = []
+    for m in (*_QUOTED_PHRASE.finditer(text), *_LINE_REST.finditer(text), *_JOINED_WORDS.finditer(text)):
+        v, words = m['v'], m['v'].split()
+        said = (2 <= len(words) <= 8 and all(_PHRASE_WORD.fullmatch(w) for w in words)
+                and re.search(r'\d', v) and re.search(r'[!?.,;]$|[!?;]', v))
+        if (said or ' ' not in v and diceware(v)) and not placeholder(v) and '[REDACTED' not in v:
+            out.append((*m.span('v'), PASSPHRASE_SHAPED))
+    return out
+
+
 # %% ../nbs/00e_positions.ipynb #f5ed1a87
 # a name's value, on its line: after `=`, `:` or `=>` and a quote (`anydesk: "Jasper!9507!"`)
 _GIVEN = re.compile(r'''(?:[:=]|=>)[ \t]*["'`]?$''')
@@ -1905,6 +1967,9 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
         at += len(part) + 1
     return out
 
+# a name's last word, not a digest's width after it (`artifact_sha256`: `sha`)
+_last_word = lambda name: [w for w in name_words(name) if not w.isdigit()][-1:]
+
 # %% ../nbs/00e_positions.ipynb #4cfe6b33
 def credential_header(header: str) -> bool:
     "Whether a table's column `header` names a credential: as a key's name, or a password's word in any language."
@@ -1944,9 +2009,9 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
         # (a row named for what a code opens holds its code: `| barrel room keypad | ops | 8360# |`)
         pair = names and (i in values or i in last and shaped) and (
             secret_name(row, True) or code and set(name_words(row)) & LOCKED)
-        # (the row's own name, a key's, says what it is: `ROLE_ARN`; not a description's words,
-        # `GitHub org owner`)
-        said = not pair and ' ' not in row.strip() and bool(set(name_words(row)[-1:]) & NOT_SECRET_LAST)
+        # (the row's own name, a key's, says what it is by its last word: `ROLE_ARN`,
+        # `artifact_sha256`; not a description's words, `GitHub org owner`)
+        said = not pair and ' ' not in row.strip() and bool(set(_last_word(row)) & NOT_SECRET_LAST)
         if ((credential_header(header[i]) or pair) and not placeholder(v) and not plain_word(v)
                 and e > s and not said):
             out.append((s + at, e + at, 'table-credential'))
@@ -2281,6 +2346,66 @@ def piped_findings(text: str) -> list[Found]:
             out.append((*m.span(group), 'command-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #d4876c85
+# a literal an encoder is given (`echo -n 'X' | base64`, `python3 -c "…quote(sys.argv[1])…" 'X'`):
+# where the command's line or its description names a credential (`description: Encode for k8s
+# secret`), what it encodes is one, and what it prints is its encoding (known once the literal is)
+_ENCODER = re.compile(r'(?:openssl[ \t]+(?:base64|enc\b[^|\n]*?-(?:base64|a)\b)'
+                      r'|base64|basenc|base32|xxd'
+                      r'|jq[ \t]+-[sRrj]+[ \t]+["\']?@(?:uri|base64))(?![\w.-])')
+_SCRIPT_ARG = re.compile(r'''(?:python[\d.]*|node|ruby|perl)[ \t]+-[ce][ \t]+'''
+                         r'''(?P<s>"[^"\n]*"|'[^'\n]*')[ \t]+'''
+                         r'''(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)")''')
+_ENCODES_IN_SCRIPT = re.compile(r'quote|b64encode|urlsafe_b64|encodeURIComponent|escape|encode64'
+                                r'|Base64'
+                                r'|uri_escape|btoa')
+
+def encoded_literal_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each literal an encoder is given for a credential its command names."
+    if not any(w in text for w in ('base', '-c ', '-e ', 'xxd')): return []
+    said = ' '.join(re.findall(r'(?m)^[ \t]*description:[^\n]*', text))
+    named = lambda line: any(set(name_words(w)) & SECRET_WORDS
+                             for w in re.findall(r'[A-Za-z][\w-]*', f'{line} {said}'))
+    out = []
+    piped = [(m, _ENCODER.match(text, m.end())) for m in _PIPED.finditer(text)]
+    given = [(m, _ENCODES_IN_SCRIPT.search(m['s'])) for m in _SCRIPT_ARG.finditer(text)]
+    for m, encodes in piped + given:
+        group = next(g for g in ('sq', 'dq', 'bare') if g in m.groupdict() and m[g] is not None)
+        line = _before(text, m) + text[m.start():m.start(group)]
+        if encodes and named(line) and not placeholder(m[group]) and '[REDACTED' not in m[group]:
+            out.append((*m.span(group), 'command-credential'))
+    return out
+
+
+# %% ../nbs/00e_positions.ipynb #93417dff
+# a reference's default, where the name has no value (`${DB_PASSWORD:-Xk9#…}`, Spring's
+# `${borg.passphrase:prune turnip …}`): the default is a value, from after its operator to the
+# brace
+# (not an error's message, `${X:?set it}`, nor what stands in when it is set, `${X:+…}`; nor a
+# word, a development default: `${POSTGRES_PASSWORD:-passes}`)
+_DEFAULT_REF = re.compile(r'\$\{(?P<name>[A-Za-z_][\w.-]*)(?P<op>:?[-=]|:(?![?+]))'
+                          r'(?P<v>[^{}\n$]*)\}')
+
+def default_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each default a secret-named reference is given."
+    if '${' not in text: return []
+    return [(*m.span('v'), 'assigned-credential') for m in _DEFAULT_REF.finditer(text)
+            if secret_name(m['name']) and m['v'].strip() and not placeholder(m['v'])
+            and not plain_word(m['v'])]
+
+
+# %% ../nbs/00e_positions.ipynb #f4234801
+def within_defaults(text: str, found: list[Found]) -> list[Found]:
+    "`found`, each finding inside a reference's default cut to it: not its operator nor its brace."
+    if '${' not in text: return found
+    spans = [(m.start(), m.end(), *m.span('v')) for m in _DEFAULT_REF.finditer(text)]
+    out = []
+    for s, e, kind in found:
+        ref = next(((a, b) for r0, r1, a, b in spans if r0 < s < r1 or r0 < e <= r1), None)
+        out += [(max(s, ref[0]), min(e, ref[1]), kind)] if ref else [(s, e, kind)]
+    return [f for f in out if f[1] > f[0]]
+
+
 # %% ../nbs/00e_positions.ipynb #11c4fc73
 @lru_cache(maxsize=1)
 def seed_words() -> frozenset[str]:
@@ -2548,4 +2673,5 @@ def position_findings(text: str) -> list[Found]:
                   part_findings(text), person_value_findings(text), credential_call_findings(text),
                   insert_findings(text), struct_print_findings(text), repl_findings(text),
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
-                  renewed_findings(text))
+                  renewed_findings(text), encoded_literal_findings(text), default_findings(text),
+                  value_for_findings(text), section_value_findings(text))

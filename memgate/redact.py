@@ -24,7 +24,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
 from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header,
                                position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
-                               secret_file, unquote)
+                               secret_file, unquote, within_defaults)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
                               wrapped_runs, pseudonym, word_share, wordlike)
 
@@ -73,11 +73,14 @@ def spreads(value: str) -> bool:
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9_+/=-]')
 
 def written_forms(value: str) -> list[str]:
-    "`value` as text may write it: itself, URL-, JSON- or shell-escaped."
+    "`value` as text may write it: itself; URL-, JSON- or shell-escaped; in base64."
     from urllib.parse import quote, quote_plus
     forms = [value, quote(value, safe=''), quote(value, safe=':@'), quote_plus(value),
              json.dumps(value)[1:-1], value.replace(' ', '\\ '), value.replace("'", "'\\''"),
              value.replace('"', '\\"'), re.sub(r'([:\\])', r'\\\1', value)]
+    # (with and without its padding, and base64url's: what `echo -n X | base64` printed of it)
+    b64 = base64.b64encode(value.encode('utf-8', 'surrogatepass')).decode()
+    forms += [b64, b64.rstrip('='), b64.translate(str.maketrans('+/', '-_')).rstrip('=')]
     return list(dict.fromkeys(forms))
 
 # %% ../nbs/01_redact.ipynb #c0ffee30
@@ -366,6 +369,8 @@ def _alone_ids(text: str, s: int) -> bool:
 # a secret's word said of the value (`key is V`, `token: V`)
 _SAID_OF = re.compile(r'(?i)\b([a-z]+)[ \t]*(?:is|[:=])[ \t]*["\'\x60]?$')
 
+_DIGEST_WORD = re.compile(r'sha\d*|md5|hash|digest|checksum|commit')
+
 def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     "What keeps the run `text[s:e]`: an allowlist, as it stands or under its column's or member's name."
     value = text[s:e]
@@ -385,8 +390,11 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         named = f'{column}: {value}'
         if kept := next((a for a in lists if a.allows(value, named, named)), None):
             return kept.description or 'an allowlist'
-        # (a name that names a thing's id: an entity tag's, a device's)
-        if name_words(column)[-1:] and name_words(column)[-1] in THING_ID_WORDS: return SAID_AN_ID
+        # (a name that names a thing's id or a digest: an entity tag's, a device's,
+        # `artifact_sha256`)
+        last = [w for w in name_words(column) if not w.isdigit()][-1:]
+        if last and (last[0] in THING_ID_WORDS or _DIGEST_WORD.fullmatch(last[0])):
+            return SAID_AN_ID
     return LISTING_ID if listing_id(text, s, e) else None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
@@ -962,7 +970,10 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
     public = lambda found, kinds=None: [f for f in found if (kinds is not None and f[2] not in kinds
                                                              or not said_public(text, f[0]))
                                         and not jwt(f) and not arn(f)]
-    return (public(_not_code(text, rules), RULE_KINDS), public(positions), review,
+    # (each judged as found, then cut to a reference's default it reaches into)
+    rules = within_defaults(text, _not_code(text, rules))
+    positions = within_defaults(text, positions)
+    return (public(rules, RULE_KINDS), public(positions), review,
             public(keyed_random(text, review)))
 
 # %% ../nbs/01_redact.ipynb #28aadfc2

@@ -96,7 +96,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
     sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release order orders tracking
-    payload invoice shipment parcel'''.split())
+    payload invoice shipment parcel commit'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,
@@ -502,8 +502,10 @@ def row_name(text: str, s: int, e: int) -> str:
     # (in a longer row, a key's name only, `| FLEET_VIN | \`…\` | prod |`, not `| GitHub org owner |`;
     # or any name of its last cell's value: `| lorawan dev eui | admin | \`70B3…\` |`)
     first, value = cells[0].strip('`'), text[s:e]
-    second = (len(cells) >= 2 and cells[1].strip('`"\'') == value
-              and (len(cells) == 2 or ' ' not in first))
+    # (or any cell after a key's name: `| artifact_sha256 | n/a | \`7ecb…\` | shared |`)
+    later = [c.strip('`"\'') for c in cells[1:]]
+    second = (len(cells) >= 2 and value in later and (len(cells) == 2 and later[0] == value
+                                                      or ' ' not in first))
     last = len(cells) >= 3 and cells[-1].strip('`"\'') == value and len(first.split()) <= 4
     ok = (second or last) and _HEADER_CELL.fullmatch(first)
     return first.rsplit('] ', 1)[-1] if ok else ''

@@ -1,8 +1,9 @@
-"""Rounds 29 to 47's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 48's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
-at c35b6bc, round 47 at b7d6674): each secret below is taken whole and each look-alike is sent as written."""
+at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4): each secret below is taken whole and each look-alike is
+sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -322,6 +323,24 @@ SECRETS = [   # (text, the value)
     # a setter of a credential is given it
     ('    ArduinoOTA.setPassword("Nadia\'s lantern, 17 times.");', "Nadia's lantern, 17 times."),
 
+    # round 48: a literal an encoder is given for a credential its command names; the output it prints is its
+    # encoding (known once the literal is, `test_a_found_values_encodings_are_known_with_it`)
+    ("Tool: Bash\n  command: echo -n 'my kettle ate 14 lemons, truly!' | base64\n  description: Encode for k8s secret",
+     'my kettle ate 14 lemons, truly!'),
+    ("Tool: Bash\n  command: python3 -c \"import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1], safe=''))\" "
+     "'Pq7@#kettle'\n  description: URL-encode password", 'Pq7@#kettle'),
+    # a secret-named reference's default, to its brace; Python's `or` after a lookup
+    ('password: ${DB_PASSWORD:-correct horse battery 9}', 'correct horse battery 9'),
+    ('    @Value("${borg.passphrase:sleet walnut ember quarry}")', 'sleet walnut ember quarry'),
+    ('PHONE_PIN = os.getenv("PHONE_PIN") or "518264"', '518264'),
+    # a code under a name of words whose code's word follows what it opens
+    ('\tdefaultAlarmCode = "461927"', '461927'),
+    # a value said before the name it is for
+    ('Der Wert 6e1f0b2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b für MONGODB_ATLAS_PRIVATE_KEY sieht abgelaufen aus.',
+     '6e1f0b2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b'),
+    # a section named for a credential holds it under `value`
+    ('[general]\ntimezone = Europe/Lisbon\n\n[passphrase]\nvalue = walnut sleet quarry ember cobalt\n',
+     'walnut sleet quarry ember cobalt'),
 ]
 
 LOOK_ALIKES = [
@@ -505,6 +524,18 @@ LOOK_ALIKES = [
     'vapid public BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM\n',
     'jwks n=0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc\n',
 
+    # round 48: a nonce under a state's name; a job's and a release's digest in a log; a GitHub App's client id
+    '        "last": {\n          "state": "Qm83hKdPuayESF9hrKD3Qk6qEeEG7KZx"\n        },',
+    'CONFIG["last_state"] = "7wuaWXKaew8z3bGxWWul5fMzsQxGRRoQ"',
+    'Jun 03 10:18:06 host worker[2211]: job 3a7f0f16c53b7cb52d36d280ec917e1b145777cfda5317d4bfa63fe7ccdd1234',
+    ' # release 9c91d102016ba3b15d09404f9e6d1106d6a0398fce85f9b256c263e1af09aa12', 'ok\nIv1.4e2cea9b431ad1d5\n',
+    # a secrets table's rows whose names say digest and commit
+    '| service | login | secret |\n|---|---|---|\n| artifact_sha256 | n/a | '
+    '`1acbbbc0c03066a64e24ee54e7121d31a12bdc2ff38793bc446cbbffcb1bb14e` |\n| git_commit | n/a | '
+    '`b6398d14c39ff53deef2accff66f04e5c50bdb51` |\n',
+    # an encoder given a string for no credential; a reference's default under no secret's name
+    "Tool: Bash\n  command: echo -n 'hello world' | base64\n  description: Check the encoding",
+    'DB=${DB_HOST:-localhost}',
 ]
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
@@ -631,3 +662,24 @@ def test_a_list_of_codes_in_a_sentence_ends_with_it():
             'IBAN de ejemplo para tests: DE89 3704 0044 0532 0130 00')
     sent = redact(text)
     assert '7k2m-drq8' not in sent and sent.endswith('IBAN de ejemplo para tests: DE89 3704 0044 0532 0130 00'), sent
+
+def test_a_found_values_encodings_are_known_with_it():
+    "`echo -n X | base64` prints base64 of X, `quote(X)` its URL form: known with X, they are taken (round 48)."
+    import base64
+    from urllib.parse import quote
+    from memgate.redact import KnownSecrets, redact
+    v = 'my kettle ate 14 lemons, truly!'
+    known = KnownSecrets({v: 'command-credential'}, b'k')
+    for form in (base64.b64encode(v.encode()).decode(), quote(v, safe='')):
+        assert redact(f'[ToolResult] {form}\n', known=known) == '[ToolResult] [REDACTED:command-credential]\n'
+
+def test_a_references_default_is_cut_to_it():
+    "`${DB_PASSWORD:-X}`: the operator and the brace are no part of the value (round 48)."
+    assert redact('PASS=${DB_PASSWORD:-Xk9#mQ2vLp7}') == 'PASS=${DB_PASSWORD:-[REDACTED:prose-password]}'
+
+def test_a_phrase_shaped_as_a_passphrase_is_named_for_review():
+    "Words, a number and a mark, quoted or a value's line's rest, are a doubt `memgate secrets` lists (round 48)."
+    from memgate.positions import passphrase_doubts
+    text = 'auth("Heron Kettle 1987.")\nKEY=my kettle ate 14 lemons, truly!\nprint("Hello, world")\n'
+    named = [text[s:e] for s, e, _ in passphrase_doubts(text)]
+    assert named == ['Heron Kettle 1987.', 'my kettle ate 14 lemons, truly!']
