@@ -128,8 +128,8 @@ def generated(text: str) -> bool:
     # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
     # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
     joined, parts = re.sub(r'[-_]', '', text.rstrip('=')), re.split(r'[-_]', text.rstrip('='))
-    # (or a long run already, when every part is long: a Fernet key's halves, not a name's words)
-    long_parts = min(map(len, parts)) >= 8
+    # (or when every part is long, or base64's padding ends it: a Fernet key's, not a name's words)
+    long_parts = min(map(len, parts)) >= 8 or text.endswith('=') and len(text) % 4 == 0 <= len(text) - 24
     # (or every part of all three kinds itself, as no name's word is: `MHy8XrBo4_Hr6eKc8WD8`)
     mixed_parts = all(len(p) >= 4 and _classes(p) == 3 for p in parts)
     if ((len(core) < MIN_GENERATED or long_parts and len(joined) > len(core)) and _classes(joined) == 3
@@ -207,8 +207,9 @@ def candidates(text: str, harmless=lambda token: False):
     for m in _CANDIDATE.finditer(text):
         token, start = m[0], m.start()
         # names assigned to (`KEY=`) are cut off; a random run that holds an `=` (not a name's)
-        # stays whole
-        while (name := _NAME_EQ.match(token)) and not generated(name[0].rstrip('=')):
+        # stays whole, and so does one that ends in base64's padding (no value after it)
+        while ((name := _NAME_EQ.match(token)) and name.end() < len(token)
+               and not generated(name[0].rstrip('='))):
             token, start = token[name.end():], start + name.end()
         # (base64 of a JPEG starts `/9j/`: judged whole before its slashes are cut off)
         if harmless(token):

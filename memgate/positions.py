@@ -28,12 +28,12 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'marked_value_findings',
            'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
-           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
-           'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'person_value_findings', 'credential_call_findings', 'code_list_findings',
-           'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings',
-           'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
+           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts',
+           'list_doubts', 'shape_doubts', 'passphrase_doubts', 'person_value_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
            'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
            'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
            'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
@@ -106,7 +106,10 @@ CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-
                     ('xcrun altool', '-p'): 'next', ('altool', '-p'): 'next',
                     **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
                                                 'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')
-                       for f in ('-A', '-X', '-c')}}
+                       for f in ('-A', '-X', '-c')},
+                    # rclone's remote made or changed from its key and value pairs (`… user u pass 'X'`)
+                    **{(c, k): 'next' for c in ('rclone config create', 'rclone config update')
+                       for k in ('pass', 'password')}}
 
 # %% ../nbs/00e_positions.ipynb #ae3d839c
 # flags whose value is `pass:SECRET`, `env:NAME` or `file:PATH` (openssl's)
@@ -243,6 +246,10 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
             if i < at < len(words) and not placeholder(words[at][0]):
                 out.append(_span(words[at][1]))
             i = max(i, at)
+        elif how == 'next' and not v.startswith('-') and nxt:
+            # (a key of a command's key and value pairs, no flag: rclone's `pass X`)
+            out += _credential(*nxt, 0, cmd, v) if not placeholder(nxt[0]) else []
+            i += 1
         elif f := flag_parts(v, cmd):
             flag, a, named = f
             how = CREDENTIAL_ARGS.get((cmd, flag))
@@ -596,9 +603,11 @@ def sentence(value: str) -> bool:
     words = value.split()
     if len(words) == 1: words = re.split(r'[-_.]', value)
     # a sentence made a password (`Yesterday my cedar ate 18 drizzles!`): a number in it, and a
-    # capital to start or a symbol to end
+    # capital to start, a symbol to end, a name inside (`my dog Onyx eats 2 ambers`) or a symbol
+    # for a word (`I love meadow & sable since 1995`)
     made = (any(re.search(r'\d', w) for w in words)
-            and (value[0].isupper() or value[-1] in '!?#*$%&@'))
+            and (value[0].isupper() or value[-1] in '!?#*$%&@' or any(w[:1].isupper() for w in words[1:])
+                 or re.search(r'\s[&+@#%*]\s', value)))
     said = [w for w in words if w.lower().strip("'") in _FUNCTION_WORDS]
     # (or drawn words, a number last, a few of them a sentence's by chance: `ball another cliff
     # below 26`; a sentence starts with its own: `the same as step 3`)
@@ -958,7 +967,8 @@ _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
 # lower case, upper case and a digit, each: a generator's mix
 _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
-_mixed_kinds = lambda v: len(v) >= 8 and v[0] in '?#&+' and '=' not in v and _three_kinds(v)
+_mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
+                          and '=' not in v and _three_kinds(v))
 
 _COLON_AFTER = re.compile(r'[ \t]*[:：=]')
 
@@ -1099,7 +1109,7 @@ def _said(text: str, at: int,
     return None
 
 # %% ../nbs/00e_positions.ipynb #72b7fd94
-# (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`)
+# (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`, Polish's `to`)
 _PASSPHRASE_SAID = re.compile(
     # (a few words of its clause before the copula, and an aside in brackets with two more after it:
     # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
@@ -1138,11 +1148,13 @@ _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[
                           r'[^\n,;.!?\d]{0,30}?\d{0,4}[ \t]*'
                           r'(?:→|->|=>|:|=|–)[ \t]*(\d{4,12})(?!\d)')
 _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
+_PASSPHRASE_SAID_PL = re.compile(_PASSPHRASE_SAID.pattern.replace('|jest|', '|jest|to|'))
 
 # %% ../nbs/00e_positions.ipynb #3d73fcfe
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
-    if not (m := _PASSPHRASE_SAID.match(text, at)): return None
+    polish = re.search(r'(?i)has(?:ło|lo|ła|la)$', text[max(0, at - 5):at])
+    if not (m := (_PASSPHRASE_SAID_PL if polish else _PASSPHRASE_SAID).match(text, at)): return None
     # (a copula after the colon is no word of it: `key: ahora es harbor_lantern_cobalt_tundra_60`)
     s = m.start('v')
     while (c := _SAYS_RE.match(text, s)) and text[s:c.end()].strip(): s = c.end()
@@ -1363,6 +1375,21 @@ def value_for_findings(text: str) -> list[Found]:
     return [(*m.span('v'), 'prose-credential') for m in _VALUE_FOR.finditer(text)
             if secret_name(m['name']) and not placeholder(m['v']) and not plain_word(m['v'])
             and not name_like(m['v']) and '[REDACTED' not in m['v']]
+
+
+# %% ../nbs/00e_positions.ipynb #cf711789
+# a URL whose one path segment is a random token: a capability, the token the whole of what it opens
+# (a health check's ping URL, `https://hc-ping.com/<uuid>`; a secret gist's), not a page's id among
+# more segments (`/orders/<uuid>`), nor a token of words
+_CAPABILITY_URL = re.compile(r'''\bhttps?://[A-Za-z0-9.-]+\.[a-z]{2,}(?::\d+)?/
+    (?P<v>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9_-]{24,})
+    /?(?=[\s"'`)>\],]|$)''', re.X)
+
+def capability_url_findings(text: str) -> list[Found]:
+    "(start, end, kind) of the token that is a URL's whole path."
+    if '://' not in text: return []
+    return [(*m.span('v'), 'url-token') for m in _CAPABILITY_URL.finditer(text)
+            if m['v'][8:9] == '-' or _three_kinds(m['v']) or re.fullmatch(r'[0-9a-f]{24,}', m['v'])]
 
 
 # %% ../nbs/00e_positions.ipynb #3a77a39d
@@ -2674,4 +2701,4 @@ def position_findings(text: str) -> list[Found]:
                   insert_findings(text), struct_print_findings(text), repl_findings(text),
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
-                  value_for_findings(text), section_value_findings(text))
+                  value_for_findings(text), section_value_findings(text), capability_url_findings(text))

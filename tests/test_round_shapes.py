@@ -1,9 +1,9 @@
-"""Rounds 29 to 48's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 49's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
-at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4): each secret below is taken whole and each look-alike is
-sent as written."""
+at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9): each secret below is taken whole
+and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -338,6 +338,18 @@ SECRETS = [   # (text, the value)
     # a value said before the name it is for
     ('Der Wert 6e1f0b2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b für MONGODB_ATLAS_PRIVATE_KEY sieht abgelaufen aus.',
      '6e1f0b2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b'),
+    # round 49: a Fernet key, base64url padded; a URL whose one segment is a token; rclone's `pass X`
+    ('  fernet_key: "Z_dCHOD21g5zVTRO0mwlRsejkjMrhndML6Zl2eboqoY=",',
+     'Z_dCHOD21g5zVTRO0mwlRsejkjMrhndML6Zl2eboqoY='),
+    ('*/5 * * * * curl -fsS -m 10 -o /dev/null https://hc-ping.com/5d0c7f3e-2a9b-4c1d-8e6f-0a1b2c3d4e5f',
+     '5d0c7f3e-2a9b-4c1d-8e6f-0a1b2c3d4e5f'),
+    ("rclone config create b2 sftp host backup.example user ops pass 'Q7@k@@Xo}3vP8rm2wT'", 'Q7@k@@Xo}3vP8rm2wT'),
+    # a generated password after a password's word whatever its first mark; Polish's `to`; a sentence
+    # made a passphrase, a name in it
+    ('Lösenordet till SFTP är |<dq4kLy+mP{&GW, byt det efter demon.', '|<dq4kLy+mP{&GW'),
+    ('Hasło do backup.gpg to walnut quarry ember sleet cobalt fennel — zmienię je.',
+     'walnut quarry ember sleet cobalt fennel'),
+    ('the staging password is my cat Juniper eats 3 plums, do not commit', 'my cat Juniper eats 3 plums'),
     # a section named for a credential holds it under `value`
     ('[general]\ntimezone = Europe/Lisbon\n\n[passphrase]\nvalue = walnut sleet quarry ember cobalt\n',
      'walnut sleet quarry ember cobalt'),
@@ -524,6 +536,15 @@ LOOK_ALIKES = [
     'vapid public BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM\n',
     'jwks n=0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc\n',
 
+    # round 49: a digest under a name holding a digest's word first; a lookup's default under a public name;
+    # a page's id among a URL's segments
+    "    'checksum_cargo' => env('CHECKSUM_CARGO', "
+    "'c25ed960330d1f3bc5a37b1e16fb6dcefbe45f108cb5241df4815f0159668fd1'),",
+    'CHECKSUM_CARGO=c25ed960330d1f3bc5a37b1e16fb6dcefbe45f108cb5241df4815f0159668fd1\n',
+    '  config.vapid_public_key = ENV.fetch("VAPID_PUBLIC_KEY", "BKDK07rpy_Al9N9wQOE4sv2qTpExM0qwiG254sPLLMMJwL39'
+    'UlzR6yc70IWex8-fF9kvJI0aMc6xoz5Mu9uPjb7")',
+    'RECAPTCHA_SITE_KEY = os.environ.get("RECAPTCHA_SITE_KEY", "6LeGQeFixQDapFbzZ62F7B5CFHEZu0-1HNinj6O1")',
+    'see https://shop.example.com/orders/5d0c7f3e-2a9b-4c1d-8e6f-0a1b2c3d4e5f for the refund',
     # round 48: a nonce under a state's name; a job's and a release's digest in a log; a GitHub App's client id
     '        "last": {\n          "state": "Qm83hKdPuayESF9hrKD3Qk6qEeEG7KZx"\n        },',
     'CONFIG["last_state"] = "7wuaWXKaew8z3bGxWWul5fMzsQxGRRoQ"',
