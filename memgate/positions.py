@@ -14,7 +14,7 @@ from .rules import kept_by_shape
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
-                           column_name, dictionary, member_name, merged, name_like, name_words,
+                           column_name, dictionary, last_word, member_name, merged, name_like, name_words,
                            placeholder,
                            plain_word, plain_words, secret_name, skeleton)
 
@@ -1994,9 +1994,6 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
         at += len(part) + 1
     return out
 
-# a name's last word, not a digest's width after it (`artifact_sha256`: `sha`)
-_last_word = lambda name: [w for w in name_words(name) if not w.isdigit()][-1:]
-
 # %% ../nbs/00e_positions.ipynb #4cfe6b33
 def credential_header(header: str) -> bool:
     "Whether a table's column `header` names a credential: as a key's name, or a password's word in any language."
@@ -2038,7 +2035,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
             secret_name(row, True) or code and set(name_words(row)) & LOCKED)
         # (the row's own name, a key's, says what it is by its last word: `ROLE_ARN`,
         # `artifact_sha256`; not a description's words, `GitHub org owner`)
-        said = not pair and ' ' not in row.strip() and bool(set(_last_word(row)) & NOT_SECRET_LAST)
+        said = not pair and ' ' not in row.strip() and bool(set(last_word(row)) & NOT_SECRET_LAST)
         if ((credential_header(header[i]) or pair) and not placeholder(v) and not plain_word(v)
                 and e > s and not said):
             out.append((s + at, e + at, 'table-credential'))

@@ -17,7 +17,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
                            SECRET_WORDS,
                            column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
-                           member_name, name_like, name_words, names_key_id, names_store, placeholder,
+                           last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word,
                            plain_words,
                            row_name, secret_name, value_name)
@@ -392,7 +392,7 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
             return kept.description or 'an allowlist'
         # (a name that names a thing's id or a digest: an entity tag's, a device's,
         # `artifact_sha256`)
-        last = [w for w in name_words(column) if not w.isdigit()][-1:]
+        last = last_word(column)
         if last and (last[0] in THING_ID_WORDS or _DIGEST_WORD.fullmatch(last[0])):
             return SAID_AN_ID
     return LISTING_ID if listing_id(text, s, e) else None

@@ -13,7 +13,7 @@ from functools import lru_cache
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
            'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
-           'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'secret_name',
+           'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word', 'secret_name',
            'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
            'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
            'row_name', 'member_name', 'element_name', 'said_name', 'merged']
@@ -61,6 +61,11 @@ _PARTS = re.compile(r'[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+')
 def name_words(name: str) -> list[str]:
     "The words of a name, lower case: `dbPassword` gives `db`, `password`."
     return [w.lower() for w in _PARTS.findall(name)]
+
+# %% ../nbs/00d_words.ipynb #bd6b1d06
+def last_word(name: str) -> list[str]:
+    "The last word of a name that is no number, as a list: `artifact_sha256` gives `sha`; none, []."
+    return [w for w in name_words(name) if not w.isdigit()][-1:]
 
 # %% ../nbs/00d_words.ipynb #58324b3f
 # a code named for what it opens or recovers (`alarm code`, `installer code`, `recovery codes`):
