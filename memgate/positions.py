@@ -23,21 +23,21 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
            'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
            'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST',
-           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'SEED_LENGTHS',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'marked_value_findings',
            'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
            'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
            'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
            'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts',
-           'list_doubts', 'shape_doubts', 'passphrase_doubts', 'person_value_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'part_findings', 'position_findings']
+           'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'person_value_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1109,7 +1109,7 @@ def _said(text: str, at: int,
     return None
 
 # %% ../nbs/00e_positions.ipynb #72b7fd94
-# (in the languages people paste passwords in: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`, Polish's `to`)
+# (in people's languages: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`, Polish's `to`; `。` ends unspaced)
 _PASSPHRASE_SAID = re.compile(
     # (a few words of its clause before the copula, and an aside in brackets with two more after it:
     # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
@@ -1120,7 +1120,7 @@ _PASSPHRASE_SAID = re.compile(
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
-    r"|[ \t]+[—–][ \t]|[ \t]+\())")
+    r"|。|[ \t]+[—–][ \t]|[ \t]+\())")
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
 # as the Codecov credential`, an apposition: `decodes to `X`, the Orthanc admin password`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
@@ -1862,6 +1862,22 @@ def passphrase_doubts(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #d80e2d75
+# a short token quoted or given to a name, of all three kinds and changing kind as only a generator's
+# does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as random, so a doubt
+SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
+_SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)(?P<v>[A-Za-z0-9]{8,11})'''
+                          r'''(?=["'`]|[ \t]*(?:$|[,;}\n]))''', re.M)
+
+_kind = lambda c: 'd' if c.isdigit() else 'u' if c.isupper() else 'l'
+
+def short_token_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
+    changes = lambda v: sum(_kind(a) != _kind(b) for a, b in zip(v, v[1:]))
+    return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
+            if _three_kinds(m['v']) and changes(m['v']) >= 4 and not name_like(m['v'])
+            and not placeholder(m['v'])]
+
 # %% ../nbs/00e_positions.ipynb #f5ed1a87
 # a name's value, on its line: after `=`, `:` or `=>` and a quote (`anydesk: "Jasper!9507!"`)
 _GIVEN = re.compile(r'''(?:[:=]|=>)[ \t]*["'`]?$''')
@@ -2260,7 +2276,8 @@ def statement_findings(text: str) -> list[Found]:
 # an SQL INSERT's column list names its rows' values by position: a credential's column takes its literal
 # in every row (`INSERT INTO credentials (provider, secret) VALUES ('x', '…'), …`), a viewer's line numbers
 # between rows
-_INSERT = re.compile(r'(?i)\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]+[ \t]*\((?P<cols>[^()\n]{1,400})\)\s*VALUES\s*'
+_INSERT = re.compile(r'(?i)\bINSERT[ \t]+INTO[ \t]+[\w."`\[\]]+[ \t]*\((?P<cols>[^()\n]{1,400})\)'
+                     r'\s*(?:\d+(?:→|\t)\s*)?VALUES\s*'
                      r'(?:\d+(?:→|\t)\s*)?')
 _SQL_ROW = re.compile(r"\(((?:'(?:[^'\n]|'')*'|[^'()\n]|\([^()\n]*\))*)\)\s*,?\s*(?:\d+(?:→|\t)\s*)?")
 _SQL_ITEM = re.compile(r"[ \t]*(?:'(?P<v>(?:[^'\n]|'')*)'|(?:[^',()\n]|\([^()\n]*\))*)[ \t]*(?:,|$)")

@@ -310,6 +310,9 @@ SECRETS = [   # (text, the value)
      "Nadia''s lantern, 17 times."),
     ("INSERT INTO users (email, password_plain_tmp, role)\nVALUES ('ops@example.org', 'Nadia's lantern, 17 "
      "times.', 'admin');", "Nadia's lantern, 17 times."),
+    # (and a file viewer's line numbers between its columns and its VALUES)
+    ("     5→INSERT INTO users (email, password_plain_tmp, role)\n     6→VALUES ('ops@example.org', 'Nadia's "
+     "lantern, 17 times.', 'admin');", "Nadia's lantern, 17 times."),
     # snmpd.conf's community, its first argument
     ("  - echo 'rocommunity c0rv1dTq8W 10.0.0.0/8' >> /etc/snmp/snmpd.conf", 'c0rv1dTq8W'),
     ('rwcommunity6 estuaryP4ssWord  fd00::/64', 'estuaryP4ssWord'),
@@ -350,6 +353,8 @@ SECRETS = [   # (text, the value)
     ('Hasło do backup.gpg to walnut quarry ember sleet cobalt fennel — zmienię je.',
      'walnut quarry ember sleet cobalt fennel'),
     ('the staging password is my cat Juniper eats 3 plums, do not commit', 'my cat Juniper eats 3 plums'),
+    ('ステージング管理画面のパスワードは my cat Juniper eats 3 plums です。コミットしないでください。',
+     'my cat Juniper eats 3 plums'),
     # a section named for a credential holds it under `value`
     ('[general]\ntimezone = Europe/Lisbon\n\n[passphrase]\nvalue = walnut sleet quarry ember cobalt\n',
      'walnut sleet quarry ember cobalt'),
