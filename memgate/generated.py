@@ -15,7 +15,7 @@ from .words import CODE_WORDS, SECRET_WORDS, dictionary
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates',
            'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs',
-           'hex_groups', 'every_candidate', 'wrapped_runs', 'checked_id', 'public_der', 'decodes_harmless', 'pseudonym']
+           'hex_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -449,31 +449,6 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 
-# %% ../nbs/00f_generated.ipynb #53f65867
-# a line that is one run of hex, base64 or base64url (a viewer's line number before it), as `fold`,
-# `xxd -p` or `base64` wrap a value
-_WRAP_LINE = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*'
-                        r'((?:0x)?[0-9A-Fa-f]{8,}|[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9_-]{8,})[ \t]*$')
-
-def wrapped_runs(text: str) -> list[tuple[int, int, str]]:
-    "(start, end, the value joined) of each line of a value hard-wrapped: lines of one length, a shorter last."
-    out, block = [], []
-    def close():
-        # lines of one length, 16 or more, then a shorter one: a wrap, not a list of ids (all alike)
-        lengths = [e - s for s, e in block]
-        wrap = len(block) >= 2 and lengths[0] >= 16 and len(set(lengths[:-1])) == 1
-        if wrap and lengths[-1] < lengths[0]:
-            joined = ''.join(text[s:e] for s, e in block)
-            hex_ = re.fullmatch(r'(?:0x)?[0-9A-Fa-f]+', joined)
-            if len(joined) >= 32 and (generated(joined) or hex_):
-                out.extend((s, e, joined) for s, e in block)
-        block.clear()
-    for m in _WRAP_LINE.finditer(text):
-        if block and text.count('\n', block[-1][1], m.start(1)) != 1: close()
-        block.append(m.span(1))
-    close()
-    return out
-
 # %% ../nbs/00f_generated.ipynb #8047f8b3
 _VIN_VALUE = {**{str(d): d for d in range(10)}, **dict(zip('ABCDEFGH', range(1, 9))),
               **dict(zip('JKLMN', range(1, 6))), 'P': 7, 'R': 9,
@@ -483,7 +458,7 @@ _VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 _BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 
 def checked_id(token: str) -> bool:
-    "Whether `token` is an id its own check digits vouch for: a VIN, a UPS parcel's, a Bitcoin address."
+    "Whether `token` is an id its check digits vouch for: a VIN, a parcel's, a Bitcoin address, an IBAN."
     # (a Bitcoin address: base58 of a version, a key's hash and 4 bytes of its double SHA-256; an
     # address is public, payments go to it)
     if 26 <= len(token) <= 35 and token[0] in '13' and all(c in _BASE58 for c in token):
@@ -499,7 +474,38 @@ def checked_id(token: str) -> bool:
         vals = [int(c) if c.isdigit() else (ord(c) - 63) % 10 for c in token[2:17]]
         total = sum(x * (1 + i % 2) for i, x in enumerate(vals))
         return token[17] == str(-total % 10)
+    # (an IBAN: a country, two check digits, an account; its digits and letters as numbers, the
+    # first four moved last, leave 1 modulo 97)
+    if 15 <= len(token) <= 34 and re.fullmatch(r'[A-Z]{2}\d{2}[A-Z0-9]+', token):
+        return int(''.join(str(int(c, 36)) for c in token[4:] + token[:4])) % 97 == 1
     return False
+
+# %% ../nbs/00f_generated.ipynb #53f65867
+# a line that is one run of hex, base64 or base64url (a viewer's line number before it), as `fold`,
+# `xxd -p` or `base64` wrap a value
+_WRAP_LINE = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*'
+                        r'((?:0x)?[0-9A-Fa-f]{8,}|[A-Za-z0-9+/]{8,}={0,2}|[A-Za-z0-9_-]{8,})[ \t]*$')
+
+def wrapped_runs(text: str) -> list[tuple[int, int, str]]:
+    "(start, end, the value joined) of each line of a value hard-wrapped: lines of one length, a shorter last."
+    out, block = [], []
+    def close():
+        # lines of one length, 16 or more, then a shorter one: a wrap, not a list of ids (all alike),
+        # nor lines one of which its own check digits vouch for (an IBAN above an example key)
+        lengths = [e - s for s, e in block]
+        wrap = len(block) >= 2 and lengths[0] >= 16 and len(set(lengths[:-1])) == 1
+        wrap = wrap and not any(checked_id(text[s:e]) for s, e in block)
+        if wrap and lengths[-1] < lengths[0]:
+            joined = ''.join(text[s:e] for s, e in block)
+            hex_ = re.fullmatch(r'(?:0x)?[0-9A-Fa-f]+', joined)
+            if len(joined) >= 32 and (generated(joined) or hex_):
+                out.extend((s, e, joined) for s, e in block)
+        block.clear()
+    for m in _WRAP_LINE.finditer(text):
+        if block and text.count('\n', block[-1][1], m.start(1)) != 1: close()
+        block.append(m.span(1))
+    close()
+    return out
 
 # %% ../nbs/00f_generated.ipynb #23adf4a8
 def public_der(raw: bytes) -> bool:

@@ -1115,7 +1115,7 @@ _PASSPHRASE_SAID = re.compile(
     # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
     r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?"
     r"(?:[ \t]+\([^()\n]{1,40}\)(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*"
-    r"(?:(?:is|was|es|era|ist|lautet|est|é|è|jest|är|это|as"  # (`the password as …`)
+    r"(?:(?:is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as"  # (`password as …`)
     r"|adalah|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
@@ -1863,8 +1863,9 @@ def passphrase_doubts(text: str) -> list[Found]:
 
 
 # %% ../nbs/00e_positions.ipynb #d80e2d75
-# a short token quoted or given to a name, of all three kinds and changing kind as only a generator's
-# does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as random, so a doubt
+# a short token quoted or given to a name, of all three kinds and changing kind as only a
+# generator's does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as
+# random, so a doubt
 SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
 _SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)(?P<v>[A-Za-z0-9]{8,11})'''
                           r'''(?=["'`]|[ \t]*(?:$|[,;}\n]))''', re.M)
@@ -2607,7 +2608,8 @@ def block_findings(text: str) -> list[Found]:
             # (a value whose shape or own name says what it is keeps it: `h1 = "h1:…"`,
             # `sg = "sg-0a1b…"`, `csp_nonce = "…"`)
             if (secret_name(f"{parent}_{c['k']}") and not secret_name(c['k']) and not placeholder(v)
-                    and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS and not v.isdigit()
+                    and not plain_word(v) and v.lower() not in _BOOLEAN_WORDS
+                    and not re.fullmatch(r'\d+(?:\.\d+)*', v)    # (a number, a version, a build's)
                     and not kept_by_shape(v)
                     and not set(name_words(c['k'])[-1:]) & NOT_SECRET_LAST):
                 out.append((at + c.start('v'), at + c.end('v'), 'assigned-credential'))

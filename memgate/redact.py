@@ -270,6 +270,25 @@ def _glued_run(text: str, s: int, e: int) -> tuple[int, int]:
         e = e + 1 + len(m[0])
     return s, e
 
+# a dotted token whose parts beside a random run are drawn too (`WPL_AP1.<run>.iSK6cLYb==`, a bot
+# token's three parts): one credential; not a host's labels (kept apart) nor words (`config.<run>`)
+_drawn_part = lambda p: bool((re.search(r'\d', p) and re.search('[A-Za-z]', p)
+                              or re.search('[a-z]', p) and re.search('[A-Z]', p))
+                             and not plain_word(p))
+
+def _dotted_run(text: str, s: int, e: int,
+                harmless=lambda part: False, # a part that decodes harmless is its own (a JWT's header)
+               ) -> tuple[int, int]:
+    "A random run with the drawn parts a dot joins to it, before and after."
+    drawn = lambda m: m and _drawn_part(m[0]) and not harmless(m[0])
+    while s > 1 and text[s - 1] == '.' and drawn(m := _PART_BEFORE.search(text, max(0, s - 81), s - 1)):
+        s = m.start()
+    while text[e:e + 1] == '.' and drawn(m := _PART_AFTER.match(text, e + 1)): e = m.end()
+    return s, e
+
+_PART_BEFORE = re.compile(r'[A-Za-z0-9_+/=-]{4,}$')
+_PART_AFTER = re.compile(r'[A-Za-z0-9_+/=-]{4,}')
+
 # %% ../nbs/01_redact.ipynb #784768c0
 _LINE_MARK = re.compile(r'^[ \t]*\d+(?:→|\t)')
 
@@ -426,7 +445,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         if decodes_harmless(value, inner) or basic_stand_in(value) or leet:
             out.append((s, e, HARMLESS))
         else:
-            s, e = _glued_run(text, s, e)
+            s, e = _dotted_run(text, *_glued_run(text, s, e), lambda p: decodes_harmless(p, inner))
             out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
     # a value wrapped over lines of one length, its last shorter (`fold`, `xxd -p`, base64 at 76
     # columns): each line is its part, whatever it alone looks like

@@ -355,6 +355,12 @@ SECRETS = [   # (text, the value)
     ('the staging password is my cat Juniper eats 3 plums, do not commit', 'my cat Juniper eats 3 plums'),
     ('ステージング管理画面のパスワードは my cat Juniper eats 3 plums です。コミットしないでください。',
      'my cat Juniper eats 3 plums'),
+    # round 50: a dotted token whose parts beside a random run are drawn too; a URL's password of letters
+    # drawn in both cases; French `c'est`
+    ('the one you gave (WPL_AP1.Qmkwtj12GNTr7Mko.iSK6cLYb==).', 'WPL_AP1.Qmkwtj12GNTr7Mko.iSK6cLYb=='),
+    ('CLOUDINARY_URL=cloudinary://640430615160374:QWxszxdNlkqssMBvjchVuaKxFee@media-prod',
+     'QWxszxdNlkqssMBvjchVuaKxFee'),
+    ("le mot de passe de prod c'est my cat Juniper eats 3 plums!, ne le pousse pas", 'my cat Juniper eats 3 plums!'),
     # a section named for a credential holds it under `value`
     ('[general]\ntimezone = Europe/Lisbon\n\n[passphrase]\nvalue = walnut sleet quarry ember cobalt\n',
      'walnut sleet quarry ember cobalt'),
@@ -550,6 +556,11 @@ LOOK_ALIKES = [
     'UlzR6yc70IWex8-fF9kvJI0aMc6xoz5Mu9uPjb7")',
     'RECAPTCHA_SITE_KEY = os.environ.get("RECAPTCHA_SITE_KEY", "6LeGQeFixQDapFbzZ62F7B5CFHEZu0-1HNinj6O1")',
     'see https://shop.example.com/orders/5d0c7f3e-2a9b-4c1d-8e6f-0a1b2c3d4e5f for the refund',
+    # round 50: an IBAN and an example key one a line in a fenced block (a list, no wrapped value); a build's
+    # number in a credentials' section; a release's commit after Make's `?=`
+    '```\nDE89370400440532013000\nAKIAIOSFODNN7EXAMPLE\n```\n',
+    '[credentials]\nbuild_number = "20248626.38"\n', 'SENTRY_RELEASE ?= 9f1974144c653fd58b9f0a7aa6b2dbb49c09f7d8\n',
+    'postgres://user:Password@db:5432/app',
     # round 48: a nonce under a state's name; a job's and a release's digest in a log; a GitHub App's client id
     '        "last": {\n          "state": "Qm83hKdPuayESF9hrKD3Qk6qEeEG7KZx"\n        },',
     'CONFIG["last_state"] = "7wuaWXKaew8z3bGxWWul5fMzsQxGRRoQ"',
