@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64, binascii, hashlib, re, urllib.parse
 from functools import lru_cache
 import re2
-from .words import CODE_WORDS, SECRET_WORDS, dictionary
+from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
@@ -61,9 +61,7 @@ def class_changes(core: str,
                   symbols: bool = False   # count other characters as a fourth kind
                   ) -> float:
     "How often, per character, `core` changes its kind of character."
-    kind = lambda c: ('d' if c.isdigit() else 'u' if c.isupper()
-                      else 'l' if c.islower() or not symbols else 's')
-    kinds = [kind(c) for c in core]
+    kinds = char_kinds(core, symbols)
     changes = sum(a != b and not (a == 'u' and b == 'l') for a, b in zip(kinds, kinds[1:]))
     return changes / max(1, len(core) - 1)
 

@@ -14,7 +14,7 @@ from .rules import kept_by_shape
 from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
-                           column_name, dictionary, last_word, member_name, merged, name_like, name_words,
+                           char_kinds, column_name, dictionary, last_word, member_name, merged, name_like, name_words,
                            placeholder,
                            plain_word, plain_words, secret_name, skeleton)
 
@@ -1109,18 +1109,19 @@ def _said(text: str, at: int,
     return None
 
 # %% ../nbs/00e_positions.ipynb #72b7fd94
-# (in people's languages: `es`, `ist`, `est`, `é`, `jest`, `は`, `是`, Polish's `to`; `。` ends unspaced)
-_PASSPHRASE_SAID = re.compile(
-    # (a few words of its clause before the copula, and an aside in brackets with two more after it:
-    # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
-    r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?"
-    r"(?:[ \t]+\([^()\n]{1,40}\)(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*"
-    r"(?:(?:is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as"  # (`password as …`)
-    r"|adalah|este|là|olarak)(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
+# (in people's languages, `password as …`, and `は`, `是` below; `。` ends unspaced)
+_COPULAS = r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|adalah|este|là|olarak"
+# (a few words of its clause before the copula, and an aside in brackets with two more after it:
+# `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
+_SAID_CLAUSE = (r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?(?:[ \t]+\([^()\n]{1,40}\)"
+                r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*(?:(?:")
+# (then the value: words to its clause's end, or before a Japanese polite copula)
+_SAID_VALUE = (r")(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
     r"|。|[ \t]+[—–][ \t]|[ \t]+\())")
+_PASSPHRASE_SAID = re.compile(_SAID_CLAUSE + _COPULAS + _SAID_VALUE)
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
 # as the Codecov credential`, an apposition: `decodes to `X`, the Orthanc admin password`
 _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`"')\]]?[ \t]*
@@ -1148,9 +1149,11 @@ _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[
                           r'[^\n,;.!?\d]{0,30}?\d{0,4}[ \t]*'
                           r'(?:→|->|=>|:|=|–)[ \t]*(\d{4,12})(?!\d)')
 _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
-_PASSPHRASE_SAID_PL = re.compile(_PASSPHRASE_SAID.pattern.replace('|jest|', '|jest|to|'))
 
 # %% ../nbs/00e_positions.ipynb #3d73fcfe
+# (Polish says it with `to` too, `hasło to …`; elsewhere `to` starts a purpose: `password to …`)
+_PASSPHRASE_SAID_PL = re.compile(_SAID_CLAUSE + _COPULAS + '|to' + _SAID_VALUE)
+
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
     polish = re.search(r'(?i)has(?:ło|lo|ła|la)$', text[max(0, at - 5):at])
@@ -1870,11 +1873,9 @@ SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
 _SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)(?P<v>[A-Za-z0-9]{8,11})'''
                           r'''(?=["'`]|[ \t]*(?:$|[,;}\n]))''', re.M)
 
-_kind = lambda c: 'd' if c.isdigit() else 'u' if c.isupper() else 'l'
-
 def short_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
-    changes = lambda v: sum(_kind(a) != _kind(b) for a, b in zip(v, v[1:]))
+    changes = lambda v: sum(a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:]))
     return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
             if _three_kinds(m['v']) and changes(m['v']) >= 4 and not name_like(m['v'])
             and not placeholder(m['v'])]
@@ -1907,10 +1908,13 @@ def credential_call_findings(text: str) -> list[Found]:
     "(start, end, kind) of each literal a credential's setter is given alone (`setPassword('…')`)."
     # (a passphrase's words hold a digit or a mark: a message's are words alone)
     spaced = lambda v: ' ' not in v or re.search(r"[^\w\s.,']|\d", v)
-    return [(*m.span(g), 'assigned-credential') for m in _CREDENTIAL_CALL.finditer(text)
-            for g in ('v' if m['v'] else 'spaced',)
-            if not _GETTER.match(m['f']) and not name_like(m[g]) and not placeholder(m[g])
-            and not re.match(r'[/$%{<]|\w+://', m[g]) and spaced(m[g])]
+    out = []
+    for m in _CREDENTIAL_CALL.finditer(text):
+        g = 'v' if m['v'] else 'spaced'
+        if (not _GETTER.match(m['f']) and not name_like(m[g]) and not placeholder(m[g])
+                and not re.match(r'[/$%{<]|\w+://', m[g]) and spaced(m[g])):
+            out.append((*m.span(g), 'assigned-credential'))
+    return out
 
 # %% ../nbs/00e_positions.ipynb #08a8ba16
 # one-time codes a service hands out in a list, after their name

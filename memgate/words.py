@@ -16,7 +16,7 @@ __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_L
            'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word', 'secret_name',
            'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
            'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
-           'row_name', 'member_name', 'element_name', 'said_name', 'merged']
+           'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -576,3 +576,12 @@ def merged(*layers: list[Found]) -> list[Found]:
             if i < last[2]: last[2:] = [i, k]
         else: out.append([s, e, i, k])
     return [(s, e, k) for s, e, _, k in out]
+
+# %% ../nbs/00d_words.ipynb #62d8b006
+def char_kinds(text: str,
+               symbols: bool = False   # other characters are a fourth kind, `s`
+               ) -> str:
+    "Each character's kind: `d` digit, `u` upper, `l` lower case (or other, unless `symbols`)."
+    kind = lambda c: ('d' if c.isdigit() else 'u' if c.isupper()
+                      else 'l' if c.islower() or not symbols else 's')
+    return ''.join(map(kind, text))
