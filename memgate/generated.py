@@ -13,9 +13,10 @@ from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
-           'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'generated', 'candidates',
-           'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words', 'hex_pairs',
-           'hex_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless', 'pseudonym']
+           'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'split_core', 'generated',
+           'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words',
+           'hex_pairs', 'hex_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless',
+           'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -118,21 +119,40 @@ def spelt_secret(spelt: str) -> bool:
              and len(set(spelt)) >= 6)
     return generated(spelt) or password_like(spelt) or bool(mixed and re.search(r'[^A-Za-z]', spelt))
 
+# %% ../nbs/00f_generated.ipynb #0e85a14c
+def split_core(text: str,
+               core: str,   # the longest run of letters and digits in `text`
+               ) -> str:
+    "The run of letters and digits to judge in `text`: its parts joined, where marks split a draw."
+    # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
+    # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
+    # (and a `+` between them, base64's: `u+wDWuL_PYdrrnoUWsTm` mixes two alphabets' marks, as
+    # a draw does)
+    joined, parts = re.sub(r'[-_+]', '', text.rstrip('=')), re.split(r'[-_+]', text.rstrip('='))
+    # (or when every part is long, or base64's padding ends it: a Fernet key's, not a name's words)
+    long_parts = min(map(len, parts)) >= 8 or text.endswith('=') and len(text) % 4 == 0 <= len(text) - 24
+    # (or every part of all three kinds itself, as no name's word is: `MHy8XrBo4_Hr6eKc8WD8`)
+    mixed_parts = all(len(p) >= 4 and _classes(p) == 3 for p in parts)
+    # (or two long parts, or parts each mixing kinds, as a name's words in one case do not:
+    # `QAyjLGQiqs_jErzyHwg7Z`, `10jsDO5F-l6Y-Z3f65_jczR`)
+    mixed_parts = mixed_parts or len(joined) >= 16 and (long_parts or all(
+        len(p) >= 3 and _classes(p) >= 2 and class_changes(p) >= 0.3 for p in parts))
+    # (of both cases: a package's scope joined by `+` is lower case, `@img+sharp-libvips-darwin-arm64`)
+    plus = ('+' in text.strip('+') and len(joined) >= 16
+            and not joined.islower() and not joined.isupper())
+    if ((len(core) < MIN_GENERATED or (long_parts or plus) and len(joined) > len(core))
+            and (_classes(joined) == 3 or plus) and _RUN.fullmatch(joined)
+            and (len(joined) >= 24 or mixed_parts and len(joined) >= MIN_GENERATED or plus)):
+        return joined
+    return core
+
 # %% ../nbs/00f_generated.ipynb #46217b95
 def generated(text: str) -> bool:
     "Whether `text` looks generated (a key, a token, a hash), not written."
     if spelt := spelt_hex(text): return spelt_secret(spelt)   # (`xxd -p`'s: what it spells, judged)
     core = max(_RUN.findall(text), key=len, default='')
-    # base64url's `-` and `_` split a token as often as a name's: joined, when long and of all three
-    # kinds (base64's padding after it: `…jnxBvxTk=`, a Fernet key's)
-    joined, parts = re.sub(r'[-_]', '', text.rstrip('=')), re.split(r'[-_]', text.rstrip('='))
-    # (or when every part is long, or base64's padding ends it: a Fernet key's, not a name's words)
-    long_parts = min(map(len, parts)) >= 8 or text.endswith('=') and len(text) % 4 == 0 <= len(text) - 24
-    # (or every part of all three kinds itself, as no name's word is: `MHy8XrBo4_Hr6eKc8WD8`)
-    mixed_parts = all(len(p) >= 4 and _classes(p) == 3 for p in parts)
-    if ((len(core) < MIN_GENERATED or long_parts and len(joined) > len(core)) and _classes(joined) == 3
-            and (len(joined) >= 24 or mixed_parts and len(joined) >= MIN_GENERATED) and _RUN.fullmatch(joined)):
-        core = joined
+    core = split_core(text, core)
+    joined = re.sub(r'[-_+]', '', text.rstrip('='))
     # a code in three or more groups of one length (`K7QM-2XPV-9RTN-4WJB-8HZC`, a licence's, a
     # recovery code), a product's prefix of a group or two before them (Unity's `F3-3S8R-XJ5D-…`,
     # `ALPG-RC-V4CTU-UGB6R-…`): its groups were made together, so they are judged together

@@ -20,24 +20,25 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'TOKEN_WORDS', 'SENT_CODE_PHRASES',
-           'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED', 'OPENED_STEMS', 'LOCKED',
-           'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST',
-           'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'prose_findings', 'marked_value_findings',
-           'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
-           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
-           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts', 'line_doubts',
-           'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'person_value_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'default_findings', 'within_defaults', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES', 'SECRET_NOUNS',
+           'TOKEN_WORDS', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED',
+           'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE',
+           'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED',
+           'SHORT_DRAWN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
+           'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped',
+           'prose_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
+           'value_for_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
+           'person_value_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
+           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
+           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
+           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings', 'default_findings',
+           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -816,7 +817,6 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
 SENT_CODE_WORDS = ('暗証番号 認証コード 確認コード 验证码 驗證碼 인증번호 otp смс-код sms-код sms-kod sms-koden '
                    'engångskod engångskoden').split()
-TOKEN_WORDS = ('token tokens secret apikey clé chave schlüssel klucz anahtar').split()
 # and those of two words or more (Czech, Indonesian, Greek, Hebrew)
 SENT_CODE_PHRASES = ['overovaci kod', 'ověřovací kód', 'jednorázový kód', 'kode otp',
                      'kode verifikasi', 'κωδικός επαλήθευσης', 'קוד אימות']
@@ -838,6 +838,17 @@ _PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'ala
             'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
             'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης',
             'ביטוי הסיסמה', 'user key', *_LETS_IN]
+
+# %% ../nbs/00e_positions.ipynb #76478c8a
+# (a secret, in people's languages; a column of them in a table holds credentials)
+SECRET_NOUNS = ('secret secrets segreto segreti secreto secretos segredo segredos geheimnis geheim '
+                'hemmelighet hemmeligheten hemmelighed hemmeligheden hemlighet hemligheten '
+                'salaisuus sekret sekrety секрет секреты 秘密 시크릿 비밀 rahasia sır').split()
+SECRET_NOUNS += ['bí mật', 'bi mat']
+# (and a key: what is said after it is one when it is shaped as a machine's)
+TOKEN_WORDS = ('token tokens apikey clé chave schlüssel klucz anahtar chiave nøkkel nøkkelen nøgle '
+               'nøglen nyckel nyckeln sleutel avain ключ khóa kunci 키 密钥 鍵 キー klíč ključ cheie '
+               'kulcs').split() + SECRET_NOUNS
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
@@ -924,6 +935,8 @@ _PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|f
 _NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only"
                               r"|secrets?|private|sensitive|admin)\b")
 _NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
+_STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//)[^\n]*\b'
+                            r'(?:not[ \t]+a[ \t]+real|fake|dummy|placeholder)\b')
 # a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
 # only the note right above it)
 _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
@@ -935,6 +948,9 @@ _OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase
 def said_public(text: str, s: int) -> bool:
     "Whether the note heading the value at `s`'s block says it is public (`# public`)."
     start = text.rfind('\n', 0, s) + 1
+    # (or its own line's comment says it stands in for one: `FAKE = "…"  # not a real credential`)
+    end = text.find('\n', s)
+    if _STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end): return True
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
     in_block = _BLOCK_LINE.match(text, start)
@@ -970,7 +986,8 @@ _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 _mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
                           and '=' not in v and _three_kinds(v))
 
-_COLON_AFTER = re.compile(r'[ \t]*[:：=]')
+# (a name or two may stand between: `khóa Etsy: …`, `key for Etsy: …`)
+_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,2}[ \t]*[:：=]')
 
 def _machine_value(text: str, s: int, e: int,
                    colon: bool = False, # said after a colon (`token：🐙LRu7Eq🍕3366!`)
@@ -987,7 +1004,11 @@ def _machine_value(text: str, s: int, e: int,
            and not re.search(r'[A-Za-z_]\w*[(\[{]|^\$', v))
     # (or, quoted, long and of no spaces: a licence's key, a signed blob)
     long = quoted and text[s - 1] == '`' and len(v) >= 40 and kinds >= 2 and not re.search(r'\s', v)
-    return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix or long)
+    # (or, after a colon, a short run of letters and digits changing kind as a draw's: `0z2p22sf9g`)
+    drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}', v) and re.search(r'\d', v) and sum(
+        a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:])) >= 4 and not name_like(v)
+    return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
+                or long or drawn)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -1018,6 +1039,18 @@ def _prose_value(text: str, t) -> tuple[int, int, bool]:
     # (a string's escaped line end is the text's, not the value's: `algorithm\r`)
     while e - s > 2 and re.match(r'\\[nrt]', text[e - 2:e]): e -= 2
     return s, e, False
+
+def _token_kept(text: str, m: re.Match, span: tuple[int, int], phrase) -> bool:
+    "Whether what prose says after a key's or a token's word `m` is no credential of a machine's."
+    if m[0].lower() not in _TOKEN_SAID: return False
+    # (words said whole hold a digit or a mark: `khóa: hỏi anh Minh` says who keeps it)
+    if span == phrase: return not re.search(r'[\d!@#$%^&*+=~]', text[span[0]:span[1]])
+    # a machine's credential said in prose is a run of letters and digits, its word not code's
+    # (`"secret", algorithms=…`, `token("foo")`); a licence's words: only a long quoted key
+    licence = m[0].lower() in LICENCE_SAID
+    return not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
+                and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))
+                and (not licence or span[1] - span[0] >= 40 and text[span[0] - 1] == '`'))
 
 # %% ../nbs/00e_positions.ipynb #963f0101
 def _next_to(text: str, at: int) -> tuple[int, int] | None:
@@ -1233,15 +1266,8 @@ def prose_findings(text: str) -> list[Found]:
         whole = phrase and (not span or inside and '=' not in text[at:phrase[0]])
         span = phrase if whole else span
         span = span and grouped(text, *span)
-        # a machine's credential said in prose is a run of letters and digits, its word not code's
-        # (`"secret", algorithms=…`, `token("foo")`)
-        # (or words said whole: a recovery key of words)
-        token = span and m[0].lower() in _TOKEN_SAID and span != phrase
-        licence = m[0].lower() in LICENCE_SAID     # (a licence's words: only a long quoted key)
-        if token and not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
-                          and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))
-                          and (not licence or span[1] - span[0] >= 40 and text[span[0] - 1] == '`')):
-            continue
+        # (a key's or a token's word: what a machine makes, or words said whole with a digit or a mark)
+        if span and _token_kept(text, m, span, phrase): continue
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
         if number: out += _number_list(text, span[1] if span else at, bool(span))
@@ -2018,7 +2044,9 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
 # %% ../nbs/00e_positions.ipynb #4cfe6b33
 def credential_header(header: str) -> bool:
     "Whether a table's column `header` names a credential: as a key's name, or a password's word in any language."
-    return secret_name(header, True) or any(w in PASSWORD_WORDS for w in re.split(r'[\s/()]+', header.lower()))
+    words = re.split(r'[\s/()]+', header.lower())
+    return (secret_name(header, True) or header.lower().strip() in SECRET_NOUNS
+            or any(w in PASSWORD_WORDS or w in SECRET_NOUNS for w in words))
 
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
@@ -2689,17 +2717,23 @@ def users_map_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #6cfe200a
 # a value said to be a part of one too long to send whole (`sending in two parts. part 1:
-# glpat-2TF…`, `first half: ASIANAAQOE`): that part, whatever its length
+# glpat-2TF…`, `first half: ASIANAAQOE`, `the rest is 0b72-00753b11`): that part, whatever its
+# length
 _PART_SAID = re.compile(r'(?i)\b(?:part[ \t]*[12]|(?:first|second|other|last)[ \t]+(?:half|part)'
-                        r'|the[ \t]+rest)[ \t]*[:：]\s*[`"\']?(?P<v>[^\s`"\']{6,})')
+                        r'|(?:the[ \t]+)?rest)(?:[ \t]*[:：]|[ \t]+is)'
+                        r'\s*[`"\']?(?P<v>[^\s`"\']{6,})')
 
 def part_findings(text: str) -> list[Found]:
     "(start, end, kind) of each part of a value said to be sent in parts."
     out = []
     for m in _PART_SAID.finditer(text):
         v = m['v'].rstrip('.,;)')
-        mixed = re.search(r'\d', v) and re.search('[A-Za-z]', v) or v.isupper() and len(v) >= 8
-        if mixed and not placeholder(v) and not plain_word(v):
+        # (its kinds changing as a draw's do, not a word's number: `the rest is history2`)
+        kinds = char_kinds(re.sub(r'[^A-Za-z0-9]', '', v))
+        drawn = sum(a != b for a, b in zip(kinds, kinds[1:])) >= 2
+        mixed = (re.search(r'\d', v) and re.search('[A-Za-z]', v) and drawn
+                 or v.isupper() and len(v) >= 8)
+        if mixed and not placeholder(v) and not plain_word(v) and '://' not in v:
             out.append((m.start('v'), m.start('v') + len(v), 'prose-credential'))
     return out
 

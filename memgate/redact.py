@@ -15,7 +15,7 @@ from .rules import (active_rules, default_rules, findings, random_allowlists, re
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            SECRET_WORDS,
-                           column_name, element_name, said_name,
+                           char_kinds, column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word,
@@ -289,6 +289,26 @@ def _dotted_run(text: str, s: int, e: int,
 _PART_BEFORE = re.compile(r'[A-Za-z0-9_+/=-]{4,}$')
 _PART_AFTER = re.compile(r'[A-Za-z0-9_+/=-]{4,}')
 
+# %% ../nbs/01_redact.ipynb #f871470e
+# (two marks at least, besides a call's brackets: `sha256(…)` is code)
+_MARKS = set('!@#$%^&*+~')
+_TOKEN_BEFORE = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~-]+$')
+_TOKEN_AFTER = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~-]+')
+
+def _drawn_token(text: str, s: int, e: int) -> tuple[int, int]:
+    "A random run with the rest of its token, where that is drawn from a password's marks too."
+    b, a = _TOKEN_BEFORE.search(text, max(0, s - 80), s), _TOKEN_AFTER.match(text, e)
+    ns, ne = b.start() if b else s, a.end() if a else e
+    # (a closing bracket the token did not open is the sentence's: `(key abc…)`)
+    while text[ne - 1:ne] == ')' and text.count('(', ns, ne) < text.count(')', ns, ne): ne -= 1
+    extra = text[ns:s] + text[e:ne]
+    # (a token stands alone: after a space, a quote or an assignment; before a space, a quote, a comma)
+    alone = ((ns == 0 or text[ns - 1] in ' \t\n"\'`=:')
+             and (ne == len(text) or text[ne] in ' \t\n"\'`,;'))
+    words = [w for w in re.findall('[A-Za-z]{4,}', extra) if w.lower() in dictionary()]
+    if alone and extra and len(_MARKS & set(extra)) >= 2 and not words: return ns, ne
+    return s, e
+
 # %% ../nbs/01_redact.ipynb #784768c0
 _LINE_MARK = re.compile(r'^[ \t]*\d+(?:→|\t)')
 
@@ -445,7 +465,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         if decodes_harmless(value, inner) or basic_stand_in(value) or leet:
             out.append((s, e, HARMLESS))
         else:
-            s, e = _dotted_run(text, *_glued_run(text, s, e), lambda p: decodes_harmless(p, inner))
+            s, e = _dotted_run(text, *_drawn_token(text, *_glued_run(text, s, e)),
+                               lambda p: decodes_harmless(p, inner))
             out.append((s, e, 'random#' + pseudonym(text[s:e], key)))
     # a value wrapped over lines of one length, its last shorter (`fold`, `xxd -p`, base64 at 76
     # columns): each line is its part, whatever it alone looks like
@@ -626,6 +647,7 @@ _QUERY_KEY = re.compile(r'[?&][\w.\[\]%-]{1,40}=$')
 _NEXT_PARAM = re.compile(r'&[\w.\[\]%-]{1,40}=')
 # prose's words joined are a passphrase (`parsnip_falcon_meadow_72`, `biscuit_1974537`, `arena.arrive.faint`)
 _JOINED_PHRASE = re.compile(r'[a-z]+(?:[_-][a-z]+){3,}[_-]?\d+|[A-Za-z]{3,12}[_.-]\d{4,}'
+                            r'|[A-Z][a-z]+(?:[_.-][A-Z][a-z]+){2,}[_.-]?\d+'   # (`Nectar_Iris_Sundial_34`)
                             r'|[a-z]{3,}(?:([_.-])[a-z]{3,})(?:\1[a-z]{3,}){2,}')
 
 def _value_end(text: str, s: int, e: int) -> tuple[int, re.Match | None]:
@@ -648,8 +670,7 @@ def _query_rest(text: str, s: int, e: int, kind: str) -> list[Found]:
             if secret_name(m[1], alone=True) and not placeholder(m[2])]
 _BOOLEANS = frozenset('true false none null nil yes no on off undefined'.split())
 # a tag's attributes or a generic's parameters before a value (`<h3 id="cookie-info">COOKIES`,
-# `Map<Password, Password> DIRECT`): the key was inside them (an element named for a secret holds
-# one)
+# `Map<Password, Password> DIRECT`): the key was inside them (a secret's element holds one)
 _CLOSED = re.compile(r'''<[^<>\n]*[\s,][^<>\n]*["'\w]>[ \t]*$''')
 _BRACKETED = re.compile(r'<[A-Za-z][\w.-]*>$')
 _ARN_OR_DIGEST = re.compile(r'(?:(?:^|[\s"\'=])arn:[\w:/.+-]*|(?i:\bsha(?:1|224|256|384|512)=))$')
@@ -952,14 +973,22 @@ def pasted_output_findings(text: str) -> list[Found]:
 # %% ../nbs/01_redact.ipynb #c8ddbd57
 # a value wrapped over the lines of a fenced block (`dp.st.prd.KymkN3nhL⏎zQ…`): each line one token,
 # two to four of them, none a path, a name's `=`, a label's `:` or a file's name (a listing's)
-_NO_PIECE = re.compile(r'[=:/]|\.[A-Za-z]{1,5}$')
+_NO_PIECE = re.compile(r'[:/]|=(?!=*$)|\.[A-Za-z]{1,5}$')
+# (or pasted after a line that introduces it, `copied from the dashboard (it wrapped, sorry):`:
+# two to twelve lines of one token, each piece of letters and digits mixed, as a draw's are)
+_PASTED_LINES = re.compile(r'(?m):[ \t]*\n((?:[ \t]*[^\s`]{4,}[ \t]*(?:\n|$)){2,12})'
+                           r'(?![ \t]*[^\s`]+[ \t]*(?:\n|$))')
+_mixed = lambda piece: len(set(char_kinds(re.sub(r'[^A-Za-z0-9]', '', piece)))) >= 2
 
 def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
     "(start, end, kind) of each line of a wrapped value that `taken` left, where it took another one."
     out = []
-    for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
+    fenced = FENCED_TOKENS.finditer(text) if '```' in text else ()
+    pasted = _PASTED_LINES.finditer(text) if ':\n' in text or ': \n' in text else ()
+    for m in (*fenced, *pasted):
         lines = [(m.start(1) + x.start(), m.start(1) + x.end()) for x in re.finditer(r'\S+', m[1])]
         if len(lines) < 2 or any(_NO_PIECE.search(text[a:b]) for a, b in lines): continue
+        if m.re is _PASTED_LINES and not all(_mixed(text[a:b]) for a, b in lines): continue
         hits = [next((k for s, e, k in taken if s < b and a < e), None) for a, b in lines]
         kind = next((k for k in hits if k), None)
         out += [(a, b, kind) for (a, b), k in zip(lines, hits) if kind and not k]

@@ -1,9 +1,9 @@
-"""Rounds 29 to 49's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 51's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
-at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9): each secret below is taken whole
-and each look-alike is sent as written."""
+at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
+round 51 at c889362): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -364,6 +364,25 @@ SECRETS = [   # (text, the value)
     # a section named for a credential holds it under `value`
     ('[general]\ntimezone = Europe/Lisbon\n\n[passphrase]\nvalue = walnut sleet quarry ember cobalt\n',
      'walnut sleet quarry ember cobalt'),
+    # round 51: a table's column of secrets named in people's languages; a key's word in them too, a name
+    # between it and its colon; a wrapped value's short pieces after the line that introduces them; the rest
+    # of a value cut short; a token drawn with base64's `+` and `_`; a Django key's marks; a prefixed hex
+    ('| Servizio | Utente | Segreto |\n|---|---|---|\n| iyzico | - | VlzHptUlTySskaMkpbWgMxxJNYQ4Ocf9 |\n',
+     'VlzHptUlTySskaMkpbWgMxxJNYQ4Ocf9'),
+    ('| Dịch vụ | Người dùng | Bí mật |\n|---|---|---|\n| Codecov | lan | 95887573-87d5-40f6-957c-f7d8e4814add |\n',
+     '95887573-87d5-40f6-957c-f7d8e4814add'),
+    ('Đây là khóa Etsy: 0z2p22sf9g', '0z2p22sf9g'),
+    ('Her er dashboard-nøkkelen: Nectar_Iris_Sundial_34', 'Nectar_Iris_Sundial_34'),
+    ('Her er PagerDuty-nøkkelen: u+wDWuL_PYdrrnoUWsTm', 'u+wDWuL_PYdrrnoUWsTm'),
+    ('[User] copied from the Airtable dashboard (it wrapped, sorry):\npatggTOQir1SuvVO2.514ca10\n'
+     '34021873360c41fc90eac2020\ndc81a41d64c159bc119cf5295\nedd2982\n[Assistant] Got it', 'edd2982'),
+    ('(it wrapped, sorry):\n6Ly7PqybLj7B7QdzaTh\nQAyjLGQiqs_jErzyHwg7Z\n\n[Assistant] Got it', 'QAyjLGQiqs_jErzyHwg7Z'),
+    ('[User] the rest is 0b72-00753b11', '0b72-00753b11'),
+    ('sorry, terminal cut it. rest: RYbvcXI2AZ_Xg=', 'RYbvcXI2AZ_Xg='),
+    ('ERROR auth failed for key=e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d) (status=401)',
+     'e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d)'),
+    ("[User] ok here's the WooCommerce one, please don't commit it: `ck_7671d023a4baf6477cd6fe8a69ca8d4dbe690d1a`",
+     'ck_7671d023a4baf6477cd6fe8a69ca8d4dbe690d1a'),
 ]
 
 LOOK_ALIKES = [
@@ -573,7 +592,12 @@ LOOK_ALIKES = [
     # an encoder given a string for no credential; a reference's default under no secret's name
     "Tool: Bash\n  command: echo -n 'hello world' | base64\n  description: Check the encoding",
     'DB=${DB_HOST:-localhost}',
+    # round 51: a fixture's value its own line's comment says is no real one; a call's brackets around a run;
+    # a key's word before a name; the rest of a story
+    '     3→FAKE_TOKEN = "test_secret_000091"  # not a real credential\n',
+    'the primary key: user_id', 'the rest is history2', 'Files:\nREADME.md\nsetup.py\n',
 ]
+
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
     "`-p 'X' 'RETURN 1'`: two words of argv, not a literal continued."
