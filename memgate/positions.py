@@ -27,18 +27,18 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SHORT_DRAWN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
            'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
            'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped',
-           'prose_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
-           'value_for_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
-           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'pasted_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
-           'person_value_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
-           'table_findings', 'argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
-           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
-           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings', 'default_findings',
-           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'position_findings']
+           'prose_findings', 'bracketed_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
+           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
+           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
+           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'short_token_doubts', 'person_value_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -935,8 +935,9 @@ _PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|f
 _NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only"
                               r"|secrets?|private|sensitive|admin)\b")
 _NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
-_STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//)[^\n]*\b'
-                            r'(?:not[ \t]+a[ \t]+real|fake|dummy|placeholder)\b')
+_PUBLIC_LABEL = re.compile(r'(?i)\(public\)|\bpublishable\b|\bfor the (?:browser|frontend)\b'
+                           r'|\bsafe to (?:share|expose|commit)\b')
+_STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder)\b')
 # a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
 # only the note right above it)
 _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
@@ -948,9 +949,11 @@ _OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase
 def said_public(text: str, s: int) -> bool:
     "Whether the note heading the value at `s`'s block says it is public (`# public`)."
     start = text.rfind('\n', 0, s) + 1
-    # (or its own line's comment says it stands in for one: `FAKE = "…"  # not a real credential`)
-    end = text.find('\n', s)
-    if _STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end): return True
+    # (or its own line's comment says it stands in for one, `FAKE = "…"  # not a real credential`,
+    # or its label says it is public, `- reCAPTCHA site key (public): …`)
+    end, label = text.find('\n', s), text[start:s]
+    if (_STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end)
+            or _PUBLIC_LABEL.search(label) and not _NOT_PUBLIC_NOTE.search(label)): return True
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
     in_block = _BLOCK_LINE.match(text, start)
@@ -986,8 +989,8 @@ _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 _mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
                           and '=' not in v and _three_kinds(v))
 
-# (a name or two may stand between: `khóa Etsy: …`, `key for Etsy: …`)
-_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,2}[ \t]*[:：=]')
+# (a name or a few words may stand between: `khóa Etsy: …`, `klucz do shared account: …`)
+_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,3}[ \t]*[:：=]')
 
 def _machine_value(text: str, s: int, e: int,
                    colon: bool = False, # said after a colon (`token：🐙LRu7Eq🍕3366!`)
@@ -1007,8 +1010,10 @@ def _machine_value(text: str, s: int, e: int,
     # (or, after a colon, a short run of letters and digits changing kind as a draw's: `0z2p22sf9g`)
     drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}', v) and re.search(r'\d', v) and sum(
         a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:])) >= 4 and not name_like(v)
+    # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
+    phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
-                or long or drawn)
+                or long or drawn or phrase)
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -1271,6 +1276,25 @@ def prose_findings(text: str) -> list[Found]:
         if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
         if number: out += _number_list(text, span[1] if span else at, bool(span))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #89c6fb77
+# a credential's word, then its value in brackets (`secret (151034)`); not `password (optional)`
+_BRACKETED_AFTER = re.compile(
+    r'(?i)(?<![\w-])(?:' + '|'.join(sorted(map(re.escape, set(PASSWORD_WORDS) | set(TOKEN_WORDS)),
+                                          key=len, reverse=True))
+    + r')[ \t]+\((?P<v>[^()\n]{4,100})\)')
+
+def bracketed_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value given in brackets right after a credential's word."
+    out = []
+    for m in _BRACKETED_AFTER.finditer(text):
+        v, words = m['v'], m['v'].split()
+        pin = re.fullmatch(r'\d{4,12}', v)
+        token = len(words) == 1 and _random_enough(v) and not placeholder(v)
+        drawn = 5 <= len(words) <= 12 and all(w.isalpha() and w.islower() for w in words)
+        if pin or token or drawn and not set(words) & _FUNCTION_WORDS:
+            out.append((*m.span('v'), 'prose-credential'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #9946b71a
@@ -1749,6 +1773,15 @@ def colon_rest_doubts(text: str) -> list[Found]:
                 and not placeholder(v) and not re.search(r'[=(){}\[\]]', v)):
             out.append((*m.span('v'), COLON_REST))
     return out
+
+# %% ../nbs/00e_positions.ipynb #d84dde0f
+def to_line_rest(text: str, found: list[Found]) -> list[Found]:
+    "`found`, a prose value that is one ordinary word starting a line's rest after a colon widened to it."
+    if not any(k.startswith('prose') for *_, k in found): return found
+    rests = {a: b for a, b, _ in colon_rest_doubts(text)}
+    word = lambda v: bool(re.fullmatch(r"[A-Za-z]+(?:['’][a-z]{1,2})?", v))
+    return [(s, rests[s], k) if k.startswith('prose') and rests.get(s, e) > e and word(text[s:e])
+            else (s, e, k) for s, e, k in found]
 
 # %% ../nbs/00e_positions.ipynb #2e9bcd1e
 # why a fenced block's lone tokens are listed: pasted alone, one to four lines of one token each, a
@@ -2755,4 +2788,5 @@ def position_findings(text: str) -> list[Found]:
                   insert_findings(text), struct_print_findings(text), repl_findings(text),
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
-                  value_for_findings(text), section_value_findings(text), capability_url_findings(text))
+                  value_for_findings(text), section_value_findings(text), capability_url_findings(text),
+                  bracketed_findings(text))

@@ -24,7 +24,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
 from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header,
                                position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
-                               secret_file, unquote, within_defaults)
+                               secret_file, to_line_rest, unquote, within_defaults)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
                               wrapped_runs, pseudonym, word_share, wordlike)
 
@@ -1005,7 +1005,8 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
              if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
     review = random_review(text)
-    positions = _not_code(text, merged(position_findings(text), pasted_output_findings(text)))
+    positions = merged(position_findings(text), pasted_output_findings(text))
+    positions = to_line_rest(text, _not_code(text, positions))
     drawn = [r for r in review if r[2].startswith('random#')]
     positions += wrapped_pieces(text, rules + positions + drawn)
     # (a value a note above it says is public is no credential, whatever its name's position says)

@@ -383,6 +383,15 @@ SECRETS = [   # (text, the value)
      'e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d)'),
     ("[User] ok here's the WooCommerce one, please don't commit it: `ck_7671d023a4baf6477cd6fe8a69ca8d4dbe690d1a`",
      'ck_7671d023a4baf6477cd6fe8a69ca8d4dbe690d1a'),
+    # a value in brackets after its word, a model's aside; a quoted passphrase after a key's word and a colon
+    ('(thinking) Earlier the user gave the disk encryption secret (arrow opal willow shadow lotus reef nickel).',
+     'arrow opal willow shadow lotus reef nickel'),
+    ('Earlier the user gave the card terminal secret (151034). The 401 probably means', '151034'),
+    ('[User] Tu masz klucz do shared account: `oasis 78 thistle shadow coral, fig!`',
+     'oasis 78 thistle shadow coral, fig!'),
+    # a line's rest after its colon, where prose took only its first word, an ordinary one
+    ('I generated a fresh value for `DB_PASSWORD`: it\'s beacon "flint" 633\nStore it in your password manager.',
+     'it\'s beacon "flint" 633'),
 ]
 
 LOOK_ALIKES = [
@@ -596,6 +605,11 @@ LOOK_ALIKES = [
     # a key's word before a name; the rest of a story
     '     3→FAKE_TOKEN = "test_secret_000091"  # not a real credential\n',
     'the primary key: user_id', 'the rest is history2', 'Files:\nREADME.md\nsetup.py\n',
+    # a test's own stand-ins; a Windows shell's variable; a serial in a listing; a label saying public
+    '     8→    monkeypatch.setenv("API_TOKEN_0", "test_key_abc12318")\n',
+    'STRIPE_SECRET_KEY=%SENDGRID_API_KEY%\n', '[ToolResult] terminal_serial          SN-DI4W-FV5M-QNSD\n',
+    '- reCAPTCHA *site* key (public): 6LJiU6cd5LRaWoTxiSaBRZOQqKTqAA-OXyOkjmLB\n',
+    'the password (optional) field', 'set the password (min 12 chars)',
 ]
 
 
