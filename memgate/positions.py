@@ -989,8 +989,9 @@ _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 _mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
                           and '=' not in v and _three_kinds(v))
 
-# (a name or a few words may stand between: `khóa Etsy: …`, `klucz do shared account: …`)
-_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,3}[ \t]*[:：=]')
+# (a name or a few words may stand between: `khóa Etsy: …`, `klucz do shared account: …`; or a
+# question that asks for it: `Kannst du den Etsy-Token einbauen? …`)
+_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,3}[ \t]*[:：=?]')
 
 def _machine_value(text: str, s: int, e: int,
                    colon: bool = False, # said after a colon (`token：🐙LRu7Eq🍕3366!`)
@@ -1008,8 +1009,9 @@ def _machine_value(text: str, s: int, e: int,
     # (or, quoted, long and of no spaces: a licence's key, a signed blob)
     long = quoted and text[s - 1] == '`' and len(v) >= 40 and kinds >= 2 and not re.search(r'\s', v)
     # (or, after a colon, a short run of letters and digits changing kind as a draw's: `0z2p22sf9g`)
-    drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}', v) and re.search(r'\d', v) and sum(
-        a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:])) >= 4 and not name_like(v)
+    # (or in groups, a recovery code's: `82n04-a682k`)
+    drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,3}', v) and re.search(
+        r'\d', v) and sum(a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:])) >= 3 and not name_like(v)
     # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
     phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
@@ -1053,7 +1055,9 @@ def _token_kept(text: str, m: re.Match, span: tuple[int, int], phrase) -> bool:
     # a machine's credential said in prose is a run of letters and digits, its word not code's
     # (`"secret", algorithms=…`, `token("foo")`); a licence's words: only a long quoted key
     licence = m[0].lower() in LICENCE_SAID
-    return not (text[m.start() - 1:m.start()] not in '"\'`.(_$'
+    # (a text's first word has nothing before it: `text[-1:0]` is '', which `in` finds in any string)
+    before = text[max(0, m.start() - 1):m.start()] or ' '
+    return not (before not in '"\'`.(_$'
                 and _machine_value(text, *span, bool(_COLON_AFTER.match(text, m.end())))
                 and (not licence or span[1] - span[0] >= 40 and text[span[0] - 1] == '`'))
 
@@ -1300,9 +1304,11 @@ def bracketed_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #9946b71a
 # a value with a password's marks (cases, digits and a mark mixed) right after a credential's word,
 # no copula between: a log's `403 using key saddle\LANTERN/canyon#7101`
-_WORD_THEN = re.compile(r'(?i)(?<![\w-])(?:key|token|secret|passphrase)(?P<is>[ \t]+(?:is|was))?'
+_WORD_THEN = re.compile(r'(?i)(?<![\w-])(?P<w>key|token|secret|passphrase|credential)(?P<is>[ \t]+(?:is|was))?'
                         r'[ \t]+'
-                        r'(?P<v>[^\s`"\'(){}\[\]<>,;][^\s`"(){}\[\]<>,;]{7,63}?)(?=[.,;)]?(?:\s|$))')
+                        # (or four groups of four letters, an app password's: `kpft caqw ywth hrpb`)
+                        r'(?P<v>(?-i:[a-z]{4}(?: [a-z]{4}){3})'
+                        r'|[^\s`"\'(){}\[\]<>,;][^\s`"(){}\[\]<>,;]{7,63}?)(?=[.,;)]?(?:\s|$))')
 
 def marked_value_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value with a password's marks right after a credential's word."
@@ -1311,10 +1317,12 @@ def marked_value_findings(text: str) -> list[Found]:
     marked = lambda v: (_three_kinds(v) and re.search(r'[^\w.:-]', v)
                         and not re.match(r'[/~.$@#%]', v)
                         and '://' not in v and not placeholder(v) and not kept_by_shape(v))
-    # (or, said to be it, a key's long hex: `ok the key is c2d98fc8…`)
-    hex_ = lambda m: m['is'] and re.fullmatch(r'[0-9a-fA-F]{32,64}', m['v'])
+    # (or, said to be it, a key's long hex: `ok the key is c2d98fc8…`; a credential's, a secret's or
+    # a token's needs no copula, as a key's fingerprint does)
+    hex_ = lambda m: ((m['is'] or m['w'].lower() != 'key') and re.fullmatch(r'[0-9a-fA-F]{32,64}', m['v']))
+    groups = lambda v: ' ' in v and not any(w in dictionary() for w in v.split())
     return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text)
-            if marked(m['v']) or hex_(m)]
+            if marked(m['v']) or hex_(m) or groups(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
@@ -1929,14 +1937,17 @@ def passphrase_doubts(text: str) -> list[Found]:
 # generator's does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as
 # random, so a doubt
 SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
-_SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)(?P<v>[A-Za-z0-9]{8,11})'''
+_SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)'''
+                          r'''(?P<v>[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})'''
                           r'''(?=["'`]|[ \t]*(?:$|[,;}\n]))''', re.M)
 
 def short_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
     changes = lambda v: sum(a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:]))
+    # (or two groups of letters and digits, a recovery code's: `459c2-77e99`)
+    kinds = lambda v: _three_kinds(v) or '-' in v and re.search(r'\d', v) and re.search('[a-z]', v)
     return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
-            if _three_kinds(m['v']) and changes(m['v']) >= 4 and not name_like(m['v'])
+            if kinds(m['v']) and changes(m['v'].replace('-', '')) >= 4 and not name_like(m['v'])
             and not placeholder(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #f5ed1a87
@@ -1981,7 +1992,7 @@ def credential_call_findings(text: str) -> list[Found]:
 # (in the languages people paste them in: `códigos de recuperação`, `codes de secours`,
 # `Wiederherstellungscodes`)
 _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?'
-                    r'[ \t-]+codes?\b'
+                    r'[ \t-]+(?:codes?|creds|credentials?)\b'
                     r'|\bc[óo]digos?[ \t]+de[ \t]+(?:recupera[çc][ãa]o|recuperaci[óo]n|respaldo|backup|seguran[çc]a)'
                     r'|\bcodes?[ \t]+de[ \t]+(?:r[ée]cup[ée]ration|secours|sauvegarde)'
                     r'|\bcodici[ \t]+di[ \t]+(?:recupero|backup)'
@@ -1996,7 +2007,7 @@ _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mf
                     r'|(?:복구|백업)[ \t]*코드)'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[:：]?')
 # every branch of it holds one of these
-_CODES_GATE = Gate(['code', 'codig', 'códig', 'codici', 'kod', 'код', 'mã',
+_CODES_GATE = Gate(['code', 'cred', 'codig', 'códig', 'codici', 'kod', 'код', 'mã',
                     'コード', '码', '碼', '코드'])
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')
@@ -2288,7 +2299,9 @@ def secret_file(path: str) -> bool:
     "Whether a file's name says it holds a credential (`.vault_pass`, `db_password.txt`; not `.pub`, code or config)."
     # its name without its last extension (`github-recovery-codes.txt`)
     stem = re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', path)[-1].lstrip('.'))
-    return bool(secret_name(stem)) and not _NOT_A_SECRET_FILE.search(path)
+    # (or its folder's: `secrets/codes.txt`, `.credentials/ops`)
+    kept_in = re.search(r'(?i)(?:^|[\\/])\.?(?:secrets?|credentials|private)[\\/][^\\/]+$', path)
+    return bool(secret_name(stem) or kept_in) and not _NOT_A_SECRET_FILE.search(path)
 
 # %% ../nbs/00e_positions.ipynb #bda8352d
 # a diff's hunk that makes a file of one line, or changes its one line: that line is all of it
@@ -2431,6 +2444,7 @@ _SUBSTITUTED = re.compile(r'(?P<flag>--?[A-Za-z][\w-]*)(?:[ \t]+|=)<\([ \t]*'
 _HERE_STRING = re.compile(r'''<<<[ \t]*(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"'''
                           r'''|(?P<bare>[^\s'"|;&<>$`]+))''')
 _FROM_STDIN = re.compile(r'(?<![\w.-])([A-Za-z_][\w.-]*)=(?:@?-|@/dev/stdin)(?!\S)')
+_ENV_NAME = re.compile(r'(?<![\w$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])')
 _before = lambda text, m: text[text.rfind('\n', 0, m.start()) + 1:m.start()]
 
 def piped_findings(text: str) -> list[Found]:
@@ -2444,7 +2458,8 @@ def piped_findings(text: str) -> list[Found]:
     # `vault kv put path recovery_codes=@/dev/stdin <<< "…"`)
     for m in _HERE_STRING.finditer(text) if '<<<' in text else ():
         group, line = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None), _before(text, m)
-        named = any(secret_name(n) for n in _FROM_STDIN.findall(line))
+        # (or a secret's name it sets from it: `vercel env add SNYK_TOKEN production <<< '…'`)
+        named = any(secret_name(n) for n in _FROM_STDIN.findall(line) + _ENV_NAME.findall(line))
         if (named or _READS_STDIN.match(line)) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     for m in _SUBSTITUTED.finditer(text) if '<(' in text else ():

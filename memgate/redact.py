@@ -11,7 +11,7 @@ import re2
 from collections import Counter
 from dataclasses import dataclass, field
 from .found import FindingsStore
-from .rules import (active_rules, default_rules, findings, random_allowlists, redaction_rules,
+from .rules import (active_rules, default_rules, findings, line_at, random_allowlists, redaction_rules,
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
                            SECRET_WORDS,
@@ -32,7 +32,7 @@ from .generated import (checked_id, decodes_harmless, every_candidate, generated
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
            'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
-           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading',
+           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'one_token',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
            'template_only', 'pattern_regex', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
            'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
@@ -414,8 +414,7 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     "What keeps the run `text[s:e]`: an allowlist, as it stands or under its column's or member's name."
     value = text[s:e]
     line_start = text.rfind('\n', 0, s) + 1
-    line_end = text.find('\n', e)
-    before, line = text[line_start:e], text[line_start:len(text) if line_end < 0 else line_end]
+    before, line = text[line_start:e], line_at(text, s, e)
     # (a secret's word in a clause of its own, nearer than an id's or a digest's, names it:
     # `…the temp layer, key is V` is read from its clause on; `Our publishable key is V` is one)
     said = _SAID_OF.search(before, 0, len(before) - len(value))
@@ -435,6 +434,23 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         if last and (last[0] in THING_ID_WORDS or _DIGEST_WORD.fullmatch(last[0])):
             return SAID_AN_ID
     return LISTING_ID if listing_id(text, s, e) else None
+
+# %% ../nbs/01_redact.ipynb #c9ace02f
+# what may stand between two random runs of one token: a short piece with a mark no name holds
+_BETWEEN_RUNS = re.compile(r'(?=[^\s"\'`<>|=/]*[%!#$^&*~+])[^\s"\'`<>|=/]{1,24}')
+
+def one_token(text: str, found: list[Found], key: bytes = b'') -> list[Found]:
+    "`found` (sorted), two random runs of one token with marks between them joined into one."
+    out: list[Found] = []
+    for s, e, why in found:
+        last = out[-1] if out else None
+        # (or a digest's hex that signs it, kept alone: a Rails cookie's `…%--8887a029…`)
+        signs = why.startswith('random#') or re.fullmatch(r'-*[0-9a-f]{32,128}', text[s:e])
+        if (last and signs and last[2].startswith('random#')
+                and _BETWEEN_RUNS.fullmatch(text, last[1], s)):
+            out[-1] = (last[0], e, 'random#' + pseudonym(text[last[0]:e], key))
+        else: out.append((s, e, why))
+    return out
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
 _LEET = str.maketrans('013457', 'oieast')
@@ -475,8 +491,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     # (a line alone may decode harmless, a JSON's start, where the whole decodes to a key's file)
     wrapped = {(s, e) for s, e, j in wrapped_runs(text)
                if not inside(s, e) and (not whole(text[s:e]) or _decodes_otherwise(j, inner))}
-    return sorted([f for f in out if f[:2] not in wrapped]
-                  + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped])
+    return one_token(text, sorted([f for f in out if f[:2] not in wrapped]
+        + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped]), key)
 
 # %% ../nbs/01_redact.ipynb #83f4766a
 def random_findings(text: str, key: bytes = b'') -> list[Found]:
@@ -1261,7 +1277,9 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         elif (start := _STARTS_REDACTED.match(b)) and (half := _first_half(a)) is not None:
             # and its first half, when what follows the seam was taken
             out[i] = a[:half] + f'[REDACTED:{start[1]}]'
-        else: out[i], out[i + 1] = _across(a, b, counts, known)
+        # (a tool's call and its output are two authors' texts: no value is cut between them, `…
+        # description: md5` then `ba72e64b…  media/logo.png`)
+        elif not command: out[i], out[i + 1] = _across(a, b, counts, known)
     return out
 
 # %% ../nbs/01_redact.ipynb #fa3b71d7

@@ -17,7 +17,7 @@ from .domain import MemgateError
 # %% auto #0
 __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
            'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'uses_defaults', 'redaction_rules',
-           'random_allowlists', 'kept_by_shape', 'wrapped_end', 'decoded_findings', 'findings', 'stand_ins',
+           'random_allowlists', 'kept_by_shape', 'wrapped_end', 'decoded_findings', 'line_at', 'findings', 'stand_ins',
            'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
@@ -374,6 +374,15 @@ def decoded_findings(rs: RuleSet, text: str) -> list[tuple[int, int, str]]:
 # (after grep's line number too: `secrets.rs:7:AWS_SECRET_ACCESS_KEY=…`, a file's name let through)
 _ASSIGNED = re.compile(r'(?:\d+:)?[A-Za-z_][\w.-]*[ \t]*[:=]')
 
+# %% ../nbs/00a_rules.ipynb #614edf1c
+_RECORD_MARK = re.compile(r'\[[A-Z][A-Za-z]+\] ')
+
+def line_at(text: str, s: int, e: int) -> str:
+    "The line of `text` that holds `text[s:e]`, without a rendered record's mark before it (`[ToolResult] `)."
+    start, end = text.rfind('\n', 0, s) + 1, text.find('\n', e)
+    if (m := _RECORD_MARK.match(text, start)) and m.end() <= s: start = m.end()
+    return text[start:len(text) if end < 0 else end]
+
 # %% ../nbs/00a_rules.ipynb #5a4ef5b1
 def findings(rs: RuleSet, text: str,
              decode: bool = True, # also look inside base64 values
@@ -400,7 +409,7 @@ def findings(rs: RuleSet, text: str,
                 if s < 0 or e <= s: continue
                 secret = text[s:e]
                 if '[REDACTED:' in secret or (r.entropy and entropy(secret) < r.entropy): continue
-                line = text[text.rfind('\n', 0, s) + 1:(text.find('\n', e) + 1 or len(text) + 1) - 1]
+                line = line_at(text, s, e)
                 # (code read as a value, `CFG["x"].get("password`, hides no pair in it: read on from it)
                 if s > m.start() and re.search(r'["\'(\[]', secret): todo.append((s, m.end() + 300))
                 if any(x.allows(secret, text[m.start():m.end()], line) for x in lists):

@@ -304,7 +304,6 @@ _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|e
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo
     |generate[-_ ]with|openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
-    |(?:test|fixture|sample|demo)[-_](?:api[-_]?)?(?:key|secret|token|password|pass)s?(?:[-_].*)?
     |(?:insert|enter|paste|put)[-_](?:[a-z]+[-_]){0,3}
      (?:key|token|secret|password|pass|here|id|url|uri|value)s?
     |my[-_]?(?:secret

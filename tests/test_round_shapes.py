@@ -1,9 +1,9 @@
-"""Rounds 29 to 51's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 52's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
-round 51 at c889362): each secret below is taken whole and each look-alike is sent as written."""
+round 51 at c889362, round 52 at 01e17cc): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -392,6 +392,22 @@ SECRETS = [   # (text, the value)
     # a line's rest after its colon, where prose took only its first word, an ordinary one
     ('I generated a fresh value for `DB_PASSWORD`: it\'s beacon "flint" 633\nStore it in your password manager.',
      'it\'s beacon "flint" 633'),
+    # round 52: a credential's word and its value, no copula (an app password's groups, a token's hex); a list
+    # of codes after recovery's credentials; a key's word and a recovery code's groups after a colon; a file in
+    # a secrets folder printed; a here-string given to a command that sets a secret's name; a cookie that `%`
+    # cuts; a question that asks for the token, then it
+    ('(thinking) The user gave the Gmail SMTP credential kpft caqw ywth hrpb; I should put it in the env file',
+     'kpft caqw ywth hrpb'),
+    ('The user gave the Datadog credential 0cd09f04d5fc122be79c73d5f8f932dae926f1f7; I should put it',
+     '0cd09f04d5fc122be79c73d5f8f932dae926f1f7'),
+    ("[User] 2FA recovery creds from the dashboard:\nxpx3a-xb0wm\nplease don't log it", 'xpx3a-xb0wm'),
+    ('[User] Voici le token 2FA recovery : 82n04-a682k\ntu peux le mettre dans la config ?', '82n04-a682k'),
+    ("  command: vercel env add SNYK_TOKEN production <<< '7c939414-16ec-4f28-a0e6-9ab7860f060f'\n",
+     '7c939414-16ec-4f28-a0e6-9ab7860f060f'),
+    ('- `_app_session` = `DoX2SjIhz4DzvceX%kSrWZIqrGOgjBhoI6COWmBlbWo4F6zRcUWenXS0UBebucTo%9%vHWcFPSzu64kg8xInO'
+     'Wt1lwOGg%QbkF1Gi4e5%UPP5lRqPjHeOQ7vg5FKs9TIiaKoUrVUMS4swfHHyKVZXsFZnp9gUBP42DlfjvqN8hJkfHomv97G`\n',
+     'QbkF1Gi4e5'),
+    ('[User] Kannst du den Etsy-Token einbauen? wghd0mgzr8\n\n[Assistant] Got it', 'wghd0mgzr8'),
 ]
 
 LOOK_ALIKES = [
@@ -610,6 +626,12 @@ LOOK_ALIKES = [
     'STRIPE_SECRET_KEY=%SENDGRID_API_KEY%\n', '[ToolResult] terminal_serial          SN-DI4W-FV5M-QNSD\n',
     '- reCAPTCHA *site* key (public): 6LJiU6cd5LRaWoTxiSaBRZOQqKTqAA-OXyOkjmLB\n',
     'the password (optional) field', 'set the password (min 12 chars)',
+    # round 52: the passwords every tutorial and test shows; a test's own stand-in; a checksum tool's listing
+    # after a record's mark; a signing key's fingerprint; an output after its call's description (no seam)
+    '     9→    return User.objects.create_user("tester@example.com", password="Passw0rd!")\n',
+    'password="hunter2"\n', 'password="test-password-123"\n',
+    '[ToolResult] ba72e64b3409626c0fe3ddb04a55b560  media/logo.png\n',
+    'signing key 0cd09f04d5fc122be79c73d5f8f932dae926f1f7 was used',
 ]
 
 
@@ -758,3 +780,11 @@ def test_a_phrase_shaped_as_a_passphrase_is_named_for_review():
     text = 'auth("Heron Kettle 1987.")\nKEY=my kettle ate 14 lemons, truly!\nprint("Hello, world")\n'
     named = [text[s:e] for s, e, _ in passphrase_doubts(text)]
     assert named == ['Heron Kettle 1987.', 'my kettle ate 14 lemons, truly!']
+
+
+def test_a_tools_call_and_its_output_cut_no_value_between_them():
+    "`description: md5`, then `ba72e64b…  media/logo.png`: two authors' texts, no hash across them (round 52)."
+    from memgate.redact import redact_seams
+    call = '[Assistant] Tool: Bash\n  command: md5sum media/logo.png\n  description: md5'
+    output = '[ToolResult] ba72e64b3409626c0fe3ddb04a55b560  media/logo.png\n'
+    assert redact_seams([call, output]) == [call, output]
