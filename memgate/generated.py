@@ -562,7 +562,8 @@ def decodes_harmless(token: str, inner) -> bool:
     # what it says is judged as text: a secret in it, a generated value, or `user:password` (HTTP
     # Basic's) is none
     # (but a name and settings after its colon is no login: `flags:checkout_v2=on;search_v3=off`)
-    login = re.fullmatch(r'[\w.@+-]{1,64}:\S{4,}', plain) and not re.fullmatch(
+    # (a passphrase's spaces too: `deploy:my biscuit eats 11 thistles every Friday, mercury!`)
+    login = re.fullmatch(r'[\w.@+-]{1,64}:(?:\S{4,}|(?! )[^\n]{8,})', plain) and not re.fullmatch(
         r'[\w.@+-]+:(?:\w+=[\w.-]*[;,&])+\w+=[\w.-]*', plain)
     # (and a password encoded, one run a generator mixed: `echo 'THdS…' | base64 -d`)
     mixed = re.fullmatch(r'[^\s{}\[\]":,]{8,64}', plain.strip()) and password_like(plain.strip())

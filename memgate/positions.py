@@ -21,8 +21,8 @@ from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_L
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES', 'SECRET_NOUNS',
-           'TOKEN_WORDS', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY', 'OPENED',
-           'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE',
+           'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY',
+           'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE',
            'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED',
            'SHORT_DRAWN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
            'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
@@ -32,13 +32,13 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
            'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
            'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'short_token_doubts', 'person_value_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'part_findings', 'position_findings']
+           'passphrase_doubts', 'short_token_doubts', 'person_value_findings', 'bare_name_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -849,6 +849,10 @@ SECRET_NOUNS += ['bí mật', 'bi mat']
 TOKEN_WORDS = ('token tokens apikey clé chave schlüssel klucz anahtar chiave nøkkel nøkkelen nøgle '
                'nøglen nyckel nyckeln sleutel avain ключ khóa kunci 키 密钥 鍵 キー klíč ključ cheie '
                'kulcs').split() + SECRET_NOUNS
+# an app-specific password's shape, Google's and Apple's: four groups of four letters, no words
+APP_PASSWORD = r'[a-z]{4}(?:[- ][a-z]{4}){3}'
+_app_password = lambda v: (re.fullmatch(APP_PASSWORD, v)
+                           and not any(w in dictionary() for w in re.split('[- ]', v)))
 
 # %% ../nbs/00e_positions.ipynb #861aee00
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
@@ -937,7 +941,7 @@ _NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?o
 _NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
 _PUBLIC_LABEL = re.compile(r'(?i)\(public\)|\bpublishable\b|\bfor the (?:browser|frontend)\b'
                            r'|\bsafe to (?:share|expose|commit)\b')
-_STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder)\b')
+_STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder|fixture)\b')
 # a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
 # only the note right above it)
 _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
@@ -991,7 +995,7 @@ _mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[
 
 # (a name or a few words may stand between: `khóa Etsy: …`, `klucz do shared account: …`; or a
 # question that asks for it: `Kannst du den Etsy-Token einbauen? …`)
-_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,3}[ \t]*[:：=?]')
+_COLON_AFTER = re.compile(r'(?:[ \t]+[\w.-]{1,20}){0,5}[ \t]*[:：=?]')
 
 def _machine_value(text: str, s: int, e: int,
                    colon: bool = False, # said after a colon (`token：🐙LRu7Eq🍕3366!`)
@@ -1015,7 +1019,7 @@ def _machine_value(text: str, s: int, e: int,
     # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
     phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
-                or long or drawn or phrase)
+                or long or drawn or phrase or _app_password(v))
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -1307,7 +1311,7 @@ def bracketed_findings(text: str) -> list[Found]:
 _WORD_THEN = re.compile(r'(?i)(?<![\w-])(?P<w>key|token|secret|passphrase|credential)(?P<is>[ \t]+(?:is|was))?'
                         r'[ \t]+'
                         # (or four groups of four letters, an app password's: `kpft caqw ywth hrpb`)
-                        r'(?P<v>(?-i:[a-z]{4}(?: [a-z]{4}){3})'
+                        r'(?P<v>(?-i:' + APP_PASSWORD + ')'
                         r'|[^\s`"\'(){}\[\]<>,;][^\s`"(){}\[\]<>,;]{7,63}?)(?=[.,;)]?(?:\s|$))')
 
 def marked_value_findings(text: str) -> list[Found]:
@@ -1320,9 +1324,8 @@ def marked_value_findings(text: str) -> list[Found]:
     # (or, said to be it, a key's long hex: `ok the key is c2d98fc8…`; a credential's, a secret's or
     # a token's needs no copula, as a key's fingerprint does)
     hex_ = lambda m: ((m['is'] or m['w'].lower() != 'key') and re.fullmatch(r'[0-9a-fA-F]{32,64}', m['v']))
-    groups = lambda v: ' ' in v and not any(w in dictionary() for w in v.split())
     return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text)
-            if marked(m['v']) or hex_(m) or groups(m['v'])]
+            if marked(m['v']) or hex_(m) or _app_password(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
@@ -1962,6 +1965,17 @@ def person_value_findings(text: str) -> list[Found]:
     return [(s, e, 'config-credential') for s, e, _ in shape_doubts(text)
             if re.search(r'[@$&*!?#]', text[s:e]) and _GIVEN.search(text, max(0, s - 4), s)
             and _GIVEN_END.match(text, e)]
+
+# %% ../nbs/00e_positions.ipynb #57f903cd
+_BARE_NAME = re.compile(r'(?<![\w.$-])(?:key|pass|pwd|secret|token)='
+                        r'(?P<v>[^\s"\'`,;()\[\]{}<>=]{8,64}?)(?=[:,;.]?(?:\s|$))')
+
+def bare_name_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value a bare credential's word is given, shaped as a password."
+    mark = lambda v: re.search(r'[!#$%^&*+~@?£€]', v)
+    kinds = lambda v: _three_kinds(v) or re.search(r'[^\x00-\x7f]', v) and re.search(r'\d', v)
+    return [(*m.span('v'), 'config-credential') for m in _BARE_NAME.finditer(text)
+            if mark(m['v']) and kinds(m['v']) and not placeholder(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #134fdffd
 # a literal given alone to a call whose name says it sets or uses a credential
@@ -2804,4 +2818,4 @@ def position_findings(text: str) -> list[Found]:
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
                   value_for_findings(text), section_value_findings(text), capability_url_findings(text),
-                  bracketed_findings(text))
+                  bracketed_findings(text), bare_name_findings(text))

@@ -1,9 +1,10 @@
-"""Rounds 29 to 52's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 53's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
-round 51 at c889362, round 52 at 01e17cc): each secret below is taken whole and each look-alike is sent as written."""
+round 51 at c889362, round 52 at 01e17cc,
+round 53 at 466eac0): each secret below is taken whole and each look-alike is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -408,6 +409,17 @@ SECRETS = [   # (text, the value)
      'Wt1lwOGg%QbkF1Gi4e5%UPP5lRqPjHeOQ7vg5FKs9TIiaKoUrVUMS4swfHHyKVZXsFZnp9gUBP42DlfjvqN8hJkfHomv97G`\n',
      'QbkF1Gi4e5'),
     ('[User] Kannst du den Etsy-Token einbauen? wghd0mgzr8\n\n[Assistant] Got it', 'wghd0mgzr8'),
+    # round 53: a bare credential's word in a log, a person's password shape; a quoted Authorization header's
+    # passphrase; a key's word five words before its colon; an app password's groups said to be a secret;
+    # docker's auth, base64 of a login whose password has spaces
+    ('ERROR auth failed for booking admin with key=Ñandú#saffron320£: 401 Unauthorized', 'Ñandú#saffron320£'),
+    ("DEBUG send: headers={'Authorization': 'Bearer juniper ribbon 26 Fennel quill?', 'User-Agent': 'x/1'}",
+     'juniper ribbon 26 Fennel quill?'),
+    ("[User] Voici la clé legacy FTP pour la prod : cscN\\2zQ'\\HaWRW`62 — ne la commite pas stp",
+     "cscN\\2zQ'\\HaWRW`62"),
+    ('[User] ok the Apple ID secret is nxtm-dakp-kehc-fhlb, use that', 'nxtm-dakp-kehc-fhlb'),
+    ('      "auth": "ZGVwbG95Om15IGJpc2N1aXQgZWF0cyAxMSB0aGlzdGxlcyBldmVyeSBGcmlkYXksIG1lcmN1cnkh"\n',
+     'ZGVwbG95Om15IGJpc2N1aXQgZWF0cyAxMSB0aGlzdGxlcyBldmVyeSBGcmlkYXksIG1lcmN1cnkh'),
 ]
 
 LOOK_ALIKES = [
@@ -632,6 +644,10 @@ LOOK_ALIKES = [
     'password="hunter2"\n', 'password="test-password-123"\n',
     '[ToolResult] ba72e64b3409626c0fe3ddb04a55b560  media/logo.png\n',
     'signing key 0cd09f04d5fc122be79c73d5f8f932dae926f1f7 was used',
+    # round 53: a Google document's id in its URL; a value masked where it was shown; a map's key, a reference
+    '[ToolResult] https://docs.google.com/spreadsheets/d/1RZkvRtB4kyfdMrbWB6e19-hWxSjcfginylB_u00J4Zq/edit#gid=0\n',
+    '  old_string: BACKUP_PASSPHRASE=xoxb-…redacted…\n', 'cache miss key=user:42:Profile-v2, key=issue#1234',
+    '"Authorization": "Bearer ${TOKEN}"',
 ]
 
 
