@@ -1288,15 +1288,15 @@ def prose_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #89c6fb77
 # a credential's word, then its value in brackets (`secret (151034)`); not `password (optional)`
-_BRACKETED_AFTER = re.compile(
-    r'(?i)(?<![\w-])(?:' + '|'.join(sorted(map(re.escape, set(PASSWORD_WORDS) | set(TOKEN_WORDS)),
-                                          key=len, reverse=True))
-    + r')[ \t]+\((?P<v>[^()\n]{4,100})\)')
+# (an aside's brackets looked for first, then the word before them: a long list of words is slow)
+_BRACKETED = re.compile(r'(?<![\w-])(?P<w>[^\W\d_][\w-]{1,24})[ \t]+\((?P<v>[^()\n]{4,100})\)')
+_BRACKET_WORDS = frozenset(PASSWORD_WORDS) | frozenset(TOKEN_WORDS)
 
 def bracketed_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value given in brackets right after a credential's word."
     out = []
-    for m in _BRACKETED_AFTER.finditer(text):
+    for m in _BRACKETED.finditer(text) if ' (' in text or '\t(' in text else ():
+        if m['w'].lower() not in _BRACKET_WORDS: continue
         v, words = m['v'], m['v'].split()
         pin = re.fullmatch(r'\d{4,12}', v)
         token = len(words) == 1 and _random_enough(v) and not placeholder(v)
@@ -2100,11 +2100,13 @@ def _cells(line: str, sep: str = '|') -> list[tuple[int, int]]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #4cfe6b33
+_HEADER_WORDS = frozenset(PASSWORD_WORDS) | frozenset(SECRET_NOUNS)
+
 def credential_header(header: str) -> bool:
     "Whether a table's column `header` names a credential: as a key's name, or a password's word in any language."
     words = re.split(r'[\s/()]+', header.lower())
-    return (secret_name(header, True) or header.lower().strip() in SECRET_NOUNS
-            or any(w in PASSWORD_WORDS or w in SECRET_NOUNS for w in words))
+    return (secret_name(header, True) or header.lower().strip() in _HEADER_WORDS
+            or any(w in _HEADER_WORDS for w in words))
 
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
