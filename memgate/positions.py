@@ -2137,13 +2137,13 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     for i, (s, e) in enumerate(cells):
         v = line[s:e]
         row = line[slice(*cells[names[0]])] if names and names[0] != i else ''
+        first = line[slice(*cells[filled[0]])] if filled and filled[0] != i else ''  # (`env`: prod)
         code = re.fullmatch(r'\d{4,12}#?|\d{1,3}(?:-\d{1,3}){2,4}', v)
         shaped = code or diceware(v) or _random_enough(v) and not re.fullmatch(r'[\d:./ -]+', v)
         # (a row named for what a code opens holds its code: `| barrel room keypad | ops | 8360# |`)
         pair = names and (i in values or i in last and shaped) and (
-            secret_name(row, True) or code and set(name_words(row)) & LOCKED)
-        # (the row's own name, a key's, says what it is by its last word: `ROLE_ARN`,
-        # `artifact_sha256`; not a description's words, `GitHub org owner`)
+            any(secret_name(r, True) for r in (row, first)) or code and set(name_words(row)) & LOCKED)
+        # (a row's key name says what it is by its last word, `ROLE_ARN`; not a description's)
         said = not pair and ' ' not in row.strip() and bool(set(last_word(row)) & NOT_SECRET_LAST)
         if ((credential_header(header[i]) or pair) and not placeholder(v) and not plain_word(v)
                 and e > s and not said):
@@ -2335,7 +2335,7 @@ def diff_secret_file(text: str) -> list[Found]:
 # ROLE/USER), `SET PASSWORD … = '…'`; Oracle's in double quotes or bare (`IDENTIFIED BY "…"`)
 _SQL_PASSWORD = re.compile(r"""(?i)\b(?:IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY(?:[ \t]+PASSWORD)?
     |(?:WITH|ROLE|USER|ENCRYPTED|UNENCRYPTED)\b[^;'"\n]{0,80}?\bPASSWORD
-    |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*
+    |SET[ \t]+PASSWORD\b[^;\n]{0,80}?=(?:[ \t]*PASSWORD[ \t]*\()?)[ \t]*=?[ \t]*
     (?:'(?P<sq>(?:[^'\\\n]|''|\\.)+)'|"(?P<dq>[^"\n]+)"
     |(?<=[ \t])(?P<bare>[^\s;'"():&$?@][^\s;'"()]*))""", re.X)
 # (a bare word is Oracle's only after `IDENTIFIED BY`, and not a keyword: `IDENTIFIED BY VALUES …`)

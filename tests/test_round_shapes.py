@@ -1,10 +1,11 @@
-"""Rounds 29 to 53's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 54's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
-round 53 at 466eac0): each secret below is taken whole and each look-alike is sent as written."""
+round 53 at 466eac0, round 54 at d263b98): each secret below is taken whole and each look-alike is sent as
+written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -420,6 +421,10 @@ SECRETS = [   # (text, the value)
     ('[User] ok the Apple ID secret is nxtm-dakp-kehc-fhlb, use that', 'nxtm-dakp-kehc-fhlb'),
     ('      "auth": "ZGVwbG95Om15IGJpc2N1aXQgZWF0cyAxMSB0aGlzdGxlcyBldmVyeSBGcmlkYXksIG1lcmN1cnkh"\n',
      'ZGVwbG95Om15IGJpc2N1aXQgZWF0cyAxMSB0aGlzdGxlcyBldmVyeSBGcmlkYXksIG1lcmN1cnkh'),
+    # round 54: a table whose `env` column holds the environment, its first column the row's name; MySQL's
+    # `IDENTIFIED BY` with an `=`
+    ("| service | env | value |\n|---|---|---|\n| root password | prod | rWC'j64\"40`0iek |\n", 'rWC\'j64"40`0iek'),
+    ('+IDENTIFIED BY="Oq9x<3qcS,pyz[!170q"\n', 'Oq9x<3qcS,pyz[!170q'),
 ]
 
 LOOK_ALIKES = [
@@ -648,6 +653,10 @@ LOOK_ALIKES = [
     '[ToolResult] https://docs.google.com/spreadsheets/d/1RZkvRtB4kyfdMrbWB6e19-hWxSjcfginylB_u00J4Zq/edit#gid=0\n',
     '  old_string: BACKUP_PASSPHRASE=xoxb-…redacted…\n', 'cache miss key=user:42:Profile-v2, key=issue#1234',
     '"Authorization": "Bearer ${TOKEN}"',
+    # round 54: jwt.io's sample token; a version in a table whose `env` column holds the environment
+    'use (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0Ijox'
+    'NTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`)',
+    '| service | env | value |\n|---|---|---|\n| app version | prod | 1.4.9 |\n',
 ]
 
 
