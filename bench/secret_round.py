@@ -12,7 +12,7 @@ the corpus's own text with every secret taken out (a window the surroundings als
 with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`) only the password counts; of a
 connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
 `AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
-webhook's token); of a JSON web token, its payload and signature (its header is alike in every token). Host, port,
+webhook's token); of a JSON web token, signed or encrypted, all but its header (alike in every token). Host, port,
 user, path and database are not the secret: a redactor that takes the password and
 keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A window counts
 only outside the text of every other secret (a seed phrase's `glacier ` sent is its leak, not that of a
@@ -48,12 +48,15 @@ HTPASSWD = re.compile(r'^[\w.@-]+:\{[A-Z0-9-]+\}(.+)$')
 # (nor is a Go driver's DSN's user, protocol and host: `user:pass@tcp(host:3306)/db?…`, no scheme before it)
 GO_DSN = re.compile(r'^[^:@\s/]+:([^@\s]+)@(?:tcp|tcp6|udp|unix)\(')
 
-# (a JSON web token's header, `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`, is alike in every token: its secret is the rest)
-JWT = re.compile(r'^eyJ[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$')
+# (a JSON web token's header, `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`, is alike in every token: its secret is the rest;
+# so is an encrypted one's, five parts, its key's part empty where the key is shared: NextAuth's
+# `eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..`, `{"alg":"dir","enc":"A256GCM"}`)
+JWT = re.compile(r'^eyJ[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*'
+                 r'|[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$')
 
 def secret_parts(value: str) -> list[str]:
     "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
-    if m := JWT.match(value): return [m[1]]
+    if m := JWT.match(value): return [m[1].lstrip('.')]
     if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value): return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)

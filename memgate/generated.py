@@ -15,8 +15,8 @@ from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'split_core', 'generated',
            'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words',
-           'hex_pairs', 'hex_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless',
-           'pseudonym']
+           'hex_pairs', 'hex_groups', 'digit_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der',
+           'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -452,6 +452,21 @@ def hex_groups(text: str):
         if len({len(g) for g in groups}) == 1 and 24 <= digits != 40 and steps < len(values) / 4 \
                 and generated(joined): yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #daf7c1c5
+# decimal digits in six groups or more joined by `-`, each of 4 to 8 (a disk's recovery key,
+# however its groups are cut): 36 digits or more are no date, phone, card nor order number
+_DIGIT_GROUPS = re.compile(r'(?<![\w.:/-])\d{4,8}(?:-\d{4,8}){5,}(?![\w.:/-])')
+
+def digit_groups(text: str):
+    "(start, end) of each run of six or more groups of digits, 36 digits or more, that looks drawn."
+    for m in _DIGIT_GROUPS.finditer(text):
+        groups = m[0].split('-')
+        values = [int(g) for g in groups]
+        # (not a count up, nor one group again and again)
+        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
+        if sum(map(len, groups)) >= 36 and steps < len(values) / 4 and len(set(m[0]) - {'-'}) >= 6:
+            yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -464,6 +479,7 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     words += [(s, e) for s, e in hex_pairs(text)
               if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in hex_groups(text) if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in digit_groups(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

@@ -11,7 +11,7 @@ import re2
 from functools import lru_cache
 from typing import Iterator
 from .rules import kept_by_shape
-from .words import (AMBIGUOUS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
+from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
                            char_kinds, column_name, dictionary, last_word, member_name, merged, name_like, name_words,
@@ -24,21 +24,23 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY',
            'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE',
            'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED',
-           'SHORT_DRAWN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'unquote', 'segments', 'flag_parts',
-           'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped',
-           'prose_findings', 'bracketed_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
-           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
-           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
-           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'short_token_doubts', 'person_value_findings', 'bare_name_findings',
+           'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE',
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
+           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
+           'said_public', 'grouped', 'prose_findings', 'bracketed_findings', 'marked_value_findings',
+           'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
+           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
+           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
+           'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
            'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
            'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
            'piped_findings', 'encoded_literal_findings', 'default_findings', 'within_defaults', 'seed_words',
            'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'position_findings']
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
+           'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -120,7 +122,10 @@ PASS_ARG = re.compile(r'^(pass|env|file|fd|stdin):')
 # `user/password@db` (Oracle)
 USER_PASS = {('lftp', '-u'): ',', ('curl', '-u'): ':', ('curl', '--user'): ':',
              ('wget', '--user'): None, ('smbclient', '-U'): '%',
-             ('http', '-a'): ':', ('httpie', '-a'): ':', ('xh', '-a'): ':', ('mount', '-o'): None}
+             ('http', '-a'): ':', ('httpie', '-a'): ':', ('xh', '-a'): ':', ('mount', '-o'): None,
+             # (a secret's literals, `--from-literal=NAME=VALUE`: every one is a secret's value)
+             **{(c, '--from-literal'): '=' for c in ('kubectl create secret generic',
+                                                       'oc create secret generic')}}
 
 ORACLE = frozenset({'sqlplus', 'expdp', 'impdp', 'rman', 'sqlldr', 'exp', 'imp', 'dgmgrl', 'sql'})
 
@@ -169,8 +174,13 @@ def _credential(v: str, where: list[int], a: int, cmd: str | None, flag: str) ->
     "The credential in word `v` from character `a`."
     if (sep := USER_PASS.get((cmd, flag), '')) and sep in v[a:]:
         cut = v.index(sep, a)
-        # (nothing after it: an API's key given as the user, `-u sk_live_…:`)
-        if cut == len(v) - 1: return [_span(where, a, cut)] if cut > a and not placeholder(v[a:cut]) else []
+        # (nothing after it: an API's key given as the user, `-u sk_live_…:`; a literal's name is
+        # none)
+        if cut == len(v) - 1:
+            key = cut > a and sep != '=' and not placeholder(v[a:cut])
+            return [_span(where, a, cut)] if key else []
+        # (a literal whose name says what it is not: `region=eu-west-1`, `DB_HOST=…`)
+        if sep == '=' and set(name_words(v[a:cut])[-1:]) & NOT_SECRET_LAST: return []
         a = cut + 1
     elif m := PASS_ARG.match(v[a:]):
         if m[1] != 'pass': return []
@@ -1921,7 +1931,7 @@ _LINE_REST = re.compile(r'''[=:][ \t]*(?P<v>[^\s"'`=:<>{}()\[\]][^\n"'`=<>{}()\[
                         r'''[ \t]*(?=\n|$)''')
 # (or a token of words joined after its `=` or `:`, the line going on: `key=lilac-basil-maple-2019 after`)
 _JOINED_WORDS = re.compile(r'[=:][ \t]*(?P<v>[a-z]+(?:-[a-z0-9]+){3,})(?![\w-])')
-_PHRASE_WORD = re.compile(r"[A-Za-z][a-z']*[,.!?;]?|\d{1,4}[,.!?;]?")
+_PHRASE_WORD = re.compile(r"[A-Za-z][a-z']*(?:-[a-z]+)*[,.!?;]?|\d{1,4}[,.!?;]?")
 
 def passphrase_doubts(text: str) -> list[Found]:
     "(start, end, why) of each phrase shaped as a person's passphrase: quoted, or a value's."
@@ -1942,7 +1952,7 @@ def passphrase_doubts(text: str) -> list[Found]:
 SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
 _SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)'''
                           r'''(?P<v>[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})'''
-                          r'''(?=["'`]|[ \t]*(?:$|[,;}\n]))''', re.M)
+                          r'''(?=["'`\s,;}]|$)''', re.M)
 
 def short_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
@@ -1952,6 +1962,76 @@ def short_token_doubts(text: str) -> list[Found]:
     return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
             if kinds(m['v']) and changes(m['v'].replace('-', '')) >= 4 and not name_like(m['v'])
             and not placeholder(m['v'])]
+
+# %% ../nbs/00e_positions.ipynb #5d87fe05
+# four or more lower-case words in a row, none binding a sentence, perhaps a number or a mark
+# (`lagoon 21 maple thistle willow...`): a passphrase's or a seed's shape, standing as a value does:
+# after a line's start, a quote, `:`, `=` or a credential's word, which names them (`…credential
+# opal walnut velvet tundra?;`), and before a line's end, a quote or a `;`; a doubt
+DRAWN_WORDS = "words in a row that no word binds, as a passphrase's or a seed's are, kept"
+_VALUE_START = re.compile(r'(?:^|[:="\'`(|])[ \t]*$', re.M)
+_VALUE_END = re.compile(r'[ \t]*(?:$|[;,"\'`)|])', re.M)
+# (and these bind one, as do a verb's forms: `unless`, `using`, `getting`, `specified`)
+_BINDS = frozenset('''without unless except should would could using via per into through across
+    after before over under between within while'''.split())
+_binds = lambda w: (w in _FUNCTION_WORDS or w in _BINDS
+                    or len(w) > 4 and w.endswith(('ing', 'ed', 'ly')))
+_RUN_WORD = re.compile(r'(?<![\w-])(?:[a-z]{2,10}|\d{1,4})(?:[!?#*]|\.{1,3})?(?![\w-])')
+
+def drawn_word_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each run of four or more words that no word binds: a doubt."
+    out, run, secret_end = [], [], -1
+    for m in (*_RUN_WORD.finditer(text), None):
+        w = m[0].rstrip('!?#*.') if m else ''
+        # (a run goes on over one space or tab, and through no word that binds or names)
+        joined = (m is not None and bool(run)
+                  and re.fullmatch(r'[ \t]', text[run[-1].end():m.start()]))
+        if run and (not joined or _binds(w) or w in SECRET_WORDS or run[-1][0][-1] in '!?#*.'):
+            words = [x[0].rstrip('!?#*.') for x in run if not x[0][0].isdigit()]
+            known = [x for x in words if x in dictionary()]
+            # (four alone may be a list's, `fix lint test build`: with a number or a closing
+            # mark, a phrase's)
+            marked = any(x[0][0].isdigit() for x in run) or run[-1][0][-1] in '!?#*.'
+            named = secret_end >= 0 and re.fullmatch(r'[ \t]+', text[secret_end:run[0].start()])
+            alone = ((named or _VALUE_START.search(text, 0, run[0].start()))
+                     and _VALUE_END.match(text, run[-1].end()))
+            enough = len(words) >= 5 or len(words) == 4 and marked
+            if enough and len(known) >= 0.75 * len(words) and alone:
+                out.append((run[0].start(), run[-1].end(), DRAWN_WORDS))
+            run = []
+        if m is None: break
+        if w in SECRET_WORDS: secret_end = m.end()
+        elif not _binds(w): run.append(m)
+    return out
+
+# %% ../nbs/00e_positions.ipynb #ff541102
+# a token of letters of both cases with digits and marks, its kinds changing as a generator's do,
+# few of its letters a word's (`y_L>qYvwrR+G(Li,~dgum`, `Ça&ýmir56`): a doubt wherever it stands
+MARKED_TOKEN = "a token of letters, digits and marks mixed as a generator mixes them, kept"
+_BARE_TOKEN = re.compile(r'(?<![^\s"\'`])[^\s"\'`]{8,64}(?![^\s"\'`])')
+
+def marked_token_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each token whose letters, digits and marks mix as a generator's: a doubt."
+    out = []
+    for m in _BARE_TOKEN.finditer(text):
+        v = m[0].rstrip('.,;:!?)')
+        if (not any(not c.isalnum() for c in v) or '://' in v or v[:1] in '/~.-$[({<@#%\\'
+                or '[REDACTED' in v or not any(map(str.isupper, v))
+                or not any(map(str.islower, v))):
+            continue
+        # (code's names are words, camel-cased or not: `self.assertEqual(a,b)`)
+        letters = [w for w in name_words(v) if w.isalpha()]
+        worded = sum(len(w) for w in letters
+                     if len(w) >= 3 and (w in dictionary() or w in CODE_WORDS))
+        kinds = char_kinds(v, True)
+        changes = sum(a != b for a, b in zip(kinds, kinds[1:]))
+        # (all four kinds in a short one change less often: `Ça&ýmir56`)
+        few = worded <= 0.25 * sum(map(len, letters))
+        mixed = changes >= (4 if len(set(kinds)) == 4 else 6)
+        if len(v) >= 8 and mixed and few and not placeholder(v):
+            out.append((m.start(), m.start() + len(v), MARKED_TOKEN))
+    return out
+
 
 # %% ../nbs/00e_positions.ipynb #f5ed1a87
 # a name's value, on its line: after `=`, `:` or `=>` and a quote (`anydesk: "Jasper!9507!"`)
@@ -1965,6 +2045,30 @@ def person_value_findings(text: str) -> list[Found]:
     return [(s, e, 'config-credential') for s, e, _ in shape_doubts(text)
             if re.search(r'[@$&*!?#]', text[s:e]) and _GIVEN.search(text, max(0, s - 4), s)
             and _GIVEN_END.match(text, e)]
+
+# %% ../nbs/00e_positions.ipynb #e09f19d4
+# a passphrase quoted and given to a name (`bw_master = 'Sorrel, oasis; granite-coral 1957!'`):
+# drawn words with no word that binds a sentence, one number, and the marks a person adds (a `;`, or
+# a `!`, `?`, `#` or `*` to end)
+_GIVEN_PHRASE = re.compile(r'''(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*(?::|=>?)[ \t]*(?P<q>["'`])'''
+                           r'''(?P<v>[^"'`\n\\]{10,80})(?P=q)''')
+_DRAWN_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*[,;.!?#*]?|\d{1,4}[,;.!?#*]?")
+
+def given_passphrase_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each quoted passphrase given to a name: drawn words, a number, marks."
+    out = []
+    for m in _GIVEN_PHRASE.finditer(text):
+        v, words = m['v'], m['v'].split()
+        bare = [w.rstrip(',;.!?#*').lower() for w in words]
+        numbers = [w for w in bare if w.isdigit()]
+        last = name_words(m['k'])[-1:]
+        drawn = 4 <= len(words) <= 8 and all(_DRAWN_WORD.fullmatch(w) for w in words)
+        if (drawn and len(numbers) == 1
+                and (';' in v or v[-1] in '!?#*') and not set(bare) & _FUNCTION_WORDS
+                and not set(last) & NOT_SECRET_LAST and not placeholder(v)):
+            out.append((*m.span('v'), 'config-credential'))
+    return out
+
 
 # %% ../nbs/00e_positions.ipynb #57f903cd
 _BARE_NAME = re.compile(r'(?<![\w.$-])(?:key|pass|pwd|secret|token)='
@@ -2784,7 +2888,9 @@ def users_map_findings(text: str) -> list[Found]:
 # glpat-2TF…`, `first half: ASIANAAQOE`, `the rest is 0b72-00753b11`): that part, whatever its
 # length
 _PART_SAID = re.compile(r'(?i)\b(?:part[ \t]*[12]|(?:first|second|other|last)[ \t]+(?:half|part)'
-                        r'|(?:the[ \t]+)?rest)(?:[ \t]*[:：]|[ \t]+is)'
+                        r'|(?:the[ \t]+)?(?:rest|remainder|continuation)|continued'
+                        r'|resto|reszta|la[ \t]+suite)'
+                        r'(?:[ \t]*[:：→]|[ \t]*->|[ \t]+(?:is|ist|es|è|é|est|jest))'
                         r'\s*[`"\']?(?P<v>[^\s`"\']{6,})')
 
 def part_findings(text: str) -> list[Found]:
@@ -2800,6 +2906,79 @@ def part_findings(text: str) -> list[Found]:
         if mixed and not placeholder(v) and not plain_word(v) and '://' not in v:
             out.append((m.start('v'), m.start('v') + len(v), 'prose-credential'))
     return out
+
+# %% ../nbs/00e_positions.ipynb #87de236b
+# a file whose name says it stores secrets (`secrets.toml`, `.secrets.json`, `credentials.yml`,
+# `k8s/secret.yaml`), in a config format: each value in it is one, but what its name or its shape
+# says is not (a name, a version, a path, a stand-in, an id's or a digest's known shape)
+STORE_FILE = re.compile(r'(?i)(?<![\w-])[\w.-]*?(?<![a-z])'
+                        r'(?:secrets?|credentials?|passwords?|vault)'
+                        r'\.(?:toml|ya?ml|json|ini|env|conf|cfg|properties)(?![\w.])')
+# a line's key and its value: quoted, or bare to the line's end (its comment aside)
+_STORE_LINE = re.compile(r'''(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?'''
+                         r'''["']?(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*'''
+                         r'''(?:"(?P<d>(?:[^"\\\n]|\\.)+)"|'(?P<s>[^'\n]+)'''
+                         r'''|(?P<b>[^\s"'#,{}\[\]|>&*!][^\n#]*?))'''
+                         r'''[ \t]*,?[ \t]*(?:#[^\n]*)?$''')
+_SETTING = re.compile(r'(?i)v?\d+(?:\.\d+)+(?:[-+][\w.]+)?|\d+'
+                      r'|true|false|yes|no|on|off|null|none|nil')
+_FILE_NAME = re.compile(r'[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,5}')
+# (a name's words that say its value is a stand-in: `example_key_format`, `test_fake_token`)
+_STAND_IN_NAME = frozenset('example sample fake dummy test format placeholder'.split())
+
+def store_values(content: str, at: int = 0) -> list[Found]:
+    "(start, end, kind) of each value of a secret store's `content` that may be a credential."
+    out = []
+    for m in _STORE_LINE.finditer(content):
+        g = next(g for g in 'dsb' if m[g] is not None)
+        v, words = m[g], name_words(m['k'])
+        if not words or {words[-1], ''.join(words[-2:])} & NOT_SECRET_LAST: continue
+        if set(words) & (PUBLIC_WORDS | _STAND_IN_NAME): continue
+        # (words with no number are a name's or a place's: `marionette-box`, `Europe/Warsaw`)
+        named = not re.search(r'\d', v) and all(p.isalpha() and (p.islower() or p.istitle())
+                                                for p in re.split(r'[/._ -]+', v) if p)
+        # (spaces only in a quoted value, or a passphrase's shape: words, a number, a mark)
+        spaced = ' ' in v.strip() and (g == 'b' or not re.search(r'\d', v))
+        if (named or spaced or _SETTING.fullmatch(v) or placeholder(v) or '[REDACTED' in v
+                or '://' in v or v.startswith(('/', '~', './', '$', '@')) or len(v) < 6
+                or kept_by_shape(v)
+                or re.fullmatch(r'[^@\s]+@[\w-]+(?:\.[\w-]+)+', v) or name_like(v) or plain_word(v)
+                or _FILE_NAME.fullmatch(v) and not re.search(r'[A-Z]', v)):
+            continue
+        out.append((at + m.start(g), at + m.end(g), 'config-credential'))
+    return out
+
+
+# %% ../nbs/00e_positions.ipynb #8862426f
+# where a store's content stands in a text: a fenced block the words before it name a store in
+# (`Here is my secrets.yaml:` ```…```), or what a tool writes to one
+_FENCE = re.compile(r'(?m)^[ \t]*```[^\n]*\n(?P<c>[\s\S]*?)```')
+_WRITES = re.compile(r'file_path:[ \t]*(?P<p>[^\n]+)\n[ \t]*(?:content|new_string):[ \t]*')
+
+def store_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value of a secret store a text shows or writes."
+    if not STORE_FILE.search(text): return []
+    out, last = [], 0
+    for m in _FENCE.finditer(text):
+        if STORE_FILE.search(text, max(last, m.start() - 300), m.start()):
+            out += store_values(m['c'], m.start('c'))
+        last = m.end()
+    for w in _WRITES.finditer(text):
+        if (f := STORE_FILE.search(w['p'])) and f.end() == len(w['p'].rstrip()):
+            out += store_values(text[w.end():], w.end())
+    return out
+
+
+# %% ../nbs/00e_positions.ipynb #e336eba4
+# a command that reads a store: an agent's Read of it, or `cat`, `sed -n`, `head` of it
+_READS_STORE = re.compile(r'(?:file_path:[ \t]*|\b(?:cat|sed|head|tail|less|more|bat|type'
+                          r'|Get-Content|gc)\b[^\n|;&]*?)(?:\S*/)?'
+                          + STORE_FILE.pattern.replace('(?i)', '') + '(?![^\n]*[|>])', re.I)
+
+def store_output(command: str, output: str) -> list[Found]:
+    "(start, end, kind) of each value of a secret store that `command` printed in `output`."
+    return store_values(output) if _READS_STORE.search(command) else []
+
 
 # %% ../nbs/00e_positions.ipynb #27f29fed
 def position_findings(text: str) -> list[Found]:
@@ -2820,4 +2999,5 @@ def position_findings(text: str) -> list[Found]:
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
                   value_for_findings(text), section_value_findings(text), capability_url_findings(text),
-                  bracketed_findings(text), bare_name_findings(text))
+                  bracketed_findings(text), bare_name_findings(text),
+                  store_findings(text), given_passphrase_findings(text))

@@ -24,7 +24,8 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, 
 from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header,
                                position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
-                               secret_file, to_line_rest, unquote, within_defaults)
+                               secret_file, store_output, to_line_rest, unquote,
+                               within_defaults)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
                               wrapped_runs, pseudonym, word_share, wordlike)
 
@@ -972,7 +973,7 @@ def printed_secrets(command: str, # a record's text that ran a command
     # (no command, nothing it printed: most pairs of records are a message and the next)
     if not command: return []
     return (printed_secret_file(command, output) or generator_output(command, output)
-            or fetched_secret(command, output))
+            or fetched_secret(command, output) or store_output(command, output))
 
 # %% ../nbs/01_redact.ipynb #03396727
 # a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),

@@ -101,7 +101,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
     sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release order orders tracking
-    payload invoice shipment parcel commit'''.split())
+    payload invoice shipment parcel commit oid integrity'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,

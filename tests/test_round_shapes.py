@@ -4,8 +4,8 @@ round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab4
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
-round 53 at 466eac0, round 54 at d263b98): each secret below is taken whole and each look-alike is sent as
-written."""
+round 53 at 466eac0, round 54 at d263b98, round 55 at <r55>): each secret below is taken whole and each look-alike
+is sent as written."""
 import re
 import pytest
 from memgate.redact import redact
@@ -425,6 +425,18 @@ SECRETS = [   # (text, the value)
     # `IDENTIFIED BY` with an `=`
     ("| service | env | value |\n|---|---|---|\n| root password | prod | rWC'j64\"40`0iek |\n", 'rWC\'j64"40`0iek'),
     ('+IDENTIFIED BY="Oq9x<3qcS,pyz[!170q"\n', 'Oq9x<3qcS,pyz[!170q'),
+    # round 54, after its measure: a file named for the secrets it stores (each value in it, whatever its key);
+    # a passphrase given to any name; a secret's literals in `kubectl create secret`; the rest of a value said
+    # in more words; a recovery key's digit groups however long
+    ("[User] Esto es lo que hay en secrets.toml en el servidor:\n\n```toml\nname = \"box\"\n"
+     "mongosh = 'VAXvUgeAa.hFekw-iZATvPF2lNq'\napp_version = '1.4.9'\n```", 'VAXvUgeAa.hFekw-iZATvPF2lNq'),
+    ('[User] サーバーの secrets.json はこうなっています。\n\n```json\n{\n  "vnc": "NVnQNsMv"\n}```', 'NVnQNsMv'),
+    ("     14→export bw_master='Oasis, nutmeg; ember-winter 2005!'\n", 'Oasis, nutmeg; ember-winter 2005!'),
+    ('kubectl create secret generic env --from-literal=agora_app_certificate=131ef9d0b1de3692315847c6db6f1235',
+     '131ef9d0b1de3692315847c6db6f1235'),
+    ('[User] continued → 445270a0d8d2', '445270a0d8d2'), ('[User] oops, the remainder: 818100258fa7', '818100258fa7'),
+    ('% export BITLOCKER=1529363-1637086-060291-726176-144078-078001-299827-773157\n',
+     '1529363-1637086-060291-726176-144078-078001-299827-773157'),
 ]
 
 LOOK_ALIKES = [
@@ -657,6 +669,16 @@ LOOK_ALIKES = [
     'use (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0Ijox'
     'NTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`)',
     '| service | env | value |\n|---|---|---|\n| app version | prod | 1.4.9 |\n',
+    # round 54, after its measure: in a secret store, a name, a version, a digest's key, an id's known shape, a
+    # stand-in's name, a place; a literal named as no secret; a sentence, a date, a greeting given to a name;
+    # a date's and a count's digits
+    'Here is my secrets.yaml:\n```yaml\nname: marionette-box\napp_version: "1.4.9"\ngit_short_sha: f78c2a4\n'
+    'CUSTOMER: "cus_GEGcYm1YWTmyb5"\ntest_fake_token: test_secret_000000000\ntz: Europe/Warsaw\n'
+    'cdn_entry_bundle: vendor.73b30c34.css\n'
+    'OID: "2f19e9adcf9df45d25265cef585324c5547504adba9c7b258616af9862726d6a"\n```',
+    'kubectl create secret generic env --from-literal=region=eu-west-1',
+    "msg = 'Deploy finished in 3 minutes!'", "label = 'Sunday, March 3, 2024!'", "greeting: 'Hello, world 2024!'",
+    'rows 2024-0001-0002-0003-0004-0005-0006 on 2024-11-05',
 ]
 
 
@@ -813,3 +835,24 @@ def test_a_tools_call_and_its_output_cut_no_value_between_them():
     call = '[Assistant] Tool: Bash\n  command: md5sum media/logo.png\n  description: md5'
     output = '[ToolResult] ba72e64b3409626c0fe3ddb04a55b560  media/logo.png\n'
     assert redact_seams([call, output]) == [call, output]
+
+
+def test_a_store_printed_by_a_tool_is_a_store():
+    "An agent's Read of `k8s/secret.yaml`, or `cat secrets.toml`: what it prints is the store's (round 54)."
+    from memgate.redact import redact_seams
+    call = 'Tool: Read\n  file_path: /home/ana/box/k8s/secret.yaml'
+    output = '     1→kind: Secret\n     2→stringData:\n     3→  vnc: NVnQNsMv\n     4→  namespace: rocketry\n'
+    assert redact_seams([call, output])[1] == output.replace('NVnQNsMv', '[REDACTED:config-credential]')
+    other = 'Tool: Read\n  file_path: /home/ana/box/k8s/deploy.yaml'
+    assert redact_seams([other, output])[1] == output
+
+def test_drawn_words_and_a_generators_marks_are_named_for_review():
+    "A passphrase's words after a credential's word, a seed in a cell, a token of mixed marks: doubts (round 54)."
+    from memgate.positions import drawn_word_doubts, marked_token_doubts
+    text = ('The user gave the legacy admin credential opal walnut velvet tundra?; I should\n'
+            '| KeePass | admin | lagoon 21 maple thistle willow... |\n'
+            'ERROR could not connect using y_L>qYvwrR+G(Li,~dgum: timeout\n'
+            'we fixed the build and ran the tests\n- avoid full file contents unless necessary\n'
+            'self.assertEqual(a,b)\n')
+    named = [text[s:e] for s, e, _ in drawn_word_doubts(text) + marked_token_doubts(text)]
+    assert named == ['opal walnut velvet tundra?', 'lagoon 21 maple thistle willow...', 'y_L>qYvwrR+G(Li,~dgum']
