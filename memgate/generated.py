@@ -15,8 +15,8 @@ from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
            'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'split_core', 'generated',
            'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words',
-           'hex_pairs', 'hex_groups', 'digit_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der',
-           'decodes_harmless', 'pseudonym']
+           'hex_pairs', 'hex_groups', 'digit_groups', 'base32_groups', 'every_candidate', 'checked_id', 'wrapped_runs',
+           'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -467,6 +467,22 @@ def digit_groups(text: str):
         if sum(map(len, groups)) >= 36 and steps < len(values) / 4 and len(set(m[0]) - {'-'}) >= 6:
             yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #75198676
+# base32 in groups of four, as an authenticator's setup page shows its key (`EGT4 SGUM YQRL JOXD …`,
+# `wvya xlzw alpd gxsf …`): six groups or more, one value read whole; upper case with digits in two
+# groups at least (a shout's words have none), lower case with no group a word
+_BASE32_GROUPS = re.compile(r'(?<![\w-])(?:[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}|[a-z2-7]{4}(?: [a-z2-7]{4}){5,})'
+                            r'(?![\w-])')
+
+def base32_groups(text: str):
+    "(start, end) of each run of six or more base32 groups of four that looks drawn."
+    for m in _BASE32_GROUPS.finditer(text):
+        groups = m[0].split()
+        digits = sum(bool(re.search(r'\d', g)) for g in groups)
+        words = sum(g.lower() in dictionary() for g in groups)
+        if (digits >= 2 if m[0].isupper() else not words) and len(set(groups)) == len(groups):
+            yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -480,6 +496,7 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
               if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in hex_groups(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in digit_groups(text) if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in base32_groups(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 

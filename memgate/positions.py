@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
-import bisect, json, re
+import base64, binascii, bisect, json, re
 import re2
 from functools import lru_cache
 from typing import Iterator
@@ -37,10 +37,10 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
            'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'default_findings', 'within_defaults', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
-           'store_findings', 'store_output', 'position_findings']
+           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
+           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -917,7 +917,7 @@ ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum ha
 # licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
 THING_ID_WORDS = frozenset('''vin imei iccid eui deveui appeui joineui etag uuid guid lineage
     shipment tracking parcel container kid state nonce job release trace span event commit build
-    revision ref'''.split())
+    revision ref slug'''.split())
 
 def said_of_id(before: str,
                of: frozenset = ID_WORDS,   # the words that say so
@@ -1206,14 +1206,23 @@ _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[
                           r'(?:→|->|=>|:|=|–)[ \t]*(\d{4,12})(?!\d)')
 _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
 
-# %% ../nbs/00e_positions.ipynb #3d73fcfe
+# %% ../nbs/00e_positions.ipynb #9f3ada52
 # (Polish says it with `to` too, `hasło to …`; elsewhere `to` starts a purpose: `password to …`)
 _PASSPHRASE_SAID_PL = re.compile(_SAID_CLAUSE + _COPULAS + '|to' + _SAID_VALUE)
+# (or no copula at all, its words right after the password's word, one space apart, two to four,
+# two of letters and a number among them, to the clause's end: `Mailcow şifresi Pamuk nar 41?, lütfen`,
+# `hasło anchor cherry fig82.`; not a listing's columns, `SECRET   2744…   1m ago`)
+_PASSPHRASE_BARE = re.compile(r'[ \t]+(?P<v>[^\W\d_](?:[\w!@#$%^&*+-]|\.(?=\w))*(?: [\w!@#$%^&*+-]+){1,5}'
+                              r'[!?#*]?)(?=[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t])')
 
+
+# %% ../nbs/00e_positions.ipynb #3d73fcfe
 def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     "The passphrase of words said after a password word that ends at `at`, to its clause's end."
     polish = re.search(r'(?i)has(?:ło|lo|ła|la)$', text[max(0, at - 5):at])
-    if not (m := (_PASSPHRASE_SAID_PL if polish else _PASSPHRASE_SAID).match(text, at)): return None
+    m = (_PASSPHRASE_SAID_PL if polish else _PASSPHRASE_SAID).match(text, at)
+    bare = not m and (m := _PASSPHRASE_BARE.match(text, at))
+    if not m: return None
     # (a copula after the colon is no word of it: `key: ahora es harbor_lantern_cobalt_tundra_60`)
     s = m.start('v')
     while (c := _SAYS_RE.match(text, s)) and text[s:c.end()].strip(): s = c.end()
@@ -1232,6 +1241,14 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
         return None
     if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
+    # (said bare, a number is among its words, and its first is none of what a password's word
+    # heads: `password policy 12 chars`, `password field 3`)
+    first = words[0].lower()
+    alpha = [w for w in words if re.fullmatch(r'[^\W\d_]{3,}[!?#*]?', w)]
+    # (nor a clause that holds a generator's token, the password itself: `של BILLING admin הוא Or_…15*`)
+    if bare and (not re.search(r'\d', value) or first in NOT_SECRET_LAST or first in _FUNCTION_WORDS
+                 or len(alpha) < 2 or len(words) > 4 or any(_three_kinds(w) for w in words)):
+        return None
     # (a generator's token and a word of the sentence are no phrase: `was QC4Ro2#j2GTQRB205 then`)
     if len(words) == 2 and any(_three_kinds(w) and re.search(r'\W', w) for w in words): return None
     # three words or more, or two with a number (`correct horse battery staple 42`)
@@ -1541,6 +1558,10 @@ _password_marks = lambda v: bool(
     re.search(r'[^\w./-]', v) or _three_kinds(v)
     or re.fullmatch(r'[^\W_]*\d{2}[^\W_]*', v) and sum(c.isalpha() for c in v) >= 6)
 
+# and any user's name before ` / `, what follows it of all three kinds (`Usa hhaddad /
+# ThistleHazel1986. para`, `ist ops / Yarrow!05.05.2012, nur`; not `read / write`, `TCP / UDP`)
+_ANY_PAIR = re.compile(r'(?<![\w/-])[a-z][\w.-]{1,30}[ \t]+/[ \t]+(?P<pw>[^\s/`]{8,40})')
+
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
@@ -1548,6 +1569,7 @@ def account_pair_findings(text: str) -> list[Found]:
             *_ADMIN_GLUED.finditer(text), *_USER_THEN_PASS.finditer(text))
     # (a passphrase's marks are its words', not the spaces between them)
     pairs = [m for m in said if _password_marks(re.sub(r'[ \t]+', '', m['pw']))]
+    pairs += [m for m in _ANY_PAIR.finditer(text) if _three_kinds(m['pw'].rstrip('.,;:)'))]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -1684,11 +1706,15 @@ _LOCK_CODE = re.compile(r'''[^\n.!?]{0,90}?(?:\bis\b|\bist\b|\bé\b|\bes\b|\best
 _LOCK_SAID_JA = re.compile(r'(?:ドア|扉|金庫|ロッカー|警備|解除|暗証|錠|門|ゲート)[^\n、。]{0,12}?(?:は|が)[ \t]*'
                            r'(?P<v>\d{4,8}[#*]?)(?=[ \t]*(?:[、。,]|です|$))', re.M)
 
+# (or right after it, a code with a keypad's hash or star: `server room keypad 79139#`)
+_LOCK_MARKED = re.compile(r'[ \t]+[`"\']?(?P<v>\d{4,8}\#|\*\d{4,8}\#?)(?![\w-])')
+
 def lock_said_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code said of a lock in its clause (`the padlock is 19-48-54`)."
     out = {}
     for m in _LOCK_SAID.finditer(text):
-        if (c := _LOCK_CODE.match(text, m.end())) and not re.fullmatch(r'\d+00', c['v']):
+        c = _LOCK_CODE.match(text, m.end()) or _LOCK_MARKED.match(text, m.end())
+        if c and not re.fullmatch(r'\d+00', c['v']):
             out[c.span('v')] = 'prose-credential'     # (each code once, whichever lock said it)
     out |= {m.span('v'): 'prose-credential' for m in _LOCK_SAID_JA.finditer(text)}
     return [(*span, kind) for span, kind in out.items()]
@@ -2619,6 +2645,39 @@ def encoded_literal_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #fd85dd41
+# a literal written to a file that a command then reads as its credential (`echo 'pickle rocket
+# clover silver 28!' > /tmp/.vp && ansible-playbook … --vault-password-file /tmp/.vp`): the file is
+# the credential's place, so its content is the credential
+_WRITTEN_TO = re.compile(r'''(?:echo|printf)(?:[ \t]+-[neE]+)?(?:[ \t]+["']?%s\\?n?["']?)?[ \t]+'''
+                         r'''(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>]+))'''
+                         r'''[ \t]*>[ \t]*(?P<f>[^\s;&|'"]+)''')
+_CREDENTIAL_FILE_FLAG = re.compile(r'--?[\w-]*(?:pass(?:word|phrase)?|secret|token|key|cred\w*)[\w-]*'
+                                   r'-file(?:=|[ \t]+)["\']?(?P<f>[^\s;&|\'"]+)')
+
+def written_literal_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each literal written to a file a command then reads as a credential."
+    if '>' not in text or '-file' not in text: return []
+    read = {m['f'] for m in _CREDENTIAL_FILE_FLAG.finditer(text)}
+    out = []
+    for m in _WRITTEN_TO.finditer(text):
+        g = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
+        if m['f'] in read and not placeholder(m[g]) and '[REDACTED' not in m[g]:
+            out.append((*m.span(g), 'command-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #d280f46f
+# .NET's configuration keys, sections joined by `:` (`dotnet user-secrets list` prints `Auth:SplunkHecToken
+# = …`; a rule's key stops at the first `:`, and reads the key's last section as a value)
+_SECTION_KEY = re.compile(r'(?m)^(?:\[\w+\] )?[ \t]*(?:[A-Za-z][\w.-]*:)+(?P<k>[A-Za-z][\w.-]*)[ \t]*=[ \t]*'
+                          r'(?P<v>\S[^\n]*?)[ \t]*$')
+
+def section_key_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value a .NET configuration key of sections names as a credential."
+    if ':' not in text: return []
+    return [(*m.span('v'), 'config-credential') for m in _SECTION_KEY.finditer(text)
+            if secret_name(m['k']) and not placeholder(m['v']) and '[REDACTED' not in m['v']]
+
 # %% ../nbs/00e_positions.ipynb #93417dff
 # a reference's default, where the name has no value (`${DB_PASSWORD:-Xk9#…}`, Spring's
 # `${borg.passphrase:prune turnip …}`): the default is a value, from after its operator to the
@@ -2917,22 +2976,39 @@ STORE_FILE = re.compile(r'(?i)(?<![\w-])[\w.-]*?(?<![a-z])'
 # a line's key and its value: quoted, or bare to the line's end (its comment aside)
 _STORE_LINE = re.compile(r'''(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?'''
                          r'''["']?(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*'''
-                         r'''(?:"(?P<d>(?:[^"\\\n]|\\.)+)"|'(?P<s>[^'\n]+)'''
-                         r'''|(?P<b>[^\s"'#,{}\[\]|>&*!][^\n#]*?))'''
+                         r'''(?:"(?P<d>(?:[^"\\\n]|\\.)+)"'''
+                         r'''|'(?P<s>[^'\n]+)'|(?P<b>[^\s"'#,{}\[\]|>&*!][^\n#]*?))'''
                          r'''[ \t]*,?[ \t]*(?:#[^\n]*)?$''')
 _SETTING = re.compile(r'(?i)v?\d+(?:\.\d+)+(?:[-+][\w.]+)?|\d+'
                       r'|true|false|yes|no|on|off|null|none|nil')
-_FILE_NAME = re.compile(r'[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,5}')
+# (a file's name, `vendor.73b30c34.css`: a built asset's, its hash a content's)
+_ASSET_NAME = re.compile(r'[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,5}')
+# (and the words that name whose or where a login is: `account = "qt37440.eu-central-1"`, a
+# Snowflake account's locator, in Streamlit's `secrets.toml`)
+_WHO_WHERE = frozenset('''account warehouse role schema tenant org organization project workspace team
+    channel cluster queue topic app site database db video image'''.split()) | THING_ID_WORDS
 # (a name's words that say its value is a stand-in: `example_key_format`, `test_fake_token`)
 _STAND_IN_NAME = frozenset('example sample fake dummy test format placeholder'.split())
 
+def _plain(v: str) -> str:
+    "`v`, or the text base64 `v` decodes to (a Secret's `data:` value, `Z2xvd2dyaWQtcHJvZHVjdGlvbg==`)."
+    if len(v) < 8 or not re.fullmatch(r'[A-Za-z0-9+/]+={0,2}', v): return v
+    try: text = base64.b64decode(v + '=' * (-len(v) % 4), validate=True).decode('utf-8')
+    except (binascii.Error, ValueError): return v
+    # (JSON naming no secret is a setting's: `{"newCheckout":true,"betaSearch":false}`)
+    if text[:1] in '{[' and not SECRET_NAME_WORDS(text): return 'name'
+    return text if text.isprintable() else v
+
+
+# %% ../nbs/00e_positions.ipynb #7292adcb
 def store_values(content: str, at: int = 0) -> list[Found]:
     "(start, end, kind) of each value of a secret store's `content` that may be a credential."
     out = []
     for m in _STORE_LINE.finditer(content):
         g = next(g for g in 'dsb' if m[g] is not None)
-        v, words = m[g], name_words(m['k'])
-        if not words or {words[-1], ''.join(words[-2:])} & NOT_SECRET_LAST: continue
+        raw, words = m[g], name_words(m['k'])
+        v = _plain(raw)
+        if not words or {words[-1], ''.join(words[-2:])} & (NOT_SECRET_LAST | _WHO_WHERE): continue
         if set(words) & (PUBLIC_WORDS | _STAND_IN_NAME): continue
         # (words with no number are a name's or a place's: `marionette-box`, `Europe/Warsaw`)
         named = not re.search(r'\d', v) and all(p.isalpha() and (p.islower() or p.istitle())
@@ -2943,9 +3019,9 @@ def store_values(content: str, at: int = 0) -> list[Found]:
                 or '://' in v or v.startswith(('/', '~', './', '$', '@')) or len(v) < 6
                 or kept_by_shape(v)
                 or re.fullmatch(r'[^@\s]+@[\w-]+(?:\.[\w-]+)+', v) or name_like(v) or plain_word(v)
-                or _FILE_NAME.fullmatch(v) and not re.search(r'[A-Z]', v)):
+                or _ASSET_NAME.fullmatch(v) and not re.search(r'[A-Z]', v)):
             continue
-        out.append((at + m.start(g), at + m.end(g), 'config-credential'))
+        out.append((at + m.start(g), at + m.start(g) + len(raw), 'config-credential'))
     return out
 
 
@@ -3000,4 +3076,5 @@ def position_findings(text: str) -> list[Found]:
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
                   value_for_findings(text), section_value_findings(text), capability_url_findings(text),
                   bracketed_findings(text), bare_name_findings(text),
-                  store_findings(text), given_passphrase_findings(text))
+                  store_findings(text), given_passphrase_findings(text),
+                  written_literal_findings(text), section_key_findings(text))

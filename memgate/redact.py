@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from .found import FindingsStore
 from .rules import (active_rules, default_rules, findings, line_at, random_allowlists, redaction_rules,
                            stand_ins)
-from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_PAIRS, PUBLIC_WORDS, SECRET_NAME_WORDS, Found,
+from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIRS, PUBLIC_WORDS,
+                           SECRET_NAME_WORDS, Found,
                            SECRET_WORDS,
                            char_kinds, column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
@@ -580,6 +581,9 @@ def cookie_credentials(value: str) -> list[tuple[int, int]]:
         name, plain = m[1], urllib.parse.unquote(m[2]).strip('"')
         named = (secret_name(name) or set(name_words(name)) & _SESSION_WORDS
                  or name.upper().startswith('SESS'))
+        # (a pair whose name's last word says what it is not: CloudFront's `CloudFront-Policy`,
+        # `CloudFront-Key-Pair-Id`)
+        if not named and set(name_words(name)[-1:]) & NOT_SECRET_LAST: continue
         # (a signed cookie's signature follows a `.` or a `:`)
         if any(generated(p) for p in [plain, *re.split(r'[.:]', plain)] if p) or (
                 named and len(plain) >= 6 and not plain_words(plain)): out.append(m.span(2))
@@ -627,8 +631,9 @@ def code_value(text: str, s: int, e: int) -> bool:
     if expression(v) and not re.fullmatch(r'[*#]\d{4,8}#?|\d{4,8}#', v): return True
     if not _CODE_VALUE.fullmatch(v): return False
     # (a capitalised word and a number, a year's, as people make a password: `Simba_2019`; code's
-    # names of a year are lower case, `table_2019`)
-    if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}', v): return False
+    # names of a year are lower case, `table_2019`; two or three such words glued, four digits:
+    # `OasisParsley1969`)
+    if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}|(?:[A-Z][a-z]{2,}){2,3}\d{4}', v): return False
     # (nor does a name end in digits and a password's mark: `SaharaQamar668$`)
     if re.search(r'\d[!#$%&*?@^~]+$', v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
@@ -1163,8 +1168,13 @@ def read_forms(written: str) -> list[str]:
 _USER_PASS = re.compile(r'[\w.@+-]{1,64}:(\S{6,})')
 
 def decoded_forms(value: str) -> list[str]:
-    "What base64 `value` (a scheme's word before it aside) decodes to as text, and its password."
+    "What base64 or hex `value` (a scheme's word before it aside) decodes to as text, and its password."
     t = value.split()[-1].rstrip('=') if value.strip() else ''
+    # (hex of text: what `echo 486f6e… | xxd -r -p` prints)
+    if re.fullmatch(r'(?:[0-9a-fA-F]{2}){8,}', t):
+        try: plain = bytes.fromhex(t).decode('utf-8')
+        except ValueError: plain = ''
+        if plain.isprintable() and len(plain) >= 8: return [plain]
     if len(t) < 12 or not re.fullmatch(r'[A-Za-z0-9+/_-]+', t): return []
     alt = b'-_' if re.search('[-_]', t) else None
     padded = t + '=' * (-len(t) % 4)

@@ -437,6 +437,21 @@ SECRETS = [   # (text, the value)
     ('[User] continued → 445270a0d8d2', '445270a0d8d2'), ('[User] oops, the remainder: 818100258fa7', '818100258fa7'),
     ('% export BITLOCKER=1529363-1637086-060291-726176-144078-078001-299827-773157\n',
      '1529363-1637086-060291-726176-144078-078001-299827-773157'),
+    # round 55, after its measure: a passphrase said with no copula; any user's `name / password`; a keypad's
+    # code with its hash; a literal written to the file a command reads its password from; .NET's section keys;
+    # an authenticator's base32 groups; glued capitalised words and a year said as a password
+    ('[User] Mailcow şifresi Pamuk nar 41?, lütfen repoya koyma.', 'Pamuk nar 41?'),
+    ('[User] Login do Mailcow: admin, hasło anchor cherry fig82.', 'anchor cherry fig82'),
+    ('[User] Usa hhaddad / ThistleHazel1986. para entrar no pgAdmin.', 'ThistleHazel1986'),
+    ('der Zugang für Zebra ZD421 web UI ist ops / Yarrow!05.05.2012, nur für heute.', 'Yarrow!05.05.2012'),
+    ('the LTE modem SIM PIN is 4821, server room keypad 79139#. can you', '79139#'),
+    ('  command: ["bash", "-lc", "echo \'pickle rocket clover silver 28!\' > /tmp/.vp && ansible-playbook -i '
+     'hosts site.yml --vault-password-file /tmp/.vp"]', 'pickle rocket clover silver 28!'),
+    ('[ToolResult] Auth:SplunkHecToken = 2945BD06-102F-415B-9D1F-C51250982805\n',
+     '2945BD06-102F-415B-9D1F-C51250982805'),
+    ('setup key from the QR page: `EGT4 SGUM YQRL JOXD O6EW BDRD XRUK WCUX` (uri: otpauth://totp/x)',
+     'EGT4 SGUM YQRL JOXD O6EW BDRD XRUK WCUX'),
+    ('[User] Proxmox şifresi OasisParsley1969., lütfen repoya koyma.', 'OasisParsley1969'),
 ]
 
 LOOK_ALIKES = [
@@ -679,6 +694,18 @@ LOOK_ALIKES = [
     'kubectl create secret generic env --from-literal=region=eu-west-1',
     "msg = 'Deploy finished in 3 minutes!'", "label = 'Sunday, March 3, 2024!'", "greeting: 'Hello, world 2024!'",
     'rows 2024-0001-0002-0003-0004-0005-0006 on 2024-11-05',
+    # round 55, after its measure: a signed cookie's policy and key pair id; a share's slug; a Secret's base64
+    # of a name, a ConfigMap's base64 of flags; a Snowflake account in Streamlit's secrets.toml; a listing's
+    # columns after a secret's name; a shout in capitals; a file read as a log
+    "curl -sI https://x.io/v --cookie 'CloudFront-Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoiaHR0cHM6Ly9tZWRp"
+    "YS5ncmVlbmJlYW4uaW8vKiJ9XX0; CloudFront-Key-Pair-Id=KPHBT82C91H8LP' | head -3",
+    '        "share_slug": "QhqemWGF74fokFuyNU22o",\n',
+    'Tool: Read\n  file_path: /srv/k8s/secret.yaml\n\n[ToolResult] data:\n  environment: Z2xvd2dyaWQtcHJvZHVjdGlvbg==\n'
+    '  FEATURE_FLAGS: eyJuZXdDaGVja291dCI6dHJ1ZSwiYmV0YVNlYXJjaCI6ZmFsc2V9\n',
+    'Here is .streamlit/secrets.toml:\n```toml\n[connections.snowflake]\naccount = "qt37440.eu-central-1"\n```',
+    'NAME                    DIGEST                  CREATED AT\n'
+    'GUARDIAN_SECRET         2744462811760064        1m ago\n',
+    'THIS CODE MUST WORK WELL HERE', "echo 'debug' > /tmp/level && app --log-file /tmp/level",
 ]
 
 
@@ -856,3 +883,10 @@ def test_drawn_words_and_a_generators_marks_are_named_for_review():
             'self.assertEqual(a,b)\n')
     named = [text[s:e] for s, e, _ in drawn_word_doubts(text) + marked_token_doubts(text)]
     assert named == ['opal walnut velvet tundra?', 'lagoon 21 maple thistle willow...', 'y_L>qYvwrR+G(Li,~dgum']
+
+
+def test_a_found_values_hex_is_known_with_it():
+    "`echo 486f6e… | xxd -r -p` prints the text the hex spells: known once the hex is (round 55)."
+    from memgate.redact import decoded_forms
+    assert decoded_forms('486f6e65794372696d736f6e383439313f') == ['HoneyCrimson8491?']
+    assert decoded_forms('9f86d081884c7d659a2feaa0c55ad015') == []
