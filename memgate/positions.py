@@ -14,7 +14,8 @@ from .rules import kept_by_shape
 from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
-                           char_kinds, column_name, dictionary, last_word, member_name, merged, name_like, name_words,
+                           char_kinds, column_name, dictionary, kind_changes, last_word, member_name, merged, name_like,
+                           name_words,
                            placeholder,
                            plain_word, plain_words, secret_name, skeleton)
 
@@ -620,6 +621,10 @@ def sentence(value: str) -> bool:
             and (value[0].isupper() or value[-1] in '!?#*$%&@' or any(w[:1].isupper() for w in words[1:])
                  or re.search(r'\s[&+@#%*]\s', value)))
     said = [w for w in words if w.lower().strip("'") in _FUNCTION_WORDS]
+    # (or no number, but a name inside and a mark to end, one word of a sentence's at most: `my
+    # cotton Nacho hates eagles!!`)
+    named = any(w[:1].isupper() for w in words[1:])
+    made = made or (value[-1] in '!?#*$%&@' and named and len(said) <= 1)
     # (or drawn words, a number last, a few of them a sentence's by chance: `ball another cliff
     # below 26`; a sentence starts with its own: `the same as step 3`)
     drawn = (len(words) >= 4 and words[-1].isdigit() and words[0].lower() not in _FUNCTION_WORDS
@@ -1025,7 +1030,7 @@ def _machine_value(text: str, s: int, e: int,
     # (or, after a colon, a short run of letters and digits changing kind as a draw's: `0z2p22sf9g`)
     # (or in groups, a recovery code's: `82n04-a682k`)
     drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,3}', v) and re.search(
-        r'\d', v) and sum(a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:])) >= 3 and not name_like(v)
+        r'\d', v) and kind_changes(v) >= 3 and not name_like(v)
     # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
     phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
@@ -1174,7 +1179,7 @@ _SAID_CLAUSE = (r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?(?:[ \t]+\([^()\n]{1,
 # (then the value: words to its clause's end, or before a Japanese polite copula)
 _SAID_VALUE = (r")(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
-    r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))[\w!@#$%^&*+-]+){0,11})"
+    r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))(?:[\w!@#$%^&*+-]|[.:](?=\d))+){0,11})"
     r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
     r"|。|[ \t]+[—–][ \t]|[ \t]+\())")
 _PASSPHRASE_SAID = re.compile(_SAID_CLAUSE + _COPULAS + _SAID_VALUE)
@@ -1539,6 +1544,15 @@ _COLON_PAIR = re.compile(r'(?m)[:：][ \t]*`?[^\s/`:]{2,40}`?[ \t]+/[ \t]+`?'
                          r'(?P<pw>[^\s`]{8,}|[^\s`/]+(?:[ \t][^\s`/]+){1,5})`?'
                          r'(?=[ \t]*(?:$|[—–]|[,;](?:\s|$)|\s-\s))')
 
+# %% ../nbs/00e_positions.ipynb #f3917d64
+# and any user's name before ` / `, what follows it of all three kinds (`Usa hhaddad /
+# ThistleHazel1986. para`, `ist ops / Yarrow!05.05.2012, nur`; not `read / write`, `TCP / UDP`)
+_ANY_PAIR = re.compile(r'(?<![\w/-])[a-z][\w.-]{1,30}[ \t]+/[ \t]+(?P<pw>[^\s/`]{8,40})')
+# (or both quoted, the second a phrase with a number and a mark: `` `Skyshow-Ops` / `Tuesday
+# storms eat 82 drifts, right?` ``, a network and its key)
+_QUOTED_PAIR = re.compile(r'`[^`\n/]{1,40}`[ \t]*/[ \t]*`(?P<pw>[^`\n]{6,80})`')
+
+
 # %% ../nbs/00e_positions.ipynb #fa7f21a3
 # and a user's word and the password's own after it (`user \`admin\` / pass \`UmberZephyr#809\``)
 _USER_THEN_PASS = re.compile(r'(?i)\buser(?:name)?[ \t]*:?[ \t]+`?[^\s/`]+`?[ \t]*[/,;][ \t]*'
@@ -1558,10 +1572,6 @@ _password_marks = lambda v: bool(
     re.search(r'[^\w./-]', v) or _three_kinds(v)
     or re.fullmatch(r'[^\W_]*\d{2}[^\W_]*', v) and sum(c.isalpha() for c in v) >= 6)
 
-# and any user's name before ` / `, what follows it of all three kinds (`Usa hhaddad /
-# ThistleHazel1986. para`, `ist ops / Yarrow!05.05.2012, nur`; not `read / write`, `TCP / UDP`)
-_ANY_PAIR = re.compile(r'(?<![\w/-])[a-z][\w.-]{1,30}[ \t]+/[ \t]+(?P<pw>[^\s/`]{8,40})')
-
 def account_pair_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said after its user, `user / password`."
     out = []
@@ -1570,6 +1580,8 @@ def account_pair_findings(text: str) -> list[Found]:
     # (a passphrase's marks are its words', not the spaces between them)
     pairs = [m for m in said if _password_marks(re.sub(r'[ \t]+', '', m['pw']))]
     pairs += [m for m in _ANY_PAIR.finditer(text) if _three_kinds(m['pw'].rstrip('.,;:)'))]
+    phrase = lambda v: re.search(r'\d', v) and re.search(r'[^\w\s]', v) and not sentence(v)
+    pairs += [m for m in _QUOTED_PAIR.finditer(text) if '`' in text and phrase(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -1982,11 +1994,11 @@ _SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)'''
 
 def short_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
-    changes = lambda v: sum(a != b for a, b in zip(char_kinds(v), char_kinds(v)[1:]))
     # (or two groups of letters and digits, a recovery code's: `459c2-77e99`)
     kinds = lambda v: _three_kinds(v) or '-' in v and re.search(r'\d', v) and re.search('[a-z]', v)
     return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
-            if kinds(m['v']) and changes(m['v'].replace('-', '')) >= 4 and not name_like(m['v'])
+            if kinds(m['v']) and kind_changes(m['v'].replace('-', '')) >= 4
+            and not name_like(m['v'])
             and not placeholder(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #5d87fe05
@@ -2049,8 +2061,7 @@ def marked_token_doubts(text: str) -> list[Found]:
         letters = [w for w in name_words(v) if w.isalpha()]
         worded = sum(len(w) for w in letters
                      if len(w) >= 3 and (w in dictionary() or w in CODE_WORDS))
-        kinds = char_kinds(v, True)
-        changes = sum(a != b for a, b in zip(kinds, kinds[1:]))
+        kinds, changes = char_kinds(v, True), kind_changes(v, True)
         # (all four kinds in a short one change less often: `Ça&ýmir56`)
         few = worded <= 0.25 * sum(map(len, letters))
         mixed = changes >= (4 if len(set(kinds)) == 4 else 6)
@@ -2572,13 +2583,21 @@ def repl_findings(text: str) -> list[Found]:
             if secret_name(name(m['expr'])) and m['v'] not in ('None', 'nil', 'null', "''", '""')
             and not placeholder(m['v'])]
 
-# %% ../nbs/00e_positions.ipynb #51c24dea
-# a command that reads a password on its standard input (`kinit`, `passwd`), or is told to (`docker
-# login --password-stdin`, `sudo -S`, `gpg --passphrase-fd 0`): what is piped into it is one
-_READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpasswd)(?![\w.-])
+# %% ../nbs/00e_positions.ipynb #bb282b46
+# a command that reads a password on its standard input (`kinit`, `passwd`, `cryptsetup`, a
+# WireGuard key's `wg pubkey`), or is told to (`docker login --password-stdin`, `sudo -S`, `gpg
+# --passphrase-fd 0`, a key's or a password's file given as `-` or `/dev/stdin`): what is piped into
+# it is one
+_READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpasswd|cryptsetup)
+    (?![\w.-])
+    |wg[ \t]+pubkey(?![\w.-])
+    |[^|;&\n]*?--?[\w-]*(?:key|pass\w*|secret|token)[\w-]*[ \t=](?:-|/dev/stdin)(?![^\s;&|)])
     |vault[ \t]+login[ \t]+-(?!\S)
     |[^|;&\n]*?(?:--password-stdin|--passphrase-stdin|--passphrase-fd[ \t=]0|-passin[ \t]+stdin|[ \t]-S\b
     |--stdin\b|vncviewer[ \t]+-autopass\b))""", re.X)
+
+
+# %% ../nbs/00e_positions.ipynb #51c24dea
 _ECHOED = r"""(?:\bprintf(?:[ \t]+(?:--[ \t]+)?(?P<fq>['"])%s(?:\\n)?(?P=fq))?
     |\becho(?:[ \t]+-[neE]+)*)[ \t]+
     (?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)"|(?P<bare>[^\s'"|;&<>$`()]+))"""
@@ -2958,8 +2977,7 @@ def part_findings(text: str) -> list[Found]:
     for m in _PART_SAID.finditer(text):
         v = m['v'].rstrip('.,;)')
         # (its kinds changing as a draw's do, not a word's number: `the rest is history2`)
-        kinds = char_kinds(re.sub(r'[^A-Za-z0-9]', '', v))
-        drawn = sum(a != b for a, b in zip(kinds, kinds[1:])) >= 2
+        drawn = kind_changes(re.sub(r'[^A-Za-z0-9]', '', v)) >= 2
         mixed = (re.search(r'\d', v) and re.search('[A-Za-z]', v) and drawn
                  or v.isupper() and len(v) >= 8)
         if mixed and not placeholder(v) and not plain_word(v) and '://' not in v:

@@ -11,7 +11,8 @@ import re2
 from collections import Counter
 from dataclasses import dataclass, field
 from .found import FindingsStore
-from .rules import (active_rules, default_rules, findings, line_at, random_allowlists, redaction_rules,
+from .rules import (active_rules, default_rules, findings, leftmost_longest, line_at,
+                           random_allowlists, redaction_rules,
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIRS, PUBLIC_WORDS,
                            SECRET_NAME_WORDS, Found,
@@ -249,6 +250,7 @@ def basic_stand_in(token: str) -> bool:
 HARMLESS = 'base64 of harmless text, an image or an archive'
 # a certificate or a public key, PEM-armoured (its lines escaped in JSON too): public by nature
 _WRAPPED_TAIL = re.compile(r'[ \t]*\r?\n[ \t]*([A-Za-z0-9+/_-]{2,31}={0,2})[ \t]*(?=\r?\n|$)')
+_SEALED_GATE = re.compile(r'\$ANSIBLE_VAULT|-----BEGIN (?:PGP MESSAGE|AGE)|SealedSecret|AQI[CD]AH')
 _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY(?: BLOCK)?|X509 CRL)-----'
                          r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
 # a value encrypted for the repository, its key elsewhere: an Ansible Vault's hex lines, a PGP
@@ -257,7 +259,7 @@ _CIPHERTEXT = re.compile(r'\$ANSIBLE_VAULT;[^\n\\]*(?:(?:\r?\n|\\n)(?:[ \t]*\d+(
                          r'|-----BEGIN (?:PGP MESSAGE|AGE ENCRYPTED FILE)-----[\s\S]{0,200000}?-----END [A-Z ]+-----'
                          # (a SealedSecret's encryptedData, sealed to its cluster's key: its block's values)
                          r'|kind:[ \t]*SealedSecret\b[\s\S]{0,2000}?encryptedData:'
-                         r'(?:(?:\r?\n|\\n)[ \t]+[\w.-]+:[ \t]*\S+)+'
+                         r'(?:(?:\r?\n|\\n)(?:[ \t]*\d+(?:→|\t))?[ \t]+[\w.-]+:[ \t]*\S+)+'
                          # (and AWS KMS's ciphertext blob: its header's version bytes, `AQIC…`/`AQID…`)
                          r'|(?<![A-Za-z0-9+/])AQI[CD]AH[A-Za-z0-9+/]{60,}={0,2}')
 
@@ -789,6 +791,8 @@ _MIXED_HEX = re.compile(r'(?<![\w-])(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])[0-9a-fA
 # (and a UUID: Heroku's, Opsgenie's keys are UUIDs)
 _UUID = re.compile(r'(?<![\w-])[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}(?![\w-])')
 # a name whose last word is `key` (`MARINETRAFFIC_KEY`, `mapsKey`), and its `=` or `:`
+_LOGFMT_KEY = re.compile(r'(?<=[ \t])key=$')
+_LOGFMT_FIELD = re.compile(r'(?:^|[ \t])[a-z_][\w.-]*=\S')
 _KEY_BEFORE_VALUE = re.compile(r'''(?:^|[^\w.-])[A-Za-z_][\w.-]*(?:[_.-]|(?<=[a-z]))(?:key|KEY|Key)["'\]]?[ \t]*'''
                                r'''(?:=|:|=>)[ \t]*["'`]?$''')
 
@@ -804,7 +808,11 @@ def keyed_random(text: str,
         digest = re.fullmatch(r'[0-9a-fA-F]{32,128}', text[s:e])
         if not (why.startswith('random#') or digest or why == 'hex'): continue
         line_start = text.rfind('\n', 0, s) + 1
-        named = _KEY_BEFORE_VALUE.search(text[max(line_start, s - 80):s])
+        before = text[max(line_start, s - 80):s]
+        # (or a log's bare `key=` among its line's other fields, logfmt's: `provider=consul
+        # key=5ed2…`)
+        fields = _LOGFMT_FIELD.search(text, line_start, max(line_start, s - 4))
+        named = _KEY_BEFORE_VALUE.search(before) or (fields and _LOGFMT_KEY.search(before))
         words = name_words(named[0]) if named else []
         # `key` its own word, or glued to a key's kind (`apikey`): a `nodekey` names a node
         glued = words and words[-1] != 'key' and words[-1][:-3] not in KEY_QUALIFIERS
@@ -1023,7 +1031,7 @@ _ARN_BEFORE = re.compile(r'\barn:[\w-]+:[\w-]+:[\w-]*:\d{0,12}:(?:[\w-]+[:/])?$'
 
 def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
-    rules = [f for f in findings(redaction_rules(), text)
+    rules = [f for f in findings(redaction_rules(), text, nested=True)
              if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]
     review = random_review(text)
@@ -1038,11 +1046,17 @@ def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list
     # (nor a resource's name in an ARN: `arn:aws:secretsmanager:…:secret:shop/db-0vG6Ed`
     # names a secret)
     arn = lambda f: _ARN_BEFORE.search(text, max(0, f[0] - 120), f[0])
+    # (nor a value encrypted for the repository, a known shape that outranks a position: a
+    # SealedSecret's `encryptedData`, an Ansible Vault's lines, a PGP message)
+    sealed = [m.span() for m in _CIPHERTEXT.finditer(text)] if _SEALED_GATE.search(text) else []
+    inside = lambda f: any(a <= f[0] and f[1] <= b for a, b in sealed)
     public = lambda found, kinds=None: [f for f in found if (kinds is not None and f[2] not in kinds
                                                              or not said_public(text, f[0]))
-                                        and not jwt(f) and not arn(f)]
+                                        and not jwt(f) and not arn(f) and not inside(f)]
     # (each judged as found, then cut to a reference's default it reaches into)
-    rules = within_defaults(text, _not_code(text, rules))
+    # (a finding inside one dropped as no value is judged alone: the URL's password of
+    # `DB_PASSWORD_URL=postgres://app:X@db`, once the name's `URL` has dropped the whole)
+    rules = within_defaults(text, leftmost_longest(_not_code(text, rules)))
     positions = within_defaults(text, positions)
     return (public(rules, RULE_KINDS), public(positions), review,
             public(keyed_random(text, review)))

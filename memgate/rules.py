@@ -17,8 +17,8 @@ from .domain import MemgateError
 # %% auto #0
 __all__ = ['B64_VALUE', 'RULES_ENV', 'REACH', 'RulesError', 'entropy', 'Allowlist', 'Rule', 'RuleSet', 'load_rules',
            'active_rules', 'use_rules', 'default_rules_path', 'default_rules', 'uses_defaults', 'redaction_rules',
-           'random_allowlists', 'kept_by_shape', 'wrapped_end', 'decoded_findings', 'line_at', 'findings', 'stand_ins',
-           'apply_rules']
+           'random_allowlists', 'kept_by_shape', 'wrapped_end', 'decoded_findings', 'line_at', 'leftmost_longest',
+           'findings', 'stand_ins', 'apply_rules']
 
 # %% ../nbs/00a_rules.ipynb #e796b49f
 class RulesError(MemgateError):
@@ -383,9 +383,19 @@ def line_at(text: str, s: int, e: int) -> str:
     if (m := _RECORD_MARK.match(text, start)) and m.end() <= s: start = m.end()
     return text[start:len(text) if end < 0 else end]
 
+# %% ../nbs/00a_rules.ipynb #2cc815bb
+def leftmost_longest(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    "`found`, sorted, without each finding inside or across an earlier one: the leftmost, longest."
+    out, end = [], -1
+    for s, e, rid in found:
+        if s >= end: out.append((s, e, rid))
+        end = max(end, e)
+    return out
+
 # %% ../nbs/00a_rules.ipynb #5a4ef5b1
 def findings(rs: RuleSet, text: str,
              decode: bool = True, # also look inside base64 values
+             nested: bool = False, # keep a finding inside another's too (the caller judges both)
             ) -> list[tuple[int, int, str]]:
     "(start, end, rule id) of each secret `rs`'s rules find in `text`."
     # RE2 reads bytes without converting them again
@@ -418,12 +428,9 @@ def findings(rs: RuleSet, text: str,
                 found.append((s, wrapped_end(text, e), order, r.id))
     if decode and b64:
         found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
-    out, end = [], -1
-    # the leftmost, longest, first rule
-    for s, e, _, rid in sorted(found, key=lambda f: (f[0], -f[1], f[2])):
-        if s >= end: out.append((s, e, rid))
-        end = max(end, e)
-    return out
+    found.sort(key=lambda f: (f[0], -f[1], f[2]))
+    return [(s, e, rid) for s, e, _, rid in found] if nested else leftmost_longest(
+        [(s, e, rid) for s, e, _, rid in found])
 
 # %% ../nbs/00a_rules.ipynb #057b71f7
 def stand_ins(text: str, # the text the spans index

@@ -16,7 +16,7 @@ __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_L
            'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word', 'secret_name',
            'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
            'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
-           'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds']
+           'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -585,3 +585,11 @@ def char_kinds(text: str,
     kind = lambda c: ('d' if c.isdigit() else 'u' if c.isupper()
                       else 'l' if c.islower() or not symbols else 's')
     return ''.join(map(kind, text))
+
+# %% ../nbs/00d_words.ipynb #c59c31ed
+def kind_changes(text: str,
+                 symbols: bool = False, # marks are a kind of their own
+                ) -> int:
+    "How many times the kind of `text`'s characters changes from one to the next (`char_kinds`)."
+    kinds = char_kinds(text, symbols)
+    return sum(a != b for a, b in zip(kinds, kinds[1:]))

@@ -452,6 +452,23 @@ SECRETS = [   # (text, the value)
     ('setup key from the QR page: `EGT4 SGUM YQRL JOXD O6EW BDRD XRUK WCUX` (uri: otpauth://totp/x)',
      'EGT4 SGUM YQRL JOXD O6EW BDRD XRUK WCUX'),
     ('[User] Proxmox şifresi OasisParsley1969., lütfen repoya koyma.', 'OasisParsley1969'),
+    # round 56, after its measure: a literal piped into a command that reads its passphrase (cryptsetup); a
+    # quoted network and key; a login said to be a password's shape; a time in a passphrase; a compound's
+    # password word, its phrase made with a name and marks; logfmt's bare `key=`; the password of a URL under
+    # a name that says URL
+    ("     3→echo -n 'Jasmine, melon & castle; 856' | cryptsetup luksOpen /dev/sda2 data -\n",
+     'Jasmine, melon & castle; 856'),
+    ('[User] the wifi at the depot is `Skyshow-Ops` / `Tuesday storms eat 82 drifts, right?` if you need it',
+     'Tuesday storms eat 82 drifts, right?'),
+    ('[User] my laptop login is Radish&Forest1 if the remote session asks', 'Radish&Forest1'),
+    ('[User] il mio login del portatile è Cotton^Tractor1, se la sessione remota lo chiede', 'Cotton^Tractor1'),
+    ('[User] ugh, my bitwarden master password is I love pocket willow at 1:26, I keep mistyping it',
+     'I love pocket willow at 1:26'),
+    ('[User] mitt huvudlösenord i Bitwarden är my banjo Biscuit hates falcons!!, skriv inte ut det',
+     'my banjo Biscuit hates falcons!!'),
+    ('level=debug msg="client init" provider=consul key=5ed23c57-a898-4a1b-9c58-ff80017169eb\n',
+     '5ed23c57-a898-4a1b-9c58-ff80017169eb'),
+    ('DB_PASSWORD_URL=postgres://app:Kq9zz81bbbX@db:5432/app\n', 'Kq9zz81bbbX'),
 ]
 
 LOOK_ALIKES = [
@@ -706,6 +723,13 @@ LOOK_ALIKES = [
     'NAME                    DIGEST                  CREATED AT\n'
     'GUARDIAN_SECRET         2744462811760064        1m ago\n',
     'THIS CODE MUST WORK WELL HERE', "echo 'debug' > /tmp/level && app --log-file /tmp/level",
+    # round 56, after its measure: an example's URL with a stand-in login under a secret's name; a SealedSecret's
+    # ciphertext, a Read's line numbers before it; a login that is a path or an address; a map's key
+    'WEBHOOK_SECRET=postgres://user:password@localhost:5432/dbname\n',
+    '     2→kind: SealedSecret\n     6→  encryptedData:\n     8→    API_TOKEN: AgBawavYRvC/1Y9JUveXT55D2M1fWVYMtniy'
+    'aoSbZnnwDXYgQzjhyUf+kZ5L\n',
+    'the login page is /auth?next=1 now', 'login is me@example.com now',
+    '{"key": "5ed23c57-a898-4a1b-9c58-ff80017169eb"}', "echo 'a b' | sort -k 2 -",
 ]
 
 
