@@ -28,20 +28,21 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE',
            'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
            'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
-           'said_public', 'grouped', 'prose_findings', 'bracketed_findings', 'marked_value_findings',
-           'name_said_findings', 'used_as_findings', 'value_said_findings', 'value_for_findings',
-           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
-           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
-           'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
-           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
+           'said_public', 'grouped', 'used_for_findings', 'prose_findings', 'bracketed_findings',
+           'security_answer_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
+           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
+           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
+           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
+           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'written_literal_findings', 'section_key_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
+           'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -107,6 +108,7 @@ CREDENTIAL_ARGS = {
 # possession, SNMPv3's authentication (-A) and privacy (-X) passphrases and v1/v2c's community
 # (-c); Apple's upload tool's app-specific password)
 CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-prov', '--pop'): 'next',
+                    ('mcrcon', '-p'): 'both',       # a game server's RCON password
                     ('xcrun altool', '-p'): 'next', ('altool', '-p'): 'next',
                     **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
                                                 'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')
@@ -1177,10 +1179,12 @@ _COPULAS = r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|ad
 _SAID_CLAUSE = (r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?(?:[ \t]+\([^()\n]{1,40}\)"
                 r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,2}?)?[ \t]*(?:(?:")
 # (then the value: words to its clause's end, or before a Japanese polite copula)
-_SAID_VALUE = (r")(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«]?"
+_SAID_VALUE = (r")(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«`]?"
     r"(?P<v>\w(?:[\w!@#$%^&*+-]|\.(?=\w))*"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))(?:[\w!@#$%^&*+-]|[.:](?=\d))+){0,11})"
-    r"(?=[\"'”»]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?(?:[.,;!?。)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t]"
+    # (its clause's end: a stop, a quote's close, a stop inside the quote, `“… 18.”，`)
+    r"(?=[.!?]?[\"'”»`]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?"
+    r"(?:[.,;!?。)，、]*[ \t]*(?:\n|$)|[.,;!?)，、]+[ \t]*"
     r"|。|[ \t]+[—–][ \t]|[ \t]+\())")
 _PASSPHRASE_SAID = re.compile(_SAID_CLAUSE + _COPULAS + _SAID_VALUE)
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X
@@ -1190,7 +1194,8 @@ _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`
        (?:that's|that\ is|this\ is|it's|it\ is|which\ is|là|это|bu)[ \t]+
        (?:(?:the|our|your|my)[ \t]+)?
      |(?:—|–|,|\()[ \t]*(?:the|our|your|my)[ \t]+
-     |as[ \t]+(?:the|our|your|my|a|an)[ \t]+)
+     |as[ \t]+(?:the|our|your|my|a|an)[ \t]+
+     |[ \t]+for[ \t]+(?:the|our|your|my|a|an)[ \t]+(?:[\w.-]+[ \t]+){0,3}?)
     (?:[\w.-]+[ \t]+){0,2}?
     (?:password|passphrase|pin|token|secret|credential|api[ ]key
      |mật\ khẩu|пароль|şifre|lösenord|lösenordet)
@@ -1198,6 +1203,9 @@ _SAID_BEFORE = re.compile(r'''(?i)(?<![^\s`"'(\[])(?P<v>[^\s`"'()\[\]]{6,80}?)[`
     (?![\w-]|'s|[ \t]+(?:file|files|profile|helper|store|manager|path|name|type|provider|chain|cache
                       |format|id|field|prompt|policy|reset|hash)\b)
     ''', re.X)
+
+
+# %% ../nbs/00e_positions.ipynb #df5d68e1
 # (a number said of a password's length, tries or lifetime is no password: `password length is 12`)
 _counts_of = lambda said: bool(set(re.findall(r'[a-z]+', said.lower())) & NOT_SECRET_LAST)
 # a PIN's digits right after its word, or after a colon or a particle (`PINは 755573`)
@@ -1219,6 +1227,10 @@ _PASSPHRASE_SAID_PL = re.compile(_SAID_CLAUSE + _COPULAS + '|to' + _SAID_VALUE)
 # `hasło anchor cherry fig82.`; not a listing's columns, `SECRET   2744…   1m ago`)
 _PASSPHRASE_BARE = re.compile(r'[ \t]+(?P<v>[^\W\d_](?:[\w!@#$%^&*+-]|\.(?=\w))*(?: [\w!@#$%^&*+-]+){1,5}'
                               r'[!?#*]?)(?=[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t])')
+# (a value quoted whole after a copula's word is the one said, whatever its words: `è \`All my plants
+# are secretly cacti\``; after a colon, a map's message is: `password: "does not match"`)
+_quoted_whole = lambda text, at, s, e: (text[s - 1:s] in ('`', '"', '“', "'") and text[e:e + 1] in ('`', '"', '”', "'")
+                                        and not re.search(r'[:=：]', text[at:s]))
 
 
 # %% ../nbs/00e_positions.ipynb #3d73fcfe
@@ -1240,7 +1252,7 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     joined = len(parts) >= 3 and all(p.isalpha() for p in parts[:-1]) and parts[-1].isalnum()
     if len(words) == 1 and joined: words = parts
     elif len(words) == 1: return None
-    if sentence(value): return None
+    if sentence(value) and not _quoted_whole(text, at, s, s + len(value)): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
     if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
@@ -1283,6 +1295,24 @@ def _number_list(text: str, at: int, said: bool) -> list[Found]:
         at = item.end()
     return out
 
+# %% ../nbs/00e_positions.ipynb #28125f14
+# a value its use says is a credential: quoted before `for the … password`, or after `just use` in
+# the clause of a credential's word
+_USE_WORD = r'(?:password|passphrase|passcode|pin|secret|token|key|credential)s?'
+_USED_FOR = re.compile(r'(?i)\buse[ \t]+[“"](?P<q>[^“”"\n]{6,80})[”"][ \t]+for[ \t]+(?:the|our|your|my|a|an)[ \t]+'
+                       r'(?:[\w.-]+[ \t]+){0,3}?' + _USE_WORD + r'\b'
+                       r'|\b' + _USE_WORD + r'\b[^\n.;]{0,30}?\bjust[ \t]+use[ \t]+(?P<v>[^\s`"\'“”]{6,80}?)'
+                       r'(?=[.,;!?)]?(?:\s|$))')
+
+def used_for_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value its use says is a credential (`use X for the … password`)."
+    out = []
+    for u in _USED_FOR.finditer(text) if 'use ' in text else ():
+        v = u['q'] or u['v']
+        said = re.search(r'\d', v) and re.search(r'[^\w\s]', v) if u['q'] else _random_enough(v)
+        if said and not placeholder(v): out.append((*u.span('q' if u['q'] else 'v'), 'prose-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
@@ -1321,7 +1351,10 @@ def prose_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #89c6fb77
 # a credential's word, then its value in brackets (`secret (151034)`); not `password (optional)`
 # (an aside's brackets looked for first, then the word before them: a long list of words is slow)
-_BRACKETED = re.compile(r'(?<![\w-])(?P<w>[^\W\d_][\w-]{1,24})[ \t]+\((?P<v>[^()\n]{4,100})\)')
+_BRACKETED = re.compile(r'(?<![\w-])(?P<w>[^\W\d_][\w-]{1,24})[ \t]+'
+                        # (or the words that say it was given: `the SMTP password you shared (\`…\`)`)
+                        r'(?:(?:you|I|we)[ \t]+(?:shared|gave(?:[ \t]+me)?|sent|provided|pasted)[ \t]+)?'
+                        r'\((?P<v>[^()\n]{4,100})\)')
 _BRACKET_WORDS = frozenset(PASSWORD_WORDS) | frozenset(TOKEN_WORDS)
 
 def bracketed_findings(text: str) -> list[Found]:
@@ -1329,13 +1362,32 @@ def bracketed_findings(text: str) -> list[Found]:
     out = []
     for m in _BRACKETED.finditer(text) if ' (' in text or '\t(' in text else ():
         if m['w'].lower() not in _BRACKET_WORDS: continue
-        v, words = m['v'], m['v'].split()
+        # (its quotes inside the brackets are no part of it: `(\`Teapot_nutm3g#\`)`)
+        q = len(m['v']) - len(m['v'].lstrip('`"\''))
+        v = m['v'][q:len(m['v']) - q] if q and m['v'][-q:] == m['v'][:q] else m['v']
+        words = v.split()
         pin = re.fullmatch(r'\d{4,12}', v)
         token = len(words) == 1 and _random_enough(v) and not placeholder(v)
         drawn = 5 <= len(words) <= 12 and all(w.isalpha() and w.islower() for w in words)
         if pin or token or drawn and not set(words) & _FUNCTION_WORDS:
-            out.append((*m.span('v'), 'prose-credential'))
+            s = m.start('v') + (q if v is not m['v'] else 0)
+            out.append((s, s + len(v), 'prose-credential'))
     return out
+
+# %% ../nbs/00e_positions.ipynb #2000b12c
+# the answer to a security question is a password by another name: said after the question's words
+# in its sentence (`the bank asks a security question, the answer is ““Herr Biscuit Nakamura
+# 1995””`, `security-question answer = Tante Jonas Nakamura 2004 (from the user)`), to the clause's end
+_SECURITY_ANSWER = re.compile(r'''(?i)\bsecurity[- ]question\b[^\n.;]{0,40}?\banswers?\b'''
+                              r'''(?:[ \t]+(?:is|was|es|ist|est|è|é))?[ \t]*[:=]?[ \t]*[“"'`]*'''
+                              r'''(?P<v>[^\s“”"'`;,()][^\n“”"'`;,()]{2,60}?)[”"'`]*'''
+                              r'''(?=[ \t]*(?:[;,()]|\.(?:\s|$)|$))''', re.M)
+
+def security_answer_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each answer to a security question said in prose."
+    if 'question' not in text.lower(): return []
+    return [(*m.span('v'), 'prose-credential') for m in _SECURITY_ANSWER.finditer(text)
+            if not placeholder(m['v']) and not sentence(m['v'])]
 
 # %% ../nbs/00e_positions.ipynb #9946b71a
 # a value with a password's marks (cases, digits and a mark mixed) right after a credential's word,
@@ -3095,4 +3147,5 @@ def position_findings(text: str) -> list[Found]:
                   value_for_findings(text), section_value_findings(text), capability_url_findings(text),
                   bracketed_findings(text), bare_name_findings(text),
                   store_findings(text), given_passphrase_findings(text),
-                  written_literal_findings(text), section_key_findings(text))
+                  written_literal_findings(text), section_key_findings(text),
+                  security_answer_findings(text), used_for_findings(text))

@@ -991,14 +991,19 @@ def printed_secrets(command: str, # a record's text that ran a command
 # %% ../nbs/01_redact.ipynb #03396727
 # a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),
 # then what it printed, to a blank line or the next prompt
+_FENCED_RUN = re.compile(r'```[^\n]*\n(?P<cmd>[^\n`]{3,200})\n```[^`]{0,40}?```[^\n]*\n(?P<out>[^`]{1,2000}?)```')
 _PROMPT = re.compile(r'(?m)^[ \t]*(?:[\w.@~:/-]*\$|PS [^>\n]*>)[ \t]+(\S[^\n]*)\n'
                      r'((?:(?![ \t]*(?:[\w.@~:/-]*\$|PS [^>\n]*>)[ \t])[^\n]*\S[^\n]*(?:\n|$))+)')
 
 def pasted_output_findings(text: str) -> list[Found]:
     "(start, end, kind) of the secret each command pasted after its prompt printed, as a tool's."
-    if '$ ' not in text and 'PS ' not in text: return []
-    return [(m.start(2) + s, m.start(2) + e, k) for m in _PROMPT.finditer(text)
-            for s, e, k in printed_secrets(f'command: {m[1]}', m[2])]
+    # (or a command in a fenced block of its own, what it printed in the next: `ran this: ```openssl
+    # rand -hex 32``` output: ```698a…````)
+    fenced = [(m.start('out') + s, m.start('out') + e, k) for m in _FENCED_RUN.finditer(text)
+              for s, e, k in printed_secrets(f"command: {m['cmd']}", m['out'])] if '```' in text else []
+    if '$ ' not in text and 'PS ' not in text: return fenced
+    return fenced + [(m.start(2) + s, m.start(2) + e, k) for m in _PROMPT.finditer(text)
+                     for s, e, k in printed_secrets(f'command: {m[1]}', m[2])]
 
 # %% ../nbs/01_redact.ipynb #c8ddbd57
 # a value wrapped over the lines of a fenced block (`dp.st.prd.KymkN3nhL⏎zQ…`): each line one token,
@@ -1009,6 +1014,7 @@ _NO_PIECE = re.compile(r'[:/]|=(?!=*$)|\.[A-Za-z]{1,5}$')
 _PASTED_LINES = re.compile(r'(?m):[ \t]*\n((?:[ \t]*[^\s`]{4,}[ \t]*(?:\n|$)){2,12})'
                            r'(?![ \t]*[^\s`]+[ \t]*(?:\n|$))')
 _mixed = lambda piece: len(set(char_kinds(re.sub(r'[^A-Za-z0-9]', '', piece)))) >= 2
+_NAMED_PIECE = re.compile(r'[A-Za-z_][\w.-]*=([^\s=]{4,})')
 
 def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
     "(start, end, kind) of each line of a wrapped value that `taken` left, where it took another one."
@@ -1017,6 +1023,9 @@ def wrapped_pieces(text: str, taken: list[Found]) -> list[Found]:
     pasted = _PASTED_LINES.finditer(text) if ':\n' in text or ': \n' in text else ()
     for m in (*fenced, *pasted):
         lines = [(m.start(1) + x.start(), m.start(1) + x.end()) for x in re.finditer(r'\S+', m[1])]
+        # (the first line may assign the value its name, `BUILDKITE_AGENT_TOKEN=48df…`: its value is the
+        # first piece)
+        if lines and (named := _NAMED_PIECE.fullmatch(text, *lines[0])): lines[0] = named.span(1)
         if len(lines) < 2 or any(_NO_PIECE.search(text[a:b]) for a, b in lines): continue
         if m.re is _PASTED_LINES and not all(_mixed(text[a:b]) for a, b in lines): continue
         hits = [next((k for s, e, k in taken if s < b and a < e), None) for a, b in lines]

@@ -1,10 +1,11 @@
-"""Rounds 29 to 54's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 57's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
-round 53 at 466eac0, round 54 at d263b98, round 55 at <r55>): each secret below is taken whole and each look-alike
+round 53 at 466eac0, round 54 at d263b98, round 55 at 7afe9e1, round 56 at 746a7a4,
+round 57 at 6b478ba): each secret below is taken whole and each look-alike
 is sent as written."""
 import re
 import pytest
@@ -469,6 +470,34 @@ SECRETS = [   # (text, the value)
     ('level=debug msg="client init" provider=consul key=5ed23c57-a898-4a1b-9c58-ff80017169eb\n',
      '5ed23c57-a898-4a1b-9c58-ff80017169eb'),
     ('DB_PASSWORD_URL=postgres://app:Kq9zz81bbbX@db:5432/app\n', 'Kq9zz81bbbX'),
+    # round 57, after its measure: a value its use says (`use X for the … password`, `… password just use X`);
+    # a value in brackets after the words that say it was given; a security question's answer; a stop
+    # inside the closing quote; a quoted sentence said to be the password; a command fenced alone and its
+    # output fenced after it; a wrapped value's first line that assigns it; a BIP32 private key;
+    # LaunchDarkly's SDK key; mcrcon's -p
+    ("[User] use Tofu_0809 for the Gradle signing key password, that's the prod one", 'Tofu_0809'),
+    ("[User] use “Igel Bergsee 81!” for the mailbox password, that's the prod one", 'Igel Bergsee 81!'),
+    ('[User] if it asks for the Kafka SASL password just use Lizard.Clover.25\n', 'Lizard.Clover.25'),
+    ("[Assistant] I won't write the SMTP password you shared (`Teapot_nutm3g#`) into any file", 'Teapot_nutm3g#'),
+    ('[User] the bank asks a security question, the answer is ““Herr Biscuit Nakamura 1995””\n',
+     'Herr Biscuit Nakamura 1995'),
+    ('(thinking) security-question answer = Tante Jonas Nakamura 2004 (from the user). Not needed',
+     'Tante Jonas Nakamura 2004'),
+    ('[User] personal passphrase是 “three ravens and one tired goat 18.”，别提交到仓库里。',
+     'three ravens and one tired goat 18'),
+    ("Il Gradle signing key password nuovo è `All my plants are secretly cacti`, quello vecchio l'ho revocato",
+     'All my plants are secretly cacti'),
+    ('[User] ran this:\n```\nopenssl rand -hex 32\n```\noutput:\n```\n'
+     '698a2b137400041786831bc412cda51f117e0c696e755a39bc56d636d6bbc5ea\n```\n',
+     '698a2b137400041786831bc412cda51f117e0c696e755a39bc56d636d6bbc5ea'),
+    ('[User] from the provider dashboard (sorry, it wrapped when I copied it):\n'
+     'BUILDKITE_AGENT_TOKEN=bkua_4f9e2c1d7a8b3e6f0d5c9a2b\n48df128daf2d83dcf30898a92\n', '48df128daf2d83dcf30898a92'),
+    ('WALLET_XPRV=xprv9s21ZrQH143KkeuaxgJG6wZ2oFX7du6s2JDZXNXCFKvgamMR8ZkcBe7Ao5KCqzFPzpPnQ98EEhGA7K4uxrW92999jGif'
+     'vWmSHK5p9wW7df1\n', 'xprv9s21ZrQH143KkeuaxgJG6wZ2oFX7du6s2JDZXNXCFKvgamMR8ZkcBe7Ao5KCqzFPzpPnQ98EEhGA7K4uxrW92999'
+     'jGifvWmSHK5p9wW7df1'),
+    ('the LaunchDarkly SDK key (`sdk-935e67c2-c494-4c91-8806-886ff4e282a3`) works',
+     'sdk-935e67c2-c494-4c91-8806-886ff4e282a3'),
+    ("mcrcon -H play.sunledger.solar -P 25575 -p 'relámpago.95!' 'whitelist add dmitri'", 'relámpago.95!'),
 ]
 
 LOOK_ALIKES = [
@@ -730,6 +759,11 @@ LOOK_ALIKES = [
     'aoSbZnnwDXYgQzjhyUf+kZ5L\n',
     'the login page is /auth?next=1 now', 'login is me@example.com now',
     '{"key": "5ed23c57-a898-4a1b-9c58-ff80017169eb"}', "echo 'a b' | sort -k 2 -",
+    # round 57, after its measure: what a value is used for that is no credential; a quoted stand-in; answers
+    # talked about; a public extended key
+    'use the Stripe test card 4242 4242 4242 4242 with any future expiry', 'use npm for the password reset flow',
+    'use "the default" for the password field', 'the security question answers are stored hashed, not in plain text.',
+    'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8',
 ]
 
 
