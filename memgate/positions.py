@@ -1631,9 +1631,11 @@ def account_pair_findings(text: str) -> list[Found]:
             *_ADMIN_GLUED.finditer(text), *_USER_THEN_PASS.finditer(text))
     # (a passphrase's marks are its words', not the spaces between them)
     pairs = [m for m in said if _password_marks(re.sub(r'[ \t]+', '', m['pw']))]
-    pairs += [m for m in _ANY_PAIR.finditer(text) if _three_kinds(m['pw'].rstrip('.,;:)'))]
+    anyone = _ANY_PAIR.finditer(text) if ' / ' in text else ()
+    pairs += [m for m in anyone if _three_kinds(m['pw'].rstrip('.,;:)'))]
     phrase = lambda v: re.search(r'\d', v) and re.search(r'[^\w\s]', v) and not sentence(v)
-    pairs += [m for m in _QUOTED_PAIR.finditer(text) if '`' in text and phrase(m['pw'])]
+    quoted = _QUOTED_PAIR.finditer(text) if '`' in text and '/' in text else ()
+    pairs += [m for m in quoted if phrase(m['pw'])]
     for m in [*_ACCOUNT_PAIR.finditer(text), *pairs]:
         s, e = m.span('pw')
         while e > s and text[e - 1] in '.,;:)]\'"': e -= 1
@@ -2139,18 +2141,19 @@ def person_value_findings(text: str) -> list[Found]:
 # a passphrase quoted and given to a name (`bw_master = 'Sorrel, oasis; granite-coral 1957!'`):
 # drawn words with no word that binds a sentence, one number, and the marks a person adds (a `;`, or
 # a `!`, `?`, `#` or `*` to end)
-_GIVEN_PHRASE = re.compile(r'''(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*(?::|=>?)[ \t]*(?P<q>["'`])'''
-                           r'''(?P<v>[^"'`\n\\]{10,80})(?P=q)''')
+_GIVEN_PHRASE = re.compile(r'''(?::|=>?)[ \t]*(?P<q>["'`])(?P<v>[^"'`\n\\]{10,80})(?P=q)''')
+_GIVEN_NAME = re.compile(r'''(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*$''')
 _DRAWN_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*[,;.!?#*]?|\d{1,4}[,;.!?#*]?")
 
 def given_passphrase_findings(text: str) -> list[Found]:
     "(start, end, kind) of each quoted passphrase given to a name: drawn words, a number, marks."
     out = []
-    for m in _GIVEN_PHRASE.finditer(text):
+    for m in _GIVEN_PHRASE.finditer(text) if ' ' in text else ():
+        if not (k := _GIVEN_NAME.search(text, max(0, m.start() - 60), m.start())): continue
         v, words = m['v'], m['v'].split()
         bare = [w.rstrip(',;.!?#*').lower() for w in words]
         numbers = [w for w in bare if w.isdigit()]
-        last = name_words(m['k'])[-1:]
+        last = name_words(k['k'])[-1:]
         drawn = 4 <= len(words) <= 8 and all(_DRAWN_WORD.fullmatch(w) for w in words)
         if (drawn and len(numbers) == 1
                 and (';' in v or v[-1] in '!?#*') and not set(bare) & _FUNCTION_WORDS
@@ -3099,11 +3102,13 @@ def store_values(content: str, at: int = 0) -> list[Found]:
 # where a store's content stands in a text: a fenced block the words before it name a store in
 # (`Here is my secrets.yaml:` ```…```), or what a tool writes to one
 _FENCE = re.compile(r'(?m)^[ \t]*```[^\n]*\n(?P<c>[\s\S]*?)```')
+# (what a store's name holds, looked for first: most texts name none)
+_STORE_GATE = re.compile(r'(?i)secret|credential|password|vault')
 _WRITES = re.compile(r'file_path:[ \t]*(?P<p>[^\n]+)\n[ \t]*(?:content|new_string):[ \t]*')
 
 def store_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value of a secret store a text shows or writes."
-    if not STORE_FILE.search(text): return []
+    if not _STORE_GATE.search(text) or not STORE_FILE.search(text): return []
     out, last = [], 0
     for m in _FENCE.finditer(text):
         if STORE_FILE.search(text, max(last, m.start() - 300), m.start()):
