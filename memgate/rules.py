@@ -384,12 +384,15 @@ def line_at(text: str, s: int, e: int) -> str:
     return text[start:len(text) if end < 0 else end]
 
 # %% ../nbs/00a_rules.ipynb #2cc815bb
-def leftmost_longest(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+def leftmost_longest(found: list[tuple[int, int, str]],
+                     per_rule: bool = False, # only a rule's own findings leave one out
+                    ) -> list[tuple[int, int, str]]:
     "`found`, sorted, without each finding inside or across an earlier one: the leftmost, longest."
-    out, end = [], -1
+    out, ends = [], {}
     for s, e, rid in found:
-        if s >= end: out.append((s, e, rid))
-        end = max(end, e)
+        key = rid if per_rule else ''
+        if s >= ends.get(key, -1): out.append((s, e, rid))
+        ends[key] = max(ends.get(key, -1), e)
     return out
 
 # %% ../nbs/00a_rules.ipynb #5a4ef5b1
@@ -429,8 +432,9 @@ def findings(rs: RuleSet, text: str,
     if decode and b64:
         found += [(s, e, len(rs.rules), rid) for s, e, rid in decoded_findings(rs, text)]
     found.sort(key=lambda f: (f[0], -f[1], f[2]))
-    return [(s, e, rid) for s, e, _, rid in found] if nested else leftmost_longest(
-        [(s, e, rid) for s, e, _, rid in found])
+    # (nested: of each rule's own findings only, a shorter one inside is its match read again,
+    # `:ZeroOrMor` in `Token::ZeroOrMore`)
+    return leftmost_longest([(s, e, rid) for s, e, _, rid in found], per_rule=nested)
 
 # %% ../nbs/00a_rules.ipynb #057b71f7
 def stand_ins(text: str, # the text the spans index
