@@ -1184,7 +1184,8 @@ _SAID_VALUE = (r")(?!\w)|[:：=](?:\*\*|__)?|は|是)[ \t]*[\"'“«`]?"
     r"(?:[ \t]+(?!(?:です|でした|だ)(?:[\s。.]|$))(?:[\w!@#$%^&*+-]|[.:](?=\d))+){0,11})"
     # (its clause's end: a stop, a quote's close, a stop inside the quote, `“… 18.”，`)
     r"(?=[.!?]?[\"'”»`]?[ \t]*(?:(?:です|でした|だ)[ \t]*)?"
-    r"(?:[.,;!?。)，、]*[ \t]*(?:\n|$)|[.,;!?)，、]+[ \t]*"
+    # (a stop glued to more of the token is inside it: `A.A.2;2232232`)
+    r"(?:[.,;!?。)，、]*[ \t]*(?:\n|$)|[.,;!?)]+(?:[ \t\"'”»`]|$)|[，、]+"
     r"|。|[ \t]+[—–][ \t]|[ \t]+\())")
 _PASSPHRASE_SAID = re.compile(_SAID_CLAUSE + _COPULAS + _SAID_VALUE)
 # a value, then that it is the password: `X — that's the password`, `X (this is the PIN)`, `using X

@@ -47,6 +47,8 @@ PLACES = {
 @given(password, st.sampled_from(sorted(PLACES)))
 # found by hypothesis: a literal that starts as pairs (`A=;A=`) and goes on was read as pairs of its own
 @example('A=;A= 223223', 'env lookup default')
+# and a stop glued to more of a quoted token ended a passphrase said after a copula (`A.A.2`)
+@example('A.A.2;2232232', 'prose, Portuguese')
 def test_a_generated_password_is_taken_wherever_it_stands(value, place):
     text = PLACES[place](value)
     template = PLACES[place]('\x00')
