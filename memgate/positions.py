@@ -23,26 +23,26 @@ from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, 
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES', 'SECRET_NOUNS',
            'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY',
-           'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE',
-           'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED',
-           'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings', 'continued_literal',
-           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
-           'said_public', 'grouped', 'used_for_findings', 'prose_findings', 'bracketed_findings',
-           'security_answer_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
-           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
-           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
-           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
+           'VALUE_SAID_GATE', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST',
+           'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED',
+           'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
+           'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
+           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'used_for_findings', 'prose_findings',
+           'bracketed_findings', 'security_answer_findings', 'marked_value_findings', 'name_said_findings',
+           'used_as_findings', 'value_said_findings', 'value_for_findings', 'capability_url_findings',
+           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
+           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
+           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
+           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
            'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'written_literal_findings', 'section_key_findings', 'default_findings', 'within_defaults', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
-           'store_findings', 'store_output', 'position_findings']
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
+           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
+           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
+           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -315,12 +315,16 @@ def _marked_lines(text: str) -> set[int]:
     return out
 
 # %% ../nbs/00e_positions.ipynb #4fa98d31
+_BASH_TAG = re.compile(r'</?bash-input>')
+
 def command_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential command lines in `text` give."
     # most texts hold no command line: one look at the whole first, for its words, then its shape
     if not _COMMAND_WORDS(text): return []
     # a continued line is read with its continuation (the same length: places stay)
     joined = text.replace('\\\n', '  ').replace('\\\r\n', '   ')
+    # (a command the user ran with `!` in Claude Code is a line of its own inside its tags)
+    if '<bash-input>' in joined: joined = _BASH_TAG.sub(lambda m: ' ' * len(m[0]), joined)
     marked = _marked_lines(joined)
     out, at = [], 0
     for n, line in enumerate(joined.split('\n')):
@@ -872,13 +876,6 @@ _app_password = lambda v: (re.fullmatch(APP_PASSWORD, v)
                            and not any(w in dictionary() for w in re.split('[- ]', v)))
 
 # %% ../nbs/00e_positions.ipynb #861aee00
-_SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
-         r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
-         r'改成|改为|改為|设为|設為|换成|換成|'
-         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|'
-         r'это|—|->|→|は|是|为|為|는|은|là|adalah|'
-         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
-
 # a licence's words: what they are said to be is a key only when it is long and quoted as one
 # (`AG Grid license is `Using_this_{…}_[v3]_…``), never a licence's name (`license: Apache-2.0`)
 LICENCE_SAID = ('license', 'licence', 'license key', 'licence key', 'product key', 'activation key')
@@ -894,24 +891,36 @@ _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=
 _SAID_WORDS = (set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
                | set(LICENCE_SAID))
 # (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
+_UNSPACED = '[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]'   # kana, CJK ideographs, Hangul
 # (a compound's first part too, as Germanic languages glue them: `beveiligingswachtwoord`)
 _PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))'
                     r'(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase)))|[^\W\d_]{2,20}?'
                     r'(?=(?:wachtwoord|passwort|kennwort|lösenord|passord|adgangskode)\w{0,3}\b))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
-                    + r')(?:(?![\w-])|(?=[はが是는은가이]))')   # (a particle may follow: `PINは`, `パスワードは`)
+                    + r')(?:(?![\w-])|(?=[はが是는은가이])'
+                    # (a particle may follow: `PINは`, `パスワードは`; in a script unspaced, any word: `密码改成`)
+                    + '|(?<=' + _UNSPACED + ')(?=' + _UNSPACED + '))')
 _SAID_GATE = Gate(_SAID_WORDS)
 _BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
-
-# a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
-_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')'
-                      r'(?:(?<=[はが是为為는은成가이])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
-                      r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
     |`[^`\n]{3,400}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
+
+# %% ../nbs/00e_positions.ipynb #1754abe6
+# the words that say what follows is the value: copulas and colons, in people's languages
+_SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
+         r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
+         r"c['’]est|(?:改成|改为|改為|设为|設為|换成|換成)了?|"
+         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|'
+         r'это|—|->|→|は|是|为|為|는|은|là|adalah|'
+         r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
+
+# a copula that is a word stands apart from the value (`E-2232232232` is not `e` and a number)
+_SAYS_RE = re.compile(r'(?i)[ \t]*(?:' + _SAYS + r')'
+                      r'(?:(?<=[はが是为為는은成가이了])|(?<=\W)|(?=[\s:："\'`«“「]|$))'
+                      r'[ \t]*[:：]?|[ \t]*[:：=]')
 
 # %% ../nbs/00e_positions.ipynb #626c9b00
 # words that name an identifier, a digest or an address: what a sentence's password is said to be of
@@ -1219,6 +1228,8 @@ _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[
                           r'[^\n,;.!?\d]{0,30}?\d{0,4}[ \t]*'
                           r'(?:→|->|=>|:|=|–)[ \t]*(\d{4,12})(?!\d)')
 _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
+# (or after the copula its clause's words end with: `PIN do storage room é 927210`; no date)
+_NUMBER_AT = re.compile(r'[ \t]*(\d{4,12})(?![\w/:-]|\.\w)')
 
 # %% ../nbs/00e_positions.ipynb #9f3ada52
 # (Polish says it with `to` too, `hasło to …`; elsewhere `to` starts a purpose: `password to …`)
@@ -1228,6 +1239,10 @@ _PASSPHRASE_SAID_PL = re.compile(_SAID_CLAUSE + _COPULAS + '|to' + _SAID_VALUE)
 # `hasło anchor cherry fig82.`; not a listing's columns, `SECRET   2744…   1m ago`)
 _PASSPHRASE_BARE = re.compile(r'[ \t]+(?P<v>[^\W\d_](?:[\w!@#$%^&*+-]|\.(?=\w))*(?: [\w!@#$%^&*+-]+){1,5}'
                               r'[!?#*]?)(?=[.,;!?)]*[ \t]*(?:\n|$)|[.,;!?)]+[ \t])')
+# the words that say whose a password is (`for`, `voor`, `pour`, `do`, `für`…): what follows them
+# names no field
+_WHOSE = frozenset('''for of to on at in per voor van pour für zu för til na dla для od von do
+    da del di du des de'''.split())
 # (a value quoted whole after a copula's word is the one said, whatever its words: `è \`All my plants
 # are secretly cacti\``; after a colon, a map's message is: `password: "does not match"`)
 _quoted_whole = lambda text, at, s, e: (text[s - 1:s] in ('`', '"', '“', "'") and text[e:e + 1] in ('`', '"', '”', "'")
@@ -1256,7 +1271,9 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if sentence(value) and not _quoted_whole(text, at, s, s + len(value)): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
-    if NOT_SECRET_LAST & set(subject) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
+    # (of its own words only: whose it is names no field, `password voor server closet is …`)
+    own = subject[:next((i for i, w in enumerate(subject) if w in _WHOSE), len(subject))]
+    if NOT_SECRET_LAST & set(own) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
         return None
     if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
     # (said bare, a number is among its words, and its first is none of what a password's word
@@ -1333,7 +1350,9 @@ def prose_findings(text: str) -> list[Found]:
         # the word ends a quoted name (`` `APPLE_APP_PASSWORD` é … ``): what is said follows the quote
         q = _QUOTED_NAME.search(text, max(0, m.start() - 80), m.end())
         at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
-        right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)) if number else None
+        says = number and _says_at(text, at)
+        right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)
+                 or says and _NUMBER_AT.match(text, says)) if number else None
         span = right.span(1) if right else _said(text, at, 4)
         # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
         # value ends at a space, `--password=E-2232232232 shop`)
@@ -1474,42 +1493,70 @@ def used_as_findings(text: str) -> list[Found]:
         if named and not code: out.append((*m.span('v'), 'prose-credential'))
     return out
 
-# %% ../nbs/00e_positions.ipynb #b8518039
+# %% ../nbs/00e_positions.ipynb #10c3e784
 # the value given to a secret's name, said as the value in the same paragraph (`added
 # SVC_PASSWORD to .env.local with the value you provided (`…`)`, `moved WANDB_API_KEY out⏎- the
 # previous hardcoded value `…``): a code span or a quoted run after the word, a few words on
-_VALUE_SAID = re.compile(r'''(?i)\bvalue\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
-    (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")''', re.X)
+# (or its default, in prose: `SAFE_COMBO falls back to the hard-coded default "66-52-30-41"`)
+_VALUE_SAID = re.compile(r"""(?i)\b(?:value|default)\b(?:[ \t]+[\w'’-]+){0,4}?[ \t]*[(:]?[ \t]*
+    (?:`(?P<c>[^`\n]{6,120})`|"(?P<d>[^"\n]{6,120})")""", re.X)
 # (or unquoted, right after the word or a few words on, said to be it: `the current value
 # 0rKR?"Lo&…`, `The value they gave is QC4Ro2#…, so`; not an attribute's `value="…"`, whose `=` and
 # quote are no part of it, nor a clause's comma or stop after it)
 _VALUE_BARE = re.compile(r'(?i)\bvalue\b(?:(?:[ \t]+[\w’\'-]+){0,4}?[ \t]+(?:is|was)[ \t]+'
                          r'|[ \t]*(?:is[ \t]+|[:=][ \t]*)?)'
                          r'(?P<b>[^\s`"\'(=:][^\s]{6,118}?)[.,;:]?(?=\s|$)')
-_VALUE_GATE = Gate(['value'])
+# (or compared with the credential it should be: `the code sends `299563` but the phone unlock PIN
+# in the dashboard was regenerated`)
+_VALUE_BUT = re.compile(r'`(?P<c>[^`\n]{6,120})`,?[ \t]+(?:but|while|whereas)[ \t]+'
+                        r'(?:the|our|your|its)'
+                        r'(?P<n>(?:[ \t]+[\w-]+){1,5})')
+# (a code's digits, a PIN's or a combination's, with its marks: `9983#17`, `96-37-77-39`; no date)
+_CODE_DIGITS = re.compile(r'(?!\d{4}-\d\d-\d\d)\d[\d#*-]{4,}\d')
+# (a version, a package's too, is no value said of a secret: `v2.14.1`, `sdk-1.2.3`)
+_VERSIONED = re.compile(r'(?:[A-Za-z][\w-]*[-@])?v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?')
+VALUE_SAID_GATE = Gate(['value', 'default', '` but ', '` while ', '` whereas '])
 _VALUE_KEY = re.compile(r'(?i)[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?["\']?name["\']?[ \t]*[:=]'
                         r'[^\n]*\n[ \t]*(?:\d+(?:→|\t))?[ \t]*["\']?value["\']?[ \t]*[:=]')
 
-def value_said_findings(text: str) -> list[Found]:
+# %% ../nbs/00e_positions.ipynb #39f105ae
+def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
+    "Whether a credential is named where `m`, a value said, stands: before it, or compared after."
+    if m.re is _VALUE_BUT:
+        words = m['n'].split()
+        return any(secret_name('_'.join(words[:i])) for i in range(1, len(words) + 1))
+    # (its paragraph, and the one before: the question it answers, `what is X set to?`; and the text
+    # it answers, another record's)
+    para = text.rfind('\n\n', 0, m.start())
+    start = max(text.rfind('\n\n', 0, max(0, para)) + 2, m.start() - 400)
+    names = _NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
+    # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
+    # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
+    return (any(secret_name(n) for n in names) or bool(_PROSE.search(text, start, m.start()))
+            or bool(_PROSE.search(asked)))
+
+# %% ../nbs/00e_positions.ipynb #b8518039
+def value_said_findings(text: str,
+                        asked: str = '', # the text `text` answers: its names count too
+                       ) -> list[Found]:
     "(start, end, kind) of each value prose says a secret's name was given, in its paragraph."
-    if not (SECRET_NAME_WORDS(text) and _VALUE_GATE(text)): return []
+    named = SECRET_NAME_WORDS(text) or SECRET_NAME_WORDS(asked)
+    if not (named and VALUE_SAID_GATE(text)): return []
     out = []
-    for m in [*_VALUE_SAID.finditer(text), *_VALUE_BARE.finditer(text)]:
+    for m in [*_VALUE_SAID.finditer(text), *_VALUE_BARE.finditer(text), *_VALUE_BUT.finditer(text)]:
         # (a structure's `value` key under its `name`, a Kubernetes env list's: the name decides)
         above = text.rfind('\n', 0, max(0, text.rfind('\n', 0, m.start()))) + 1
         if (k := _VALUE_KEY.match(text, above)) and k.end() > m.start(): continue
         g = next(g for g in 'cdb' if g in m.re.groupindex and m[g] is not None)
-        start = max(text.rfind('\n\n', 0, m.start()) + 2, m.start() - 300)
-        names = _NAME_SAID_NAME.findall(text, start, m.start())
         v = m[g].strip('"\'')
-        # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
-        # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
-        said = any(secret_name(n) for n in names) or (
-            g == 'b' and _PROSE.search(text, max(0, m.start() - 300), m.start()))
         bare = g != 'b' or (_three_kinds(v) and re.search(r'[^\w\s.-]', v))
-        if said and bare and _random_enough(v, True) and not placeholder(v):
+        code = g != 'b' and _CODE_DIGITS.fullmatch(v)
+        data = not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v))
+        drawn = _random_enough(v, True) or code
+        if _said_of_credential(text, m, asked) and bare and drawn and data:
             out.append((*m.span(g), 'prose-credential'))
     return out
+
 
 # %% ../nbs/00e_positions.ipynb #390aee5b
 # a value said before the name it is for, in a few languages (`Der Wert 2589…-f930c6 für
@@ -1529,17 +1576,22 @@ def value_for_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #cf711789
 # a URL whose one path segment is a random token: a capability, the token the whole of what it opens
 # (a health check's ping URL, `https://hc-ping.com/<uuid>`; a secret gist's), not a page's id among
-# more segments (`/orders/<uuid>`), nor a token of words
+# more segments (`/orders/<uuid>`), nor a token of words; after a hook's segment too (Mattermost's
+# incoming webhook, `https://chat.example.com/hooks/<26 letters and digits>`)
 _CAPABILITY_URL = re.compile(r'''\bhttps?://[A-Za-z0-9.-]+\.[a-z]{2,}(?::\d+)?/
+    (?P<hook>(?:web)?hooks?/)?
     (?P<v>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z0-9_-]{24,})
     /?(?=[\s"'`)>\],]|$)''', re.X)
 
 def capability_url_findings(text: str) -> list[Found]:
     "(start, end, kind) of the token that is a URL's whole path."
     if '://' not in text: return []
+    # (a hook's: letters and digits mixed, no words joined)
+    drawn = lambda m: (m['hook'] and re.fullmatch('[A-Za-z0-9]+', m['v'])
+                       and re.search(r'\d', m['v']) and re.search('[A-Za-z]', m['v']))
     return [(*m.span('v'), 'url-token') for m in _CAPABILITY_URL.finditer(text)
-            if m['v'][8:9] == '-' or _three_kinds(m['v']) or re.fullmatch(r'[0-9a-f]{24,}', m['v'])]
-
+            if m['v'][8:9] == '-' or _three_kinds(m['v']) or re.fullmatch(r'[0-9a-f]{24,}', m['v'])
+            or drawn(m)]
 
 # %% ../nbs/00e_positions.ipynb #3a77a39d
 # a section whose header names a credential, its value under a key that says only that it is one
@@ -2419,6 +2471,12 @@ def argv_findings(text: str) -> list[Found]:
     return out
 
 
+# %% ../nbs/00e_positions.ipynb #70130bd2
+def argv_script(line: str) -> str:
+    "The script a JSON argv line runs (Codex's `[\"bash\", \"-lc\", \"…\"]`), else the line."
+    if not (m := _ARGV_SCRIPT.search(line)): return line
+    return _json_string(line, *m.span(1))[0]
+
 # %% ../nbs/00e_positions.ipynb #5a9609c3
 # a connection string's fields, `;` or `,` between them (ADO.NET's, StackExchange.Redis's): a value runs to
 # the next field, spaces and all (`…;Password=correct horse battery;Encrypt=True`)
@@ -2782,13 +2840,14 @@ def within_defaults(text: str, found: list[Found]) -> list[Found]:
     return [f for f in out if f[1] > f[0]]
 
 
-# %% ../nbs/00e_positions.ipynb #11c4fc73
+# %% ../nbs/00e_positions.ipynb #322632db
 @lru_cache(maxsize=1)
 def seed_words() -> frozenset[str]:
     "BIP39's 2,048 English words, of which a wallet's seed phrase is drawn."
     from mnemonic import Mnemonic
     return frozenset(Mnemonic('english').wordlist)
 
+# %% ../nbs/00e_positions.ipynb #11c4fc73
 # a run of 12 or more lower-case words of a seed word's length, one space or a line between them
 # (a shorter run holds no seed phrase: not looked at word by word)
 _WORD_RUN = re.compile(r'(?<![\w-])[a-z]{3,8}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\d{1,2}[.)][ \t]*)?)[a-z]{3,8}){11,}'
@@ -2822,7 +2881,8 @@ def seed_phrase_findings(text: str) -> list[Found]:
             if len(run) >= SEED_LENGTHS[0]:
                 out.append((m.start() + run[0][0], m.start() + run[-1][1], 'seed-phrase'))
             run, missed = [], False
-    return out
+    # (but a documented test vector, the allowlist's, is no wallet's: `abandon` ×11, `about`)
+    return [f for f in out if not kept_by_shape(text[f[0]:f[1]])]
 
 # %% ../nbs/00e_positions.ipynb #5c869b75
 # a payment card's number: 13 to 19 digits, in groups of 4 or whole, of a card network's first

@@ -27,7 +27,7 @@ from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_h
                                position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, store_output, to_line_rest, unquote,
-                               within_defaults)
+                               VALUE_SAID_GATE, argv_script, value_said_findings, within_defaults)
 from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
                               wrapped_runs, pseudonym, word_share, wordlike)
 
@@ -37,10 +37,10 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
            'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'one_token',
            'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
-           'template_only', 'pattern_regex', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
-           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
-           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
-           'decoded_forms', 'found_values', 'redact_seams', 'seam_values']
+           'template_only', 'pattern_regex', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings',
+           'wrapped_pieces', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings',
+           'redact', 'read_forms', 'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -742,6 +742,16 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
+# %% ../nbs/01_redact.ipynb #f55566dc
+def key_named(text: str, # the text the key stands in
+              k: re.Match, # `_KEY_BEFORE`'s match: the key before a value, its group 1
+             ) -> bool:
+    "Whether the key before a value names a credential, whole or by its last dotted part."
+    # (a URL query's name alone does: a signed URL's `&Signature=`, `?sig=`)
+    query = text[k.start(1) - 1:k.start(1)] in ('?', '&')
+    last = k[1].rsplit('.', 1)[-1]
+    return bool(secret_name(k[1]) or secret_name(last) or query and secret_name(k[1], True))
+
 # %% ../nbs/01_redact.ipynb #e5523968
 def _not_code(text: str, found: list[Found]) -> list[Found]:
     "`found` without what position took that is no value."
@@ -767,7 +777,7 @@ def _not_code(text: str, found: list[Found]) -> list[Found]:
             if _no_value(text, s, e, kind): continue
             # the key names no credential (`API_KEY_HEADER=`, plist's `<key>`: words decide),
             # names itself, or names what a machine makes and holds a person's words (not in prose)
-            named = k and (secret_name(k[1]) or secret_name(k[1].rsplit('.', 1)[-1]))
+            named = k and key_named(text, k)
             if k and (kind == 'password' and not named or names_key(k[1], value)): continue
             if pattern_regex(text, s, value): continue
             person = plain_words(value) and not diceware(value)
@@ -904,7 +914,10 @@ def generator_output(command: str, output: str) -> list[Found]:
 _COMMAND_LINE = re.compile(r'(?m)^[ \t]*command:[ \t]*(.+)$')
 # the first line of an output, when it is one token and the rest is blank or prose (a token wrapped
 # over lines is one: each line a run of a token's characters)
-_FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200}(?:\r?\n[A-Za-z0-9+/=_.-]{8,200}){0,4})[ \t]*'
+# (a line that is a name's pair, `lot=LOT-EP-5663`, is none of it)
+_FIRST_TOKEN = re.compile(r'[ \t]*(\S{8,200}'
+                          r'(?:\r?\n(?![A-Za-z_][\w.-]*=[^=\n])[A-Za-z0-9+/=_.-]{8,200}){0,4})'
+                          r'[ \t]*'
                           r'(?:\r?\n(?:[ \t]*\r?\n|[ \t]+[A-Z][^\n]*)?|$)')
 # or the whole output, one line of words: a passphrase (`… jsonpath='{.data.password}' | base64 -d`)
 _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
@@ -926,7 +939,7 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    lines = [_MESSAGE_ARG.sub(' ', line) for line in _COMMAND_LINE.findall(command)]
+    lines = [_MESSAGE_ARG.sub(' ', argv_script(line)) for line in _COMMAND_LINE.findall(command)]
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
     # count (`wg genkey | tee privatekey | wg pubkey`)
     last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]
@@ -979,14 +992,20 @@ def shell_pair(a: str, # a record's text: a tool call, or a user's `<bash-input>
     return (a, b, 0) if call.match(a) and not call.match(b) else ('', b, 0)
 
 # %% ../nbs/01_redact.ipynb #9b228f79
+# (a Codex call's output opens with its exit status, none of what it printed: `(exit 0)⏎6ef3…`)
+_EXIT_STATUS = re.compile(r'\(exit -?\d+\)\r?\n')
+
 def printed_secrets(command: str, # a record's text that ran a command
                     output: str,  # what it printed
                    ) -> list[Found]:
     "(start, end, kind) in `output` of the secret `command` prints: a secret file's, a generator's, a fetched one."
     # (no command, nothing it printed: most pairs of records are a message and the next)
     if not command: return []
-    return (printed_secret_file(command, output) or generator_output(command, output)
-            or fetched_secret(command, output) or store_output(command, output))
+    at = m.end() if (m := _EXIT_STATUS.match(output)) else 0
+    printed = output[at:]
+    found = (printed_secret_file(command, printed) or generator_output(command, printed)
+             or fetched_secret(command, printed) or store_output(command, printed))
+    return [(s + at, e + at, kind) for s, e, kind in found]
 
 # %% ../nbs/01_redact.ipynb #03396727
 # a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),
@@ -1291,6 +1310,14 @@ def _rest_of(b: str) -> int | None:
         return lone.end()
     return more.end() if (more := _MORE_TOKEN.match(b, _lead(b))) else None
 
+# %% ../nbs/01_redact.ipynb #ca41d793
+def answered(a: str, # a record's text, what the next answers (`what is DB_PASSWORD set to?`)
+             b: str, # the next record's
+             counts: Counter | None = None) -> str:
+    "`b` with the value it says a credential that `a` names holds replaced (`the value … is X`)."
+    found = [f for f in value_said_findings(b, a[-400:]) if '[REDACTED' not in b[f[0]:f[1]]]
+    return stand_ins(b, found, counts) if found else b
+
 # %% ../nbs/01_redact.ipynb #5c5cea82
 def redact_seams(texts: list[str], counts: Counter | None = None,
                  known: KnownSecrets | None = None) -> list[str]:
@@ -1314,6 +1341,9 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         # (a tool's call and its output are two authors' texts: no value is cut between them, `…
         # description: md5` then `ba72e64b…  media/logo.png`)
         elif not command: out[i], out[i + 1] = _across(a, b, counts, known)
+        # (and what the next answers of a credential the first names: `the value … is X`)
+        if not command and VALUE_SAID_GATE(out[i + 1]):
+            out[i + 1] = answered(texts[i], out[i + 1], counts)
     return out
 
 # %% ../nbs/01_redact.ipynb #fa3b71d7

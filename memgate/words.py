@@ -295,14 +295,15 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
     |(?:os\.environ|ENV|process\.env)\[["']?[\w.-]*["']?\]?
     |(?:System\.getenv|Deno\.env\.get|os\.getenv|os\.environ\.get|ENV\.fetch|getenv|env)
      \(["'][\w.-]+["']\)
-    |(?:secretKeyRef|configMapKeyRef|valueFrom):.*
+    |(?:secretKeyRef|secretRef|configMapKeyRef|configMapRef|valueFrom):.*
     |\{[A-Za-z0-9+/]{16,}={0,2}\})$''', re.X)
 
 # a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,
 # RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
     |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo
-    |generate[-_ ]with|openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
+    |generate[-_ ]with|replace[-_ ]with
+    |openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
     |(?:insert|enter|paste|put)[-_](?:[a-z]+[-_]){0,3}
      (?:key|token|secret|password|pass|here|id|url|uri|value)s?

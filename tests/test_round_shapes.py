@@ -1,11 +1,11 @@
-"""Rounds 29 to 57's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 58's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
 round 53 at 466eac0, round 54 at d263b98, round 55 at 7afe9e1, round 56 at 746a7a4,
-round 57 at 6b478ba): each secret below is taken whole and each look-alike
+round 57 at 6b478ba, round 58 at 81a6021): each secret below is taken whole and each look-alike
 is sent as written."""
 import re
 import pytest
@@ -498,6 +498,38 @@ SECRETS = [   # (text, the value)
     ('the LaunchDarkly SDK key (`sdk-935e67c2-c494-4c91-8806-886ff4e282a3`) works',
      'sdk-935e67c2-c494-4c91-8806-886ff4e282a3'),
     ("mcrcon -H play.sunledger.solar -P 25575 -p 'relámpago.95!' 'whitelist add dmitri'", 'relámpago.95!'),
+    # round 58, after its measure: a value said to be what a credential named in the question holds
+    # (`the value in the env is …`), compared with it (`sends … but the … PIN`), its hard-coded default;
+    # whose password it is, said between the word and its copula, in people's languages; Braintree's
+    # access token; a `!` command's argv; what a Codex call printed after its exit status; a signed URL's
+    # `Signature`; a Mattermost hook's id
+    ('[User] why is DOOR_CODE ignored in prod?\n\n[Assistant] (thinking) The value in the env is `9983#17`. It',
+     '9983#17'),
+    ('[User] what is ROUTER_ADMIN_PASSWORD set to right now?\n\n[Assistant] For reference, the value deployed '
+     'right now is `Bacalhau#151`; it matches', 'Bacalhau#151'),
+    ('[User] is our WordPress application password still valid?\n\n[Assistant] The value in the env is '
+     '`JXMJ CUu1 uZxd vF2j Eddx 2W39`. It has', 'JXMJ CUu1 uZxd vF2j Eddx 2W39'),
+    ('[Assistant] the code sends `299563` but the phone unlock PIN in the dashboard was regenerated', '299563'),
+    ('[Assistant] the code sends `acbb37e03d1dbcf911e8ae6f1696c78c` but the Spotify client secret in the '
+     'dashboard was regenerated yesterday', 'acbb37e03d1dbcf911e8ae6f1696c78c'),
+    ('[User] why is SAFE_COMBO ignored?\n\n[Assistant] SAFE_COMBO falls back to the hard-coded default '
+     '"66-52-30-41" when unset', '66-52-30-41'),
+    ("[User] Au passage, le router admin password pour front desk c'est Ñandú-willow90!.", 'Ñandú-willow90!'),
+    ('[User] Aliás, o phone unlock PIN do storage room é 927210.', '927210'),
+    ('[User] Trouwens, de NAS admin password voor server closet is Umbrella canyon igloo ginger fable 10, ok.',
+     'Umbrella canyon igloo ginger fable 10'),
+    ('access_token$production$yfk1p3kxk35w7bh7$29cec53a29eea2ecfa7b8225d46b0c16',
+     'access_token$production$yfk1p3kxk35w7bh7$29cec53a29eea2ecfa7b8225d46b0c16'),
+    ('[User] Braintree creds, first half: access_token$production$h5b24ng9it',
+     'access_token$production$h5b24ng9it'),
+    ('[User] <bash-input>wandb login f05619dea74518dae094813872cf091a102b0cc5</bash-input>',
+     'f05619dea74518dae094813872cf091a102b0cc5'),
+    ('"input": "https://d2.cloudfront.net/p/5a.mp4?Expires=1767225600&Signature=ID80sraFrLTq3gCEUxHxP~Gz3YI3Wb'
+     'Ac7fc1kDR71MoyMKl6jzgZ-AVD_0n-&Key-Pair-Id=KJZ5SRD6TRIZZV",',
+     'ID80sraFrLTq3gCEUxHxP~Gz3YI3WbAc7fc1kDR71MoyMKl6jzgZ-AVD_0n-'),
+    ('    hook: "https://chat.circuitcycle.co/hooks/k28ij5ugfexm50ikkalv3iqfog"', 'k28ij5ugfexm50ikkalv3iqfog'),
+    # (and, found while mending it: a password's word glued to the verb after it, in a script unspaced)
+    ('数据库的密码改成了 Xk9fj2LmQ8#', 'Xk9fj2LmQ8#'), ('新密码设为 Hu8#kk2LmQ', 'Hu8#kk2LmQ'),
 ]
 
 LOOK_ALIKES = [
@@ -764,6 +796,17 @@ LOOK_ALIKES = [
     'use the Stripe test card 4242 4242 4242 4242 with any future expiry', 'use npm for the password reset flow',
     'use "the default" for the password field', 'the security question answers are stored hashed, not in plain text.',
     'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8',
+    # round 58, after its measure: a listing's ids after its empty cell; Hardhat's published development key
+    # and BIP39's first test vector; a stand-in's words; a cache's key; a Kubernetes secret's reference;
+    # a version said as a value; a date after a PIN's copula; a hook's page of words
+    'REPOSITORY TAG DIGEST IMAGE ID\npostgres 16 <none> 817bf9580f99\n',
+    'PRIVATE_KEY=0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    'MNEMONIC="abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"',
+    'DATABASE_PASSWORD=replace-with-32-random-bytes', 'GITHUB_TOKEN=secretRef: app-secrets',
+    'patchbay_cache_key: "v1-deps-0f33f75533589dc2f4d4863af2fd764f6ce7276a"',
+    '[User] which SDK reads API_TOKEN?\n\n[Assistant] The value is `v2.14.1`, and the default `sdk-1.2.3`.',
+    'see https://docs.example.com/hooks/using-react-hooks-in-forms', 'https://x.io/hooks/v2_release_notes_2024_summary',
+    '密码管理器里有三个条目', 'STRIPE_SECRET_KEY=sk_live_REPLACE_WITH_YOUR_KEY',
 ]
 
 
