@@ -54,9 +54,13 @@ GO_DSN = re.compile(r'^[^:@\s/]+:([^@\s]+)@(?:tcp|tcp6|udp|unix)\(')
 JWT = re.compile(r'^eyJ[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*'
                  r'|[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$')
 
+PUTTY = re.compile(r'PuTTY-User-Key-File-\d:[\s\S]*?(Private-Lines:[\s\S]*)')
+
 def secret_parts(value: str) -> list[str]:
     "The parts of `value` that are the secret: a URL's password or tokens, a connection string's credentials."
     if m := JWT.match(value): return [m[1].lstrip('.')]
+    # (a PuTTY key file's public lines are its public key: its private lines are the secret)
+    if m := PUTTY.match(value): return [m[1]]
     if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value): return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)

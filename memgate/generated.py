@@ -12,11 +12,11 @@ import re2
 from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 
 # %% auto #0
-__all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'wordlike', 'word_share', 'class_changes',
-           'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret', 'split_core', 'generated',
-           'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs', 'memorable', 'drawn_words',
-           'hex_pairs', 'hex_groups', 'digit_groups', 'base32_groups', 'every_candidate', 'checked_id', 'wrapped_runs',
-           'public_der', 'decodes_harmless', 'pseudonym']
+__all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'CSV_HEADER', 'wordlike', 'word_share',
+           'class_changes', 'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret',
+           'split_core', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs',
+           'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'hex_groups', 'digit_groups', 'base32_groups',
+           'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -320,6 +320,10 @@ def _password_word(text: str, start: int, word: str) -> tuple[int, int] | None:
         return start + skip, end
     return None
 
+# %% ../nbs/00f_generated.ipynb #d9e8b36e
+# a CSV header's line: names apart by commas
+CSV_HEADER = re.compile(r'[A-Za-z_][\w .-]{0,40}(?:,[A-Za-z_][\w .-]{0,40})+')
+
 def punctuated(text: str):
     "(start, end) of each word of `text` like a generated password."
     for m in _PUNCTUATED.finditer(text):
@@ -328,6 +332,10 @@ def punctuated(text: str):
         # word (`Rugged,MX4303682154,e3:df:…,admin,…`): a row is never one value
         cells = list(re.finditer(r'[^,]+', word)) if word.count(',') >= 2 else []
         row = any(re.fullmatch('[A-Za-z]{3,}', c[0]) and wordlike(c[0]) for c in cells)
+        # (or under a header of names, cell for cell: `name,mac,serial,shipped_tracking`)
+        above = text[text.rfind('\n', 0, max(0, text.rfind('\n', 0, m.start()))) + 1:m.start()]
+        above = re.sub(r'^[ \t]*\d+(?:→|\t)|\s*\d+(?:→|\t)$', '', above.strip())
+        row = row or cells and CSV_HEADER.fullmatch(above) and above.count(',') == word.count(',')
         if not row and (span := _password_word(text, m.start(), word)):
             yield span
             continue
@@ -433,6 +441,11 @@ def hex_pairs(text: str):
     for m in _HEX_PAIR.finditer(text):
         if generated(m[0].replace(':', '')): yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #fd79b741
+def counts_up(values: list[int]) -> bool:
+    "Whether a quarter or more of the steps between `values` add 0 or 1: a count up, a repeat."
+    return sum(b - a in (0, 1) for a, b in zip(values, values[1:])) >= len(values) / 4
+
 # %% ../nbs/00f_generated.ipynb #ddada4ab
 # hex written in groups of one width (a terminal's master key, `E6F3 040F D9CC …`; a key's bytes,
 # `0xAB, 0xB7, …`): one value, read whole (joined by colons, a fingerprint's: the allowlist's)
@@ -445,11 +458,9 @@ def hex_groups(text: str):
     for m in _HEX_GROUPS.finditer(text):
         groups = re.findall(r'(?:0[xX])?([0-9A-Fa-f]+)', m[0])
         values = [int(g, 16) for g in groups]
-        # (not a count up, `00 01 02 …`, nor one group again and again)
-        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
         # (forty digits are a SHA-1's, an OpenPGP fingerprint's as gpg prints it: a known shape)
         digits = len(joined := ''.join(groups))
-        if len({len(g) for g in groups}) == 1 and 24 <= digits != 40 and steps < len(values) / 4 \
+        if len({len(g) for g in groups}) == 1 and 24 <= digits != 40 and not counts_up(values) \
                 and generated(joined): yield m.span()
 
 # %% ../nbs/00f_generated.ipynb #daf7c1c5
@@ -462,9 +473,7 @@ def digit_groups(text: str):
     for m in _DIGIT_GROUPS.finditer(text):
         groups = m[0].split('-')
         values = [int(g) for g in groups]
-        # (not a count up, nor one group again and again)
-        steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
-        if sum(map(len, groups)) >= 36 and steps < len(values) / 4 and len(set(m[0]) - {'-'}) >= 6:
+        if sum(map(len, groups)) >= 36 and not counts_up(values) and len(set(m[0]) - {'-'}) >= 6:
             yield m.span()
 
 # %% ../nbs/00f_generated.ipynb #75198676

@@ -21,28 +21,29 @@ from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, 
 
 # %% auto #0
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
-           'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES', 'SECRET_NOUNS',
-           'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS', 'ORDINARY',
-           'VALUE_SAID_GATE', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR', 'COLON_REST',
-           'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE', 'PERSON_SHAPED',
-           'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS', 'NETWORK_LENGTHS',
-           'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings', 'command_findings',
-           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'said_of_id', 'said_public', 'grouped', 'used_for_findings', 'prose_findings',
-           'bracketed_findings', 'security_answer_findings', 'marked_value_findings', 'name_said_findings',
-           'used_as_findings', 'value_said_findings', 'value_for_findings', 'capability_url_findings',
-           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
-           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
-           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
-           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
-           'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings',
-           'format_findings', 'described_findings', 'block_findings', 'byte_array_findings', 'member_findings',
-           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
+           'PERSON_MADE', 'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES',
+           'SECRET_NOUNS', 'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS',
+           'ORDINARY', 'VALUE_SAID_GATE', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR',
+           'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
+           'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS',
+           'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings',
+           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'used_for_findings',
+           'prose_findings', 'bracketed_findings', 'security_answer_findings', 'app_password_findings',
+           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
+           'value_for_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
+           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
+           'drawn_word_doubts', 'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings',
+           'bare_name_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
+           'table_findings', 'argv_findings', 'argv_script', 'conn_string_findings', 'xml_findings', 'hcl_findings',
+           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
+           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'written_literal_findings', 'section_key_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
+           'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -395,6 +396,9 @@ _CODE = re.compile(r'''^[!&*^]*[A-Za-z_$@][\w$@]*(?:(?:\.|::|->|\?\.)[A-Za-z_$@]
     (?:\(.*|\[.*|<.*>|\{.*|\s*(?:\?\?|\|\||&&|\?|==|!=|or|and|if)\s.*)?
     [?!;,)]*$|^\d+(?:\.\d+)*[a-z]{0,3}[;,]?$
     |^[a-z]+(?::[a-z_]+)+(?:[ \t]+[a-z_]+(?::[a-z_]+)+)*$''', re.X)   # (and a type's spec: `uuid:redact`)
+# (but capitalised words of five letters or more and a number among them, joined as people join
+# them, are a password, no code's name: `Tortuga_171Cinder`, `Thistle.Meadow87_`)
+PERSON_MADE = re.compile(r'(?:[A-Z][a-z]{4,}[_.-]?){1,3}\d{2,4}(?:[_.-]?[A-Z][a-z]{4,})?[_.!?@#-]?')
 
 # (an apostrophe between letters is a language's elision, no quote: `it's`, `o'clock`, `l'eau`)
 # (and a `#` glued to what follows is no comment's: `#83`, `#fff`)
@@ -593,15 +597,14 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     first, scattered = re.match(r'[\w$@]*', value)[0], _scattered(value)
     if first.lower() in _TYPES or (first[:1].isupper() and not scattered and not config
                                     and re.match(r'\w+(?:<|\[\]|\?|$)', value)): return None
-    # code: a name, an attribute, a call; in config text a bare word of 4+ characters is text (a
-    # comma after it: an Elixir keyword list's, a JavaScript object's, not YAML's), and words joined
-    # by dots a passphrase (`kernel.olive.hickory.ruby`); digits under a PIN's name are its value
+    # code: a name, an attribute, a call; in config a bare word of 4+ characters is text (not
+    # before a comma: an Elixir list's), dotted words a passphrase; a PIN's digits, a person's data
     pin = (re.fullmatch(r'\d{4,12}', value)
            and name_words(text[name_at:at])[-1:] in (['pin'], ['code'], ['puk'], ['passkey']))
     text_value = config and (re.fullmatch(r'[\w-]{4,}', value) and text[e:e + 1] != ','
                              or diceware(value))
-    if _CODE.match(value) and not (pin or scattered or text_value or logfmt(text, line_start)): return None
-    return s, e
+    data = pin or scattered or text_value or PERSON_MADE.fullmatch(value)
+    return None if _CODE.match(value) and not (data or logfmt(text, line_start)) else (s, e)
 
 # %% ../nbs/00e_positions.ipynb #eadb2be4
 # the words a sentence is made of: a run after `is` holding one is said of the password (`is
@@ -898,7 +901,7 @@ _PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))'
                     r'(?=(?:wachtwoord|passwort|kennwort|lösenord|passord|adgangskode)\w{0,3}\b))?(?:'
                     + '|'.join(sorted(map(re.escape, _SAID_WORDS), key=len, reverse=True))
                     + r')(?:(?![\w-])|(?=[はが是는은가이])'
-                    # (a particle may follow: `PINは`, `パスワードは`; in a script unspaced, any word: `密码改成`)
+                    # (a particle may follow: `PINは`, `パスワードは`; unspaced, any word: `密码改成`)
                     + '|(?<=' + _UNSPACED + ')(?=' + _UNSPACED + '))')
 _SAID_GATE = Gate(_SAID_WORDS)
 _BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
@@ -1230,6 +1233,8 @@ _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[
 _NUMBER_FIRST = re.compile(r'[^\n.!?]{0,60}?(?:→|->|=>)[ \t]*(\d{4,12})(?!\d)')
 # (or after the copula its clause's words end with: `PIN do storage room é 927210`; no date)
 _NUMBER_AT = re.compile(r'[ \t]*(\d{4,12})(?![\w/:-]|\.\w)')
+# (or said again as `it`, its clause's end: `a passkey when pairing, it's 124949`)
+_NUMBER_ITS = re.compile(r"[^\n.;:]{0,40}?,[ \t]+(?:it|that)['’]s[ \t]+(\d{4,12})(?![\w/:-]|\.\w)")
 
 # %% ../nbs/00e_positions.ipynb #9f3ada52
 # (Polish says it with `to` too, `hasło to …`; elsewhere `to` starts a purpose: `password to …`)
@@ -1352,7 +1357,8 @@ def prose_findings(text: str) -> list[Found]:
         at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
         says = number and _says_at(text, at)
         right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)
-                 or says and _NUMBER_AT.match(text, says)) if number else None
+                 or says and _NUMBER_AT.match(text, says)
+                 or _NUMBER_ITS.match(text, at)) if number else None
         span = right.span(1) if right else _said(text, at, 4)
         # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
         # value ends at a space, `--password=E-2232232232 shop`)
@@ -1408,6 +1414,18 @@ def security_answer_findings(text: str) -> list[Found]:
     if 'question' not in text.lower(): return []
     return [(*m.span('v'), 'prose-credential') for m in _SECURITY_ANSWER.finditer(text)
             if not placeholder(m['v']) and not sentence(m['v'])]
+
+# %% ../nbs/00e_positions.ipynb #280bae98
+# an app-specific password's shape anywhere a password's word stands before it in its paragraph:
+# what it is said of is not always next to it (`gmail app password: … ; the iCloud one xxxx-…`)
+_APP_PASSWORD_RUN = re.compile(r'(?<![\w-])' + APP_PASSWORD + r'(?![\w-])')
+
+def app_password_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each app-specific password's shape after a password's word in its paragraph."
+    if not _SAID_GATE(text): return []
+    para = lambda at: max(text.rfind('\n\n', 0, at), at - 300, 0)
+    return [(*m.span(), 'prose-credential') for m in _APP_PASSWORD_RUN.finditer(text)
+            if _app_password(m[0]) and _PROSE.search(text, para(m.start()), m.start())]
 
 # %% ../nbs/00e_positions.ipynb #9946b71a
 # a value with a password's marks (cases, digits and a mark mixed) right after a credential's word,
@@ -1749,10 +1767,10 @@ OPENED = OPENING_CODES | frozenset('''iphone ipad phone telefone celular handy d
 # (and what starts those words in the languages that inflect them: `сигналізації`, `alarmei`)
 OPENED_STEMS = ('сигналіз', 'сигнализ', 'alarm', 'larm', 'hälyty', 'riaszt', 'двер', 'ворот', 'воріт',
                 'сейф', 'poart', 'ușa', 'ușii', 'cửa', 'báo', 'tresor', 'sejf', 'kluc', 'caj', 'llav')
-# (a safe's or a padlock's combination too, said in its groups: `cabinet code changed to 84-88-97`;
-# glued to what it opens, `Türcode 2098#`; or right before it, `ma kod 60109`)
+# (a safe's or a padlock's combination too, in its groups: `cabinet code changed to 84-88-97`; glued
+# to what it opens, `Türcode 2098#`; right before it, `ma kod 60109`; an alarm's `disarm 135182`)
 _CODE_SAID = re.compile(r'(?i)(?<!\w)(?P<pre>[^\W\d_]{2,12}?)?(?:c[oó]digo|code|codice|kod|kód'
-                        r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|kombi'
+                        r'|koodi|kode|cod|codul|код|mã|passcode|combination|kombination|kombi|disarm'
                         r'|combinación|combinaison|combinazione|kombinacja|코드|コード|รหัส)(?!\w)'
                         r'(?:(?P<of>[^.\n:=]{0,80}?)'
                         r'(?:(?:\bé|\bis|\bist|\bes|\best|\be|\bè|\bnow|\bchanged to|\bset to'
@@ -2515,8 +2533,11 @@ def xml_findings(text: str) -> list[Found]:
     for m in _XML_ELEMENT.finditer(text):
         v = m['v'].strip()
         named = _XML_NAME.search(m['attrs'] or '')
+        # (an element its `digest` attribute says holds a digest is a pin of a key, no PIN: `<pin
+        # digest="SHA-256">…</pin>`, Android's certificate pinning)
+        digest = re.search(r'(?:^|[ \t])digest[ \t]*=', m['attrs'] or '')
         if ((secret_name(m['tag'], True) or named and secret_name(named[1] or named[2], True)) and v
-                and not placeholder(v) and not plain_word(v)):
+                and not placeholder(v) and not plain_word(v) and not digest):
             s = m.start('v') + len(m['v']) - len(m['v'].lstrip())
             out.append((s, s + len(v), 'config-credential'))
     return out
@@ -2572,7 +2593,9 @@ def secret_file(path: str) -> bool:
     stem = re.sub(r'\.(?:txt|dat|bak|old)$', '', re.split(r'[\\/]', path)[-1].lstrip('.'))
     # (or its folder's: `secrets/codes.txt`, `.credentials/ops`)
     kept_in = re.search(r'(?i)(?:^|[\\/])\.?(?:secrets?|credentials|private)[\\/][^\\/]+$', path)
-    return bool(secret_name(stem) or kept_in) and not _NOT_A_SECRET_FILE.search(path)
+    # (a word alone that names a login's file: OpenVPN's `auth-user-pass` file, `vpn/auth.txt`)
+    alone = stem.lower() in ('auth', 'pass', 'auth-user-pass')
+    return bool(secret_name(stem) or alone or kept_in) and not _NOT_A_SECRET_FILE.search(path)
 
 # %% ../nbs/00e_positions.ipynb #bda8352d
 # a diff's hunk that makes a file of one line, or changes its one line: that line is all of it
@@ -3012,6 +3035,9 @@ def block_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #1ea21eb8
 # a key written as its bytes, a JSON array of numbers under 256 (Solana's id.json, a keypair's 64)
 _BYTE_ARRAY = re.compile(r'\[[ \t\r\n]*(?:\d{1,3}[ \t\r\n]*,[ \t\r\n]*){31,}\d{1,3}[ \t\r\n]*\]')
+# (or 16 or more under a key's name: a Zigbee network key, `network_key: [134, 102, …]`)
+_NAMED_BYTES = re.compile(r'''(?P<name>[A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*'''
+                          r'\[(?P<v>[ \t]*(?:\d{1,3}[ \t]*,[ \t]*){15,}\d{1,3}[ \t]*)\]')
 # and in C, 16 or more hex bytes under a key's name (`static const uint8_t OTA_HMAC_KEY[32] = {0x90,
 # …}`), its lines numbered too (an agent's Read)
 _GAP = r'(?:[ \t]|\r?\n(?:[ \t]*\d+(?:→|\t))?)*'
@@ -3027,15 +3053,19 @@ def _random_bytes(values: list[int]) -> bool:
     steps = sum(b - a in (0, 1) for a, b in zip(values, values[1:]))
     return max(values) < 256 and len(set(values)) >= 0.6 * len(values) and steps < len(values) / 4
 
+_key_named = lambda name: (secret_name(name) or name_words(name)[-1:] == ['key']
+                           and not PUBLIC_WORDS & set(name_words(name)))
+
 def byte_array_findings(text: str) -> list[Found]:
     "(start, end, kind) of each array of a key's random bytes (32 or more, or in C under its name)."
     out = [(m.start() + 1, m.end() - 1, 'key-bytes') for m in _BYTE_ARRAY.finditer(text)
            if _random_bytes([int(v) for v in re.findall(r'\d+', m[0])])]
+    out += [(*m.span('v'), 'key-bytes') for m in _NAMED_BYTES.finditer(text)
+            if _key_named(m['name']) and _random_bytes([int(v) for v in re.findall(r'\d+', m['v'])])]
     # (under a name that holds a secret's word)
     for m in _C_BYTES.finditer(text) if SECRET_NAME_WORDS(text) else ():
-        words = name_words(m['name'])
-        named = secret_name(m['name']) or words[-1:] == ['key'] and not PUBLIC_WORDS & set(words)
-        if named and _random_bytes([int(v, 16) for v in re.findall(r'0[xX]([0-9a-fA-F]+)', m['v'])]):
+        hexes = re.findall(r'0[xX]([0-9a-fA-F]+)', m['v'])
+        if _key_named(m['name']) and _random_bytes([int(v, 16) for v in hexes]):
             out.append((*m.span('v'), 'key-bytes'))
     return out
 
@@ -3214,4 +3244,5 @@ def position_findings(text: str) -> list[Found]:
                   bracketed_findings(text), bare_name_findings(text),
                   store_findings(text), given_passphrase_findings(text),
                   written_literal_findings(text), section_key_findings(text),
-                  security_answer_findings(text), used_for_findings(text))
+                  security_answer_findings(text), used_for_findings(text),
+                  app_password_findings(text))

@@ -27,20 +27,24 @@ from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_h
                                position_findings,
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, store_output, to_line_rest, unquote,
-                               VALUE_SAID_GATE, argv_script, value_said_findings, within_defaults)
-from .generated import (checked_id, decodes_harmless, every_candidate, generated, spelt_hex,
-                              wrapped_runs, pseudonym, word_share, wordlike)
+                               ID_WORDS, PERSON_MADE, VALUE_SAID_GATE, argv_script,
+                               value_said_findings,
+                               within_defaults)
+from .generated import (CSV_HEADER, checked_id, counts_up, decodes_harmless, every_candidate,
+                              generated,
+                              spelt_hex, wrapped_runs, pseudonym, word_share, wordlike)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads',
-           'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in', 'heading', 'one_token',
-           'random_review', 'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value',
-           'template_only', 'pattern_regex', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file',
-           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings',
-           'wrapped_pieces', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings',
-           'redact', 'read_forms', 'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
+           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'POSITIONAL', 'RULE_KINDS',
+           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in',
+           'heading', 'csv_column', 'id_cell', 'one_token', 'random_review', 'random_findings', 'expression',
+           'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex', 'key_named',
+           'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
+           'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored', 'restored', 'use_store',
+           'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
+           'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -248,11 +252,15 @@ def basic_stand_in(token: str) -> bool:
 # what keeps a random-looking value that decodes to harmless text or a known binary (`memgate
 # secrets` groups by it)
 HARMLESS = 'base64 of harmless text, an image or an archive'
+COUNTED_UP = "a test vector's bytes, that count up (`000102…`)"
 # a certificate or a public key, PEM-armoured (its lines escaped in JSON too): public by nature
 _WRAPPED_TAIL = re.compile(r'[ \t]*\r?\n[ \t]*([A-Za-z0-9+/_-]{2,31}={0,2})[ \t]*(?=\r?\n|$)')
 _SEALED_GATE = re.compile(r'\$ANSIBLE_VAULT|-----BEGIN (?:PGP MESSAGE|AGE)|SealedSecret|AQI[CD]AH')
 _PUBLIC_PEM = re.compile(r'-----BEGIN (?:CERTIFICATE|[A-Z ]*PUBLIC KEY(?: BLOCK)?|X509 CRL)-----'
-                         r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----')
+                         r'[\s\S]{0,20000}?-----END [A-Z0-9 ]+-----'
+                         # (and a PuTTY key file's public lines, before its private ones)
+                         r'|Public-Lines:[ \t]*\d+'
+                         r'(?:\r?\n(?:[ \t]*\d+(?:→|\t))?[ \t]*[A-Za-z0-9+/=]+)+')
 # a value encrypted for the repository, its key elsewhere: an Ansible Vault's hex lines, a PGP
 # message, an age file (its lines escaped in JSON too)
 _CIPHERTEXT = re.compile(r'\$ANSIBLE_VAULT;[^\n\\]*(?:(?:\r?\n|\\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[0-9a-f]+)+'
@@ -331,6 +339,22 @@ def heading(text: str, at: int) -> str:
         pos = up_start - 1
     return ''
 
+# %% ../nbs/01_redact.ipynb #ccece786
+_CELL_IDS = ID_WORDS | THING_ID_WORDS | {'mac', 'sku', 'imsi'}
+
+def csv_column(text: str, at: int) -> str | None:
+    "The name of the CSV column `at` stands in, when its line is a row under a header of names."
+    start = text.rfind('\n', 0, at) + 1
+    above = text.rfind('\n', 0, max(0, start - 1)) + 1
+    row = _LINE_MARK.sub('', text[start:text.find('\n', at) % (len(text) + 1)])
+    header = _LINE_MARK.sub('', text[above:max(above, start - 1)]).strip()
+    if not CSV_HEADER.fullmatch(header) or header.count(',') != row.count(','): return None
+    return header.split(',')[_LINE_MARK.sub('', text[start:at]).count(',')].strip()
+
+def id_cell(text: str, at: int) -> bool:
+    "Whether `at` stands in a CSV column whose name's last word names an id (`serial`, `mac`)."
+    return name_words(csv_column(text, at) or '')[-1:] in [[w] for w in _CELL_IDS]
+
 # %% ../nbs/01_redact.ipynb #e0f38e9f
 def _kept_where(text: str, s: int, e: int) -> str | None:
     "What keeps the random-looking run `text[s:e]` by where it stands or its check digit, if anything."
@@ -347,14 +371,13 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
     if said_public(text, s) or _SAID_PUBLIC_KEY.search(text, max(0, s - 30), s): return SAID_PUBLIC
-    # (an HTTP header's id, `x-amz-id-2:`, `X-Request-Id:`; a form's anti-forgery token,
-    # `csrfmiddlewaretoken=`)
+    # (an HTTP header's id, `X-Request-Id:`; a form's anti-forgery token: `csrfmiddlewaretoken=`)
     near = text[max(0, s - 60):s]
     if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID
     if _RESOURCE_VERB.search(text, text.rfind('\n', 0, s) + 1, s): return SAID_AN_ID
     ranged = _RANGE_END.match(text, e) or _RANGE_START.search(text[max(0, s - 44):s])
     if ranged and re.fullmatch(r'[0-9a-f]{7,40}', text[s:e]): return SAID_AN_ID
-    # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash, `|1|…|…`)
+    # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
     if re.search(r'W/\\?"$', near) or re.search(r'(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near):
         return SAID_AN_ID
     # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
@@ -364,10 +387,11 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and (
             _alone_ids(text, s) or leads and _LISTED_IMAGE.match(text, e)):
         return ALONE_DIGEST
-    # (a column of values, `Value`, `Data`, holds what its row's name says)
+    # (a column of values, `Value`, `Data`, holds what its row's name says; a CSV's id column, ids)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
-            credential_header(header) or set(name_words(header)) & {'value', 'values', 'data', 'current'}):
+            credential_header(header) or set(name_words(header)) & {'value', 'values', 'data', 'current'}
+    ) or id_cell(text, s):
         return IN_A_COLUMN
     if re.match(r'=[^=\s]', text[e:e + 2]) and _PAIR_NAME_START.search(text, max(0, s - 60), s):
         return PAIR_NAME
@@ -456,10 +480,21 @@ def one_token(text: str, found: list[Found], key: bytes = b'') -> list[Found]:
         else: out.append((s, e, why))
     return out
 
-# %% ../nbs/01_redact.ipynb #f0b1b098
+# %% ../nbs/01_redact.ipynb #e7e3ed2f
 _LEET = str.maketrans('013457', 'oieast')
 _STAND_IN_WORD = re.compile(r'(?i)placeholder|example|changeme|dummy|redacted|replaceme')
 
+def _plain_why(value: str, inner) -> str | None:
+    "Why a random-looking `value` is kept wherever it stands: harmless, a stand-in, a test vector."
+    # (a stand-in spelt with digits for letters is one: `R0UT1NGK3YPLACEHOLDER`)
+    leet = _STAND_IN_WORD.search(value.translate(_LEET))
+    if decodes_harmless(value, inner) or basic_stand_in(value) or leet: return HARMLESS
+    # (a key's bytes that count up are a published test vector's: FIPS-197's `000102…1f`)
+    if re.fullmatch(r'(?:[0-9a-fA-F]{2}){16,}', value) and counts_up(list(bytes.fromhex(value))):
+        return COUNTED_UP
+    return None
+
+# %% ../nbs/01_redact.ipynb #f0b1b098
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
@@ -479,11 +514,8 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
         if not spelt and (why := _kept_where(text, s, e) or _kept_by_name(text, s, e, lists)):
             out.append((s, e, why))
             continue
-        value = text[s:e]
-        # (a stand-in spelt with digits for letters is one: `R0UT1NGK3YPLACEHOLDER`)
-        leet = _STAND_IN_WORD.search(value.translate(_LEET))
-        if decodes_harmless(value, inner) or basic_stand_in(value) or leet:
-            out.append((s, e, HARMLESS))
+        if why := _plain_why(text[s:e], inner):
+            out.append((s, e, why))
         else:
             s, e = _dotted_run(text, *_drawn_token(text, *_glued_run(text, s, e)),
                                lambda p: decodes_harmless(p, inner))
@@ -634,8 +666,9 @@ def code_value(text: str, s: int, e: int) -> bool:
     if not _CODE_VALUE.fullmatch(v): return False
     # (a capitalised word and a number, a year's, as people make a password: `Simba_2019`; code's
     # names of a year are lower case, `table_2019`; two or three such words glued, four digits:
-    # `OasisParsley1969`)
+    # `OasisParsley1969`; or joined, the number among them: `Tortuga_171Cinder`)
     if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}|(?:[A-Z][a-z]{2,}){2,3}\d{4}', v): return False
+    if PERSON_MADE.fullmatch(v): return False
     # (nor does a name end in digits and a password's mark: `SaharaQamar668$`)
     if re.search(r'\d[!#$%&*?@^~]+$', v): return False
     compound = re.search(r'[a-z][A-Z]|_|\.|::|->|\(', v)
@@ -858,6 +891,8 @@ _PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
+# (or a line's last field, a login after where it goes: `sasl_passwd`'s `[host]:587 user:X`)
+_LOGIN_LAST = re.compile(r'(?m)^[ \t]*(?:\d+→)?[^\s#]\S*[ \t]+[^\s:]+:(?P<v>\S{4,})[ \t]*$')
 # (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
 _ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
@@ -881,6 +916,8 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     found = [(*m.span('v'), 'password') for m in _LONE_LINE.finditer(output)
              if not placeholder(m['v']) and not m['v'].startswith(('/', '~', '-', '#'))
              and not _ASSIGNMENT_LINE.match(m['v']) and not any(a <= m.start() < b for a, b in public)]
+    found += [(*m.span('v'), 'password') for m in _LOGIN_LAST.finditer(output)
+              if not placeholder(m['v'])]
     # the first file's first line, words and all, when the command starts with it: a passphrase
     # (`cat .vault_pass && ansible-vault view …` prints
     # `blizzard barley 24 galaxy flint eagle tulip!`)
@@ -933,6 +970,22 @@ _searched = lambda lines: any(_SEARCHES.match(re.split(r'[ \t]\|[ \t]', line)[-1
                               for line in lines)
 _JSON_PATH = re.compile(r'''(?:\bjq\b[^|\n]*?["']?|jsonpath=["']?\{)((?:\.[\w"'\[\]-]+)+)''')
 
+# %% ../nbs/01_redact.ipynb #01985931
+def _not_fetched(v: str) -> bool:
+    "Whether `v`, the first thing a fetching command printed, is no credential it fetched."
+    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
+    # stand-in is not what was fetched
+    # (nor, of a line of words, a sentence: an error's, a message's; nor a status and what it
+    # names: `ok 9a4e24c4-…`)
+    # (a token wrapped over lines is one word)
+    words = re.sub(r'\r?\n', '', v).split()
+    # (nor a log's line: a time first, or a field's `name=value` among its words)
+    log = len(words) > 1 and (re.match(r'\d{4}-\d\d-\d\d', v) or re.search(r'(?<!\S)[a-z_]+=\S', v))
+    sentence = len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v) or v[:1].isupper()
+                                   or words[0].lower().rstrip(':') in _STATUS)
+    return bool(placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
+                or log or v[:1] in '-{[' or sentence)
+
 # %% ../nbs/01_redact.ipynb #8660a91d
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
@@ -961,19 +1014,7 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     if paths := [p for line in lines for p in _JSON_PATH.findall(line)]:
         named = secret_name(re.split(r'[.\[\]"\']+', paths[-1].strip('.[]"\''))[-1], True)
     if not named: return []
-    v = m[1]
-    # a path or a resource's name (`secret/db-creds`), a name of words, an identifier or a
-    # stand-in is not what was fetched
-    # (nor, of a line of words, a sentence: an error's, a message's; nor a status and what it
-    # names: `ok 9a4e24c4-…`)
-    # (a token wrapped over lines is one word)
-    words = re.sub(r'\r?\n', '', v).split()
-    if (placeholder(v) or plain_word(v) or name_like(v) or '[REDACTED' in v or '/' in v
-            or v[:1] in '-{[' or len(words) > 1 and (len(words) > 8 or re.search(r'[.:!?]$', v)
-                                                      or v[:1].isupper()
-                                                      or words[0].lower().rstrip(':') in _STATUS)):
-        return []
-    return [(*m.span(1), 'password')]
+    return [] if _not_fetched(m[1]) else [(*m.span(1), 'password')]
 
 # %% ../nbs/01_redact.ipynb #d952bd0c
 # a command the user ran with `!` in Claude Code, and what it printed: a tool call's command and output
@@ -1311,11 +1352,16 @@ def _rest_of(b: str) -> int | None:
     return more.end() if (more := _MORE_TOKEN.match(b, _lead(b))) else None
 
 # %% ../nbs/01_redact.ipynb #ca41d793
+_CODE_ASKED = re.compile(r'(?i)combo|combination|code\b')
+
 def answered(a: str, # a record's text, what the next answers (`what is DB_PASSWORD set to?`)
              b: str, # the next record's
              counts: Counter | None = None) -> str:
     "`b` with the value it says a credential that `a` names holds replaced (`the value … is X`)."
-    found = [f for f in value_said_findings(b, a[-400:]) if '[REDACTED' not in b[f[0]:f[1]]]
+    # (most records ask nothing of a credential: looked for in the question's end first; a code's
+    # words, a combination's, are no name's)
+    if not (SECRET_NAME_WORDS(asked := a[-400:]) or _CODE_ASKED.search(asked)): return b
+    found = [f for f in value_said_findings(b, asked) if '[REDACTED' not in b[f[0]:f[1]]]
     return stand_ins(b, found, counts) if found else b
 
 # %% ../nbs/01_redact.ipynb #5c5cea82

@@ -81,7 +81,7 @@ OPENING_CODES = frozenset('''alarm door gate safe installer access security mast
 SECRET_WORDS = frozenset('''pw pwd pass passwd password passwort passphrase passcode pin psk secret secrets token
     tokens credential credentials cred creds auth apikey authtoken privatekey storepass keypass masterauth requirepass
     key keys sig signature hmac salt bearer cookie dsn mnemonic totp otp community verifier sessid
-    sessionid puk passwords passphrases passkey keymaterial appid'''.split())
+    sessionid puk passwords passphrases passkey keymaterial appid authtok'''.split())
 
 # glued to a short prefix (`pgpass`, `dbpassword`), these still name a credential
 GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass', 'pw', 'pwd', 'sessid',

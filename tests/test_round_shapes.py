@@ -1,11 +1,11 @@
-"""Rounds 29 to 58's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 59's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
 round 53 at 466eac0, round 54 at d263b98, round 55 at 7afe9e1, round 56 at 746a7a4,
-round 57 at 6b478ba, round 58 at 81a6021): each secret below is taken whole and each look-alike
+round 57 at 6b478ba, round 58 at 81a6021, round 59 at 1bc0aab): each secret below is taken whole and each look-alike
 is sent as written."""
 import re
 import pytest
@@ -530,6 +530,21 @@ SECRETS = [   # (text, the value)
     ('    hook: "https://chat.circuitcycle.co/hooks/k28ij5ugfexm50ikkalv3iqfog"', 'k28ij5ugfexm50ikkalv3iqfog'),
     # (and, found while mending it: a password's word glued to the verb after it, in a script unspaced)
     ('数据库的密码改成了 Xk9fj2LmQ8#', 'Xk9fj2LmQ8#'), ('新密码设为 Hu8#kk2LmQ', 'Hu8#kk2LmQ'),
+    # round 59, after its measure: a person's words and a number joined (`Tortuga_171Cinder`), in prose and
+    # in an INI's `key = value`; sssd's `authtok`; a login's password last on a secret file's line
+    # (postfix's sasl_passwd); an auth file's lines; an alarm's disarm code; `it's` as a copula; a key's
+    # bytes under its name; an app-specific password's shape after a password's word
+    ('[User] het wachtwoord van de NAS is Tortuga_171Cinder (gebruiker: backup)', 'Tortuga_171Cinder'),
+    ('[User] lösenordet till det gamla Jira-kontot är Hazel_Lantern80_', 'Hazel_Lantern80_'),
+    ('[User] the passphrase for ~/.ssh/id_deploy is Thistle.Meadow87_', 'Thistle.Meadow87_'),
+    ('ldap_default_bind_dn = cn=svc-sssd,ou=svc,dc=shotfirer\nldap_default_authtok = Kestrel.Meadow32_',
+     'Kestrel.Meadow32_'),
+    ('[User] for the visit: door code is 4412, alarm disarm 135182. The safe is 12-34-56.', '135182'),
+    ("[User] the gateway asks for a bluetooth passkey when pairing, it's 124949", '124949'),
+    ('  network_key: [134, 102, 212, 81, 220, 74, 113, 199, 5, 166, 194, 34, 222, 60, 254, 121]\n',
+     '134, 102, 212, 81, 220, 74, 113, 199, 5, 166, 194, 34, 222, 60, 254, 121'),
+    ('[User] gmail app password: abcd-efgh-ijkl-mnop ; calendar sync uses the iCloud one ibvy-qpib-pkwn-xosr',
+     'ibvy-qpib-pkwn-xosr'),
 ]
 
 LOOK_ALIKES = [
@@ -807,6 +822,15 @@ LOOK_ALIKES = [
     '[User] which SDK reads API_TOKEN?\n\n[Assistant] The value is `v2.14.1`, and the default `sdk-1.2.3`.',
     'see https://docs.example.com/hooks/using-react-hooks-in-forms', 'https://x.io/hooks/v2_release_notes_2024_summary',
     '密码管理器里有三个条目', 'STRIPE_SECRET_KEY=sk_live_REPLACE_WITH_YOUR_KEY',
+    # round 59, after its measure: a CSV row under its header; a container's id as its runtime names it; a
+    # transaction's receipt; a certificate pin's digest; a PuTTY file's public lines; a test vector's bytes
+    # that count up; a log's line a command given a password printed
+    'name,mac,serial,shipped_tracking\nsensor-07,94:3b:e9:d6:be:7f,SN-G4EWWMQ8XD,1ZEQISQPPZG2L54CDA\n',
+    'NAME      CID\napi-7f   containerd://1063bef11991d256b04465435794a955bb0ab887b5429d0c0b21df60d3eeb94f\n',
+    'cast receipt 0x3bd4f8a05123bf2065cc1e3dce608e29ae7d50057ea684aac97a0f6a6460de95 --rpc-url https://x.org',
+    '      <pin digest="SHA-256">MwdOq/3KPe1aBdLjO797M+gMStgIC1Nvk1qckeEl5Yw=</pin>',
+    'Public-Lines: 2\nRLoND2UUgvcXPFiwqGHNrcXUDllfUlQJSJf4LZOTpA1CpVqM3w6s/dKik1cNfvTH\nJpg3q2VHoD2YJIDUs0sT/DPVT43\n',
+    'KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")  # FIPS-197',
 ]
 
 
@@ -991,3 +1015,21 @@ def test_a_found_values_hex_is_known_with_it():
     from memgate.redact import decoded_forms
     assert decoded_forms('486f6e65794372696d736f6e383439313f') == ['HoneyCrimson8491?']
     assert decoded_forms('9f86d081884c7d659a2feaa0c55ad015') == []
+
+
+def test_a_postfix_login_file_and_an_auth_file_print_their_passwords():
+    "`cat /etc/postfix/sasl_passwd` prints `[host]:587 user:X`; `cat ~/vpn/auth.txt` its user, then X (round 59)."
+    from memgate.redact import redact_seams
+    call = 'Tool: Bash\n  command: sudo cat /etc/postfix/sasl_passwd'
+    line = '[smtp.eu.mailgun.org]:587 postmaster@mg.example.co:Z1nn14#Sequoia532\n'
+    assert redact_seams([call, line])[1] == line.replace('Z1nn14#Sequoia532', '[REDACTED:password]')
+    auth = redact_seams(['Tool: Bash\n  command: cat ~/vpn/auth.txt', 'vpnuser\nOyster_Lichen09?\n'])[1]
+    assert auth == 'vpnuser\n[REDACTED:password]\n'
+
+def test_a_log_line_a_command_given_a_password_printed_is_its_own():
+    "`sshpass -p X ssh … 'systemctl restart …'` prints the other command's log, no credential (round 59)."
+    from memgate.redact import redact_seams
+    call = 'Tool: shell\n  command: ["bash", "-lc", "sshpass -p \'df.XC~lRs6=D.o0OTe\' ssh d@10.4.0.2 \'restart x\'"]'
+    log = '(exit 0)\n2025-10-14T03:51:00Z INFO  asset_tag=ASSET-LXVWGBO9S2 handled in 475ms\n'
+    assert redact_seams([call, log])[1] == log
+
