@@ -892,7 +892,7 @@ _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
 _LONE_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>\S{8,})[ \t]*$')
 # (or a line's last field, a login after where it goes: `sasl_passwd`'s `[host]:587 user:X`)
-_LOGIN_LAST = re.compile(r'(?m)^[ \t]*(?:\d+→)?[^\s#]\S*[ \t]+[^\s:]+:(?P<v>\S{4,})[ \t]*$')
+_LOGIN_LAST = re.compile(r'(?m)^[ \t]*(?:\d+→)?\[?[\w.-]+\]?(?::\d+)?[ \t]+[\w.@+-]+:(?P<v>\S{4,})[ \t]*$')
 # (`KEY=value`, YAML's `key: value`; not a `.pgpass` line's `host:port:…`)
 _ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')

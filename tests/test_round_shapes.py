@@ -831,6 +831,7 @@ LOOK_ALIKES = [
     '      <pin digest="SHA-256">MwdOq/3KPe1aBdLjO797M+gMStgIC1Nvk1qckeEl5Yw=</pin>',
     'Public-Lines: 2\nRLoND2UUgvcXPFiwqGHNrcXUDllfUlQJSJf4LZOTpA1CpVqM3w6s/dKik1cNfvTH\nJpg3q2VHoD2YJIDUs0sT/DPVT43\n',
     'KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")  # FIPS-197',
+    'sha256 Fingerprint=B2:CA:CE:BD:34:1D:97:E6:75:76:0E:DF:4B:7D:12:87:70:71:48:26:BC:84:02:A0:89:C0:68:5F:F2:BF',
 ]
 
 
