@@ -1550,8 +1550,8 @@ def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
     names = _NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
     # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
     # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
-    return (any(secret_name(n) for n in names) or bool(_PROSE.search(text, start, m.start()))
-            or bool(_PROSE.search(asked)))
+    return (any(secret_name(n) for n in names) or bool(_PROSE.search(asked))
+            or 'b' in m.re.groupindex and m['b'] is not None and bool(_PROSE.search(text, start, m.start())))
 
 # %% ../nbs/00e_positions.ipynb #b8518039
 def value_said_findings(text: str,

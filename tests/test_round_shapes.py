@@ -507,7 +507,7 @@ SECRETS = [   # (text, the value)
      '9983#17'),
     ('[User] what is ROUTER_ADMIN_PASSWORD set to right now?\n\n[Assistant] For reference, the value deployed '
      'right now is `Bacalhau#151`; it matches', 'Bacalhau#151'),
-    ('[User] is our WordPress application password still valid?\n\n[Assistant] The value in the env is '
+    ('[User] is WP_APP_PASSWORD still valid?\n\n[Assistant] The value in the env is '
      '`JXMJ CUu1 uZxd vF2j Eddx 2W39`. It has', 'JXMJ CUu1 uZxd vF2j Eddx 2W39'),
     ('[Assistant] the code sends `299563` but the phone unlock PIN in the dashboard was regenerated', '299563'),
     ('[Assistant] the code sends `acbb37e03d1dbcf911e8ae6f1696c78c` but the Spotify client secret in the '
@@ -1033,4 +1033,13 @@ def test_a_log_line_a_command_given_a_password_printed_is_its_own():
     call = 'Tool: shell\n  command: ["bash", "-lc", "sshpass -p \'df.XC~lRs6=D.o0OTe\' ssh d@10.4.0.2 \'restart x\'"]'
     log = '(exit 0)\n2025-10-14T03:51:00Z INFO  asset_tag=ASSET-LXVWGBO9S2 handled in 475ms\n'
     assert redact_seams([call, log])[1] == log
+
+def test_a_value_is_a_credential_the_question_before_it_names():
+    "`is our SFTP password still valid?`, then the next record: `The value in the env is X` (round 58)."
+    from memgate.redact import redact_seams
+    asked = '[User] is our SFTP password still valid? something about SFTP is off'
+    answer = '[Assistant] (reasoning) **Investigating failure**\n\nThe value in the env is `Stroopwafel-1991`.'
+    assert redact_seams([asked, answer])[1] == answer.replace('Stroopwafel-1991', '[REDACTED:prose-credential]')
+    other = '[User] which colour does the logo use?'
+    assert redact_seams([other, answer])[1] == answer
 
