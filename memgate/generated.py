@@ -15,8 +15,9 @@ from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'CSV_HEADER', 'wordlike', 'word_share',
            'class_changes', 'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret',
            'split_core', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs',
-           'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'hex_groups', 'digit_groups', 'base32_groups',
-           'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless', 'pseudonym']
+           'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'counted_bytes', 'hex_groups', 'digit_groups',
+           'base32_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless',
+           'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -445,6 +446,11 @@ def hex_pairs(text: str):
 def counts_up(values: list[int]) -> bool:
     "Whether a quarter or more of the steps between `values` add 0 or 1: a count up, a repeat."
     return sum(b - a in (0, 1) for a, b in zip(values, values[1:])) >= len(values) / 4
+
+def counted_bytes(value: str) -> bool:
+    "Whether `value` is hex of 16 bytes or more that count up or repeat: a test vector's."
+    hex_bytes = re.fullmatch(r'(?:[0-9a-fA-F]{2}){16,}', value)
+    return bool(hex_bytes) and counts_up(list(bytes.fromhex(value)))
 
 # %% ../nbs/00f_generated.ipynb #ddada4ab
 # hex written in groups of one width (a terminal's master key, `E6F3 040F D9CC …`; a key's bytes,

@@ -29,7 +29,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'used_for_findings',
-           'prose_findings', 'bracketed_findings', 'security_answer_findings', 'app_password_findings',
+           'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings', 'app_password_findings',
            'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
            'value_for_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
            'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
@@ -40,10 +40,10 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'table_findings', 'argv_findings', 'argv_script', 'conn_string_findings', 'xml_findings', 'hcl_findings',
            'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
            'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'written_literal_findings', 'section_key_findings', 'default_findings', 'within_defaults', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
-           'store_findings', 'store_output', 'position_findings']
+           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
+           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -84,7 +84,6 @@ CREDENTIAL_ARGS = {
     ('ngrok', '-authtoken'): 'next', ('cypher-shell', '-p'): 'next',
     ('vault', '-token'): 'next', ('consul', '-token'): 'next', ('nomad', '-token'): 'next',
     ('snyk', 'auth'): 0, ('ngrok', 'authtoken'): 0, ('ngrok', 'add-authtoken'): 0, ('vault', 'login'): 0,
-    ('wandb', 'login'): 0,
     ('rabbitmqctl', 'add_user'): 1, ('rabbitmqctl', 'change_password'): 1, ('redis-cli', 'auth'): 0,
     ('redis-cli', 'AUTH'): 0, ('htpasswd', '-b'): -1, ('htpasswd', '-nb'): -1,
     ('htpasswd', '-bc'): -1, ('htpasswd', '-cb'): -1, ('htpasswd', '-Bb'): -1,
@@ -102,6 +101,7 @@ CREDENTIAL_ARGS = {
     ('security unlock-keychain', '-p'): 'next', ('security create-keychain', '-p'): 'next',
     ('security import', '-P'): 'next', ('security set-key-partition-list', '-k'): 'next',
     ('steamcmd', '+login'): 1,      # steamcmd's `+login user password`
+    ('wandb', 'login'): 0, ('cypress run', '--key'): 'next', ('cypress run', '-k'): 'next',
 }
 
 # %% ../nbs/00e_positions.ipynb #c324104d
@@ -355,7 +355,7 @@ _NAMED = re.compile(r'''(?P<q>["'`]?)(?P<name>[A-Za-z_$@][\w.$@-]{0,80}?(?:::[A-
 
 # what may wrap a literal (`String::from("…")`, `@"…"`, `r"…"`, `Some("…")`, Unreal's `TEXT("…")`)
 _WRAP = re.compile(r'''(?:(?:String::from|new\s+String|Some|str|String|Secret|SecretStr|SecureString|bytes|b|r|u|f
-    |TEXT|_T|L|rb|br|@|&|\$|b64decode|base64\.b64decode)\(?
+    |\[\]byte|TEXT|_T|L|rb|br|@|&|\$|b64decode|base64\.b64decode)\(?
     |\((?:\s*\n[ \t]*\d+(?:→|\t))?\s*)*''', re.X)
 
 _LITERAL = re.compile(r'''"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`''')
@@ -831,6 +831,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'passord adgangskode kodeord salasana κωδικός סיסמה '
                   'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
                   'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
+                  'cvc cvv cvv2 csc '
                   'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
                   'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen nenosiri '
                   'пароля паролем пароли şifresi şifreniz şifrem parolası parolam passordet adgangskoden '
@@ -885,7 +886,7 @@ LICENCE_SAID = ('license', 'licence', 'license key', 'licence key', 'product key
 _TOKEN_SAID = (set(TOKEN_WORDS) | {p for p in _PHRASES if p.endswith((' key', ' token'))}
                | set(LICENCE_SAID))
 # words whose credential is digits (a PIN, a code sent to be typed back)
-_PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук)(?![a-z])')
+_PIN_WORD = re.compile('(?i)(?:pins?|puk|пин|пук|cvc|cvv2?|csc)(?![a-z])')
 NUMBER_WORDS = frozenset({'passkey', *SENT_CODE_WORDS, *SENT_CODE_PHRASES,
                           *(w for w in PASSWORD_WORDS + _PHRASES if _PIN_WORD.match(w)),
                           *(p for p in _PHRASES
@@ -1336,6 +1337,11 @@ def used_for_findings(text: str) -> list[Found]:
         if said and not placeholder(v): out.append((*u.span('q' if u['q'] else 'v'), 'prose-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #d12a040d
+def public_before(text: str, at: int) -> bool:
+    "Whether the word before a credential's word at `at` says it is public (`wireguard public key`)."
+    return bool(set(text[max(0, at - 20):at].lower().split()[-1:]) & PUBLIC_WORDS)
+
 # %% ../nbs/00e_positions.ipynb #e76b6894
 def prose_findings(text: str) -> list[Found]:
     "(start, end, kind) of each password said in prose."
@@ -1347,8 +1353,9 @@ def prose_findings(text: str) -> list[Found]:
         # inside a name: only an environment variable's (`set DB_PASSWORD to …`), not code's
         # (`password_hash`)
         if text[m.start() - 1:m.start()] == '_' and not m[0].isupper(): continue
-        # (nor a stand-in's kind: `[REDACTED:password]`)
+        # (nor a stand-in's kind: `[REDACTED:password]`; nor a public key's: `public key is …`)
         if text[max(0, m.start() - 10):m.start()] == '[REDACTED:': continue
+        if public_before(text, m.start()): continue
         # a PIN, a PUK, a passkey is its digits, right after its word too (`PIN 3219 y PUK 2782`);
         # any password's four or more after its copula (`admin pw is 4592`)
         number = m[0].lower() in NUMBER_WORDS
@@ -1357,7 +1364,7 @@ def prose_findings(text: str) -> list[Found]:
         at = m.end() + bool(q and q[1] == text[m.end():m.end() + 1])
         says = number and _says_at(text, at)
         right = (_NUMBER_SAID.match(text, at) or _NUMBER_NEAR.match(text, at)
-                 or says and _NUMBER_AT.match(text, says)
+                 or says and (_NUMBER_AT.match(text, says) or _NUMBER_NEAR.match(text, says - 1))
                  or _NUMBER_ITS.match(text, at)) if number else None
         span = right.span(1) if right else _said(text, at, 4)
         # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
@@ -1447,7 +1454,8 @@ def marked_value_findings(text: str) -> list[Found]:
     # a token's needs no copula, as a key's fingerprint does)
     hex_ = lambda m: ((m['is'] or m['w'].lower() != 'key') and re.fullmatch(r'[0-9a-fA-F]{32,64}', m['v']))
     return [(*m.span('v'), 'prose-credential') for m in _WORD_THEN.finditer(text)
-            if marked(m['v']) or hex_(m) or _app_password(m['v'])]
+            if (marked(m['v']) or hex_(m) or _app_password(m['v']))
+            and not public_before(text, m.start())]
 
 # %% ../nbs/00e_positions.ipynb #b284e5e8
 # a secret's name said in prose, then what it is (`IRONSOURCE_SECRET is set to af39…`), or a few
@@ -1460,7 +1468,9 @@ _NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')[`"']?
     (?=[ \t]*(?:改成|改为|改為|设为|設為|换成|換成)
     |[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
        [ \t]
-    |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b)''', re.X)
+    |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b
+    # (or its clause's words, then a colon: `la LINODE_TOKEN del entorno de producción: …`)
+    |[ \t]+[^=():{}\n]{0,60}?[^\s=():{}]:[ \t])''', re.X)
 
 # (or in words, two or three before its copula, as code would join them: `The configured algolia
 # admin key is fe9c…`; not `the new key`), looked for back from each copula
@@ -1551,7 +1561,8 @@ def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
     # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
     # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
     return (any(secret_name(n) for n in names) or bool(_PROSE.search(asked))
-            or 'b' in m.re.groupindex and m['b'] is not None and bool(_PROSE.search(text, start, m.start())))
+            or 'b' in m.re.groupindex and m['b'] is not None
+            and bool(_PROSE.search(text, start, m.start())))
 
 # %% ../nbs/00e_positions.ipynb #b8518039
 def value_said_findings(text: str,
@@ -2608,6 +2619,15 @@ def diff_secret_file(text: str) -> list[Found]:
     return [(*m.span('v'), 'file-credential') for m in _ONE_LINE_HUNK.finditer(text)
             if secret_file(m['file'].strip()) and not placeholder(m['v'].strip())]
 
+# %% ../nbs/00e_positions.ipynb #acdaecbc
+# (and a database's connect call takes where, the user, then the password: `new PDO("…", "web", "…")`,
+# `mysqli_connect(host, user, "…")`, JDBC's `getConnection(url, user, "…")`)
+_ARG = r'''(?:"[^"\n]*"|'[^'\n]*'|[\w.$>-]+)'''
+_CONNECT_CALL = re.compile(r'''\b(?:PDO|mysqli_connect|mysqli|mysql_connect|getConnection)'''
+                           r'''[ \t]*\([ \t]*'''
+                           + _ARG + r'[ \t]*,[ \t]*' + _ARG + r'''[ \t]*,[ \t]*'''
+                           r'''(?:"(?P<dq>(?:[^"\\\n]|\\.)+)"|'(?P<sq>(?:[^'\\\n]|\\.)+)')''')
+
 # %% ../nbs/00e_positions.ipynb #42264f22
 # SQL gives a user its password by position: `IDENTIFIED BY '…'`, `PASSWORD '…'` (CREATE/ALTER
 # ROLE/USER), `SET PASSWORD … = '…'`; Oracle's in double quotes or bare (`IDENTIFIED BY "…"`)
@@ -2636,13 +2656,18 @@ def statement_findings(text: str) -> list[Found]:
     out = [(*m.span(g), 'command-credential') for m, g in sql
            if g != 'bare' or (m[0][:10].upper() == 'IDENTIFIED' and m[g].lower() not in _SQL_WORDS
                               and not placeholder(m[g]))]
-    out += [(*m.span(g), 'command-credential') for m in _ACCOUNT_CALL.finditer(text)
+    calls = (*_ACCOUNT_CALL.finditer(text), *_CONNECT_CALL.finditer(text))
+    out += [(*m.span(g), 'command-credential') for m in calls
             for g in ('dq', 'sq') if m[g] is not None and not placeholder(m[g])]
     for m in _WRITTEN.finditer(text):
         name = re.sub(r'\.(?:txt|conf|cfg)$', '', m['file'].rstrip('/').rsplit('/', 1)[-1]).lstrip('.')
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
         if secret_name(name) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
+    # (and in a JSON argv's script, Codex's: `["bash", "-lc", "echo \\"…\\" > ~/.vault_pass && …"]`)
+    for m in _ARGV_SCRIPT.finditer(text) if '"-' in text else ():
+        script, where = _json_string(text, *m.span(1))
+        out += [(where[s], where[e - 1] + 1, kind) for s, e, kind in statement_findings(script)]
     return out
 
 # %% ../nbs/00e_positions.ipynb #3a1ac0b2
@@ -2833,6 +2858,21 @@ def section_key_findings(text: str) -> list[Found]:
     if ':' not in text: return []
     return [(*m.span('v'), 'config-credential') for m in _SECTION_KEY.finditer(text)
             if secret_name(m['k']) and not placeholder(m['v']) and '[REDACTED' not in m['v']]
+
+# %% ../nbs/00e_positions.ipynb #866f5183
+# a directive's line of a config aligned in columns, its key, spaces, its value (fluent-bit's
+# `Splunk_Token   5EE3…`, sshd's): among lines of that shape, a credential's key takes its value
+_ALIGNED = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?P<k>[A-Za-z][\w.-]{1,40})(?P<gap>[ \t]+)'
+                      r'(?P<v>[^\s#;][^\s]{3,200})[ \t]*$')
+
+def aligned_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value a credential's key gives on a config's aligned line."
+    if not SECRET_NAME_WORDS(text): return []
+    # (its key the longest, one space may stand before its value: two others aligned say so)
+    lines = list(_ALIGNED.finditer(text))
+    aligned = sum(len(m['gap']) >= 2 or '\t' in m['gap'] for m in lines) >= 2
+    return [(*m.span('v'), 'config-credential') for m in lines if aligned and secret_name(m['k'])
+            and not (placeholder(m['v']) or plain_word(m['v']) or m['v'][:1] in '/~.$')]
 
 # %% ../nbs/00e_positions.ipynb #93417dff
 # a reference's default, where the name has no value (`${DB_PASSWORD:-Xk9#…}`, Spring's
@@ -3245,4 +3285,4 @@ def position_findings(text: str) -> list[Found]:
                   store_findings(text), given_passphrase_findings(text),
                   written_literal_findings(text), section_key_findings(text),
                   security_answer_findings(text), used_for_findings(text),
-                  app_password_findings(text))
+                  app_password_findings(text), aligned_findings(text))

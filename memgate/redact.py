@@ -30,7 +30,7 @@ from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_h
                                ID_WORDS, PERSON_MADE, VALUE_SAID_GATE, argv_script,
                                value_said_findings,
                                within_defaults)
-from .generated import (CSV_HEADER, checked_id, counts_up, decodes_harmless, every_candidate,
+from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate,
                               generated,
                               spelt_hex, wrapped_runs, pseudonym, word_share, wordlike)
 
@@ -490,8 +490,7 @@ def _plain_why(value: str, inner) -> str | None:
     leet = _STAND_IN_WORD.search(value.translate(_LEET))
     if decodes_harmless(value, inner) or basic_stand_in(value) or leet: return HARMLESS
     # (a key's bytes that count up are a published test vector's: FIPS-197's `000102…1f`)
-    if re.fullmatch(r'(?:[0-9a-fA-F]{2}){16,}', value) and counts_up(list(bytes.fromhex(value))):
-        return COUNTED_UP
+    if counted_bytes(value): return COUNTED_UP
     return None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
@@ -771,7 +770,8 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
     # (an unquoted value on the line after a bare `KEY=`: that key is empty, the line another's)
     after = text[s - 1:s] not in ('"', "'") and _BARE_END.search(text, max(0, s - 120), s)
-    return bool(code or stand_in or key or said_id or cut or after
+    # (nor bytes that count up or repeat: a test vector's key, RFC 4231's `0b0b…`)
+    return bool(code or stand_in or key or said_id or cut or after or counted_bytes(value)
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -992,7 +992,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    lines = [_MESSAGE_ARG.sub(' ', argv_script(line)) for line in _COMMAND_LINE.findall(command)]
+    # (a stand-in's kind is no word the command said: `-e KEY=[REDACTED:password]`)
+    lines = [_MESSAGE_ARG.sub(' ', re.sub(r'\[REDACTED:[^\]]*\]', '…', argv_script(line)))
+             for line in _COMMAND_LINE.findall(command)]
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
     # count (`wg genkey | tee privatekey | wg pubkey`)
     last = [re.split(r'\|(?!\|)', line)[-1] for line in lines]

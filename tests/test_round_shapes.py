@@ -1,11 +1,12 @@
-"""Rounds 29 to 59's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
+"""Rounds 29 to 60's misses, fixed by principle (each measured blind first: round 29 at 88be969, round 30 at
 860cfea, round 31 at ecd4fd6, round 32 at f2e1b37, round 33 at b086e7a, round 34 at d7edb28, round 35 at aee66d4,
 round 36 at 92428e5, round 37 at 21c5773, round 38 at 38cdb28, round 39 at 15ab486, round 40 at 19f2755, round 41
 at 7ee5462, round 42 at 3a2aaeb, round 43 at c6eb40a, round 44 at c675c4e, round 45 at ddf0c06, round 46
 at c35b6bc, round 47 at b7d6674, round 48 at 3c22ce4, round 49 at 1ee30c9,
 round 51 at c889362, round 52 at 01e17cc,
 round 53 at 466eac0, round 54 at d263b98, round 55 at 7afe9e1, round 56 at 746a7a4,
-round 57 at 6b478ba, round 58 at 81a6021, round 59 at 1bc0aab): each secret below is taken whole and each look-alike
+round 57 at 6b478ba, round 58 at 81a6021, round 59 at 1bc0aab,
+round 60 at 48fe9b3): each secret below is taken whole and each look-alike
 is sent as written."""
 import re
 import pytest
@@ -545,6 +546,23 @@ SECRETS = [   # (text, the value)
      '134, 102, 212, 81, 220, 74, 113, 199, 5, 166, 194, 34, 222, 60, 254, 121'),
     ('[User] gmail app password: abcd-efgh-ijkl-mnop ; calendar sync uses the iCloud one ibvy-qpib-pkwn-xosr',
      'ibvy-qpib-pkwn-xosr'),
+    # round 60, after its measure: a secret's name, its clause's words, a colon; a database's connect call; a
+    # key's bytes in Go; cypress's record key; a config's aligned directive; PostHog's personal key; a literal
+    # echoed into a secret's file in a JSON argv; a card's CVC
+    ('[User] aquí tienes la LINODE_TOKEN del entorno de producción: 2951c44bd9d22f1db4c39b1560d8cdddcdb3db046485b0dca8'
+     '226c8b642128cc', '2951c44bd9d22f1db4c39b1560d8cdddcdb3db046485b0dca8226c8b642128cc'),
+    ('$pdo = new PDO("mysql:host=db-1.internal.x.co.uk;dbname=millstone", "webuser", "Tinder1950_xqfo");',
+     'Tinder1950_xqfo'),
+    ('var secret = []byte("647fda5705e9cfa6d29dbe86d614089cf5553814")', '647fda5705e9cfa6d29dbe86d614089cf5553814'),
+    ('npx cypress run --record --key 627430c0-3d05-4b79-acce-04ea84814ec6 --parallel',
+     '627430c0-3d05-4b79-acce-04ea84814ec6'),
+    ('    Name         splunk\n    Host         hec.example.ca\n'
+     '    Splunk_Token 5EE3C4B2-EBE9-4989-BDA2-E6E03DB78086\n',
+     '5EE3C4B2-EBE9-4989-BDA2-E6E03DB78086'),
+    ('here: phx_Sqr3gPSBOjVSKuoWHA4tP0yOxRmZIpBTble1WyKeub3', 'phx_Sqr3gPSBOjVSKuoWHA4tP0yOxRmZIpBTble1WyKeub3'),
+    ('  command: ["bash", "-lc", "echo \\"kelp-hazel-nectar-ripple\\" > ~/.vault_pass && ansible-playbook site.yml"]',
+     'kelp-hazel-nectar-ripple'),
+    ('the CVC on the card is 5934, expiry 12/27', '5934'),
 ]
 
 LOOK_ALIKES = [
@@ -832,6 +850,12 @@ LOOK_ALIKES = [
     'Public-Lines: 2\nRLoND2UUgvcXPFiwqGHNrcXUDllfUlQJSJf4LZOTpA1CpVqM3w6s/dKik1cNfvTH\nJpg3q2VHoD2YJIDUs0sT/DPVT43\n',
     'KEY = bytes.fromhex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")  # FIPS-197',
     'sha256 Fingerprint=B2:CA:CE:BD:34:1D:97:E6:75:76:0E:DF:4B:7D:12:87:70:71:48:26:BC:84:02:A0:89:C0:68:5F:F2:BF',
+    # round 60, after its measure: a public key said in prose; alembic's `Revises:`; vals' reference; a test
+    # vector's repeated bytes at a position
+    "[User] my wireguard public key is BQHPyVpF1cooZmhoeXyDDInJP/09cDwP+R/9d5XRam8= (public half only)",
+    '    Revision ID: 4cddef7d720a\n    Revises: b78da5b764f5\n',
+    '  password: ref+vault:secret/data/woyocl/db#password',
+    'KEY = bytes.fromhex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")\nDATA = b"Hi There"',
 ]
 
 
@@ -1042,4 +1066,13 @@ def test_a_value_is_a_credential_the_question_before_it_names():
     assert redact_seams([asked, answer])[1] == answer.replace('Stroopwafel-1991', '[REDACTED:prose-credential]')
     other = '[User] which colour does the logo use?'
     assert redact_seams([other, answer])[1] == answer
+
+def test_a_command_that_was_given_a_credential_prints_no_credential_of_its_stand_in():
+    "`docker run -d -e KEY=[REDACTED:password] …` prints a container's id: a stand-in's kind is no word said."
+    from memgate.redact import redact, redact_seams
+    call = ('Tool: shell\n  command: ["bash", "-lc", "docker run -d -e MEILI_MASTER_KEY=eUKhzZRVJoxbUE5bzOncl5r'
+            'KIJdP76BV '
+            'getmeili/meilisearch:v1.8"]')
+    out = '(exit 0)\ned360796998b89100e162ae937360640e07f5074204a286c08b8cce825fc4601\n'
+    assert redact_seams([redact(call), out])[1] == out
 
