@@ -770,8 +770,9 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
     # (an unquoted value on the line after a bare `KEY=`: that key is empty, the line another's)
     after = text[s - 1:s] not in ('"', "'") and _BARE_END.search(text, max(0, s - 120), s)
-    # (nor bytes that count up or repeat: a test vector's key, RFC 4231's `0b0b…`)
-    return bool(code or stand_in or key or said_id or cut or after or counted_bytes(value)
+    # (nor bytes that count up or repeat, a call's literal too: a test vector's key, RFC 4231's `0b0b…`)
+    vector = counted_bytes(re.sub(r'^[\w.$]+\([ \t]*["\']?|["\')\s]+$', '', value))
+    return bool(code or stand_in or key or said_id or cut or after or vector
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -992,8 +993,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    # (a stand-in's kind is no word the command said: `-e KEY=[REDACTED:password]`)
-    lines = [_MESSAGE_ARG.sub(' ', re.sub(r'\[REDACTED:[^\]]*\]', '…', argv_script(line)))
+    # (a stand-in given to a name is the name's value, as the name is: `-e KEY=[REDACTED:password]`;
+    # one the command reads stays, `echo [REDACTED:password] | base64 -d` prints a credential)
+    lines = [_MESSAGE_ARG.sub(' ', re.sub(r'=\[REDACTED:[^\]]*\]', '=…', argv_script(line)))
              for line in _COMMAND_LINE.findall(command)]
     # what the last stage of a pipeline makes of it is what is printed: a public key, a digest, a
     # count (`wg genkey | tee privatekey | wg pubkey`)

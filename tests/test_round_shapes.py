@@ -855,7 +855,7 @@ LOOK_ALIKES = [
     "[User] my wireguard public key is BQHPyVpF1cooZmhoeXyDDInJP/09cDwP+R/9d5XRam8= (public half only)",
     '    Revision ID: 4cddef7d720a\n    Revises: b78da5b764f5\n',
     '  password: ref+vault:secret/data/woyocl/db#password',
-    'KEY = bytes.fromhex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")\nDATA = b"Hi There"',
+    '# RFC 4231 test case 1\nKEY = bytes.fromhex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")\nDATA = b"Hi There"',
 ]
 
 
@@ -1075,4 +1075,7 @@ def test_a_command_that_was_given_a_credential_prints_no_credential_of_its_stand
             'getmeili/meilisearch:v1.8"]')
     out = '(exit 0)\ned360796998b89100e162ae937360640e07f5074204a286c08b8cce825fc4601\n'
     assert redact_seams([redact(call), out])[1] == out
+    # (one the command reads is still a credential's: what it prints is that credential, decoded)
+    decode = 'Tool: Bash\n  command: echo [REDACTED:password] | base64 -d\n  description: Decode it'
+    assert redact_seams([decode, 'Limonero-381Raven\n'])[1] == '[REDACTED:password]\n'
 
