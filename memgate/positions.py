@@ -1008,7 +1008,9 @@ def _random_enough(v: str,
                    quoted: bool = False # quoted whole: a `:"` inside is the value's, not a key's
                    ) -> bool:
     "Whether a value in prose (no `is` or `:`) looks like a credential."
-    return (len(v) >= 6 and not plain_word(v) and bool(re.search(r'[A-Za-z]', v))
+    # (a word with a question's mark is that word: `did the user pass a default?`)
+    return (len(v) >= 6 and not plain_word(v) and not plain_word(v.rstrip('?'))
+            and bool(re.search(r'[A-Za-z]', v))
             and (quoted or not re.search(r'[:=]["\']', v))
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
@@ -1470,7 +1472,7 @@ _NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')[`"']?
        [ \t]
     |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b
     # (or its clause's words, then a colon: `la LINODE_TOKEN del entorno de producción: …`)
-    |[ \t]+[^=():{}\n]{0,60}?[^\s=():{}]:[ \t])''', re.X)
+    |(?:[ \t]+[^\W\d_][\w'’-]*){1,6}:[ \t])''', re.X)
 
 # (or in words, two or three before its copula, as code would join them: `The configured algolia
 # admin key is fe9c…`; not `the new key`), looked for back from each copula

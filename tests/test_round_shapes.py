@@ -855,6 +855,9 @@ LOOK_ALIKES = [
     "[User] my wireguard public key is BQHPyVpF1cooZmhoeXyDDInJP/09cDwP+R/9d5XRam8= (public half only)",
     '    Revision ID: 4cddef7d720a\n    Revises: b78da5b764f5\n',
     '  password: ref+vault:secret/data/woyocl/db#password',
+    # (and, found in real code while mending it: a word with a question's mark; a name's words that are code's)
+    '``self.default is UNSET`` reliably answers "did the user pass a default?" for',
+    '    if otp_major_vsn < 25, do: [:"tlsv1.2"], else: [:"tlsv1.2", :"tlsv1.3"]',
     '# RFC 4231 test case 1\nKEY = bytes.fromhex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")\nDATA = b"Hi There"',
 ]
 
