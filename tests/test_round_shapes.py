@@ -1045,40 +1045,35 @@ def test_a_found_values_hex_is_known_with_it():
     assert decoded_forms('9f86d081884c7d659a2feaa0c55ad015') == []
 
 
-def test_a_postfix_login_file_and_an_auth_file_print_their_passwords():
-    "`cat /etc/postfix/sasl_passwd` prints `[host]:587 user:X`; `cat ~/vpn/auth.txt` its user, then X (round 59)."
-    from memgate.redact import redact_seams
-    call = 'Tool: Bash\n  command: sudo cat /etc/postfix/sasl_passwd'
-    line = '[smtp.eu.mailgun.org]:587 postmaster@mg.example.co:Z1nn14#Sequoia532\n'
-    assert redact_seams([call, line])[1] == line.replace('Z1nn14#Sequoia532', '[REDACTED:password]')
-    auth = redact_seams(['Tool: Bash\n  command: cat ~/vpn/auth.txt', 'vpnuser\nOyster_Lichen09?\n'])[1]
-    assert auth == 'vpnuser\n[REDACTED:password]\n'
+# two records, the second judged with the first before it: (first, second, the second as sent)
+SEAMS = [
+    # `cat /etc/postfix/sasl_passwd` prints `[host]:587 user:X`; `cat ~/vpn/auth.txt` its user, then X (round 59)
+    ('Tool: Bash\n  command: sudo cat /etc/postfix/sasl_passwd',
+     '[smtp.eu.mailgun.org]:587 postmaster@mg.example.co:Z1nn14#Sequoia532\n',
+     '[smtp.eu.mailgun.org]:587 postmaster@mg.example.co:[REDACTED:password]\n'),
+    ('Tool: Bash\n  command: cat ~/vpn/auth.txt', 'vpnuser\nOyster_Lichen09?\n', 'vpnuser\n[REDACTED:password]\n'),
+    # `sshpass -p X ssh … 'restart …'` prints the other command's log, no credential (round 59)
+    ('Tool: shell\n  command: ["bash", "-lc", "sshpass -p \'df.XC~lRs6=D.o0OTe\' ssh d@10.4.0.2 \'restart x\'"]',
+     '(exit 0)\n2025-10-14T03:51:00Z INFO  asset_tag=ASSET-LXVWGBO9S2 handled in 475ms\n',
+     '(exit 0)\n2025-10-14T03:51:00Z INFO  asset_tag=ASSET-LXVWGBO9S2 handled in 475ms\n'),
+    # `is our SFTP password still valid?`, then the next record says its value (round 58); a question of
+    # nothing secret names none
+    ('[User] is our SFTP password still valid? something about SFTP is off',
+     '[Assistant] (reasoning) **Investigating failure**\n\nThe value in the env is `Stroopwafel-1991`.',
+     '[Assistant] (reasoning) **Investigating failure**\n\nThe value in the env is `[REDACTED:prose-credential]`.'),
+    ('[User] which colour does the logo use?', 'The value in the env is `Stroopwafel-1991`.',
+     'The value in the env is `Stroopwafel-1991`.'),
+    # a stand-in given to a name is no word the command said: `docker run -d -e KEY=…` prints an id; one
+    # the command reads still is, what it prints that credential decoded (round 60)
+    ('Tool: shell\n  command: ["bash", "-lc", "docker run -d -e MEILI_MASTER_KEY=[REDACTED:password] '
+     'getmeili/meilisearch:v1.8"]', '(exit 0)\ned360796998b89100e162ae937360640e07f5074204a286c08b8cce825fc4601\n',
+     '(exit 0)\ned360796998b89100e162ae937360640e07f5074204a286c08b8cce825fc4601\n'),
+    ('Tool: Bash\n  command: echo [REDACTED:password] | base64 -d\n  description: Decode it', 'Limonero-381Raven\n',
+     '[REDACTED:password]\n'),
+]
 
-def test_a_log_line_a_command_given_a_password_printed_is_its_own():
-    "`sshpass -p X ssh … 'systemctl restart …'` prints the other command's log, no credential (round 59)."
+@pytest.mark.parametrize('first,second,sent', SEAMS)
+def test_a_record_is_judged_with_the_one_before_it(first, second, sent):
     from memgate.redact import redact_seams
-    call = 'Tool: shell\n  command: ["bash", "-lc", "sshpass -p \'df.XC~lRs6=D.o0OTe\' ssh d@10.4.0.2 \'restart x\'"]'
-    log = '(exit 0)\n2025-10-14T03:51:00Z INFO  asset_tag=ASSET-LXVWGBO9S2 handled in 475ms\n'
-    assert redact_seams([call, log])[1] == log
-
-def test_a_value_is_a_credential_the_question_before_it_names():
-    "`is our SFTP password still valid?`, then the next record: `The value in the env is X` (round 58)."
-    from memgate.redact import redact_seams
-    asked = '[User] is our SFTP password still valid? something about SFTP is off'
-    answer = '[Assistant] (reasoning) **Investigating failure**\n\nThe value in the env is `Stroopwafel-1991`.'
-    assert redact_seams([asked, answer])[1] == answer.replace('Stroopwafel-1991', '[REDACTED:prose-credential]')
-    other = '[User] which colour does the logo use?'
-    assert redact_seams([other, answer])[1] == answer
-
-def test_a_command_that_was_given_a_credential_prints_no_credential_of_its_stand_in():
-    "`docker run -d -e KEY=[REDACTED:password] …` prints a container's id: a stand-in's kind is no word said."
-    from memgate.redact import redact, redact_seams
-    call = ('Tool: shell\n  command: ["bash", "-lc", "docker run -d -e MEILI_MASTER_KEY=eUKhzZRVJoxbUE5bzOncl5r'
-            'KIJdP76BV '
-            'getmeili/meilisearch:v1.8"]')
-    out = '(exit 0)\ned360796998b89100e162ae937360640e07f5074204a286c08b8cce825fc4601\n'
-    assert redact_seams([redact(call), out])[1] == out
-    # (one the command reads is still a credential's: what it prints is that credential, decoded)
-    decode = 'Tool: Bash\n  command: echo [REDACTED:password] | base64 -d\n  description: Decode it'
-    assert redact_seams([decode, 'Limonero-381Raven\n'])[1] == '[REDACTED:password]\n'
+    assert redact_seams([first, second])[1] == sent
 
