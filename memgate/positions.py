@@ -28,22 +28,23 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS',
            'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'grouped', 'used_for_findings',
-           'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings', 'app_password_findings',
-           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings',
-           'value_for_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
-           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
-           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
-           'drawn_word_doubts', 'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings',
-           'bare_name_findings', 'credential_call_findings', 'code_list_findings', 'credential_header',
-           'table_findings', 'argv_findings', 'argv_script', 'conn_string_findings', 'xml_findings', 'hcl_findings',
-           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
-           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
-           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
+           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped',
+           'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings',
+           'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
+           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
+           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
+           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
+           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
+           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1279,10 +1280,12 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     if sentence(value) and not _quoted_whole(text, at, s, s + len(value)): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle says what is done to it (`is validated client side`)
-    # (of its own words only: whose it is names no field, `password voor server closet is …`)
+    # (of its own words only: whose it is names no field, `password voor server closet is …`; nor
+    # does a thing's word that labels its colon, `was rejected with status: 401 Unauthorized`)
     own = subject[:next((i for i, w in enumerate(subject) if w in _WHOSE), len(subject))]
-    if NOT_SECRET_LAST & set(own) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0]):
-        return None
+    label = subject[-1].strip(':：*_') if subject and re.search(r'[:：]\W*$', text[at:s]) else ''
+    if (NOT_SECRET_LAST & set(own) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0])
+            or label in NOT_SECRET_LAST | ID_WORDS): return None
     if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
     # (said bare, a number is among its words, and its first is none of what a password's word
     # heads: `password policy 12 chars`, `password field 3`)
@@ -1295,8 +1298,24 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     # (a generator's token and a word of the sentence are no phrase: `was QC4Ro2#j2GTQRB205 then`)
     if len(words) == 2 and any(_three_kinds(w) and re.search(r'\W', w) for w in words): return None
     # three words or more, or two with a number (`correct horse battery staple 42`)
-    if len(words) >= 3 or any(re.search(r'\d', w) for w in words): return s, m.end('v')
-    return None
+    return (s, m.end('v')) if len(words) >= 3 or any(re.search(r'\d', w) for w in words) else None
+
+# %% ../nbs/00e_positions.ipynb #3ba6ac3f
+# a password's word, a few words of its clause, a colon and the value on the line (`the
+# passphrase is three words, all lowercase, with spaces: amber zephyr meadow`)
+_CLAUSE_COLON = re.compile(r'[^\n.!?:：;`"\'=<>{}()\[\]]{1,80}?(?=[:：][ \t]+\S)')
+
+def clause_colon(text: str, at: int) -> int | None:
+    "Where the colon ending the clause of a password's word that ends at `at` stands, or None."
+    if not (m := _CLAUSE_COLON.match(text, at)): return None
+    words = [w.strip(',').lower() for w in m[0].split()]
+    # (said of its field, policy or handling, `password policy, in short: …`; whose it is names
+    # none, `password for the database user, as asked: …`)
+    own = words[:next((i for i, w in enumerate(words) if w in _WHOSE), len(words))]
+    handled = re.fullmatch(r'\w+(?:ing|ion|ed)', (own or [''])[0])
+    if NOT_SECRET_LAST & set(own) or handled: return None
+    # (nor what the colon's own word labels, a thing's: `rejected with status: 401`)
+    return None if words and words[-1] in NOT_SECRET_LAST | ID_WORDS else m.end()
 
 # %% ../nbs/00e_positions.ipynb #fea17964
 # a name in quotes, to its end (`` `DB_PASSWORD` ``): its closing quote is no value
@@ -1372,6 +1391,9 @@ def prose_findings(text: str) -> list[Found]:
         # a passphrase of words said whole, not its first word alone (said, not assigned: an `=`'s
         # value ends at a space, `--password=E-2232232232 shop`)
         phrase = None if number else _passphrase(text, at)
+        # (or after the colon that ends its clause: `is long, so here it is: Kx9!mPq2-Lv7s`)
+        if not (span or phrase or number) and (c := clause_colon(text, at)) is not None:
+            span, phrase = _said(text, c), _passphrase(text, c)
         inside = span and phrase and phrase[0] <= span[0] < phrase[1]
         whole = phrase and (not span or inside and '=' not in text[at:phrase[0]])
         span = phrase if whole else span
@@ -1562,8 +1584,9 @@ def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
     names = _NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
     # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
     # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
-    return (any(secret_name(n) for n in names) or bool(_PROSE.search(asked))
-            or 'b' in m.re.groupindex and m['b'] is not None
+    # (each search behind its gate: the words' automaton is linear, the search is not)
+    return (any(secret_name(n) for n in names) or _SAID_GATE(asked) and bool(_PROSE.search(asked))
+            or 'b' in m.re.groupindex and m['b'] is not None and _SAID_GATE(text)
             and bool(_PROSE.search(text, start, m.start())))
 
 # %% ../nbs/00e_positions.ipynb #b8518039
@@ -2795,6 +2818,11 @@ def piped_findings(text: str) -> list[Found]:
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
         if set(name_words(m['flag'])) & SECRET_WORDS and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
+    # (and a JSON argv's script, read as the shell reads it: its quotes are escaped in the line,
+    # `["bash", "-lc", "echo -n \"…\" | sudo cryptsetup luksOpen … --key-file=-"]`)
+    for m in _ARGV_SCRIPT.finditer(text) if '|' in text or '<' in text else ():
+        script, where = _json_string(text, *m.span(1))
+        out += [(where[s], where[e - 1] + 1, k) for s, e, k in piped_findings(script)]
     return out
 
 # %% ../nbs/00e_positions.ipynb #d4876c85
@@ -2864,7 +2892,9 @@ def section_key_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #866f5183
 # a directive's line of a config aligned in columns, its key, spaces, its value (fluent-bit's
 # `Splunk_Token   5EE3…`, sshd's): among lines of that shape, a credential's key takes its value
-_ALIGNED = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?P<k>[A-Za-z][\w.-]{1,40})(?P<gap>[ \t]+)'
+# (a patch's lines too, added or removed: `+    Splunk_Token 5936…`)
+_ALIGNED = re.compile(r'(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:[-+][ \t]*)?'
+                      r'(?P<k>[A-Za-z][\w.-]{1,40})(?P<gap>[ \t]+)'
                       r'(?P<v>[^\s#;][^\s]{3,200})[ \t]*$')
 
 def aligned_findings(text: str) -> list[Found]:
@@ -3176,9 +3206,12 @@ def part_findings(text: str) -> list[Found]:
 # a file whose name says it stores secrets (`secrets.toml`, `.secrets.json`, `credentials.yml`,
 # `k8s/secret.yaml`), in a config format: each value in it is one, but what its name or its shape
 # says is not (a name, a version, a path, a stand-in, an id's or a digest's known shape)
-STORE_FILE = re.compile(r'(?i)(?<![\w-])[\w.-]*?(?<![a-z])'
-                        r'(?:secrets?|credentials?|passwords?|vault)'
-                        r'\.(?:toml|ya?ml|json|ini|env|conf|cfg|properties)(?![\w.])')
+_STORE_NAME = (r'(?:secrets?|credentials?|passwords?|vault)'
+               r'\.(?:toml|ya?ml|json|ini|env|conf|cfg|properties)')
+STORE_FILE = re.compile(r'(?i)(?<![\w-])[\w.-]*?(?<![a-z])' + _STORE_NAME + r'(?![\w.])')
+# (its name alone, by RE2: a linear gate, where the lazy search above costs a command's length
+# squared)
+_STORE_NAMED = re2.compile('(?i)' + _STORE_NAME)
 # a line's key and its value: quoted, or bare to the line's end (its comment aside)
 _STORE_LINE = re.compile(r'''(?m)^[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?'''
                          r'''["']?(?P<k>[A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*'''
@@ -3236,12 +3269,11 @@ def store_values(content: str, at: int = 0) -> list[Found]:
 # (`Here is my secrets.yaml:` ```…```), or what a tool writes to one
 _FENCE = re.compile(r'(?m)^[ \t]*```[^\n]*\n(?P<c>[\s\S]*?)```')
 # (what a store's name holds, looked for first: most texts name none)
-_STORE_GATE = re.compile(r'(?i)secret|credential|password|vault')
 _WRITES = re.compile(r'file_path:[ \t]*(?P<p>[^\n]+)\n[ \t]*(?:content|new_string):[ \t]*')
 
 def store_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value of a secret store a text shows or writes."
-    if not _STORE_GATE.search(text) or not STORE_FILE.search(text): return []
+    if not _STORE_NAMED.search(text) or not STORE_FILE.search(text): return []
     out, last = [], 0
     for m in _FENCE.finditer(text):
         if STORE_FILE.search(text, max(last, m.start() - 300), m.start()):
@@ -3261,7 +3293,8 @@ _READS_STORE = re.compile(r'(?:file_path:[ \t]*|\b(?:cat|sed|head|tail|less|more
 
 def store_output(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each value of a secret store that `command` printed in `output`."
-    return store_values(output) if _READS_STORE.search(command) else []
+    named = _STORE_NAMED.search(command) and _READS_STORE.search(command)
+    return store_values(output) if named else []
 
 
 # %% ../nbs/00e_positions.ipynb #27f29fed

@@ -936,8 +936,8 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
 
 # %% ../nbs/01_redact.ipynb #e2f00000
 # a command that makes passwords: what it prints is one, line by line
-_MAKES_SECRETS = re.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|makepasswd|openssl\s+rand|'
-                            r'gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
+_MAKES_SECRETS = re2.compile(r'\b(?:bw\s+generate|pwgen|apg|xkcdpass|diceware|makepasswd|'
+                             r'openssl\s+rand|gpg\s+--gen-random|secrets\.(?:token_\w+|choice)|/dev/urandom)')
 
 def generator_output(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each line a password generator printed."
@@ -962,7 +962,7 @@ _ONLY_LINE = re.compile(r'[ \t]*(\S[^\n]{6,118}\S)[ \t]*\n?')
 # a commit's or a tag's message is prose (`git commit -am 'Read bot tokens from env'` fetches none)
 _MESSAGE_ARG = re.compile(r'''(?<=\s)(?:-a?m|--message)[ \t=]*(["'])(?:(?!\1).)*\1''')
 _STATUS = frozenset('ok done success created updated set saved stored deleted rotated'.split())
-_COMPUTES_MAC = re.compile(r'(?i)createHmac|\bhmac\.new\b|\bdgst\b[^|\n]*-hmac|hexdigest\('
+_COMPUTES_MAC = re2.compile(r'(?i)createHmac|\bhmac\.new\b|\bdgst\b[^|\n]*-hmac|hexdigest\('
                            r'|\.digest\(')
 _SEARCHES = re.compile(r'(?:sudo\s+)?(?:rg|grep|egrep|fgrep|ag|ack|git\s+grep|findstr|Select-String'
                        r'|sls)\b')

@@ -98,6 +98,7 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     lifetime age window limit retries attempts interval delay duration seconds ms expired valid invalid check verify
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
     table column index counter usage budget total input output encoding charset count id_token_hint schema form
+    status
     input button page view controller service test tests spec specs mgmt management accessor policies sock
     socket sid context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5
     sha sha1 sha256 sha512 etag vin imei accession channel sum nonce release order orders tracking

@@ -563,6 +563,16 @@ SECRETS = [   # (text, the value)
     ('  command: ["bash", "-lc", "echo \\"kelp-hazel-nectar-ripple\\" > ~/.vault_pass && ansible-playbook site.yml"]',
      'kelp-hazel-nectar-ripple'),
     ('the CVC on the card is 5934, expiry 12/27', '5934'),
+    # (and still left after its fixes: a literal piped into a command that reads its key from its input, in a
+    # JSON argv; an aligned config's line in a patch; a password's clause ended by a colon)
+    ('  command: ["bash", "-lc", "echo -n \\"granite harbor yonder violet tango\\" | sudo cryptsetup luksOpen'
+     ' /dev/sdb1 backup --key-file=-"]', 'granite harbor yonder violet tango'),
+    ('      +    Name         splunk\n      +    Port         8088\n'
+     '      +    Splunk_Token 5936DDD5-2A1F-49B3-8F7F-A94E66AD746D\n      +    TLS          On\n',
+     '5936DDD5-2A1F-49B3-8F7F-A94E66AD746D'),
+    ('[User] the passphrase is three words, all lowercase, with spaces: amber zephyr meadow',
+     'amber zephyr meadow'),
+    ('[User] the password is long, so here it is: Kx9!mPq2-Lv7s', 'Kx9!mPq2-Lv7s'),
 ]
 
 LOOK_ALIKES = [
@@ -859,6 +869,11 @@ LOOK_ALIKES = [
     '``self.default is UNSET`` reliably answers "did the user pass a default?" for',
     '    if otp_major_vsn < 25, do: [:"tlsv1.2"], else: [:"tlsv1.2", :"tlsv1.3"]',
     '# RFC 4231 test case 1\nKEY = bytes.fromhex("0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b")\nDATA = b"Hi There"',
+    # (a password's clause ended by a colon says no value where it says the password's policy or handling, or
+    # the colon labels a thing)
+    'Password requirements, per NIST 800-63B: minimum 8 characters',
+    'the password hashing, by default: bcrypt with cost 12',
+    'password was rejected with status: 401 Unauthorized',
 ]
 
 
