@@ -37,10 +37,10 @@ from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless,
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'POSITIONAL', 'RULE_KINDS',
-           'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment', 'basic_stand_in',
-           'heading', 'csv_column', 'id_cell', 'one_token', 'random_review', 'random_findings', 'expression',
-           'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex', 'key_named',
+           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'IBAN_UNCHECKED', 'POSITIONAL',
+           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
+           'basic_stand_in', 'heading', 'csv_column', 'id_cell', 'one_token', 'random_review', 'random_findings',
+           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex', 'key_named',
            'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
            'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored', 'restored', 'use_store',
            'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
@@ -170,7 +170,8 @@ IN_A_PATH = "an id between a URL's or a file path's segments"
 # what keeps a random-looking run that leads a listing's row (`jq`'s `@tsv`, a CLI's rows)
 LISTING_ID = "a listing's first field, its record's id"
 # what keeps one whose check digit holds
-CHECKED_ID = "an id its own check digits vouch for (a vehicle's VIN, a UPS parcel's number, a Bitcoin address)"
+CHECKED_ID = ("an id its own check digits vouch for (a vehicle's VIN, a UPS parcel's number, a Bitcoin address,"
+              " a bank account's IBAN)")
 # what keeps one that is a label of a host's name (`a9eba73zb2c9mb-ats.iot.eu-central-1.amazonaws.com`)
 IN_A_HOST = "a label of a host's name: an address"
 # what keeps one that a heading above it says is a digest
@@ -494,6 +495,10 @@ def _plain_why(value: str, inner) -> str | None:
     return None
 
 # %% ../nbs/01_redact.ipynb #f0b1b098
+_IBAN = re.compile(r'(?<!\w)[A-Z]{2}\d{2}[A-Z0-9]{11,30}(?!\w)')
+# what keeps one shaped as an IBAN whose check digits fail: a number's digits, no random run's
+IBAN_UNCHECKED = "shaped as a bank account's IBAN, its check digits wrong: a number, kept"
+
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
@@ -526,6 +531,9 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     # (a line alone may decode harmless, a JSON's start, where the whole decodes to a key's file)
     wrapped = {(s, e) for s, e, j in wrapped_runs(text)
                if not inside(s, e) and (not whole(text[s:e]) or _decodes_otherwise(j, inner))}
+    # (an account's IBAN, digits mostly, is no random run: kept, and named, by its check digits)
+    out += [(*m.span(), CHECKED_ID if checked_id(m[0]) else IBAN_UNCHECKED) for m in _IBAN.finditer(text)
+            if not any(s < m.end() and m.start() < e for s, e, _ in out)]
     return one_token(text, sorted([f for f in out if f[:2] not in wrapped]
         + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped]), key)
 
