@@ -31,11 +31,11 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped',
            'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings',
            'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'value_for_findings', 'capability_url_findings', 'section_value_findings',
-           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
-           'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
-           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
+           'value_said_findings', 'answer_findings', 'value_for_findings', 'capability_url_findings',
+           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
+           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
+           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
+           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
            'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
            'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
@@ -837,7 +837,7 @@ PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contras
                   'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen nenosiri '
                   'пароля паролем пароли şifresi şifreniz şifrem parolası parolam passordet adgangskoden '
                   'kodeordet salasanan hasła hasłem heslo hesla heslem κωδικό κωδικού הסיסמה '
-                  'sandinya').split()
+                  'sandinya credential credentials creds').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
@@ -919,6 +919,8 @@ _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|ag
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r"c['’]est|(?:改成|改为|改為|设为|設為|换成|換成)了?|"
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|'
+         # (what it stays, and what it was changed to in Dutch: `reste …`, `veranderd in …`)
+         r'reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)\s+(?:in|naar)|'
          r'это|—|->|→|は|是|为|為|는|은|là|adalah|'
          r'este|je|yra|olarak|olsun|είναι|הוא|היא|ialah|ni|ay|هي|هو|=>|가|이)')
 
@@ -1158,8 +1160,7 @@ def _said(text: str, at: int,
     # a flag follows: a command line's words (`aws ecr get-login-password --region …`), not prose
     if re.match(r'[ \t]+--?[A-Za-z]', text[at:at + 4]): return None
     if span := _next_to(text, at): return span
-    says = _says_at(text, at)
-    pos = says or at
+    pos = (says := _says_at(text, at)) or at
     assigned = says and text[at:says].strip(' \t') == '='     # (`password=db_password, port=5432`)
     for words in range(3):
         while m := _SAYS_RE.match(text, pos): pos = m.end()
@@ -1167,8 +1168,7 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        # where the password is kept, not the password (`see 1Password`, `added X to `.env.local``)
-        if names_store(v) or _FILE_NAME.fullmatch(v): return None
+        if names_store(v) or _FILE_NAME.fullmatch(v): return None    # (`see 1Password`)
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
                            or re.search(r'\(.*\)|\[.*\]', v)): return None
@@ -1179,6 +1179,8 @@ def _said(text: str, at: int,
         word = (placeholder(v) or plain_word(v) or len(v) < 4 or _CODE.match(v)) and not diceware(v)
         typed = quoted or re.search('[A-Za-z0-9]', v)   # (`は まだ変更していません` is a sentence)
         if says and not words and (number or not word or _unknown_letters(v)) and typed: return s, e
+        # (a word between that names a thing names what follows: `credentials (order ORD-KBA2…)`)
+        if words and text[:s].split()[-1].strip('([').lower() in NOT_SECRET_LAST: return None
         if _random_enough(v, quoted) and not placeholder(v): return s, e
         # (quoted right after the word, whatever its characters: `password \`popw-bzwv-fhxl-mkvt\``)
         if not (words or word or name_like(v)) and quoted and re.fullmatch(r'[ \t]*[`"\'«“„]', text[at:s]):
@@ -1189,7 +1191,8 @@ def _said(text: str, at: int,
 
 # %% ../nbs/00e_positions.ipynb #72b7fd94
 # (in people's languages, `password as …`, and `は`, `是` below; `。` ends unspaced)
-_COPULAS = r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|adalah|este|là|olarak"
+_COPULAS = (r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|adalah|este|là|olarak"
+            r"|reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)[ \t]+(?:in|naar)")
 # (a few words of its clause before the copula, and an aside in brackets with two more after it:
 # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
 _SAID_CLAUSE = (r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?(?:[ \t]+\([^()\n]{1,40}\)"
@@ -1279,20 +1282,20 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     elif len(words) == 1: return None
     if sentence(value) and not _quoted_whole(text, at, s, s + len(value)): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
-    # is …`), or a participle says what is done to it (`is validated client side`)
+    # is …`), or a participle or a state says what is done to it (`is validated`, `is valid`)
     # (of its own words only: whose it is names no field, `password voor server closet is …`; nor
     # does a thing's word that labels its colon, `was rejected with status: 401 Unauthorized`)
     own = subject[:next((i for i, w in enumerate(subject) if w in _WHOSE), len(subject))]
     label = subject[-1].strip(':：*_') if subject and re.search(r'[:：]\W*$', text[at:s]) else ''
     if (NOT_SECRET_LAST & set(own) or re.fullmatch(r'\w+(?:ing|ion)', (subject or [''])[0])
             or label in NOT_SECRET_LAST | ID_WORDS): return None
-    if re.fullmatch(r'(?i)\w+(?:ed|ing)', words[0]): return None
+    first = words[0].lower()
+    if re.fullmatch(r'\w+(?:ed|ing)', first) or first in NOT_SECRET_LAST: return None
     # (said bare, a number is among its words, and its first is none of what a password's word
     # heads: `password policy 12 chars`, `password field 3`)
-    first = words[0].lower()
     alpha = [w for w in words if re.fullmatch(r'[^\W\d_]{3,}[!?#*]?', w)]
     # (nor a clause that holds a generator's token, the password itself: `של BILLING admin הוא Or_…15*`)
-    if bare and (not re.search(r'\d', value) or first in NOT_SECRET_LAST or first in _FUNCTION_WORDS
+    if bare and (not re.search(r'\d', value) or first in _FUNCTION_WORDS
                  or len(alpha) < 2 or len(words) > 4 or any(_three_kinds(w) for w in words)):
         return None
     # (a generator's token and a word of the sentence are no phrase: `was QC4Ro2#j2GTQRB205 then`)
@@ -1594,8 +1597,8 @@ def value_said_findings(text: str,
                         asked: str = '', # the text `text` answers: its names count too
                        ) -> list[Found]:
     "(start, end, kind) of each value prose says a secret's name was given, in its paragraph."
+    if not VALUE_SAID_GATE(text): return []
     named = SECRET_NAME_WORDS(text) or SECRET_NAME_WORDS(asked)
-    if not (named and VALUE_SAID_GATE(text)): return []
     out = []
     for m in [*_VALUE_SAID.finditer(text), *_VALUE_BARE.finditer(text), *_VALUE_BUT.finditer(text)]:
         # (a structure's `value` key under its `name`, a Kubernetes env list's: the name decides)
@@ -1607,10 +1610,47 @@ def value_said_findings(text: str,
         code = g != 'b' and _CODE_DIGITS.fullmatch(v)
         data = not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v))
         drawn = _random_enough(v, True) or code
-        if _said_of_credential(text, m, asked) and bare and drawn and data:
+        # (or drawn as no setting's value is, whatever it is the value of: a generator's mix, long
+        # or with a mark, or dice's words: `The SMTP relay value I saw earlier was Garnet-22%`)
+        mixed = _three_kinds(v) and (len(v) >= 12 or re.search(r'[^\w.-]', v))
+        strong = g == 'b' and (diceware(v) or mixed)
+        said = strong or named and _said_of_credential(text, m, asked)
+        if said and (bare or strong) and drawn and data:
             out.append((*m.span(g), 'prose-credential'))
     return out
 
+
+# %% ../nbs/00e_positions.ipynb #5411a519
+# a question that asks what a credential is or was (`what was the PIN for Qonto card again?`,
+# `remind me the kennel gate code`), not how to get it, where it is or what it is called
+_ASKS_WHAT = re.compile(r"(?i)\b(?:what(?:'s|\s+is|\s+was|\s+value)|which|remind\s+me|tell\s+me)\b")
+_ASKS_OTHER = re.compile(r'(?i)\b(?:how|where|why|command|called|named?|variable|var|file|path'
+                         r'|length|format|policy|rules?|expire[sd]?|rotated?)\b')
+# an answer that gives one value, quoted or fenced, and little else
+_ONE_VALUE = re.compile(r'[^`]{0,60}?(?:`(?P<c>[^`\n]{4,160})`'
+                        r'|```[\w-]*\n(?P<f>[^`\n]{4,200})\n```)[^`]{0,80}')
+_DRAWN_PHRASE = re.compile(r'(?:[^\W\d_]{3,}|\d{1,4})(?: (?:[^\W\d_]{3,}|\d{1,4})){2,23}')
+
+def answer_findings(text: str, # the answer
+                    asked: str, # what it answers
+                   ) -> list[Found]:
+    "(start, end, kind) of the one value an answer gives to a question asking for a credential."
+    q = asked.strip().rsplit('\n', 1)[-1]
+    words = {w for t in re.findall(r'[\w#-]+', q) for w in name_words(t)}
+    pin = words & NUMBER_WORDS or re.search(r'(?i)\b(?:code|combo|combination)\b', q)
+    asks = _ASKS_WHAT.search(q) and (words & SECRET_WORDS or pin)
+    if not asks or _ASKS_OTHER.search(q): return []
+    if len(text) > 400 or not (m := _ONE_VALUE.fullmatch(text.strip())): return []
+    g = 'c' if m['c'] is not None else 'f'
+    v, s = m[g].strip(), m.start(g) + len(text) - len(text.lstrip())
+    digits = pin and re.fullmatch(r'\d[\d#*-]{2,14}[\d#*]', v)
+    phrase = ' ' in v and _DRAWN_PHRASE.fullmatch(v) and not set(v.split()) & _FUNCTION_WORDS
+    token = (' ' not in v and _random_enough(v, True) and not (name_like(v) and not diceware(v))
+             and not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v)))
+    # (a token a part of which was taken is that token: `2/2284…/7758…:[REDACTED:random#…]`)
+    token = token or ' ' not in v and '[REDACTED:' in v and not v.startswith('[REDACTED:')
+    at = s + m[g].index(v)
+    return [(at, at + len(v), 'prose-credential')] if digits or phrase or token else []
 
 # %% ../nbs/00e_positions.ipynb #390aee5b
 # a value said before the name it is for, in a few languages (`Der Wert 2589…-f930c6 für

@@ -28,7 +28,7 @@ from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_h
                               THING_ID_WORDS, said_of_id, said_public,
                                secret_file, store_output, to_line_rest, unquote,
                                ID_WORDS, PERSON_MADE, VALUE_SAID_GATE, argv_script,
-                               value_said_findings,
+                               value_said_findings, answer_findings,
                                within_defaults)
 from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate,
                               generated,
@@ -39,12 +39,12 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
            'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'IBAN_UNCHECKED', 'POSITIONAL',
            'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
-           'basic_stand_in', 'heading', 'csv_column', 'id_cell', 'one_token', 'random_review', 'random_findings',
-           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex', 'key_named',
-           'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output', 'fetched_secret', 'shell_pair',
-           'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored', 'restored', 'use_store',
-           'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms', 'decoded_forms', 'found_values',
-           'answered', 'redact_seams', 'seam_values']
+           'basic_stand_in', 'heading', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review',
+           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
+           'pattern_regex', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
+           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
+           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
+           'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -164,14 +164,13 @@ def known_findings(known: KnownSecrets | None, text: str) -> list[Found]:
     return out
 
 # %% ../nbs/01_redact.ipynb #049e747c
-# what keeps a random-looking run that stands between a path's segments (`memgate secrets` groups
-# by it)
+# what keeps a random-looking run between a path's segments (`memgate secrets` groups by it)
 IN_A_PATH = "an id between a URL's or a file path's segments"
 # what keeps a random-looking run that leads a listing's row (`jq`'s `@tsv`, a CLI's rows)
 LISTING_ID = "a listing's first field, its record's id"
 # what keeps one whose check digit holds
 CHECKED_ID = ("an id its own check digits vouch for (a vehicle's VIN, a UPS parcel's number, a Bitcoin address,"
-              " a bank account's IBAN)")
+              " an IBAN)")
 # what keeps one that is a label of a host's name (`a9eba73zb2c9mb-ats.iot.eu-central-1.amazonaws.com`)
 IN_A_HOST = "a label of a host's name: an address"
 # what keeps one that a heading above it says is a digest
@@ -494,11 +493,17 @@ def _plain_why(value: str, inner) -> str | None:
     if counted_bytes(value): return COUNTED_UP
     return None
 
-# %% ../nbs/01_redact.ipynb #f0b1b098
+# %% ../nbs/01_redact.ipynb #9c9ccdeb
 _IBAN = re.compile(r'(?<!\w)[A-Z]{2}\d{2}[A-Z0-9]{11,30}(?!\w)')
 # what keeps one shaped as an IBAN whose check digits fail: a number's digits, no random run's
 IBAN_UNCHECKED = "shaped as a bank account's IBAN, its check digits wrong: a number, kept"
 
+def iban_review(text: str) -> list[Found]:
+    "(start, end, why) of each IBAN-shaped run of `text`: kept by its check digits, or as a number."
+    return [(*m.span(), CHECKED_ID if checked_id(m[0]) else IBAN_UNCHECKED)
+            for m in _IBAN.finditer(text)]
+
+# %% ../nbs/01_redact.ipynb #f0b1b098
 def random_review(text: str, key: bytes = b'') -> list[Found]:
     "(start, end, decision) of each random-looking run of `text`."
     user = active_rules()
@@ -532,8 +537,7 @@ def random_review(text: str, key: bytes = b'') -> list[Found]:
     wrapped = {(s, e) for s, e, j in wrapped_runs(text)
                if not inside(s, e) and (not whole(text[s:e]) or _decodes_otherwise(j, inner))}
     # (an account's IBAN, digits mostly, is no random run: kept, and named, by its check digits)
-    out += [(*m.span(), CHECKED_ID if checked_id(m[0]) else IBAN_UNCHECKED) for m in _IBAN.finditer(text)
-            if not any(s < m.end() and m.start() < e for s, e, _ in out)]
+    out += [f for f in iban_review(text) if not any(s < f[1] and f[0] < e for s, e, _ in out)]
     return one_token(text, sorted([f for f in out if f[:2] not in wrapped]
         + [(s, e, 'random#' + pseudonym(text[s:e], key)) for s, e in wrapped]), key)
 
@@ -1322,8 +1326,9 @@ def _across(a: str, b: str, counts: Counter | None, known: KnownSecrets | None) 
         # (a stand-in that ends at the seam is whole: `TOKEN=00000000-…-000000000000`, then the next
         # message's words, is no value cut in two; nor are two words, one each side, `…was hardcoded`
         # then `commit 69e9…`, nor a value whose rest is the next message's first word, `Tool: Bash`)
-        first = re.match(r'\S*', joined[seam:e])[0].rstrip(':,.;!?')
-        words = plain_word(first) or plain_word(joined[s:seam])
+        # (a sentence's mark and a contraction are no part of a word: `called?` then `It's`)
+        first = re.sub(r"['’]\w{1,2}$", '', re.match(r'\S*', joined[seam:e])[0].rstrip(':,.;!?'))
+        words = plain_word(first) or plain_word(joined[s:seam].rstrip(':,.;!?'))
         whole = _stand_in(joined[s:seam]) or placeholder(joined[s:seam])
         if s < seam < e and (whole or words): continue
         if s < seam < e:
@@ -1373,7 +1378,11 @@ def answered(a: str, # a record's text, what the next answers (`what is DB_PASSW
     # (most records ask nothing of a credential: looked for in the question's end first; a code's
     # words, a combination's, are no name's)
     if not (SECRET_NAME_WORDS(asked := a[-400:]) or _CODE_ASKED.search(asked)): return b
+    # (or the one value an answer gives to a question asking for it, `It's \`6263\`.`: whole, the
+    # stand-in of a random part of it too)
     found = [f for f in value_said_findings(b, asked) if '[REDACTED' not in b[f[0]:f[1]]]
+    found += [f for f in answer_findings(b, asked)
+              if not re.fullmatch(r'\[REDACTED:[^\]]*\]', b[f[0]:f[1]])]
     return stand_ins(b, found, counts) if found else b
 
 # %% ../nbs/01_redact.ipynb #5c5cea82
@@ -1399,8 +1408,9 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         # (a tool's call and its output are two authors' texts: no value is cut between them, `…
         # description: md5` then `ba72e64b…  media/logo.png`)
         elif not command: out[i], out[i + 1] = _across(a, b, counts, known)
-        # (and what the next answers of a credential the first names: `the value … is X`)
-        if not command and VALUE_SAID_GATE(out[i + 1]):
+        # (and what the next answers of a credential the first names: `the value … is X`, `It's …`)
+        short = len(out[i + 1]) <= 400 and '`' in out[i + 1]
+        if not command and (VALUE_SAID_GATE(out[i + 1]) or short):
             out[i + 1] = answered(texts[i], out[i + 1], counts)
     return out
 

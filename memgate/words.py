@@ -279,7 +279,7 @@ class Gate:
 
 # %% ../nbs/00d_words.ipynb #f4264946
 SECRET_NAME_WORDS = Gate(SECRET_WORDS | set(GLUED) | LICENCE_WORDS
-                         | {'code', 'pat', 'answer', 'combo'})
+                         | {'code', 'pat', 'answer', 'combo', 'combination'})
 
 # %% ../nbs/00d_words.ipynb #dbc00881
 # code's start (a bracket, a symbol, a decorator): a reference unless `_KEY_RUN` finds a key in it

@@ -573,6 +573,17 @@ SECRETS = [   # (text, the value)
     ('[User] the passphrase is three words, all lowercase, with spaces: amber zephyr meadow',
      'amber zephyr meadow'),
     ('[User] the password is long, so here it is: Kx9!mPq2-Lv7s', 'Kx9!mPq2-Lv7s'),
+    # round 61, after its measure: a credential's word before its value; what a password stays, or was changed to
+    # in Dutch; a value said drawn as no setting's is, whatever it is the value of
+    ('check that VNC works with the credential nMzN0I0A', 'nMzN0I0A'),
+    ('(thinking) Credential for Android keystore: Shadow-690*. Test it directly before blaming the code.',
+     'Shadow-690*'),
+    ('use whatever creds are in my notes: bramble44', 'bramble44'),
+    ('> ik heb het wachtwoord van UniFi controller veranderd in Luna17!19', 'Luna17!19'),
+    ('(thinking) The SMTP relay value I saw earlier was Garnet-22%; if staging uses the same one, the rate limits'
+     ' are shared.', 'Garnet-22%'),
+    ('The borg value I saw earlier was sparrow-apple-cotton-winter-meteor-892; if staging uses the same one',
+     'sparrow-apple-cotton-winter-meteor-892'),
 ]
 
 LOOK_ALIKES = [
@@ -874,7 +885,42 @@ LOOK_ALIKES = [
     'Password requirements, per NIST 800-63B: minimum 8 characters',
     'the password hashing, by default: bcrypt with cost 12',
     'password was rejected with status: 401 Unauthorized',
+    # (round 61: a state said of a token is no value; a thing's word between names what follows; a value masked but
+    # for its last four; a credential's word in code and config)
+    'the token is valid until 2025-06-01',
+    'Subject: Your API credentials (order ORD-KBA279XE83)\n\nClient ID: domecast-integration',
+    '     4→SLACK_BOT_TOKEN=xxxx-xxxx-xxxx-2147\n',
+    'git config --global credential.helper osxkeychain',
+    'credentials = service_account.Credentials.from_service_account_file(path)',
+    'Works - the Auth0 credential is valid.',
 ]
+
+SEEN = [   # (a question, its answer, the value the answer gives)
+    ('what was the PIN for Qonto card again?', "It's `6263`.", '6263'),
+    ('remind me the kennel gate code, I need to type it on my phone', "It's `4504#`.", '4504#'),
+    ('what value did you end up using for P12_PASSWORD?', 'Staging uses:\n\n```\nriver-forest-pine-pickle-jasper-61\n```',
+     'river-forest-pine-pickle-jasper-61'),
+    ('which Asana key is staging on right now?',
+     'Staging uses:\n\n```\n2/2284036545326151/7758100269331278:0a994e11950a048378ff6249\n```',
+     '2/2284036545326151/7758100269331278:0a994e11950a048378ff6249'),
+    ('what was the passphrase for MetaMask again?',
+     'MetaMask: `zinc desert beacon fjord delta otter dingo bridge jasper lilac birch plasma` (from your earlier note).',
+     'zinc desert beacon fjord delta otter dingo bridge jasper lilac birch plasma'),
+]
+
+@pytest.mark.parametrize('question,answer,value', SEEN)
+def test_the_one_value_an_answer_gives_to_a_question_asking_for_a_credential_is_taken(question, answer, value):
+    "Round 61: a question names the credential and its answer gives the value alone, quoted or fenced."
+    from memgate.redact import redact_seams
+    sent = redact_seams([redact(question), redact(answer)])
+    assert not any(value[i:i + 8] in sent[1] for i in range(max(1, len(value) - 7))), sent
+
+@pytest.mark.parametrize('question,answer', [('what is the password variable called?', "It's `DB_PASSWORD`."),
+                                             ('how do I print the vault password?', 'Run `pass show vault/db`.'),
+                                             ('which version of the key rotation script?', '`v2.14.1`')])
+def test_an_answer_to_what_a_credential_is_called_or_how_to_get_it_is_sent(question, answer):
+    from memgate.redact import redact_seams
+    assert redact_seams([question, answer])[1] == answer
 
 
 def test_argvs_next_quoted_word_is_no_half_of_a_password():
