@@ -31,14 +31,14 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped',
            'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings',
            'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'answer_findings', 'value_for_findings', 'capability_url_findings',
-           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
-           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
-           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
-           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings', 'arrow_said_findings',
+           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
+           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
+           'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
+           'argv_script', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
            'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
            'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
            'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
@@ -1312,6 +1312,8 @@ def clause_colon(text: str, at: int) -> int | None:
     "Where the colon ending the clause of a password's word that ends at `at` stands, or None."
     if not (m := _CLAUSE_COLON.match(text, at)): return None
     words = [w.strip(',').lower() for w in m[0].split()]
+    # (words of letters: code's names are no clause, `token, max_age: 60`)
+    if not all(w.isalpha() for w in words): return None
     # (said of its field, policy or handling, `password policy, in short: …`; whose it is names
     # none, `password for the database user, as asked: …`)
     own = words[:next((i for i, w in enumerate(words) if w in _WHOSE), len(words))]
@@ -1611,9 +1613,11 @@ def value_said_findings(text: str,
         data = not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v))
         drawn = _random_enough(v, True) or code
         # (or drawn as no setting's value is, whatever it is the value of: a generator's mix, long
-        # or with a mark, or dice's words: `The SMTP relay value I saw earlier was Garnet-22%`)
+        # or with a mark, or dice's words, said with a copula and no code's marks: `The SMTP relay
+        # value I saw earlier was Garnet-22%`, not `assertThat(entry.value).isAnyOf(1, 2)`)
         mixed = _three_kinds(v) and (len(v) >= 12 or re.search(r'[^\w.-]', v))
-        strong = g == 'b' and (diceware(v) or mixed)
+        said = re.search(r'[ \t](?:is|was)[ \t]+$', text[m.start():m.start(g)])
+        strong = g == 'b' and said and not re.search(r'[()\[\]{};=<>"]', v) and (diceware(v) or mixed)
         said = strong or named and _said_of_credential(text, m, asked)
         if said and (bare or strong) and drawn and data:
             out.append((*m.span(g), 'prose-credential'))
@@ -1666,6 +1670,54 @@ def value_for_findings(text: str) -> list[Found]:
             if secret_name(m['name']) and not placeholder(m['v']) and not plain_word(m['v'])
             and not name_like(m['v']) and '[REDACTED' not in m['v']]
 
+
+# %% ../nbs/00e_positions.ipynb #b4a5d3f9
+# (by RE2: a linear search, though `for` and `use` are code's words too)
+_USE_FOR = re2.compile(r'(?i)\b(?:for|voor|pro|para|pour|für|per|dla|för|til)[ \t]+'
+                      r'(?P<what>[^\n.!?:;,`"\']{1,40}?)[ \t]+'
+                      r'(?:use|gebruik(?:[ \t]+je)?|käytä|použij|usa|utilise|nimm|benutze|verwende|użyj'
+                      r'|använd|bruk|brug|kullan)[ \t]+'
+                      r'(?P<v>[^\s`"\'(\[{<]+(?:[ \t]+[a-z]{3,}){0,23})')
+_COMBINATION_DIGITS = re.compile(r'\d{2}(?:-\d{2}){2,}')
+
+def _drawn_to_use(v: str) -> bool:
+    "Whether `v`, given to use, is drawn as a password is, no name of words nor a version."
+    if ' ' in v:
+        words = v.split()
+        drawn = all(w.isalpha() and w.islower() for w in words)
+        return len(words) >= 4 and drawn and not set(words) & _FUNCTION_WORDS
+    parts = re.findall(r'[A-Z]?[a-z]{2,}', v)
+    worded = sum(len(p) for p in parts if p.lower() in dictionary()) >= len(re.sub(r'[^A-Za-z]', '', v)) / 2
+    mixed = _three_kinds(v) and len(v) >= 8 and '.' not in v and not worded
+    drawn = _three_kinds(v) and re.search(r'[^\w.-]', v) or mixed or _COMBINATION_DIGITS.fullmatch(v)
+    return bool(drawn) and not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v) or name_like(v))
+
+def use_for_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value prose gives to use for a thing, drawn as a password is."
+    out = []
+    for m in _USE_FOR.finditer(text):
+        v, s = m['v'].rstrip('.,;:!?'), m.start(2)     # (RE2's match takes a group by its number)
+        if _drawn_to_use(v): out.append((s, s + len(v), 'prose-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #43052be7
+_ARROW_THEN_SAID = re.compile(r'''(?i)(?:->|→|=>)[ \t]*(?P<v>[^\s.][^\n]{2,78}?)[.,;]?[ \t]+'''
+                              r'''(?:that's|that\ is|this\ is|it's)[ \t]+(?:the|my|our|your)[ \t]+'''
+                              r'''(?:[\w.-]+[ \t]+){0,2}?(?P<w>[^\W\d_]+)'''
+                              # (its noun phrase's last word: `the password reset route` names a route)
+                              r'''(?=[ \t]*(?:[,.;:!?)—–-]|\n|$))''', re.X)
+
+def arrow_said_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value an arrow gives that the next sentence says is a credential."
+    out = []
+    for m in _ARROW_THEN_SAID.finditer(text) if '>' in text or '→' in text else ():
+        v, w = m['v'], m['w'].lower()
+        if w not in PASSWORD_WORDS and w not in NUMBER_WORDS: continue
+        digits = re.fullmatch(r'\d{4,12}', v)
+        words = _DRAWN_PHRASE.fullmatch(v) and not set(v.split()) & _FUNCTION_WORDS
+        if digits or words or _random_enough(v) and ' ' not in v and not placeholder(v):
+            out.append((*m.span('v'), 'prose-credential'))
+    return out
 
 # %% ../nbs/00e_positions.ipynb #cf711789
 # a URL whose one path segment is a random token: a capability, the token the whole of what it opens
@@ -3355,7 +3407,9 @@ def position_findings(text: str) -> list[Found]:
                   insert_findings(text), struct_print_findings(text), repl_findings(text),
                   marked_value_findings(text), used_as_findings(text), described_findings(text),
                   renewed_findings(text), encoded_literal_findings(text), default_findings(text),
-                  value_for_findings(text), section_value_findings(text), capability_url_findings(text),
+                  value_for_findings(text), use_for_findings(text), arrow_said_findings(text),
+                  section_value_findings(text),
+                  capability_url_findings(text),
                   bracketed_findings(text), bare_name_findings(text),
                   store_findings(text), given_passphrase_findings(text),
                   written_literal_findings(text), section_key_findings(text),

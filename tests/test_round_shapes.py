@@ -584,6 +584,13 @@ SECRETS = [   # (text, the value)
      ' are shared.', 'Garnet-22%'),
     ('The borg value I saw earlier was sparrow-apple-cotton-winter-meteor-892; if staging uses the same one',
      'sparrow-apple-cotton-winter-meteor-892'),
+    # (a value given to use for a thing, drawn as a password is; a value an arrow gives, its sentence after naming it)
+    ('voor VNC gebruik je B71BPNw4\n\nanyway, write a Celery task', 'B71BPNw4'),
+    ('> pro SMTP relay použij Oak-46%\n> Token k Nomad je …', 'Oak-46%'),
+    ('voor office safe gebruik je 34-57-29', '34-57-29'),
+    ("[User] KeePassXC vault -> orbit linen birch 15 dingo. that's the passphrase, I just checked — ok?",
+     'orbit linen birch 15 dingo'),
+    ("[User] Teltonika router SIM -> 3299. that's the PIN, I just checked", '3299'),
 ]
 
 LOOK_ALIKES = [
@@ -893,6 +900,11 @@ LOOK_ALIKES = [
     'git config --global credential.helper osxkeychain',
     'credentials = service_account.Credentials.from_service_account_file(path)',
     'Works - the Auth0 credential is valid.',
+    'for auth use OAuth2ClientCredentials',
+    'for the locale use en_US.UTF-8',
+    "login -> abcdefgh12. that's the password reset route",
+    'assert Token.verify(conn(), "id", token, max_age: 86400) == {:ok, 1}',
+    '    assertThat(entry.value).isAnyOf(1, 2);\n',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
