@@ -1617,7 +1617,8 @@ def value_said_findings(text: str,
         # value I saw earlier was Garnet-22%`, not `assertThat(entry.value).isAnyOf(1, 2)`)
         mixed = _three_kinds(v) and (len(v) >= 12 or re.search(r'[^\w.-]', v))
         said = re.search(r'[ \t](?:is|was)[ \t]+$', text[m.start():m.start(g)])
-        strong = g == 'b' and said and not re.search(r'[()\[\]{};=<>"]', v) and (diceware(v) or mixed)
+        code = re.search(r'[()\[\]{};=<>"]', v)
+        strong = g == 'b' and said and not code and (diceware(v) or mixed)
         said = strong or named and _said_of_credential(text, m, asked)
         if said and (bare or strong) and drawn and data:
             out.append((*m.span(g), 'prose-credential'))
@@ -1675,8 +1676,8 @@ def value_for_findings(text: str) -> list[Found]:
 # (by RE2: a linear search, though `for` and `use` are code's words too)
 _USE_FOR = re2.compile(r'(?i)\b(?:for|voor|pro|para|pour|für|per|dla|för|til)[ \t]+'
                       r'(?P<what>[^\n.!?:;,`"\']{1,40}?)[ \t]+'
-                      r'(?:use|gebruik(?:[ \t]+je)?|käytä|použij|usa|utilise|nimm|benutze|verwende|użyj'
-                      r'|använd|bruk|brug|kullan)[ \t]+'
+                      r'(?:use|gebruik(?:[ \t]+je)?|käytä|použij|usa|utilise|nimm|benutze'
+                      r'|verwende|użyj|använd|bruk|brug|kullan)[ \t]+'
                       r'(?P<v>[^\s`"\'(\[{<]+(?:[ \t]+[a-z]{3,}){0,23})')
 _COMBINATION_DIGITS = re.compile(r'\d{2}(?:-\d{2}){2,}')
 
@@ -1686,11 +1687,13 @@ def _drawn_to_use(v: str) -> bool:
         words = v.split()
         drawn = all(w.isalpha() and w.islower() for w in words)
         return len(words) >= 4 and drawn and not set(words) & _FUNCTION_WORDS
-    parts = re.findall(r'[A-Z]?[a-z]{2,}', v)
-    worded = sum(len(p) for p in parts if p.lower() in dictionary()) >= len(re.sub(r'[^A-Za-z]', '', v)) / 2
+    # (a name's words cover half its letters or more: `OAuth2ClientCredentials`)
+    in_words = sum(len(p) for p in re.findall(r'[A-Z]?[a-z]{2,}', v) if p.lower() in dictionary())
+    worded = in_words >= len(re.sub(r'[^A-Za-z]', '', v)) / 2
     mixed = _three_kinds(v) and len(v) >= 8 and '.' not in v and not worded
-    drawn = _three_kinds(v) and re.search(r'[^\w.-]', v) or mixed or _COMBINATION_DIGITS.fullmatch(v)
-    return bool(drawn) and not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v) or name_like(v))
+    marked = _three_kinds(v) and re.search(r'[^\w.-]', v)
+    named = placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v) or name_like(v)
+    return bool(marked or mixed or _COMBINATION_DIGITS.fullmatch(v)) and not named
 
 def use_for_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value prose gives to use for a thing, drawn as a password is."
@@ -1702,9 +1705,10 @@ def use_for_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #43052be7
 _ARROW_THEN_SAID = re.compile(r'''(?i)(?:->|→|=>)[ \t]*(?P<v>[^\s.][^\n]{2,78}?)[.,;]?[ \t]+'''
-                              r'''(?:that's|that\ is|this\ is|it's)[ \t]+(?:the|my|our|your)[ \t]+'''
+                              r'''(?:that's|that\ is|this\ is|it's)[ \t]+'''
+                              r'''(?:the|my|our|your)[ \t]+'''
                               r'''(?:[\w.-]+[ \t]+){0,2}?(?P<w>[^\W\d_]+)'''
-                              # (its noun phrase's last word: `the password reset route` names a route)
+                              # (its phrase's last word: `the password reset route` names a route)
                               r'''(?=[ \t]*(?:[,.;:!?)—–-]|\n|$))''', re.X)
 
 def arrow_said_findings(text: str) -> list[Found]:
