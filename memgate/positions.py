@@ -1168,7 +1168,7 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        if names_store(v) or _FILE_NAME.fullmatch(v): return None    # (`see 1Password`)
+        if names_store(v) or _FILE_NAME.fullmatch(v) or kept_by_shape(v): return None  # (1Password)
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
                            or re.search(r'\(.*\)|\[.*\]', v)): return None
@@ -1337,9 +1337,20 @@ def grouped(text: str, s: int, e: int) -> tuple[int, int]:
     return (s, ends[-1]) if 3 <= n <= 8 and text[s:e].isalnum() and len(ends) >= 2 else (s, e)
 
 # %% ../nbs/00e_positions.ipynb #fe0b0c75
+_SPELT = r'(?:zero|one|two|three|four|five|six|seven|eight|nine)'
+# (or its digits spelt out or spaced, in its clause: `is zero-two-six-seven-nine-zero (so 0 2 6 7 9 0)`)
+_DIGITS_SPELT = re.compile(r'(?i)[^\n.!?]{0,40}?\b(?:(' + _SPELT + r'(?:[- ]' + _SPELT + r'){3,11})'
+                           r'|(\d(?: \d){3,11}))(?![\w-])'
+                           r'(?:[ \t]*\((?:so|i\.e\.|that is|=)?[ \t]*(\d(?: \d){3,11})\))?')
+
+_pin_digits = lambda v: re.fullmatch(r'(?i)\d{4,12}|\d(?: \d){3,11}|'
+                                     + _SPELT + r'(?:[- ]' + _SPELT + r'){3,11}', v)
+
 def _number_list(text: str, at: int, said: bool) -> list[Found]:
     "The digits each item of a PIN word's list gives from `at` (`xe 31 → 4410, xe 44 → 0732`)."
     out = []
+    if m := _DIGITS_SPELT.match(text, at):
+        out += [(*m.span(g), 'prose-credential') for g in (1, 2, 3) if m[g]]
     while item := (_NUMBER_ITEM if said or out else _NUMBER_FIRST).match(text, at):
         out.append((*item.span(1), 'prose-credential'))
         at = item.end()
@@ -1405,7 +1416,7 @@ def prose_findings(text: str) -> list[Found]:
         span = span and grouped(text, *span)
         # (a key's or a token's word: what a machine makes, or words said whole with a digit or a mark)
         if span and _token_kept(text, m, span, phrase): continue
-        if span and (not number or re.fullmatch(r'\d{4,12}', text[span[0]:span[1]])):
+        if span and (not number or _pin_digits(text[span[0]:span[1]])):
             out.append((*span, 'prose-credential'))
         if number: out += _number_list(text, span[1] if span else at, bool(span))
     return out

@@ -450,6 +450,9 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         before = before[max(before.rfind(c, 0, said.start()) for c in ',;(—') + 1:]
     if kept := next((a for a in lists if a.allows(value, before, line)), None):
         return kept.description or 'an allowlist'
+    # (a host's name, a container's: `HOSTNAME=5cddff177e71`)
+    host = re.compile(r'(?i)(?<![a-z])host(?:name)?["\']?[ \t]*[=:][ \t]*["\']?$')
+    if host.search(before, 0, len(before) - len(value)): return IN_A_HOST
     # (each name it has, its column's and its row's both: `| FLEET_VIN | \`…\` |` under `Clave`)
     for name in (value_name, column_name, row_name, member_name, element_name, said_name):
         if not (column := name(text, s, e)): continue
@@ -461,6 +464,7 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         last = last_word(column)
         if last and (last[0] in THING_ID_WORDS or _DIGEST_WORD.fullmatch(last[0])):
             return SAID_AN_ID
+
     return LISTING_ID if listing_id(text, s, e) else None
 
 # %% ../nbs/01_redact.ipynb #c9ace02f
@@ -899,7 +903,9 @@ def public_jwt(token: str) -> bool:
 # (a command starts a line, follows another, or opens a quoted script: `ssh host 'cat …; …'`)
 _PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
-                     r'''(?:-\S+\s+)*["']?(?P<path>[^\s"'|;&>)]+)''')
+                     # (each file it is given: `cat ansible.cfg .vault_pass`)
+                     r'''(?:-\S+\s+)*["']?'''
+                     r'''(?P<path>[^\s"'|;&>)]+(?:[ \t]+[^\s"'|;&>)<-][^\s"'|;&>)]*)*)''')
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''
                      r'''(?:echo|printf)\b[^|;&\n]*?\$\{?([A-Za-z_][A-Za-z0-9_]*)''')
@@ -917,7 +923,7 @@ _CLOSES = re.compile(r'''["')\s]*''')
 def printed_secret_file(command: str, output: str) -> list[Found]:
     "(start, end, kind) of each line `output` prints from a secret file."
     prints = list(_PRINTS.finditer(command))
-    named = [m['path'] for m in prints]
+    named = [p for m in prints for p in m['path'].split()]
     secret = [p for p in named if secret_file(p)]
     # (an environment variable's name ending in `KEY` is a key's)
     secret += [m[1] for m in _ECHOES.finditer(command)

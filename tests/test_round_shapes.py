@@ -591,6 +591,11 @@ SECRETS = [   # (text, the value)
     ("[User] KeePassXC vault -> orbit linen birch 15 dingo. that's the passphrase, I just checked — ok?",
      'orbit linen birch 15 dingo'),
     ("[User] Teltonika router SIM -> 3299. that's the PIN, I just checked", '3299'),
+    # round 62, after its measure: a PIN spelt out or spaced
+    ('[User] the door controller PIN for the demo is zero-two-six-seven-nine-zero (so 0 2 6 7 9 0). the voice prompt',
+     'zero-two-six-seven-nine-zero'),
+    ('[User] the door controller PIN for the demo is zero-two-six-seven-nine-zero (so 0 2 6 7 9 0). the voice prompt',
+     '0 2 6 7 9 0'),
 ]
 
 LOOK_ALIKES = [
@@ -905,6 +910,12 @@ LOOK_ALIKES = [
     "login -> abcdefgh12. that's the password reset route",
     'assert Token.verify(conn(), "id", token, max_age: 86400) == {:ok, 1}',
     '    assertThat(entry.value).isAnyOf(1, 2);\n',
+    # (round 62: a container's host name; a fixture's run of one character; placeholders that ask for a value or say
+    # they are none; a contract's address, a known public shape, after a token's word)
+    'HOME=/home/dmitri\nHOSTNAME=5cddff177e71\nPATH=/usr/local/bin:/usr/bin:/bin\n',
+    '     4→FAKE_GITHUB_TOKEN = "ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"\n',
+    'GITHUB_TOKEN=ghp_yourtokenhere\nSENDGRID_API_KEY=SG.xxxxxxxx.yyyyyyyy\nSESSION_SECRET=dev-only-not-secret\n',
+    '     3→// deployed token contract: 0x73BAe5cf516743800b96194425D84265d6cF52F7\n',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
@@ -1120,6 +1131,10 @@ def test_a_found_values_hex_is_known_with_it():
 
 # two records, the second judged with the first before it: (first, second, the second as sent)
 SEAMS = [
+    # `cat ansible.cfg .vault_pass` prints the secret file last: its line is the output's last (round 62)
+    ('Tool: Bash\n  command: cat ansible.cfg .vault_pass\n  description: Inspect ansible vault config',
+     '[defaults]\ninventory = inventory\nvault_password_file = ~/.vault_pass\noyster-yarrow-cobalt-lizard\n',
+     '[defaults]\ninventory = inventory\nvault_password_file = ~/.vault_pass\n[REDACTED:password]\n'),
     # `cat /etc/postfix/sasl_passwd` prints `[host]:587 user:X`; `cat ~/vpn/auth.txt` its user, then X (round 59)
     ('Tool: Bash\n  command: sudo cat /etc/postfix/sasl_passwd',
      '[smtp.eu.mailgun.org]:587 postmaster@mg.example.co:Z1nn14#Sequoia532\n',
