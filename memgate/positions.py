@@ -1338,7 +1338,7 @@ def grouped(text: str, s: int, e: int) -> tuple[int, int]:
 
 # %% ../nbs/00e_positions.ipynb #fe0b0c75
 _SPELT = r'(?:zero|one|two|three|four|five|six|seven|eight|nine)'
-# (or its digits spelt out or spaced, in its clause: `is zero-two-six-seven-nine-zero (so 0 2 6 7 9 0)`)
+# (or its digits spelt out or spaced, in its clause: `is zero-two-…-zero (so 0 2 6 7 9 0)`)
 _DIGITS_SPELT = re.compile(r'(?i)[^\n.!?]{0,40}?\b(?:(' + _SPELT + r'(?:[- ]' + _SPELT + r'){3,11})'
                            r'|(\d(?: \d){3,11}))(?![\w-])'
                            r'(?:[ \t]*\((?:so|i\.e\.|that is|=)?[ \t]*(\d(?: \d){3,11})\))?')
