@@ -1168,7 +1168,7 @@ def _said(text: str, at: int,
         s, e, quoted = _prose_value(text, t)
         v, pos = text[s:e], t.end()
         if '[REDACTED' in v: continue
-        if names_store(v) or _FILE_NAME.fullmatch(v) or kept_by_shape(v): return None  # (1Password)
+        if names_store(v) or _FILE_NAME.fullmatch(v): return None    # (`see 1Password`)
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
         if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
                            or re.search(r'\(.*\)|\[.*\]', v)): return None

@@ -911,11 +911,10 @@ LOOK_ALIKES = [
     'assert Token.verify(conn(), "id", token, max_age: 86400) == {:ok, 1}',
     '    assertThat(entry.value).isAnyOf(1, 2);\n',
     # (round 62: a container's host name; a fixture's run of one character; placeholders that ask for a value or say
-    # they are none; a contract's address, a known public shape, after a token's word)
+    # they are none)
     'HOME=/home/dmitri\nHOSTNAME=5cddff177e71\nPATH=/usr/local/bin:/usr/bin:/bin\n',
     '     4→FAKE_GITHUB_TOKEN = "ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"\n',
     'GITHUB_TOKEN=ghp_yourtokenhere\nSENDGRID_API_KEY=SG.xxxxxxxx.yyyyyyyy\nSESSION_SECRET=dev-only-not-secret\n',
-    '     3→// deployed token contract: 0x73BAe5cf516743800b96194425D84265d6cF52F7\n',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
