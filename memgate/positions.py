@@ -826,18 +826,16 @@ def pair_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #cabd4543
 # the word for a password in prose, in 30 languages, with their abbreviations (lower case; those of
 # two words are phrases, below: `de` alone is no password's word)
-PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña '
-                  'contrasena clave mdp senha palavra-passe wachtwoord hasło '
-                  'haslo şifre sifre parola пароль heslo jelszó jelszo jelszava jelszavát jelszót lösenord losenord '
-                  'passord adgangskode kodeord salasana κωδικός סיסמה '
-                  'पासवर्ड パスワード 密码 密碼 口令 비밀번호 '
-                  'parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
-                  'cvc cvv cvv2 csc '
-                  'passkey community psk 암호 비번 пин пин-код пин-коды pin-kod pin-koden '
-                  'pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras lösenfrasen nenosiri '
-                  'пароля паролем пароли şifresi şifreniz şifrem parolası parolam passordet adgangskoden '
-                  'kodeordet salasanan hasła hasłem heslo hesla heslem κωδικό κωδικού הסיסמה '
-                  'sandinya credential credentials creds').split()
+PASSWORD_WORDS = ('password passwort passwd passphrase passcode kennwort contraseña contrasena '
+                  'clave mdp senha palavra-passe wachtwoord hasło haslo şifre sifre parola '
+                  'пароль heslo jelszó jelszo jelszava jelszavát jelszót lösenord losenord '
+                  'passord adgangskode kodeord salasana κωδικός סיסמה पासवर्ड パスワード 密码 密碼 口令 '
+                  '비밀번호 parolă parola lozinka geslo slaptažodis parool pw passwd pin pins puk '
+                  'cvc cvv cvv2 csc passkey community psk 암호 비번 пин пин-код пин-коды pin-kod '
+                  'pin-koden pin-code pin-kodu пук puk-kod lösenordet lösenorden lösenfras '
+                  'lösenfrasen nenosiri пароля паролем пароли şifresi şifreniz şifrem parolası '
+                  'parolam passordet adgangskoden kodeordet salasanan hasła hasłem heslo hesla '
+                  'heslem κωδικό κωδικού הסיסמה sandinya credential credentials creds').split()
 
 # a code a service sends to be typed back (a PIN's kin: its digits right after the word), and a
 # machine's credential named in prose (`Nouveau token d'auth : …`): said with `is` or `:` only
@@ -850,20 +848,22 @@ SENT_CODE_PHRASES = ['overovaci kod', 'ověřovací kód', 'jednorázový kód',
 # multi-word ones joined back
 # (`pass` alone has other senses, a test's, a boarding pass; what it lets in says it is one's)
 _LETS_IN = [f'{w} pass' for w in 'vault root admin sudo become db database wifi login ssh ftp smtp user'.split()]
-_PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code', 'door code',
-            'seed phrase', 'recovery phrase', 'mnemonic phrase', 'recovery codes', 'backup codes',
-            'verification code', 'code de vérification', 'código de verificação', 'código de verificación',
-            'api key', 'access key', 'secret key', 'auth token', 'access token', 'código de recuperación',
-            'code de secours', 'code de récupération', 'código de recuperação',
-            'mot de passe', 'palavra-passe', 'كلمة المرور', 'كلمة السر', 'كلمة مرور', 'neno la siri',
-            'mật khẩu', 'mat khau', 'kata sandi', 'wifi key', 'wi-fi key', 'wlan key', 'network key',
-            'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed', '2fa secret', 'totp secret',
-            'mfa secret', 'otp secret', '2fa key', 'totp key', 'pin kodu', 'puk kodu', 'app key',
-            'security answer', 'security question answer', 'secret answer', 'memorable answer',
-            'парольная фраза', 'кодовая фраза', 'код подтверждения', 'sms kodu', 'doğrulama kodu',
-            'mã otp', 'mã xác nhận', 'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze',
-            'heslovou frázi', 'frasa sandi', 'φράση πρόσβασης',
-            'ביטוי הסיסמה', 'user key', *_LETS_IN]
+_PHRASES = ['access code', 'security code', 'recovery code', 'backup code', 'alarm code',
+            'door code', 'seed phrase', 'recovery phrase', 'mnemonic phrase', 'recovery codes',
+            'backup codes', 'verification code', 'sms code', 'login code', '2fa code', 'mfa code',
+            'otp code', 'one-time code', 'confirmation code', 'gate code', 'code de vérification',
+            'código de verificação', 'código de verificación', 'api key', 'access key',
+            'secret key', 'auth token', 'access token', 'código de recuperación',
+            'code de secours', 'code de récupération', 'código de recuperação', 'mot de passe',
+            'palavra-passe', 'كلمة المرور', 'كلمة السر', 'كلمة مرور', 'neno la siri', 'mật khẩu',
+            'mat khau', 'kata sandi', 'wifi key', 'wi-fi key', 'wlan key', 'network key',
+            'kata laluan', 'recovery key', '2fa seed', 'totp seed', 'mfa seed', 'otp seed',
+            '2fa secret', 'totp secret', 'mfa secret', 'otp secret', '2fa key', 'totp key',
+            'pin kodu', 'puk kodu', 'app key', 'security answer', 'security question answer',
+            'secret answer', 'memorable answer', 'парольная фраза', 'кодовая фраза',
+            'код подтверждения', 'sms kodu', 'doğrulama kodu', 'mã otp', 'mã xác nhận',
+            'mã xác thực', *SENT_CODE_PHRASES, 'heslová fráze', 'heslovou frázi', 'frasa sandi',
+            'φράση πρόσβασης', 'ביטוי הסיסמה', 'user key', *_LETS_IN]
 
 # %% ../nbs/00e_positions.ipynb #76478c8a
 # (a secret, in people's languages; a column of them in a table holds credentials)
@@ -1232,7 +1232,9 @@ _counts_of = lambda said: bool(set(re.findall(r'[a-z]+', said.lower())) & NOT_SE
 _NUMBER_SAID = re.compile(r'(?:[ \t]+|[ \t]*(?:[:：=]|は|是|는|은)[ \t]*)(\d{4,12})(?!\d)')
 # or a few words on, in its clause (`PIN kodu da 954770`, `mã PIN token (262191)`)
 _NUMBER_NEAR = re.compile(r"(?:'\w{1,4})?(?:[ \t]+[^\s\d.,;:!?()]{1,20}){0,3}?"
-                          r"[ \t]*[(:：]?[ \t]*(\d{4,12})(?![\d\w])")
+                          r"[ \t]*[(:：]?[ \t]*(\d{4,12})(?![\d\w])"
+                          # (not a measure: `SMS code delivery took 2500 ms`)
+                          r"(?![ \t]*(?:ms|s|secs?|seconds|min|minutes|[kmg]i?b|%|px|bytes)\b)")
 # a list's items, each a label and its digits (`, xe 44 → 0732`), the first within its clause
 _NUMBER_ITEM = re.compile(r'[ \t]*(?:,|;|\band\b|\bvà\b|\bи\b|\bve\b|\boch\b)[ \t]*'
                           r'[^\n,;.!?\d]{0,30}?\d{0,4}[ \t]*'

@@ -438,6 +438,14 @@ _SAID_OF = re.compile(r'(?i)\b([a-z]+)[ \t]*(?:is|[:=])[ \t]*["\'\x60]?$')
 
 _DIGEST_WORD = re.compile(r'sha\d*|md5|hash|digest|checksum|commit')
 
+# (a `value` member's name is its structure's: Terraform's `"kms_key_id": { "value": "…" }`)
+_line_before = lambda text, s: text[text.rfind('\n', 0, s) + 1:s]
+_OUTER_NAME = re.compile(r'["\']?([A-Za-z_][\w.-]*)["\']?[ \t]*[:=][ \t]*\{'
+                         r'[ \t]*["\']?value["\']?[ \t]*[:=][ \t]*["\']?$')
+_outer_name = lambda text, s, _e: (o := _OUTER_NAME.search(_line_before(text, s))) and o[1]
+# (a host's name, a container's: `HOSTNAME=5cddff177e71`)
+_HOST_BEFORE = re.compile(r'(?i)(?<![a-z])host(?:name)?["\']?[ \t]*[=:][ \t]*["\']?$')
+
 def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
     "What keeps the run `text[s:e]`: an allowlist, as it stands or under its column's or member's name."
     value = text[s:e]
@@ -450,11 +458,10 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         before = before[max(before.rfind(c, 0, said.start()) for c in ',;(—') + 1:]
     if kept := next((a for a in lists if a.allows(value, before, line)), None):
         return kept.description or 'an allowlist'
-    # (a host's name, a container's: `HOSTNAME=5cddff177e71`)
-    host = re.compile(r'(?i)(?<![a-z])host(?:name)?["\']?[ \t]*[=:][ \t]*["\']?$')
-    if host.search(before, 0, len(before) - len(value)): return IN_A_HOST
+    if _HOST_BEFORE.search(before, 0, len(before) - len(value)): return IN_A_HOST
     # (each name it has, its column's and its row's both: `| FLEET_VIN | \`…\` |` under `Clave`)
-    for name in (value_name, column_name, row_name, member_name, element_name, said_name):
+    names = (value_name, column_name, row_name, member_name, element_name, said_name, _outer_name)
+    for name in names:
         if not (column := name(text, s, e)): continue
         named = f'{column}: {value}'
         if kept := next((a for a in lists if a.allows(value, named, named)), None):
@@ -464,7 +471,6 @@ def _kept_by_name(text: str, s: int, e: int, lists: list) -> str | None:
         last = last_word(column)
         if last and (last[0] in THING_ID_WORDS or _DIGEST_WORD.fullmatch(last[0])):
             return SAID_AN_ID
-
     return LISTING_ID if listing_id(text, s, e) else None
 
 # %% ../nbs/01_redact.ipynb #c9ace02f

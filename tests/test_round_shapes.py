@@ -596,6 +596,8 @@ SECRETS = [   # (text, the value)
      'zero-two-six-seven-nine-zero'),
     ('[User] the door controller PIN for the demo is zero-two-six-seven-nine-zero (so 0 2 6 7 9 0). the voice prompt',
      '0 2 6 7 9 0'),
+    # round 63, after its measure: a code a service sends, in English
+    ('[User] the SMS code it sent me is 904782, can you paste it into the prompt in your terminal session?', '904782'),
 ]
 
 LOOK_ALIKES = [
@@ -915,6 +917,10 @@ LOOK_ALIKES = [
     'HOME=/home/dmitri\nHOSTNAME=5cddff177e71\nPATH=/usr/local/bin:/usr/bin:/bin\n',
     '     4→FAKE_GITHUB_TOKEN = "ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"\n',
     'GITHUB_TOKEN=ghp_yourtokenhere\nSENDGRID_API_KEY=SG.xxxxxxxx.yyyyyyyy\nSESSION_SECRET=dev-only-not-secret\n',
+    # (round 63: a `value` member under its structure's name, Terraform's outputs; a code's word before a measure)
+    '     7→    "kms_key_id": { "value": "f71ad68b-fe73-41ef-b0d8-c338b5fcd5d8", "type": "string" },\n'
+    '     8→    "bucket_object_version": { "value": "ad4cfs7C_abwuSNzJ9gopOr_3Ar_oGor", "type": "string" }\n',
+    'SMS code delivery took 2500 ms',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
