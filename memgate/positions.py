@@ -23,8 +23,8 @@ from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, 
 __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'ORACLE_LOGIN', 'PAIRS', 'SPACES', 'LINE_NUMBER',
            'PERSON_MADE', 'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES',
            'SECRET_NOUNS', 'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS',
-           'ORDINARY', 'VALUE_SAID_GATE', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE', 'NAME_NEAR',
-           'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
+           'ORDINARY', 'VALUE_SAID_GATE', 'ANSWER_MOST', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE',
+           'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
            'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS',
            'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings',
            'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
@@ -1648,6 +1648,7 @@ _ASKS_OTHER = re.compile(r'(?i)\b(?:how|where|why|command|called|named?|variable
 _ONE_VALUE = re.compile(r'[^`]{0,60}?(?:`(?P<c>[^`\n]{4,160})`'
                         r'|```[\w-]*\n(?P<f>[^`\n]{4,200})\n```)[^`]{0,80}')
 _DRAWN_PHRASE = re.compile(r'(?:[^\W\d_]{3,}|\d{1,4})(?: (?:[^\W\d_]{3,}|\d{1,4})){2,23}')
+ANSWER_MOST = 400   # (an answer that gives one value is short: this many characters at most)
 
 def answer_findings(text: str, # the answer
                     asked: str, # what it answers
@@ -1658,7 +1659,7 @@ def answer_findings(text: str, # the answer
     pin = words & NUMBER_WORDS or re.search(r'(?i)\b(?:code|combo|combination)\b', q)
     asks = _ASKS_WHAT.search(q) and (words & SECRET_WORDS or pin)
     if not asks or _ASKS_OTHER.search(q): return []
-    if len(text) > 400 or not (m := _ONE_VALUE.fullmatch(text.strip())): return []
+    if len(text) > ANSWER_MOST or not (m := _ONE_VALUE.fullmatch(text.strip())): return []
     g = 'c' if m['c'] is not None else 'f'
     v, s = m[g].strip(), m.start(g) + len(text) - len(text.lstrip())
     digits = pin and re.fullmatch(r'\d[\d#*-]{2,14}[\d#*]', v)

@@ -20,19 +20,13 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIR
                            char_kinds, column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
-                           plain_word,
-                           plain_words,
-                           row_name, secret_name, value_name)
-from .positions import (ASSIGNED, FENCED_TOKENS, continued_literal, credential_header,
-                               position_findings,
-                              THING_ID_WORDS, said_of_id, said_public,
-                               secret_file, store_output, to_line_rest, unquote,
-                               ID_WORDS, PERSON_MADE, VALUE_SAID_GATE, argv_script,
-                               value_said_findings, answer_findings,
-                               within_defaults)
+                           plain_word, plain_words, row_name, secret_name, value_name)
+from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, PERSON_MADE, THING_ID_WORDS,
+                               VALUE_SAID_GATE, answer_findings, argv_script, continued_literal,
+                               credential_header, position_findings, said_of_id, said_public, secret_file,
+                               store_output, to_line_rest, unquote, value_said_findings, within_defaults)
 from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate,
-                              generated,
-                              spelt_hex, wrapped_runs, pseudonym, word_share, wordlike)
+                               generated, pseudonym, spelt_hex, word_share, wordlike, wrapped_runs)
 
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
@@ -1421,7 +1415,7 @@ def redact_seams(texts: list[str], counts: Counter | None = None,
         # description: md5` then `ba72e64b…  media/logo.png`)
         elif not command: out[i], out[i + 1] = _across(a, b, counts, known)
         # (and what the next answers of a credential the first names: `the value … is X`, `It's …`)
-        short = len(out[i + 1]) <= 400 and '`' in out[i + 1]
+        short = len(out[i + 1]) <= ANSWER_MOST and '`' in out[i + 1]
         if not command and (VALUE_SAID_GATE(out[i + 1]) or short):
             out[i + 1] = answered(texts[i], out[i + 1], counts)
     return out

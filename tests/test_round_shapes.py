@@ -926,13 +926,14 @@ LOOK_ALIKES = [
 SEEN = [   # (a question, its answer, the value the answer gives)
     ('what was the PIN for Qonto card again?', "It's `6263`.", '6263'),
     ('remind me the kennel gate code, I need to type it on my phone', "It's `4504#`.", '4504#'),
-    ('what value did you end up using for P12_PASSWORD?', 'Staging uses:\n\n```\nriver-forest-pine-pickle-jasper-61\n```',
-     'river-forest-pine-pickle-jasper-61'),
+    ('what value did you end up using for P12_PASSWORD?',
+     'Staging uses:\n\n```\nriver-forest-pine-pickle-jasper-61\n```', 'river-forest-pine-pickle-jasper-61'),
     ('which Asana key is staging on right now?',
      'Staging uses:\n\n```\n2/2284036545326151/7758100269331278:0a994e11950a048378ff6249\n```',
      '2/2284036545326151/7758100269331278:0a994e11950a048378ff6249'),
     ('what was the passphrase for MetaMask again?',
-     'MetaMask: `zinc desert beacon fjord delta otter dingo bridge jasper lilac birch plasma` (from your earlier note).',
+     'MetaMask: `zinc desert beacon fjord delta otter dingo bridge jasper lilac birch plasma`'
+     ' (from your earlier note).',
      'zinc desert beacon fjord delta otter dingo bridge jasper lilac birch plasma'),
 ]
 
