@@ -1428,7 +1428,8 @@ def prose_findings(text: str) -> list[Found]:
 # (an aside's brackets looked for first, then the word before them: a long list of words is slow)
 _BRACKETED = re.compile(r'(?<![\w-])(?P<w>[^\W\d_][\w-]{1,24})[ \t]+'
                         # (or the words that say it was given: `the SMTP password you shared (\`…\`)`)
-                        r'(?:(?:you|I|we)[ \t]+(?:shared|gave(?:[ \t]+me)?|sent|provided|pasted)[ \t]+)?'
+                        r'(?:(?:you|I|we)[ \t]+(?:shared|gave(?:[ \t]+me)?|sent|provided|pasted'
+                        r'|configured|set|chose|entered|typed)[ \t]+)?'
                         r'\((?P<v>[^()\n]{4,100})\)')
 _BRACKET_WORDS = frozenset(PASSWORD_WORDS) | frozenset(TOKEN_WORDS)
 
@@ -1978,7 +1979,8 @@ def named_lock_findings(text: str) -> list[Found]:
 # it takes, then a code: digits, a keypad's star or hash, a combination's groups, a letter after
 # digits (`Das Zahlenschloss am Bienenhaus ist 49-96-66`, `Keypad at the unit takes 9098*`)
 _LOCK_SAID = re.compile(r'''(?i)(?<!\w)\w*?(?:schloss|kłódk\w*|zámek)\b|\b(?:padlock|lock|keypad|safe
-    |cofre|coffre|caja[ \t]+fuerte|tresor|kluis|sejf|cassaforte|candado|cadeado|lucchetto|hangslot
+    |door|gate|cofre|coffre|caja[ \t]+fuerte|tresor|kluis|sejf|cassaforte|candado|cadeado
+    |lucchetto|hangslot
     |combo|combina[çc][ãa]o|combinaci[óo]n|combinazione|kombination|combinaison
     |combination)\b''', re.X)
 _LOCK_CODE = re.compile(r'''[^\n.!?]{0,90}?(?:\bis\b|\bist\b|\bé\b|\bes\b|\best\b|\bè\b|\bto\b

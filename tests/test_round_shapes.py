@@ -598,6 +598,11 @@ SECRETS = [   # (text, the value)
      '0 2 6 7 9 0'),
     # round 63, after its measure: a code a service sends, in English
     ('[User] the SMS code it sent me is 904782, can you paste it into the prompt in your terminal session?', '904782'),
+    # (a door's or a gate's code said of it, whose door it is between; a value in brackets after who set it)
+    ('[User] If you need to get in, the side door of the workshop is 405669. The printer is in the back room.',
+     '405669'),
+    ("[Assistant] the wifi password you configured (`tower-hickory-canyon-26#`) has been revoked upstream",
+     'tower-hickory-canyon-26#'),
 ]
 
 LOOK_ALIKES = [
@@ -921,6 +926,8 @@ LOOK_ALIKES = [
     '     7→    "kms_key_id": { "value": "f71ad68b-fe73-41ef-b0d8-c338b5fcd5d8", "type": "string" },\n'
     '     8→    "bucket_object_version": { "value": "ad4cfs7C_abwuSNzJ9gopOr_3Ar_oGor", "type": "string" }\n',
     'SMS code delivery took 2500 ms',
+    'the gate timeout is 30000 ms, and the door was installed in 2024',
+    'door sensor firmware is 2.4.1',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
