@@ -13,7 +13,7 @@ from pathlib import Path
 from .terminal import plural, visible
 from .positions import (assignment_findings, colon_rest_doubts, line_doubts, list_doubts, name_doubts,
                                passphrase_doubts, pasted_doubts, phrase_doubts, said_doubts, shape_doubts,
-                               short_token_doubts, drawn_word_doubts, marked_token_doubts,
+                               short_token_doubts, drawn_word_doubts, marked_token_doubts, said_value_doubts,
                                url_doubts)
 from .redact import random_review, secret_findings
 from .reading import Warnings
@@ -103,7 +103,8 @@ def audit(project: Project) -> Audit:
                       + name_doubts(r.text) + list_doubts(r.text) + shape_doubts(r.text)
                       + colon_rest_doubts(r.text) + pasted_doubts(r.text)
                       + passphrase_doubts(r.text) + short_token_doubts(r.text)
-                      + drawn_word_doubts(r.text) + marked_token_doubts(r.text))
+                      + drawn_word_doubts(r.text) + marked_token_doubts(r.text)
+                      + said_value_doubts(r.text))
             for a, b, why in random_review(r.text, known.key) + doubts:
                 # inside what a rule or a position takes: no doubt
                 if any(s0 < b and a < e0 for s0, e0, _ in taken): continue

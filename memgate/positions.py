@@ -25,26 +25,26 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SECRET_NOUNS', 'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS',
            'ORDINARY', 'VALUE_SAID_GATE', 'ANSWER_MOST', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE',
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
-           'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SEED_LENGTHS',
-           'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts', 'script_findings',
-           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
-           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped',
-           'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'security_answer_findings',
-           'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings', 'arrow_said_findings',
-           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
-           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
-           'marked_token_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'table_findings', 'argv_findings',
-           'argv_script', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
-           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'store_output',
-           'position_findings']
+           'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SAID_VALUE',
+           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts',
+           'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
+           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon',
+           'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings',
+           'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
+           'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings',
+           'arrow_said_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
+           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
+           'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts', 'person_value_findings',
+           'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings', 'code_list_findings',
+           'credential_header', 'table_findings', 'argv_findings', 'argv_script', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
+           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -2284,11 +2284,15 @@ _VALUE_START = re.compile(r'(?:^|[:="\'`(|])[ \t]*$', re.M)
 _VALUE_END = re.compile(r'[ \t]*(?:$|[;,"\'`)|])', re.M)
 # (and these bind one, as do a verb's forms: `unless`, `using`, `getting`, `specified`)
 _BINDS = frozenset('''without unless except should would could using via per into through across
-    after before over under between within while'''.split())
+    after before over under between within while reste remains stays bleibt blijft'''.split())
 _binds = lambda w: (w in _FUNCTION_WORDS or w in _BINDS
                     or len(w) > 4 and w.endswith(('ing', 'ed', 'ly')))
-_RUN_WORD = re.compile(r'(?<![\w-])(?:[a-z]{2,10}|\d{1,4})(?:[!?#*]|\.{1,3})?(?![\w-])')
+# (a word cut by an apostrophe is a clause's, `jusqu'à`)
+_RUN_WORD = re.compile(r"(?<![\w-])(?:[a-z]{2,10}|\d{1,4})(?:[!?#*]|\.{1,3})?(?![\w-]|['’]\w)")
+# (and a long run a copula says is a value, whatever follows it: `… reste reef horizon … jusqu'à`)
+_RUN_SAID = re.compile(rf"(?i)(?<![\w-])(?:{_COPULAS})[ \t]+$")
 
+# %% ../nbs/00e_positions.ipynb #93846808
 def drawn_word_doubts(text: str) -> list[Found]:
     "(start, end, why) of each run of four or more words that no word binds: a doubt."
     out, run, secret_end = [], [], -1
@@ -2307,7 +2311,9 @@ def drawn_word_doubts(text: str) -> list[Found]:
             alone = ((named or _VALUE_START.search(text, 0, run[0].start()))
                      and _VALUE_END.match(text, run[-1].end()))
             enough = len(words) >= 5 or len(words) == 4 and marked
-            if enough and len(known) >= 0.75 * len(words) and alone:
+            said = len(words) >= 6 and _RUN_SAID.search(text, max(0, run[0].start() - 40),
+                                                         run[0].start())
+            if enough and len(known) >= 0.75 * len(words) and (alone or said):
                 out.append((run[0].start(), run[-1].end(), DRAWN_WORDS))
             run = []
         if m is None: break
@@ -2342,6 +2348,32 @@ def marked_token_doubts(text: str) -> list[Found]:
             out.append((m.start(), m.start() + len(v), MARKED_TOKEN))
     return out
 
+
+# %% ../nbs/00e_positions.ipynb #18c9f6b7
+# a value a sentence says something is or uses, whatever it is said of (`the SIM card value I saw
+# earlier was 0876`, `uusi on 34642c09-…`, `usa 7230`): a PIN's digits, or a token of letters and
+# digits, right after a copula of the languages above or a verb of use; a doubt, never a finding
+SAID_VALUE = "a value a sentence says something is or uses (`… was 0876`, `… usa 7230`), kept"
+_USES = r'use|uses|usa|usar|utilise|utilisez|nutze|benutze|gebruik|käytä|użyj|kullan|используй'
+_SAID_TOKEN = re.compile(rf'''(?i)(?<![\w-])(?:{_COPULAS}|on|{_USES})[ \t]+[`"'«“(]?'''
+                         r'''(?P<v>[^\s`"'«»“”,;()\[\]{}]{4,120})''')
+# (a year, a count with its unit, a version, a path or a file are said, not drawn)
+_YEAR = re.compile(r'(?:19|20)\d\d')
+_UNIT_AFTER = re.compile(r'[ \t]*(?:ms|s|secs?|seconds|min|minutes|hours?|days?|[kmgt]i?b|%|px'
+                         r'|bytes|lines?|files?|rows?|items?|tests?|times?|x)\b', re.I)
+
+def said_value_doubts(text: str) -> list[Found]:
+    "(start, end, why) of each PIN's digits or token of letters and digits a sentence says: a doubt."
+    out = []
+    for m in _SAID_TOKEN.finditer(text):
+        v = m['v'].rstrip('.!?:')
+        digits = re.fullmatch(r'\d{4,12}#?', v) and not _YEAR.fullmatch(v)
+        mixed = (re.search(r'\d', v) and re.search(r'[^\W\d_]', v) and not name_like(v)
+                 and not _VERSIONED.fullmatch(v) and not re.fullmatch(r'[\w-]+\.[a-z]{1,5}', v))
+        if (len(v) >= 4 and (digits or mixed) and not _UNIT_AFTER.match(text, m.start('v') + len(v))
+                and '://' not in v and not placeholder(v) and '[REDACTED' not in v):
+            out.append((m.start('v'), m.start('v') + len(v), SAID_VALUE))
+    return out
 
 # %% ../nbs/00e_positions.ipynb #f5ed1a87
 # a name's value, on its line: after `=`, `:` or `=>` and a quote (`anydesk: "Jasper!9507!"`)

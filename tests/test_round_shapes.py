@@ -1187,3 +1187,19 @@ def test_an_accounts_iban_is_kept_and_named_for_review():
         iban = re.search(r'DE\d{20}', text)
         assert redact(text) == text
         assert (*iban.span(), why) in random_review(text, b'k' * 32)
+
+
+def test_a_value_a_sentence_says_with_no_credentials_word_is_named_for_review(tmp_path):
+    "`… was 0876`, `usa 7230`, a seed a copula says: no word names them, `memgate secrets` lists them (round 61)."
+    from memgate.audit import audit, audit_text
+    from memgate.projects import load_project
+    from synth import cc, write_jsonl
+    text = ('The SIM card value I saw earlier was 0876; staging uses the same one.\n'
+            'para Qonto card usa 7230, es el nuevo\nThe PKCS#12 value I saw earlier was Tofu2512.\n'
+            "La phrase pour Ledger reste reef horizon pigeon glacier sunset nectar walnut jusqu'à lundi\n"
+            'It was 2024 then; the timeout is 3000 ms; the entry is main.py.\n')
+    write_jsonl(tmp_path / 'p' / 'a.jsonl', [cc('user', '2026-01-01T10:00:00.000Z', text, sid='A')])
+    report = audit_text(audit(load_project(tmp_path / 'p')), every=True)
+    for shown in ('0876…(4 chars)', '7230…(4 chars)', 'Tofu…(8 chars)', 'reef…(48 chars)'):
+        assert shown in report, (shown, report)
+    assert not any(f'{v}…' in report for v in ('2024', '3000', 'main')), report
