@@ -29,7 +29,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts',
            'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
            'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon',
-           'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings',
+           'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings',
            'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
            'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings',
            'arrow_said_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
@@ -1321,8 +1321,10 @@ def clause_colon(text: str, at: int) -> int | None:
     own = words[:next((i for i, w in enumerate(words) if w in _WHOSE), len(words))]
     handled = re.fullmatch(r'\w+(?:ing|ion|ed)', (own or [''])[0])
     if NOT_SECRET_LAST & set(own) or handled: return None
-    # (nor what the colon's own word labels, a thing's: `rejected with status: 401`)
-    return None if words and words[-1] in NOT_SECRET_LAST | ID_WORDS else m.end()
+    # (nor what the colon's own word labels, a thing's: `rejected with status: 401`; a word after
+    # whose it is names the owner, `Credential for Apple ID: …`)
+    labels = words and len(own) == len(words) and words[-1] in NOT_SECRET_LAST | ID_WORDS
+    return None if labels else m.end()
 
 # %% ../nbs/00e_positions.ipynb #fea17964
 # a name in quotes, to its end (`` `DB_PASSWORD` ``): its closing quote is no value
@@ -1448,6 +1450,23 @@ def bracketed_findings(text: str) -> list[Found]:
         if pin or token or drawn and not set(words) & _FUNCTION_WORDS:
             s = m.start('v') + (q if v is not m['v'] else 0)
             out.append((s, s + len(v), 'prose-credential'))
+    return out
+
+# %% ../nbs/00e_positions.ipynb #337130a2
+# a value, then a note in brackets that names it a credential, first or last (`käytä Violet-32$ (the
+# insurance PDF, salasana)`, `Pa55-word9 (password for the kiosk)`): the note glosses the value
+_GLOSSED = re.compile(r'''(?<![^\s`"'])[`"']?(?P<v>[^\s`"'()\[\]]{6,80}?)[`"']?[ \t]+'''
+                      r'''\((?P<g>[^()\n]{3,60})\)''')
+
+def glossed_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value a note in brackets after it names a credential."
+    out = []
+    for m in _GLOSSED.finditer(text) if ' (' in text else ():
+        words = [w.lower() for w in re.findall(r'[^\W\d_]+', m['g'])]
+        named = words and (words[-1] in _BRACKET_WORDS or words[0] in _BRACKET_WORDS
+                           and not NOT_SECRET_LAST & set(words[1:2]))
+        if named and _random_enough(m['v']) and not placeholder(m['v']) and not name_like(m['v']):
+            out.append((*m.span('v'), 'prose-credential'))
     return out
 
 # %% ../nbs/00e_positions.ipynb #2000b12c
@@ -1600,7 +1619,11 @@ def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
     # it answers, another record's)
     para = text.rfind('\n\n', 0, m.start())
     start = max(text.rfind('\n\n', 0, max(0, para)) + 2, m.start() - 400)
-    names = _NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
+    # (or named after it, in its sentence: `value is \`…\` - add it to prod.tfvars as MINIO_ROOT_PASSWORD`)
+    end = min(len(text), m.end() + 160, *(i for i in (text.find('\n', m.end()),
+                                                      text.find('. ', m.end())) if i >= 0))
+    names = (_NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
+             + _NAME_SAID_NAME.findall(text, m.end(), end))
     # (unquoted, a generator's mix only; and a password's word said above it, its heading's too:
     # `**Checking keycloak admin password**⏎⏎The current value 0rKR?"Lo…`)
     # (each search behind its gate: the words' automaton is linear, the search is not)
@@ -3462,7 +3485,7 @@ def position_findings(text: str) -> list[Found]:
                   value_for_findings(text), use_for_findings(text), arrow_said_findings(text),
                   section_value_findings(text),
                   capability_url_findings(text),
-                  bracketed_findings(text), bare_name_findings(text),
+                  bracketed_findings(text), glossed_findings(text), bare_name_findings(text),
                   store_findings(text), given_passphrase_findings(text),
                   written_literal_findings(text), section_key_findings(text),
                   security_answer_findings(text), used_for_findings(text),

@@ -779,9 +779,11 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     pair = kind.startswith('prose') and re.search(r'[^\s)\]][ \t]/[ \t]+[`"\']?$', text[max(0, s - 6):s])
     data = phrase or config or argv or pair or kind == 'table-credential'
     code = code_value(text, s, e) and not data
-    # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`; and a value cut
-    # short to show its shape, `sntryu_...`, stands for one)
-    said_id = kind.startswith('prose') and (said_of_id(text[max(0, s - 60):s])
+    # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`, if it has an id's
+    # digits or hex or a name's words, not drawn letters, `Credential for Apple ID: eldz-bubv-tesl-ymck`;
+    # and a value cut short to show its shape, `sntryu_...`, stands for one)
+    id_shaped = re.search(r'\d', value) or not re.search(r'[g-z]', value, re.I) or plain_word(value)
+    said_id = kind.startswith('prose') and (said_of_id(text[max(0, s - 60):s]) and id_shaped
                                             or name_like(value) and _names_secret(value))
     cut = len(value) <= 16 and re.match(r'\.{3}|…', text[e:e + 3])
     # (an unquoted value on the line after a bare `KEY=`: that key is empty, the line another's)

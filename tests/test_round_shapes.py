@@ -603,9 +603,21 @@ SECRETS = [   # (text, the value)
      '405669'),
     ("[Assistant] the wifi password you configured (`tower-hickory-canyon-26#`) has been revoked upstream",
      'tower-hickory-canyon-26#'),
+    # (a value a note in brackets after it names; a value named after it, in its sentence; a credential
+    # whose owner's id is said: its drawn letters are no id)
+    ('[User] käytä Violet-32$ (the insurance PDF, salasana)\n\nanyway, add a weather-cancel flow', 'Violet-32$'),
+    ('[User] The new MinIO value is `horizon-lemon-dolphin-thistle-95` - add it to infra/prod.auto.tfvars as '
+     'MINIO_ROOT_PASSWORD.', 'horizon-lemon-dolphin-thistle-95'),
+    ('[Assistant] Credential for Apple ID: eldz-bubv-tesl-ymck. Test it directly before blaming the code.',
+     'eldz-bubv-tesl-ymck'),
 ]
 
 LOOK_ALIKES = [
+    # a note in brackets that names no credential, or its field; a value named after it that is no secret's;
+    # an id said of a credential by its shape
+    'run pytest -k auth (password tests), then Xk29-Lmq4 (password length 9), build a1b2-c3d4-e5f6 (the build id)',
+    'The default value is `user-session-cookie-v2` - see SESSION_COOKIE_NAME.',
+    'Пароль для vpc id: vpc-0f1b2c3d4e5f6a7b8',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
