@@ -26,8 +26,8 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'ORDINARY', 'VALUE_SAID_GATE', 'ANSWER_MOST', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE',
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
            'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SAID_VALUE',
-           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'unquote', 'segments', 'flag_parts',
-           'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
+           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'IN_A_VAULT', 'unquote', 'segments',
+           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
            'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon',
            'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings',
            'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
@@ -44,7 +44,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
            'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
            'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'store_values', 'store_findings', 'store_output', 'position_findings']
+           'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -566,6 +566,15 @@ _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*
                          r'(?:--?[A-Za-z]|&&|\|\|?|;|>)')
 
 
+# %% ../nbs/00e_positions.ipynb #3266be37
+# lower case, upper case and a digit, each: a generator's mix
+_three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
+
+def _one_made_run(text: str, at: int) -> bool:
+    "Whether the line's rest at `at` is one run, no code's, mixed as a generator mixes (`^E)=jb%-!a.zb…`)."
+    rest = text[at:(text.find('\n', at) + 1 or len(text) + 1) - 1].strip()
+    return re.fullmatch(r'\S{8,}', rest) is not None and _three_kinds(rest) and not _CODE.match(rest)
+
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
     "The span of the value assigned at `at` to the name at `name_at`."
@@ -582,13 +591,14 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     if starts and re.match(r'[|>][-+]?[ \t]*(?:\n|$)', text[at:at + 4]):
         return _block(text, at, name_at - line_start)
     # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest
-    # of the line; a shell's (`export KEY=v`): a word
+    # of the line (a generator's one run too, `authtok = ^E)=jb%-!a…`); a shell's (`export KEY=v`): a word
     shell = _SHELL_SET.search(text, line_start, name_at) or _ENV_PREFIX.match(text, at)
     # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
     words = _BARE_WORDS.match(text, at)
     keywords = words and {w.lower() for w in words[0].split()} & _KEYWORDS
     words = words and (not keywords or _in_ini(text, line_start))
-    config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words))
+    config = starts and not shell and (sep.strip() == ':' or '=' in sep and (' =' not in sep or words)
+                                       or _one_made_run(text, at))
     # (a code span that is one `KEY=value` line: its value runs to the span's end, spaces and all)
     close = text.find('`', at) if text[name_at - 1:name_at] == '`' and sep.strip() == '=' else -1
     ticked = close > at and '\n' not in text[at:close]
@@ -677,6 +687,17 @@ ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
 _FILE_PREFIX = re.compile(r'[\w./-]*\.\w{1,8}:(?:\d+:)?')
 _LINE_NUMBER = re.compile(r':\d+:')
 
+# %% ../nbs/00e_positions.ipynb #ba3b8109
+def _made_literal(v: str) -> bool:
+    "Whether `v` is a generator's text, marks and spaces too (WordPress's `']/AKJ;@7;1@&* ~ujyv-(rp|…'`)."
+    letters = [w for w in name_words(v) if w.isalpha()]
+    worded = sum(len(w) for w in letters if len(w) >= 3 and (w in dictionary() or w in CODE_WORDS))
+    return (len(v) >= 20 and _three_kinds(v) and len(re.findall(r'[^\w\s]', v)) >= 3
+            and worded <= 0.25 * sum(map(len, letters)))
+
+# (a thing's `_KEY`, no public one's: `LOGGED_IN_KEY`, not `VAPID_PUBLIC_KEY`, `RECAPTCHA_SITE_KEY`)
+_weak_key = lambda name: (words := name_words(name))[-1:] == ['key'] and not PUBLIC_WORDS & set(words)
+
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
                         kept: list | None = None, # gets (start, end, why) of each such value kept
@@ -700,11 +721,14 @@ def assignment_findings(text: str,
         if not m or m.end('name') < w_end or _LINE_NUMBER.match(text, m.end('name')): continue
         name = m['name'].rstrip(':')
         alone = _pass_alone(text, a, m, name)
-        if not (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1], alone)
-                or secret_name(name, alone)): continue
+        named = (secret_name(name.rsplit('.', 1)[-1].rsplit('::', 1)[-1], alone)
+                 or secret_name(name, alone))
+        if not (named or _weak_key(name)): continue
         if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
+        # (a thing's `_KEY` holds a credential when a generator made its value: `LOGGED_IN_KEY`)
+        if not named and not (span and _made_literal(text[span[0]:span[1]])): continue
         # a name an assignment follows is that assignment's key (grep's `secrets.toml:8:admin_pw =`)
         if span and text[span[0] - 1:span[0]] not in ('"', "'") and ASSIGNED.match(text, span[1]):
             continue
@@ -1023,8 +1047,6 @@ def _random_enough(v: str,
 _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # (unless a mark that no name nor path starts with begins what mixes cases and digits as a
 # generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
-# lower case, upper case and a digit, each: a generator's mix
-_three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 _mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
                           and '=' not in v and _three_kinds(v))
 
@@ -2004,10 +2026,16 @@ def named_lock_findings(text: str) -> list[Found]:
 _LOCK_SAID = re.compile(r'''(?i)(?<!\w)\w*?(?:schloss|kłódk\w*|zámek)\b|\b(?:padlock|lock|keypad|safe
     |door|gate|cofre|coffre|caja[ \t]+fuerte|tresor|kluis|sejf|cassaforte|candado|cadeado
     |lucchetto|hangslot
+    # (a door's, a gate's or an alarm's code, in a word: `ovikoodi`, `dörrkoden`, `Türcode`; a code
+    # *to* a place: `Koden till serverrummet`)
+    |(?:ovi|portti|hälytys|lukko)koodi\w*|(?:dörr|port|larm|dør|alarm|tür|deur|poort)kod(?:e|en|er)?
+    |(?:tür|deur|poort|alarm)code|kod(?:en)?[ \t]+(?:till|til|do|k)
     |combo|combina[çc][ãa]o|combinaci[óo]n|combinazione|kombination|combinaison
     |combination)\b''', re.X)
 _LOCK_CODE = re.compile(r'''[^\n.!?]{0,90}?(?:\bis\b|\bist\b|\bé\b|\bes\b|\best\b|\bè\b|\bto\b
-    |\bjest\b|\btakes\b|\bopens[ \t]+(?:with|on)\b|[:=→])[ \t]*[`"'«]?(?P<v>\*?\d{4,8}[#*]?
+    |\bjest\b|\bär\b|\ber\b|\bje\b|\btakes\b
+    # (Finnish `on`, no English preposition's: the digits end the clause, `ovikoodi on 724285.`)
+    |\bon\b(?=[ \t]*\d{4,8}[ \t]*(?:[.,;!]|$))|\bopens[ \t]+(?:with|on)\b|[:=→])[ \t]*[`"'«]?(?P<v>\*?\d{4,8}[#*]?
     |\*\d{3,8}\#|\d{1,3}(?:-\d{1,3}){2,4}|\d{3,6}[A-Z])(?![\w-])''', re.X)
 
 # (and in Japanese, its topic before `は`: `機械室のドアは 9943*`, `ロッカー 3 番の番号は 0882`)
@@ -3451,6 +3479,17 @@ def store_findings(text: str) -> list[Found]:
             out += store_values(text[w.end():], w.end())
     return out
 
+
+# %% ../nbs/00e_positions.ipynb #09bafe0d
+# what keeps one in an encrypted file's body: hex lines under Ansible Vault's header
+# (`$ANSIBLE_VAULT;1.1;AES256`), ciphertext, as safe to show as the file in its repository
+IN_A_VAULT = "a line of an Ansible Vault's ciphertext (hex under `$ANSIBLE_VAULT;1.1;AES256`)"
+
+def in_vault(text: str, at: int) -> bool:
+    "Whether `at` stands in the hex body of an Ansible Vault file or value."
+    h = text.rfind('$ANSIBLE_VAULT;', max(0, at - 65_536), at)
+    body = text.find('\n', h) + 1
+    return h >= 0 and 0 < body <= at and re.fullmatch(r'[0-9a-f\s]*', text[body:at]) is not None
 
 # %% ../nbs/00e_positions.ipynb #e336eba4
 # a command that reads a store: an agent's Read of it, or `cat`, `sed -n`, `head` of it

@@ -21,9 +21,10 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIR
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word, plain_words, row_name, secret_name, value_name)
-from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, PERSON_MADE, THING_ID_WORDS,
-                               VALUE_SAID_GATE, answer_findings, argv_script, continued_literal,
-                               credential_header, position_findings, said_of_id, said_public, secret_file,
+from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, IN_A_VAULT, PERSON_MADE,
+                               THING_ID_WORDS, VALUE_SAID_GATE, answer_findings, argv_script, continued_literal,
+                               credential_header, in_vault, position_findings, said_of_id, said_public,
+                               secret_file,
                                store_output, to_line_rest, unquote, value_said_findings, within_defaults)
 from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate,
                                generated, pseudonym, spelt_hex, word_share, wordlike, wrapped_runs)
@@ -68,7 +69,10 @@ def spreads(value: str) -> bool:
     return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED or cased)
             and not v.isdigit() and not placeholder(v) and (diceware(v) or not plain_word(v))
             and v.lower() not in common_passwords()
-            and not re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v))
+            # (a path's parts are names; base64's `/` cuts a generator's run, `…Gi/YNsGbwABpQIfe1Ty…`)
+            and not (re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v) and not _GENERATED_PART.search(v)))
+
+_GENERATED_PART = re.compile(r'(?=[^/]*[a-z])(?=[^/]*[A-Z])(?=[^/]*\d)[A-Za-z0-9+=_-]{16,}')
 
 # %% ../nbs/01_redact.ipynb #3bdbdc99
 _TOKEN_CHAR = re.compile(r'[A-Za-z0-9_+/=-]')
@@ -358,6 +362,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if before in ('', '/', '.', '"', "'", '`', ' ', '@', '\n', '=') and _HOST_REST.match(text, e):
         return IN_A_HOST
     if _DIGESTS.search(heading(text, s)): return UNDER_A_HEADING
+    if in_vault(text, s): return IN_A_VAULT
     if _LOCKFILE_LINE.match(text, text.rfind('\n', 0, s) + 1): return IN_A_LOCKFILE
     # (the hash after the asset's name, or the name and hash as one run: `main-178bc0c0dd87fc1e55.js`)
     named_hash = re.fullmatch(r'[A-Za-z][A-Za-z0-9_]*[-.][A-Za-z0-9_]{8,32}', text[s:e])
@@ -372,8 +377,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     ranged = _RANGE_END.match(text, e) or _RANGE_START.search(text[max(0, s - 44):s])
     if ranged and re.fullmatch(r'[0-9a-f]{7,40}', text[s:e]): return SAID_AN_ID
     # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
-    if re.search(r'W/\\?"$', near) or re.search(r'(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near):
-        return SAID_AN_ID
+    if re.search(r'W/\\?"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near): return SAID_AN_ID
     # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
     # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
     # generator's, a fetched credential's)
@@ -683,6 +687,10 @@ def code_value(text: str, s: int, e: int) -> bool:
     # names of a year are lower case, `table_2019`; two or three such words glued, four digits:
     # `OasisParsley1969`; or joined, the number among them: `Tortuga_171Cinder`)
     if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}|(?:[A-Z][a-z]{2,}){2,3}\d{4}', v): return False
+    # (or words joined whose cases change as no naming convention's do, a number last: a capital to
+    # start then lower case, `Rusty_saffron_2019`; lower case then capitals, `nectar.rusty.ATLAS1`)
+    if re.fullmatch(r'[A-Z][a-z]+(?:[_.-][a-z]+)+[_.-]?\d{1,4}|[a-z]+(?:[_.-][a-z]+)+[_.-][A-Z]{3,}\d{1,4}', v):
+        return False
     if PERSON_MADE.fullmatch(v): return False
     # (nor does a name end in digits and a password's mark: `SaharaQamar668$`)
     if re.search(r'\d[!#$%&*?@^~]+$', v): return False
@@ -1013,6 +1021,8 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
+    # (lines of `NAME=value` are an env file's, each value its name's: `doppler secrets download --format env`)
+    if re.match(r'[A-Za-z_][\w.]*=', m[1]): return []
     # (a stand-in given to a name is the name's value, as the name is: `-e KEY=[REDACTED:password]`;
     # one the command reads stays, `echo [REDACTED:password] | base64 -d` prints a credential)
     lines = [_MESSAGE_ARG.sub(' ', re.sub(r'=\[REDACTED:[^\]]*\]', '=…', argv_script(line)))
@@ -1070,7 +1080,8 @@ def printed_secrets(command: str, # a record's text that ran a command
     printed = output[at:]
     found = (printed_secret_file(command, printed) or generator_output(command, printed)
              or fetched_secret(command, printed) or store_output(command, printed))
-    return [(s + at, e + at, kind) for s, e, kind in found]
+    # (a vault's ciphertext printed after a secret file is the vault's: `cat .vault_pass; head vault.yml`)
+    return [(s + at, e + at, kind) for s, e, kind in found if not in_vault(printed, s)]
 
 # %% ../nbs/01_redact.ipynb #03396727
 # a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),

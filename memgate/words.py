@@ -549,10 +549,13 @@ def member_name(text: str, s: int, e: int) -> str:
 # file's `<entry key="X">…</entry>`)
 _NAMED_ELEMENT = re.compile(r'''<[\w:.-]+[^<>\n]*?[ \t](?:name|key)=["'](?P<n>[^"'<>\n]{1,120})["']'''
                             r'''[^<>\n]*>$''')
+# (or a property list's `<key>` element before its value's: `<key>ZONE_ID</key>⏎<string>…`)
+_PLIST_KEY = re.compile(r'<key>([^<>\n]{1,120})</key>\s*(?:\d+(?:→|\t))?\s*<string>$')
 
 def element_name(text: str, s: int, e: int) -> str:
     "The name an element's attribute gives its text `text[s:e]` (`<string name=…>`), or ''."
     if text[e:e + 2] != '</': return ''
+    if k := _PLIST_KEY.search(text, max(0, s - 200), s): return k[1]
     m = _NAMED_ELEMENT.search(text, text.rfind('\n', 0, s) + 1, s)
     return m['n'] if m else ''
 

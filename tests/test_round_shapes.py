@@ -610,6 +610,18 @@ SECRETS = [   # (text, the value)
      'MINIO_ROOT_PASSWORD.', 'horizon-lemon-dolphin-thistle-95'),
     ('[Assistant] Credential for Apple ID: eldz-bubv-tesl-ymck. Test it directly before blaming the code.',
      'eldz-bubv-tesl-ymck'),
+    # (round 64: a person's words joined, their cases mixed as no code's names are, a number last; a door's
+    # code in Swedish and Finnish; a generator's run after ` = ` to its line's end; a thing's `_KEY` whose
+    # literal a generator made, spaces and marks too)
+    ('Hasło do panelu administracyjnego to Rusty_saffron_2019, ale zmień je po wdrożeniu.', 'Rusty_saffron_2019'),
+    ('Admin-lösenordet för Grafana är nectar.rusty.ATLAS1, byt det sen.', 'nectar.rusty.ATLAS1'),
+    ('Het wachtwoord van de FTP-account van de drukker is Lagoon_heron_2017.\n', 'Lagoon_heron_2017'),
+    ('Koden till serverrummet är 682572.\nplease update the runbook', '682572'),
+    ('Palvelinhuoneen ovikoodi on 724285.\nplease update the runbook', '724285'),
+    ('[domain/x]\nldap_uri = ldaps://ldap.hamnet.lan\nldap_default_authtok = ^E)=jb%-!a.zbi:[RvYx@?M1P\n',
+     '^E)=jb%-!a.zbi:[RvYx@?M1P'),
+    ("define( 'LOGGED_IN_KEY',    ']/AKJ;@7;1@&* ~ujyv-(rp|_ESnV9Ayu3i3/&JAxpFBw?/tgy0aZwl1Lb)wdMHj' );",
+     ']/AKJ;@7;1@&* ~ujyv-(rp|_ESnV9Ayu3i3/&JAxpFBw?/tgy0aZwl1Lb)wdMHj'),
 ]
 
 LOOK_ALIKES = [
@@ -618,6 +630,16 @@ LOOK_ALIKES = [
     'run pytest -k auth (password tests), then Xk29-Lmq4 (password length 9), build a1b2-c3d4-e5f6 (the build id)',
     'The default value is `user-session-cookie-v2` - see SESSION_COOKIE_NAME.',
     'Пароль для vpc id: vpc-0f1b2c3d4e5f6a7b8',
+    # (round 64: an id's name before its value by spaces or a property list's elements; a cache buster; a value
+    # that says it is not real; a public `_KEY`; an Ansible Vault's ciphertext; code's names and an English `on`)
+    '    SetEnv CLOUDFLARE_ACCOUNT_ID "73486d8248932c434cb5b453f6266fd5"',
+    "set -gx CLOUDFLARE_ACCOUNT_ID '4bc6f85cced07a965d86e99fa7009261'",
+    '\t\t<key>CLOUDFLARE_ZONE_ID</key>\n    10→\t\t<string>6659285c95ec2bb705e49c4aa8046860</string>',
+    'CACHE_BUSTER=53a7d6b3ce5e96b098c4\nAPI_TOKEN=hunter2-but-not-really\n',
+    'VAPID_PUBLIC_KEY=BYPzDllBjXSrSB0-2jV791XiJr88lmy11M-Tv0nJhpsvJmoHuzy8nAMphINR21sPiFroLU0IsgkvpA-LhJAAAxY\nGO=1',
+    '$ANSIBLE_VAULT;1.1;AES256\n8d1e6109d2abc184605e1d315e20047017d3fba567265922642e8b7457d2b51180fd63ba8599fad3\n',
+    'password = settings.db.V2\nthe lock on 2024 releases\nSERIALIZER_KEY = "serializerName"',
+    'CACHE_KEY = "Api/V1/{userId}/items/v2"',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
@@ -1215,3 +1237,21 @@ def test_a_value_a_sentence_says_with_no_credentials_word_is_named_for_review(tm
     for shown in ('0876…(4 chars)', '7230…(4 chars)', 'Tofu…(8 chars)', 'reef…(48 chars)'):
         assert shown in report, (shown, report)
     assert not any(f'{v}…' in report for v in ('2024', '3000', 'main')), report
+
+
+def test_a_fetched_env_files_lines_are_judged_by_their_names_and_a_vault_printed_after_a_secret_file_is_kept():
+    "`doppler secrets download --format env` prints `NAME=value` lines; `cat .vault_pass; head vault.yml` (round 64)."
+    from memgate.redact import redact_seams
+    call = 'Tool: Bash\n  command: doppler secrets download --no-file --format env --config prd'
+    out = 'API_TOKEN="hunter2-but-not-really"\nRATE_LIMIT_PER_MIN="120"\n'
+    assert redact_seams([call, out]) == [call, out]
+    call = 'Tool: Bash\n  command: cat ansible/.vault_pass; head -4 ansible/group_vars/all/vault.yml'
+    vault = '$ANSIBLE_VAULT;1.1;AES256\n8d1e6109d2abc184605e1d315e20047017d3fba567265922642e8b7457d2b511\n'
+    assert redact_seams([call, 'pixel-maple-saffron-cedar\n' + vault])[1] == '[REDACTED:password]\n' + vault
+
+
+def test_a_secret_found_in_base64_with_slashes_spreads():
+    "A cookie's value, its base64 cut by `/`, is no path: found once, it is taken in the header beside it (round 64)."
+    from memgate.redact import spreads
+    assert spreads('rnwe5jqL5TzMugsV1Gi/YNsGbwABpQIfe1TyVfNaF6zL3sgI36Q79IAmFuJqmS4zRG4FgVE/BTgVk7RJ--52475e6caae74b32')
+    assert not spreads('src/components/Button2.tsx') and not spreads('docs/api/v2/reference')
