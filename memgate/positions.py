@@ -692,7 +692,8 @@ def _made_literal(v: str) -> bool:
     "Whether `v` is a generator's text, marks and spaces too (WordPress's `']/AKJ;@7;1@&* ~ujyv-(rp|…'`)."
     letters = [w for w in name_words(v) if w.isalpha()]
     worded = sum(len(w) for w in letters if len(w) >= 3 and (w in dictionary() or w in CODE_WORDS))
-    return (len(v) >= 20 and _three_kinds(v) and len(re.findall(r'[^\w\s]', v)) >= 3
+    # (marks no encoding's alphabet holds, base64's `+/=` none: an `AUTHORIZED_KEY`'s `AAAAB3Nza…`)
+    return (len(v) >= 20 and _three_kinds(v) and len(re.findall(r'[^\w\s+/=.-]', v)) >= 3
             and worded <= 0.25 * sum(map(len, letters)))
 
 # (a thing's `_KEY`, no public one's: `LOGGED_IN_KEY`, not `VAPID_PUBLIC_KEY`, `RECAPTCHA_SITE_KEY`)
@@ -1477,17 +1478,21 @@ def bracketed_findings(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #337130a2
 # a value, then a note in brackets that names it a credential, first or last (`käytä Violet-32$ (the
 # insurance PDF, salasana)`, `Pa55-word9 (password for the kiosk)`): the note glosses the value
-_GLOSSED = re.compile(r'''(?<![^\s`"'])[`"']?(?P<v>[^\s`"'()\[\]]{6,80}?)[`"']?[ \t]+'''
-                      r'''\((?P<g>[^()\n]{3,60})\)''')
+# (the notes looked for first, then the token before one that names a credential: a search from
+# every token's start would be slow)
+_GLOSS = re.compile(r'[ \t]\((?P<g>[^()\n]{3,60})\)')
+_GLOSSED = re.compile(r'''[`"']?(?P<v>[^\s`"'()\[\]]{6,80})[`"']?[ \t]*$''')
 
 def glossed_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value a note in brackets after it names a credential."
     out = []
-    for m in _GLOSSED.finditer(text) if ' (' in text else ():
-        words = [w.lower() for w in re.findall(r'[^\W\d_]+', m['g'])]
+    for g in _GLOSS.finditer(text) if ' (' in text else ():
+        words = [w.lower() for w in re.findall(r'[^\W\d_]+', g['g'])]
         named = words and (words[-1] in _BRACKET_WORDS or words[0] in _BRACKET_WORDS
                            and not NOT_SECRET_LAST & set(words[1:2]))
-        if named and _random_enough(m['v']) and not placeholder(m['v']) and not name_like(m['v']):
+        m = named and _GLOSSED.search(text, max(0, g.start() - 84), g.start() + 1)
+        if (m and re.match(r'\s|$', text[m.start() - 1:m.start()] or ' ') and _random_enough(m['v'])
+                and not placeholder(m['v']) and not name_like(m['v'])):
             out.append((*m.span('v'), 'prose-credential'))
     return out
 

@@ -1022,7 +1022,7 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
     # (lines of `NAME=value` are an env file's, each value its name's: `doppler secrets download --format env`)
-    if re.match(r'[A-Za-z_][\w.]*=', m[1]): return []
+    if re.match(r'[A-Za-z_][\w.]*=[^=\s]', m[1]): return []
     # (a stand-in given to a name is the name's value, as the name is: `-e KEY=[REDACTED:password]`;
     # one the command reads stays, `echo [REDACTED:password] | base64 -d` prints a credential)
     lines = [_MESSAGE_ARG.sub(' ', re.sub(r'=\[REDACTED:[^\]]*\]', '=…', argv_script(line)))

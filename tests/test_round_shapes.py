@@ -640,6 +640,7 @@ LOOK_ALIKES = [
     '$ANSIBLE_VAULT;1.1;AES256\n8d1e6109d2abc184605e1d315e20047017d3fba567265922642e8b7457d2b51180fd63ba8599fad3\n',
     'password = settings.db.V2\nthe lock on 2024 releases\nSERIALIZER_KEY = "serializerName"',
     'CACHE_KEY = "Api/V1/{userId}/items/v2"',
+    'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
@@ -1248,6 +1249,9 @@ def test_a_fetched_env_files_lines_are_judged_by_their_names_and_a_vault_printed
     call = 'Tool: Bash\n  command: cat ansible/.vault_pass; head -4 ansible/group_vars/all/vault.yml'
     vault = '$ANSIBLE_VAULT;1.1;AES256\n8d1e6109d2abc184605e1d315e20047017d3fba567265922642e8b7457d2b511\n'
     assert redact_seams([call, 'pixel-maple-saffron-cedar\n' + vault])[1] == '[REDACTED:password]\n' + vault
+    # (base64's padding is no `NAME=value`: what a fetch prints first is still its credential)
+    call = "Tool: Bash\n  command: kubectl get secret db -n app -o jsonpath='{.data.password}'"
+    assert redact_seams([call, 'TGltb25lcm8tMzgxUmF2ZW4='])[1] == '[REDACTED:password]'
 
 
 def test_a_secret_found_in_base64_with_slashes_spreads():
