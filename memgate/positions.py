@@ -1215,7 +1215,10 @@ def _said(text: str, at: int,
 # %% ../nbs/00e_positions.ipynb #72b7fd94
 # (in people's languages, `password as …`, and `は`, `是` below; `。` ends unspaced)
 _COPULAS = (r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|adalah|este|là|olarak"
-            r"|reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)[ \t]+(?:in|naar)")
+            r"|reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)[ \t]+(?:in|naar)"
+            # (and what it now is, or was changed to: `Пароль від адмінки тепер …`, `Hasło … zmieniłem na …`)
+            r"|тепер|теперь|teraz|zmieni\w*[ \t]+na|(?:changed|set)[ \t]+to|geändert[ \t]+(?:auf|in|zu)"
+            r"|cambiad[oa][ \t]+a|(?:alterad|mudad)[oa][ \t]+para|ändrade?[ \t]+till")
 # (a few words of its clause before the copula, and an aside in brackets with two more after it:
 # `a senha do wifi da sala de servidores (Lab-5G) agora é …`)
 _SAID_CLAUSE = (r"(?:[ \t]+(?:[^\s.,:!?=]|\.(?=\w))+){0,6}?(?:[ \t]+\([^()\n]{1,40}\)"
@@ -1269,6 +1272,8 @@ _NUMBER_AT = re.compile(r'[ \t]*(\d{4,12})(?![\w/:-]|\.\w)')
 _NUMBER_ITS = re.compile(r"[^\n.;:]{0,40}?,[ \t]+(?:it|that)['’]s[ \t]+(\d{4,12})(?![\w/:-]|\.\w)")
 
 # %% ../nbs/00e_positions.ipynb #9f3ada52
+# a token a person made (`GingerCinder3868#`) or a generator did (`Xk9#mPq2vL`), marks and all
+_made_token = lambda v: PERSON_MADE.fullmatch(v) or _three_kinds(v) and re.search(r'[^\w.-]', v)
 # (Polish says it with `to` too, `hasło to …`; elsewhere `to` starts a purpose: `password to …`)
 _PASSPHRASE_SAID_PL = re.compile(_SAID_CLAUSE + _COPULAS + '|to' + _SAID_VALUE)
 # (or no copula at all, its words right after the password's word, one space apart, two to four,
@@ -1300,11 +1305,12 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
     s = m.end('v') - len(value)
     words, subject = value.split(), text[at:s].lower().split()
     if not words or names_store(value): return None
-    # one token of words joined (`mango-granite-lagoon-ginger`, diceware's, a number last)
+    # one token of words joined (`mango-granite-lagoon-ginger`, diceware's, a number last), or one a
+    # person or a generator made, its copula said (`Пароль від адмінки тепер GingerCinder3868#`)
     parts = re.split(r'[-_.]', value)
     joined = len(parts) >= 3 and all(p.isalpha() for p in parts[:-1]) and parts[-1].isalnum()
     if len(words) == 1 and joined: words = parts
-    elif len(words) == 1: return None
+    elif len(words) == 1 and (bare or not _made_token(value)): return None
     if sentence(value) and not _quoted_whole(text, at, s, s + len(value)): return None
     # said of the password's field, policy or handling (`password field is …`, `password hashing
     # is …`), or a participle or a state says what is done to it (`is validated`, `is valid`)
@@ -1316,8 +1322,7 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
             or label in NOT_SECRET_LAST | ID_WORDS): return None
     first = words[0].lower()
     if re.fullmatch(r'\w+(?:ed|ing)', first) or first in NOT_SECRET_LAST: return None
-    # (said bare, a number is among its words, and its first is none of what a password's word
-    # heads: `password policy 12 chars`, `password field 3`)
+    # (said bare, a number among its words, its first none a password's word heads: `password field 3`)
     alpha = [w for w in words if re.fullmatch(r'[^\W\d_]{3,}[!?#*]?', w)]
     # (nor a clause that holds a generator's token, the password itself: `של BILLING admin הוא Or_…15*`)
     if bare and (not re.search(r'\d', value) or first in _FUNCTION_WORDS

@@ -437,10 +437,10 @@ _SAID_OF = re.compile(r'(?i)\b([a-z]+)[ \t]*(?:is|[:=])[ \t]*["\'\x60]?$')
 _DIGEST_WORD = re.compile(r'sha\d*|md5|hash|digest|checksum|commit')
 
 # (a `value` member's name is its structure's: Terraform's `"kms_key_id": { "value": "…" }`)
-_line_before = lambda text, s: text[text.rfind('\n', 0, s) + 1:s]
+# (its members over lines too, a state's outputs: `"state_lineage": {⏎ "sensitive": false, … "value": "…"`)
 _OUTER_NAME = re.compile(r'["\']?([A-Za-z_][\w.-]*)["\']?[ \t]*[:=][ \t]*\{'
-                         r'[ \t]*["\']?value["\']?[ \t]*[:=][ \t]*["\']?$')
-_outer_name = lambda text, s, _e: (o := _OUTER_NAME.search(_line_before(text, s))) and o[1]
+                         r'[^{}]{0,200}?["\']?value["\']?[ \t]*[:=][ \t]*["\']?$')
+_outer_name = lambda text, s, _e: (o := _OUTER_NAME.search(text, max(0, s - 300), s)) and o[1]
 # (a host's name, a container's: `HOSTNAME=5cddff177e71`)
 _HOST_BEFORE = re.compile(r'(?i)(?<![a-z])host(?:name)?["\']?[ \t]*[=:][ \t]*["\']?$')
 

@@ -549,11 +549,15 @@ def member_name(text: str, s: int, e: int) -> str:
 # file's `<entry key="X">…</entry>`)
 _NAMED_ELEMENT = re.compile(r'''<[\w:.-]+[^<>\n]*?[ \t](?:name|key)=["'](?P<n>[^"'<>\n]{1,120})["']'''
                             r'''[^<>\n]*>$''')
-# (or a property list's `<key>` element before its value's: `<key>ZONE_ID</key>⏎<string>…`)
+# (or a property list's `<key>` element before its value's: `<key>ZONE_ID</key>⏎<string>…`; or an
+# attribute's `value` after its `key` or `name`: .NET's `<add key="ExpectedSha256" value="…" />`)
 _PLIST_KEY = re.compile(r'<key>([^<>\n]{1,120})</key>\s*(?:\d+(?:→|\t))?\s*<string>$')
+_VALUE_ATTR = re.compile(r'''<[\w:.-]+[^<>\n]*?[ \t](?:name|key)=["'](?P<n>[^"'<>\n]{1,120})["']'''
+                         r'''[^<>\n]*?[ \t]value=["']$''')
 
 def element_name(text: str, s: int, e: int) -> str:
-    "The name an element's attribute gives its text `text[s:e]` (`<string name=…>`), or ''."
+    "The name an element's attribute gives its text or its `value` at `text[s:e]` (`<string name=…>`), or ''."
+    if a := _VALUE_ATTR.search(text, text.rfind('\n', 0, s) + 1, s): return a['n']
     if text[e:e + 2] != '</': return ''
     if k := _PLIST_KEY.search(text, max(0, s - 200), s): return k[1]
     m = _NAMED_ELEMENT.search(text, text.rfind('\n', 0, s) + 1, s)

@@ -622,6 +622,9 @@ SECRETS = [   # (text, the value)
      '^E)=jb%-!a.zbi:[RvYx@?M1P'),
     ("define( 'LOGGED_IN_KEY',    ']/AKJ;@7;1@&* ~ujyv-(rp|_ESnV9Ayu3i3/&JAxpFBw?/tgy0aZwl1Lb)wdMHj' );",
      ']/AKJ;@7;1@&* ~ujyv-(rp|_ESnV9Ayu3i3/&JAxpFBw?/tgy0aZwl1Lb)wdMHj'),
+    # (round 65: what a password was changed to, or now is, a few words after its word; one token a person made)
+    ('> Yara: Hasło do routera zmieniłem na monsoon-crystal-satin4.', 'monsoon-crystal-satin4'),
+    ('> Bram: Пароль від адмінки тепер GingerCinder3868#.', 'GingerCinder3868#'),
 ]
 
 LOOK_ALIKES = [
@@ -640,6 +643,13 @@ LOOK_ALIKES = [
     '$ANSIBLE_VAULT;1.1;AES256\n8d1e6109d2abc184605e1d315e20047017d3fba567265922642e8b7457d2b51180fd63ba8599fad3\n',
     'password = settings.db.V2\nthe lock on 2024 releases\nSERIALIZER_KEY = "serializerName"',
     'CACHE_KEY = "Api/V1/{userId}/items/v2"',
+    # (round 65: a mask of stars; a digest's name in an attribute beside its value; a state's output over lines
+    # whose name is an id's; a password's policy and its field said after the word)
+    'deploy\tDeploy\t  STRIPE_SECRET_KEY: xoxb-****-****',
+    '<add key="ExpectedFirmwareSha256" value="b450ac734a2dfe851ea21a0b8c242c5c81f27e3977868d9b69c9ac3b84adc3a9" />',
+    '"state_lineage": {\n    "sensitive": false,\n    "type": "string",\n'
+    '    "value": "cc8a72ba-3806-4ea0-9f28-0fe7e45bd72c"',
+    'the password policy changed to require 12 characters; the password field is Required.',
     'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
