@@ -2218,8 +2218,10 @@ def line_doubts(text: str) -> list[Found]:
     def value(v: str, named: bool) -> bool:
         # digits alone (a PIN), letters with digits or symbols, or words drawn at random; no name,
         # path, URL, reference or stand-in; a code's digits or groups on a line naming a lock
+        # (three words joined and a number, a passphrase's shape, name-like as it is: `monsoon-crystal-satin4`)
         shaped = (re.fullmatch(r'\d{4,12}', v) or diceware(v) or re.search(r'[A-Za-z]', v)
-                  and re.search(r'\d|[^\w.-]', v) and not name_like(v)) if named else (
+                  and re.search(r'\d|[^\w.-]', v) and not name_like(v)
+                  or re.fullmatch(r'[A-Za-z]+(?:[-_.][A-Za-z]+){2,}[-_.]?\d{1,4}', v)) if named else (
             _CODE_SHAPE.fullmatch(v))
         odd = '://' in v or v[:1] in '/$%~.-#@' or '=' in v[1:] or '[REDACTED' in v
         return bool(len(v) >= 6 and shaped and not odd and not placeholder(v)

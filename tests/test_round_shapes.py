@@ -1269,3 +1269,10 @@ def test_a_secret_found_in_base64_with_slashes_spreads():
     from memgate.redact import spreads
     assert spreads('rnwe5jqL5TzMugsV1Gi/YNsGbwABpQIfe1TyVfNaF6zL3sgI36Q79IAmFuJqmS4zRG4FgVE/BTgVk7RJ--52475e6caae74b32')
     assert not spreads('src/components/Button2.tsx') and not spreads('docs/api/v2/reference')
+
+
+def test_words_joined_with_a_number_on_a_line_naming_a_credential_are_a_doubt():
+    "`Hasło do routera zmieniłem na monsoon-crystal-satin4.` leaked unnamed: its shape read as a name (round 65)."
+    from memgate.positions import line_doubts
+    text = 'Hasło do routera zmieniłem na monsoon-crystal-satin4.\nthe password_reset handler in auth-service-v2'
+    assert [text[s:e] for s, e, _ in line_doubts(text)] == ['monsoon-crystal-satin4']
