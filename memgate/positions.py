@@ -33,18 +33,19 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
            'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings',
            'arrow_said_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
-           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
-           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
-           'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts', 'person_value_findings',
-           'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings', 'code_list_findings',
-           'credential_header', 'table_findings', 'argv_findings', 'argv_script', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
-           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings',
+           'second_factor_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts',
+           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
+           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'in_vault',
+           'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -571,9 +572,10 @@ _ENV_PREFIX = re.compile(r'[^\s\'"`]+[ \t]+[A-Za-z_./][\w./-]*(?:[ \t]+[^\s-]\S*
 _three_kinds = lambda v: all(re.search(c, v) for c in ('[a-z]', '[A-Z]', r'\d'))
 
 def _one_made_run(text: str, at: int) -> bool:
-    "Whether the line's rest at `at` is one run, no code's, mixed as a generator mixes (`^E)=jb%-!a.zb…`)."
+    "Whether the line's rest at `at` is one run, no code's, mixed as a generator mixes (`^E)=jb%-!…`)."
     rest = text[at:(text.find('\n', at) + 1 or len(text) + 1) - 1].strip()
-    return re.fullmatch(r'\S{8,}', rest) is not None and _three_kinds(rest) and not _CODE.match(rest)
+    one = re.fullmatch(r'\S{8,}', rest) is not None
+    return one and _three_kinds(rest) and not _CODE.match(rest)
 
 # %% ../nbs/00e_positions.ipynb #027658d2
 def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | None:
@@ -591,7 +593,7 @@ def _value_at(text: str, at: int, name_at: int, sep: str) -> tuple[int, int] | N
     if starts and re.match(r'[|>][-+]?[ \t]*(?:\n|$)', text[at:at + 4]):
         return _block(text, at, name_at - line_start)
     # config text (.env, YAML, properties: a name that starts its line, `KEY=v`, `key: v`): the rest
-    # of the line (a generator's one run too, `authtok = ^E)=jb%-!a…`); a shell's (`export KEY=v`): a word
+    # of the line (a generator's run too, `authtok = ^E)=jb%-!a…`); a shell's (`export KEY=v`): a word
     shell = _SHELL_SET.search(text, line_start, name_at) or _ENV_PREFIX.match(text, at)
     # (and an INI's or a TOML's `key = bare words`: no code writes bare words apart by spaces)
     words = _BARE_WORDS.match(text, at)
@@ -689,15 +691,16 @@ _LINE_NUMBER = re.compile(r':\d+:')
 
 # %% ../nbs/00e_positions.ipynb #ba3b8109
 def _made_literal(v: str) -> bool:
-    "Whether `v` is a generator's text, marks and spaces too (WordPress's `']/AKJ;@7;1@&* ~ujyv-(rp|…'`)."
+    "Whether `v` is a generator's text, marks and spaces too (WordPress's `']/AKJ;@7;1@&* ~uj…'`)."
     letters = [w for w in name_words(v) if w.isalpha()]
     worded = sum(len(w) for w in letters if len(w) >= 3 and (w in dictionary() or w in CODE_WORDS))
-    # (marks no encoding's alphabet holds, base64's `+/=` none: an `AUTHORIZED_KEY`'s `AAAAB3Nza…`)
+    # (marks no encoding's alphabet holds, base64's `+/=` none: `AUTHORIZED_KEY`'s `AAAAB3Nza…`)
     return (len(v) >= 20 and _three_kinds(v) and len(re.findall(r'[^\w\s+/=.-]', v)) >= 3
             and worded <= 0.25 * sum(map(len, letters)))
 
 # (a thing's `_KEY`, no public one's: `LOGGED_IN_KEY`, not `VAPID_PUBLIC_KEY`, `RECAPTCHA_SITE_KEY`)
-_weak_key = lambda name: (words := name_words(name))[-1:] == ['key'] and not PUBLIC_WORDS & set(words)
+_weak_key = lambda name: ((words := name_words(name))[-1:] == ['key']
+                          and not PUBLIC_WORDS & set(words))
 
 # %% ../nbs/00e_positions.ipynb #7281c986
 def assignment_findings(text: str,
@@ -728,7 +731,7 @@ def assignment_findings(text: str,
         if m['sep'].strip() == ',' and not (m['q'] and re.search(r'[_A-Z]', name)
                                             and not name[:1].isupper() or name.isupper()): continue
         span = _value_at(text, m.end(), m.start('name'), m['sep'])
-        # (a thing's `_KEY` holds a credential when a generator made its value: `LOGGED_IN_KEY`)
+        # (a thing's `_KEY` holds a credential when a generator made it: `LOGGED_IN_KEY`)
         if not named and not (span and _made_literal(text[span[0]:span[1]])): continue
         # a name an assignment follows is that assignment's key (grep's `secrets.toml:8:admin_pw =`)
         if span and text[span[0] - 1:span[0]] not in ('"', "'") and ASSIGNED.match(text, span[1]):
@@ -1048,7 +1051,10 @@ def _random_enough(v: str,
 _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # (unless a mark that no name nor path starts with begins what mixes cases and digits as a
 # generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
-_mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<')
+# (a stop starts one too, unless names follow it: `.O-V0oYHreg_vBvlE.`, not `.github.workflows.CI2`)
+_dotted = lambda v: re.fullmatch(r'(?:\.[A-Za-z_]\w*)+\.?', v)
+_mixed_kinds = lambda v: ((len(v) >= 8 and v[0] in '?#&+' or len(v) >= 12 and v[0] not in '/.@<'
+                           or len(v) >= 12 and v[0] == '.' and not _dotted(v))
                           and '=' not in v and _three_kinds(v))
 
 # (a name or a few words may stand between: `khóa Etsy: …`, `klucz do shared account: …`; or a
@@ -1216,7 +1222,7 @@ def _said(text: str, at: int,
 # (in people's languages, `password as …`, and `は`, `是` below; `。` ends unspaced)
 _COPULAS = (r"is|was|es|era|ist|lautet|c['’]est|est|é|è|jest|är|это|as|adalah|este|là|olarak"
             r"|reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)[ \t]+(?:in|naar)"
-            # (and what it now is, or was changed to: `Пароль від адмінки тепер …`, `Hasło … zmieniłem na …`)
+            # (and what it now is, or was changed to: `Пароль … тепер …`, `Hasło … zmieniłem na …`)
             r"|тепер|теперь|teraz|zmieni\w*[ \t]+na|(?:changed|set)[ \t]+to|geändert[ \t]+(?:auf|in|zu)"
             r"|cambiad[oa][ \t]+a|(?:alterad|mudad)[oa][ \t]+para|ändrade?[ \t]+till")
 # (a few words of its clause before the copula, and an aside in brackets with two more after it:
@@ -1322,7 +1328,7 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
             or label in NOT_SECRET_LAST | ID_WORDS): return None
     first = words[0].lower()
     if re.fullmatch(r'\w+(?:ed|ing)', first) or first in NOT_SECRET_LAST: return None
-    # (said bare, a number among its words, its first none a password's word heads: `password field 3`)
+    # (said bare, a number among its words, its first none of a password word's: `password field 3`)
     alpha = [w for w in words if re.fullmatch(r'[^\W\d_]{3,}[!?#*]?', w)]
     # (nor a clause that holds a generator's token, the password itself: `של BILLING admin הוא Or_…15*`)
     if bare and (not re.search(r'\d', value) or first in _FUNCTION_WORDS
@@ -1587,9 +1593,10 @@ _USED_AS = re.compile(r'`(?P<v>[^`\s]{4,120})`[ \t]+'
                       r'(?:as|come|como|comme|als|jako|kao|ca|olarak)[ \t]+'
                       r'(?:(?:the|il|la|el|le|o|a|der|die|das)[ \t]+)?'
                       r'(?P<n>' + _CODE_NAME + r'|[A-Za-z][\w-]*(?:[ \t]+[A-Za-z][\w-]*){0,3})')
-_SPAN_PAIR = re.compile(r'`(?P<n>' + _CODE_NAME + r')`[^`\n.!?。]{1,40}?`(?P<v>[^`\n]{6,200})`')
+# (not across a table's cells: `` | `infra/prod.auto.tfvars:23` | Django SECRET_KEY | ``)
+_SPAN_PAIR = re.compile(r'`(?P<n>' + _CODE_NAME + r')`[^`\n.!?。|]{1,40}?`(?P<v>[^`\n]{6,200})`')
 # (or the value first, the name it belongs to a few words on: `` القيمة `fwE xGI|UPnK3` الخاصة بـ LDAP_BIND_PASSWORD ``)
-_SPAN_PAIR_BACK = re.compile(r'`(?P<v>[^`\n]{6,200})`[^`\n.!?。]{1,40}?(?<![\w-])`?(?P<n>' + _CODE_NAME
+_SPAN_PAIR_BACK = re.compile(r'`(?P<v>[^`\n]{6,200})`[^`\n.!?。|]{1,40}?(?<![\w-])`?(?P<n>' + _CODE_NAME
                              + r')(?![\w-])')
 
 def used_as_findings(text: str) -> list[Found]:
@@ -1651,7 +1658,7 @@ def _said_of_credential(text: str, m: re.Match, asked: str) -> bool:
     # it answers, another record's)
     para = text.rfind('\n\n', 0, m.start())
     start = max(text.rfind('\n\n', 0, max(0, para)) + 2, m.start() - 400)
-    # (or named after it, in its sentence: `value is \`…\` - add it to prod.tfvars as MINIO_ROOT_PASSWORD`)
+    # (or named after it, in its sentence: `value is \`…\` - add it to .tfvars as MINIO_ROOT_PASSWORD`)
     end = min(len(text), m.end() + 160, *(i for i in (text.find('\n', m.end()),
                                                       text.find('. ', m.end())) if i >= 0))
     names = (_NAME_SAID_NAME.findall(text, start, m.start()) + _NAME_SAID_NAME.findall(asked)
@@ -2065,6 +2072,16 @@ def lock_said_findings(text: str) -> list[Found]:
     out |= {m.span('v'): 'prose-credential' for m in _LOCK_SAID_JA.finditer(text)}
     return [(*span, kind) for span, kind in out.items()]
 
+# %% ../nbs/00e_positions.ipynb #0b25fc69
+# a code said of a second factor in its sentence, the factor named first (`it's asking me for 2fa on
+# the registrar, code was 568310`): a one-time code, a credential until it is used
+_SECOND_FACTOR = re.compile(r'(?i)\b(?:2fa|mfa|otp|totp|two[- ]factor|2-step|one[- ]time)\b[^\n.!?]{0,60}?'
+                            r'\bcode\b[ \t]*(?:was|is|:|=)[ \t]*[`"\']?(?P<v>\d{4,8})(?![\w-])')
+
+def second_factor_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each code a sentence says of a second factor it names."
+    return [(*m.span('v'), 'prose-credential') for m in _SECOND_FACTOR.finditer(text)]
+
 # %% ../nbs/00e_positions.ipynb #b12af711
 def said_after(text: str) -> Iterator[int]:
     "Where each credential's word said in `text` ends, with the words that say it is (`is`, `:`, `lautet`)."
@@ -2218,7 +2235,7 @@ def line_doubts(text: str) -> list[Found]:
     def value(v: str, named: bool) -> bool:
         # digits alone (a PIN), letters with digits or symbols, or words drawn at random; no name,
         # path, URL, reference or stand-in; a code's digits or groups on a line naming a lock
-        # (three words joined and a number, a passphrase's shape, name-like as it is: `monsoon-crystal-satin4`)
+        # (three words joined and a number, a passphrase's shape, name-like as it is: `monsoon-cr…-satin4`)
         shaped = (re.fullmatch(r'\d{4,12}', v) or diceware(v) or re.search(r'[A-Za-z]', v)
                   and re.search(r'\d|[^\w.-]', v) and not name_like(v)
                   or re.fullmatch(r'[A-Za-z]+(?:[-_.][A-Za-z]+){2,}[-_.]?\d{1,4}', v)) if named else (
@@ -2633,8 +2650,8 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
         c, extra = secret[0], len(cells) - len(header)
         cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
     if len(cells) != len(header): return []
-    naming = {'name', 'names', 'key', 'keys', 'variable', 'variables',
-              'var', 'vars', 'env', 'setting'}
+    naming = {'name', 'names', 'key', 'keys', 'variable', 'variables', 'var', 'vars', 'env', 'setting',
+              'type', 'kind'}
     # (no header says which: the first column names the row, as a two-column table's does)
     names = ([i for i, h in enumerate(header) if set(name_words(h)) & naming]
              or [i for i, h in enumerate(header) if h][:1])
@@ -2989,6 +3006,9 @@ _READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpass
     |vault[ \t]+login[ \t]+-(?!\S)
     |[^|;&\n]*?(?:--password-stdin|--passphrase-stdin|--passphrase-fd[ \t=]0|-passin[ \t]+stdin|[ \t]-S\b
     |--stdin\b|vncviewer[ \t]+-autopass\b))""", re.X)
+# (or an encoder, given a token that mixes cases and digits: a password hex- or base64-encoded for a
+# URL or a header, `printf '%s' 'Basil@6384Saddle' | xxd -p`)
+_ENCODES = re.compile(r'(?:xxd|base64|basenc|od|hexdump|openssl[ \t]+(?:base64|enc))(?![\w.-])')
 
 
 # %% ../nbs/00e_positions.ipynb #51c24dea
@@ -3011,7 +3031,8 @@ def piped_findings(text: str) -> list[Found]:
     out = []
     for m in _PIPED.finditer(text):
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
-        if _READS_STDIN.match(text, m.end()) and not placeholder(m[group]):
+        encoded = _ENCODES.match(text, m.end()) and len(m[group]) >= 8 and _three_kinds(m[group])
+        if (_READS_STDIN.match(text, m.end()) or encoded) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     # (or given it as a here-string, `<<< "…"`, where it reads a secret's field from its input:
     # `vault kv put path recovery_codes=@/dev/stdin <<< "…"`)
@@ -3524,6 +3545,7 @@ def position_findings(text: str) -> list[Found]:
                   code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),
                   opening_code_findings(text), named_lock_findings(text), lock_said_findings(text),
+                  second_factor_findings(text),
                   name_said_findings(text),
                   value_said_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),

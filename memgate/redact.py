@@ -16,7 +16,7 @@ from .rules import (active_rules, default_rules, findings, leftmost_longest, lin
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIRS, PUBLIC_WORDS,
                            SECRET_NAME_WORDS, Found,
-                           SECRET_WORDS,
+                           SECRET_WORDS, STAND_IN_FIRST,
                            char_kinds, column_name, element_name, said_name,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
@@ -26,7 +26,7 @@ from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, IN_A_VAU
                                credential_header, in_vault, position_findings, said_of_id, said_public,
                                secret_file,
                                store_output, to_line_rest, unquote, value_said_findings, within_defaults)
-from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate,
+from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate, public_der,
                                generated, pseudonym, spelt_hex, word_share, wordlike, wrapped_runs)
 
 # %% auto #0
@@ -36,10 +36,10 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
            'basic_stand_in', 'heading', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review',
            'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'pattern_regex', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
-           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
-           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
-           'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
+           'pattern_regex', 'public_encoded', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings',
+           'wrapped_pieces', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings',
+           'redact', 'read_forms', 'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -69,7 +69,7 @@ def spreads(value: str) -> bool:
     return ((len(v) >= SPREAD_MIN or mixed and len(v) >= SPREAD_MIN_MIXED or cased)
             and not v.isdigit() and not placeholder(v) and (diceware(v) or not plain_word(v))
             and v.lower() not in common_passwords()
-            # (a path's parts are names; base64's `/` cuts a generator's run, `…Gi/YNsGbwABpQIfe1Ty…`)
+            # (a path's parts are names; base64's `/` cuts a generator's run, `…Gi/YNsGbwABpQ…`)
             and not (re.fullmatch(r'[\w.-]*(?:/[\w.-]+)+/?', v) and not _GENERATED_PART.search(v)))
 
 _GENERATED_PART = re.compile(r'(?=[^/]*[a-z])(?=[^/]*[A-Z])(?=[^/]*\d)[A-Za-z0-9+=_-]{16,}')
@@ -437,7 +437,7 @@ _SAID_OF = re.compile(r'(?i)\b([a-z]+)[ \t]*(?:is|[:=])[ \t]*["\'\x60]?$')
 _DIGEST_WORD = re.compile(r'sha\d*|md5|hash|digest|checksum|commit')
 
 # (a `value` member's name is its structure's: Terraform's `"kms_key_id": { "value": "…" }`)
-# (its members over lines too, a state's outputs: `"state_lineage": {⏎ "sensitive": false, … "value": "…"`)
+# (its members over lines too, a state's outputs: `"state_lineage": {⏎ "sensitive": false, … "value":`)
 _OUTER_NAME = re.compile(r'["\']?([A-Za-z_][\w.-]*)["\']?[ \t]*[:=][ \t]*\{'
                          r'[^{}]{0,200}?["\']?value["\']?[ \t]*[:=][ \t]*["\']?$')
 _outer_name = lambda text, s, _e: (o := _OUTER_NAME.search(text, max(0, s - 300), s)) and o[1]
@@ -687,9 +687,9 @@ def code_value(text: str, s: int, e: int) -> bool:
     # names of a year are lower case, `table_2019`; two or three such words glued, four digits:
     # `OasisParsley1969`; or joined, the number among them: `Tortuga_171Cinder`)
     if re.fullmatch(r'[A-Z][a-z]{2,}[_-]?\d{2,4}|(?:[A-Z][a-z]{2,}){2,3}\d{4}', v): return False
-    # (or words joined whose cases change as no naming convention's do, a number last: a capital to
-    # start then lower case, `Rusty_saffron_2019`; lower case then capitals, `nectar.rusty.ATLAS1`)
-    if re.fullmatch(r'[A-Z][a-z]+(?:[_.-][a-z]+)+[_.-]?\d{1,4}|[a-z]+(?:[_.-][a-z]+)+[_.-][A-Z]{3,}\d{1,4}', v):
+    # (or words joined, their cases mixed as no naming convention's, a number last: `Rusty_saffron_2019`)
+    if re.fullmatch(r'[A-Z][a-z]+(?:[_.-][a-z]+)+[_.-]?\d{1,4}'
+                    r'|[a-z]+(?:[_.-][a-z]+)+[_.-][A-Z]{3,}\d{1,4}', v):
         return False
     if PERSON_MADE.fullmatch(v): return False
     # (nor does a name end in digits and a password's mark: `SaharaQamar668$`)
@@ -767,6 +767,17 @@ def pattern_regex(text: str, s: int, value: str) -> bool:
     pat = _PAT_BEFORE.search(text, max(0, s - 80), s)
     return bool(pat and name_words(pat[1])[-1:] == ['pat'] and re.search(r'[\\^$*+?()\[\]{}|]', value))
 
+# %% ../nbs/01_redact.ipynb #c84e16f1
+# base64 of what is public by its kind: a certificate, a public key (a TLS Secret's `tls.crt`)
+_PUBLIC_DECODED = re.compile(rb'\s*-----BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY'
+                             rb'|X509 CRL|CERTIFICATE REQUEST)-----')
+
+def public_encoded(value: str) -> bool:
+    "Whether `value` is base64 of a certificate or a public key."
+    try: raw = base64.b64decode(value + '=' * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError): return False
+    return bool(_PUBLIC_DECODED.match(raw) or public_der(raw))
+
 # %% ../nbs/01_redact.ipynb #a04343be
 def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     "Whether `text[s:e]`, taken by `kind`, is no value: code, a stand-in, an ARN's part, a digest."
@@ -777,7 +788,10 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # (a config file's directive holds no code: `stats auth admin:last_apelsin_161`)
     # (or words joined: a passphrase, `yarrow.pebble.zinc.beacon`)
     config = kind == 'config-credential' and (re.search(r'\d', value) or diceware(value))
-    stand_in = _stand_in(value) and not diceware(value)
+    # (or the name it is given says it stands in for one: `FAKE_USER_PASSWORD = "…"`)
+    named = _KEY_BEFORE.search(text, max(0, s - 80), s)
+    stand_in = (_stand_in(value) and not diceware(value)
+                or named and set(name_words(named[1])[:1]) & STAND_IN_FIRST)
     # (a name an assignment follows is its key: grep's `secrets.toml:8:admin_password = "…"`)
     key = text[s - 1:s] not in ('"', "'") and ASSIGNED.match(text, e)
     # (a table's credential column holds data, not code: `Gondola_2011$yd` is a password there; so
@@ -788,7 +802,7 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     data = phrase or config or argv or pair or kind == 'table-credential'
     code = code_value(text, s, e) and not data
     # (in prose, the password of an id is that id: `Пароль для vpc id: vpc-0f1b…`, if it has an id's
-    # digits or hex or a name's words, not drawn letters, `Credential for Apple ID: eldz-bubv-tesl-ymck`;
+    # digits or hex or a name's words, not drawn letters, `Credential for Apple ID: eldz-bubv-…`;
     # and a value cut short to show its shape, `sntryu_...`, stands for one)
     id_shaped = re.search(r'\d', value) or not re.search(r'[g-z]', value, re.I) or plain_word(value)
     said_id = kind.startswith('prose') and (said_of_id(text[max(0, s - 60):s]) and id_shaped
@@ -799,6 +813,7 @@ def _no_value(text: str, s: int, e: int, kind: str) -> bool:
     # (nor bytes that count up or repeat, a call's literal too: a test vector's key, RFC 4231's `0b0b…`)
     vector = counted_bytes(re.sub(r'^[\w.$]+\([ \t]*["\']?|["\')\s]+$', '', value))
     return bool(code or stand_in or key or said_id or cut or after or vector
+                or public_encoded(value)
                 or _ARN_OR_DIGEST.search(text[max(0, s - 200):s])
                 or (kind not in RULE_KINDS and placeholder(value)))
 
@@ -1021,7 +1036,7 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
     # (most commands name no credential's word at all: asked once, cheaply, before each word is)
     if not m or len(output) > 2000 or not SECRET_NAME_WORDS(command): return []
-    # (lines of `NAME=value` are an env file's, each value its name's: `doppler secrets download --format env`)
+    # (lines of `NAME=value` are an env file's, each value its name's: `doppler secrets download`)
     if re.match(r'[A-Za-z_][\w.]*=[^=\s]', m[1]): return []
     # (a stand-in given to a name is the name's value, as the name is: `-e KEY=[REDACTED:password]`;
     # one the command reads stays, `echo [REDACTED:password] | base64 -d` prints a credential)
@@ -1080,8 +1095,10 @@ def printed_secrets(command: str, # a record's text that ran a command
     printed = output[at:]
     found = (printed_secret_file(command, printed) or generator_output(command, printed)
              or fetched_secret(command, printed) or store_output(command, printed))
-    # (a vault's ciphertext printed after a secret file is the vault's: `cat .vault_pass; head vault.yml`)
-    return [(s + at, e + at, kind) for s, e, kind in found if not in_vault(printed, s)]
+    # (a vault's ciphertext printed after a secret file is the vault's: `cat .vault_pass; head vault.yml`;
+    # a certificate in a store is public)
+    return [(s + at, e + at, kind) for s, e, kind in found
+            if not in_vault(printed, s) and not public_encoded(printed[s:e])]
 
 # %% ../nbs/01_redact.ipynb #03396727
 # a terminal pasted into a message: a prompt's command line (`$ …`, `user@host:~$ …`, `PS C:\> …`),

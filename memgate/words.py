@@ -12,11 +12,11 @@ from functools import lru_cache
 # %% auto #0
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
-           'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE', 'PERSON_MADE',
-           'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word', 'secret_name',
-           'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word',
-           'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name', 'listing_id',
-           'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
+           'STAND_IN_FIRST', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE',
+           'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word',
+           'secret_name', 'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like',
+           'plain_word', 'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name',
+           'listing_id', 'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -183,6 +183,10 @@ def _random_name(name: str) -> bool:
 _PATTERN_OF = frozenset('''url re regex rx glob file path name line word search match ignore exclude include
     date time fmt format str string log route query filter key text token'''.split())
 
+# %% ../nbs/00d_words.ipynb #c162ff1a
+# the first words of a name that say its value stands in for one (`FAKE_USER_PASSWORD`)
+STAND_IN_FIRST = frozenset('fake dummy mock example sample'.split())
+
 # %% ../nbs/00d_words.ipynb #1ee0f0dc
 def secret_name(name: str,
                 alone: bool = False, # an `AMBIGUOUS` word alone names one too (`--auth`, `--pass`)
@@ -194,7 +198,8 @@ def secret_name(name: str,
     while len(words) > 2 and words[-2:] in (['b', '64'], ['base', '64']): words = words[:-2]
     while len(words) > 1 and words[-1] in ('hex', 'pem', 'der', 'encoded', 'b64'):
         words = words[:-1]
-    if _random_name(name): return False
+    # (a name that says its value stands in for one names none: `FAKE_USER_PASSWORD`, `dummy_token`)
+    if _random_name(name) or set(words[:1]) & STAND_IN_FIRST: return False
     # a code that opens something is a secret
     # (`alarm_installer_code`, `door-code`, `recovery codes`)
     if (len(words) > 1 and words[-1] in ('code', 'codes', 'combo', 'combination')
@@ -556,7 +561,7 @@ _VALUE_ATTR = re.compile(r'''<[\w:.-]+[^<>\n]*?[ \t](?:name|key)=["'](?P<n>[^"'<
                          r'''[^<>\n]*?[ \t]value=["']$''')
 
 def element_name(text: str, s: int, e: int) -> str:
-    "The name an element's attribute gives its text or its `value` at `text[s:e]` (`<string name=…>`), or ''."
+    "The name an element gives its text or `value` at `text[s:e]` (`<string name=…>`), or ''."
     if a := _VALUE_ATTR.search(text, text.rfind('\n', 0, s) + 1, s): return a['n']
     if text[e:e + 2] != '</': return ''
     if k := _PLIST_KEY.search(text, max(0, s - 200), s): return k[1]

@@ -625,6 +625,15 @@ SECRETS = [   # (text, the value)
     # (round 65: what a password was changed to, or now is, a few words after its word; one token a person made)
     ('> Yara: Hasło do routera zmieniłem na monsoon-crystal-satin4.', 'monsoon-crystal-satin4'),
     ('> Bram: Пароль від адмінки тепер GingerCinder3868#.', 'GingerCinder3868#'),
+    # (round 66: a token a person made, printed into an encoder; a review's table of findings, its `type` naming
+    # the row; a generator's mix that a stop starts; a code said of a second factor named first)
+    ("printf '%s' 'Basil@6384Saddle' | xxd -p", 'Basil@6384Saddle'),
+    ('| location | type | value |\n|---|---|---|\n'
+     '| `infra/prod.auto.tfvars:23` | Django SECRET_KEY | `ejp8oem9x83wcifgz^nzcb^0yhn48(^vgag2*a*&r4^n==%_7v` |\n',
+     'ejp8oem9x83wcifgz^nzcb^0yhn48(^vgag2*a*&r4^n==%_7v'),
+    ('Also the DATABASE_URL on the worker uses password .O-V0oYHreg_vBvlE., and the API logs show failures',
+     '.O-V0oYHreg_vBvlE'),
+    ("it's asking me for 2fa on the registrar, code was 568310 — did that go through?", '568310'),
 ]
 
 LOOK_ALIKES = [
@@ -650,6 +659,15 @@ LOOK_ALIKES = [
     '"state_lineage": {\n    "sensitive": false,\n    "type": "string",\n'
     '    "value": "cc8a72ba-3806-4ea0-9f28-0fe7e45bd72c"',
     'the password policy changed to require 12 characters; the password field is Required.',
+    # (round 66: a table's location cell is no value of the name in the next cell; fixtures a name or a run
+    # says are fake; Supabase's publishable key; a certificate in a Secret; exit and status codes)
+    '| location | type | value |\n|---|---|---|\n| `infra/prod.auto.tfvars:23` | commit sha | `3f9a2c1e8b7d6a5f4e3d` |',
+    'FAKE_USER_PASSWORD = "correct-horse-battery-staple-TEST-airkid33"\nFAKE_API_TOKEN = "test_fake_token_000000000"',
+    'monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIATESTTESTTESTTEST")',
+    '  key: "sb_publishable_ocfLR5bwdk2TPGNsp-ALGcoulw5mrmc",',
+    'kind: Secret\ntype: kubernetes.io/tls\ndata:\n  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUZiekNDQTFl'
+    'Z0F3SUJBZ0lVRmZPM3Z3WkdJU2tqZjB1U0lQZ2VFYTBzTGUwd0RRWUpLb1pJaHZjTkFRRUwKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n',
+    'the job failed, exit code was 1234; HTTP status code is 2000; echo v1.2.3 | od -c; echo "hello world" | base64',
     'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
