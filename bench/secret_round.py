@@ -9,7 +9,8 @@ not read memgate's rules. What a run sends is every chunk's text (`chunk_project
 
 A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
 the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). Of a URL
-with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`) only the password counts; of a
+with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`,
+an Oracle Easy Connect string's `user/pass@//host:1521/SVC`) only the password counts; of a
 connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
 `AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
 webhook's token); of a JSON web token, signed or encrypted, all but its header (alike in every token). Host, port,
@@ -47,6 +48,8 @@ URL = re.compile(r'^[a-z][a-z0-9+.-]*://[^/\s?#]+(/[^?\s#]*)?', re.I)
 HTPASSWD = re.compile(r'^[\w.@-]+:\{[A-Z0-9-]+\}(.+)$')
 # (nor is a Go driver's DSN's user, protocol and host: `user:pass@tcp(host:3306)/db?…`, no scheme before it)
 GO_DSN = re.compile(r'^[^:@\s/]+:([^@\s]+)@(?:tcp|tcp6|udp|unix)\(')
+# (nor an Oracle Easy Connect string's user, host, port and service: `user/pass@//host:1521/SERVICE`)
+EZCONNECT = re.compile(r'^[\w.$#-]+/([^@\s/]+)@(?://)?[\w.-]+(?::\d+)?/')
 
 # (a JSON web token's header, `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`, is alike in every token: its secret is the rest;
 # so is an encrypted one's, five parts, its key's part empty where the key is shared: NextAuth's
@@ -61,7 +64,8 @@ def secret_parts(value: str) -> list[str]:
     if m := JWT.match(value): return [m[1].lstrip('.')]
     # (a PuTTY key file's public lines are its public key: its private lines are the secret)
     if m := PUTTY.match(value): return [m[1]]
-    if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value): return [m[1]]
+    if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value) or EZCONNECT.match(value):
+        return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)
     # (a field's name is its last word: `SharedAccessSignature sr=` is the resource's, not a signature)

@@ -2635,6 +2635,10 @@ def credential_header(header: str) -> bool:
     return (secret_name(header, True) or header.lower().strip() in _HEADER_WORDS
             or any(w in _HEADER_WORDS for w in words))
 
+# %% ../nbs/00e_positions.ipynb #20799825
+# the columns a table names for its environments hold a value each: `| Variable | staging | prod |`
+_ENVIRONMENTS = frozenset('staging stage prod production dev development test qa uat preview local live'.split())
+
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
     "The credentials of one table row."
@@ -2643,7 +2647,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # (`E]3n!VQu/Bv|M`)
     secret = [i for i, h in enumerate(header) if credential_header(h)]
     values = [i for i, h in enumerate(header)
-              if set(name_words(h)) & {'value', 'values', 'current'}]
+              if set(name_words(h)) & {'value', 'values', 'current'} or h in _ENVIRONMENTS]
     # (or its one column of values: `| \`CONVEX_DEPLOY_KEY\` | \`prod:…|2Jt…\` | prod |`)
     secret = secret if len(secret) == 1 else values
     if sep in '|,' and len(cells) > len(header) and len(secret) == 1:

@@ -634,6 +634,10 @@ SECRETS = [   # (text, the value)
     ('Also the DATABASE_URL on the worker uses password .O-V0oYHreg_vBvlE., and the API logs show failures',
      '.O-V0oYHreg_vBvlE'),
     ("it's asking me for 2fa on the registrar, code was 568310 — did that go through?", '568310'),
+    # (round 67: a table whose columns are its environments holds a value in each)
+    ('| Variable | staging | prod |\n|---|---|---|\n'
+     '| `RABBITMQ_ERLANG_COOKIE` | `EWBYNRAURAKTSPOOCSDE` | (from vault) |\n',
+     'EWBYNRAURAKTSPOOCSDE'),
 ]
 
 LOOK_ALIKES = [
@@ -668,6 +672,9 @@ LOOK_ALIKES = [
     'kind: Secret\ntype: kubernetes.io/tls\ndata:\n  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUZiekNDQTFl'
     'Z0F3SUJBZ0lVRmZPM3Z3WkdJU2tqZjB1U0lQZ2VFYTBzTGUwd0RRWUpLb1pJaHZjTkFRRUwKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\n',
     'the job failed, exit code was 1234; HTTP status code is 2000; echo v1.2.3 | od -c; echo "hello world" | base64',
+    # (round 67: a fixture's token that says so, a word apart from its run; an environment's settings)
+    'STRIPE_KEY = "sk_test_FAKE000000000000testfixture"\nSLACK = "xoxb-FAKE000000000000testfixture"',
+    '| Variable | staging | prod |\n|---|---|---|\n| `LOG_LEVEL` | debug | info |\n| `API_TOKEN_TTL` | 3600 | 7200 |\n',
     'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
