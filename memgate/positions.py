@@ -2654,10 +2654,10 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
         c, extra = secret[0], len(cells) - len(header)
         cells = cells[:c] + [(cells[c][0], cells[c + extra][1])] + cells[c + extra + 1:]
     if len(cells) != len(header): return []
-    naming = {'name', 'names', 'key', 'keys', 'variable', 'variables', 'var', 'vars', 'env', 'setting',
-              'type', 'kind'}
-    # (no header says which: the first column names the row, as a two-column table's does)
+    naming = {'name', 'names', 'key', 'keys', 'variable', 'variables', 'var', 'vars', 'env', 'setting'}
+    # (or its kind's, `| location | type | value |`; or the first column, as a two-column table's does)
     names = ([i for i, h in enumerate(header) if set(name_words(h)) & naming]
+             or [i for i, h in enumerate(header) if h in ('type', 'kind')]
              or [i for i, h in enumerate(header) if h][:1])
     # (no column says it holds values (`| Gerät | Benutzer | Zugang |`): the last, of a row named
     # for a credential, a cell shaped as one, a PIN's digits or a token's marks, no date's)
@@ -3013,6 +3013,10 @@ _READS_STDIN = re.compile(r"""(?:sudo[ \t]+)?(?:(?:kinit|passwd|chpasswd|smbpass
 # (or an encoder, given a token that mixes cases and digits: a password hex- or base64-encoded for a
 # URL or a header, `printf '%s' 'Basil@6384Saddle' | xxd -p`)
 _ENCODES = re.compile(r'(?:xxd|base64|basenc|od|hexdump|openssl[ \t]+(?:base64|enc))(?![\w.-])')
+# (not when it decodes: what it reads is then an encoding's, `echo eyJ0aGVt… | base64 -d`)
+_DECODES = re.compile(r'[^|;&\n]*?[ \t](?:-d|-D|--decode|-r|-revert)(?![\w-])')
+_encoded = lambda text, at, v: (_ENCODES.match(text, at) and len(v) >= 8 and _three_kinds(v)
+                                and not _DECODES.match(text, at))
 
 
 # %% ../nbs/00e_positions.ipynb #51c24dea
@@ -3035,7 +3039,7 @@ def piped_findings(text: str) -> list[Found]:
     out = []
     for m in _PIPED.finditer(text):
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
-        encoded = _ENCODES.match(text, m.end()) and len(m[group]) >= 8 and _three_kinds(m[group])
+        encoded = _encoded(text, m.end(), m[group])
         if (_READS_STDIN.match(text, m.end()) or encoded) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     # (or given it as a here-string, `<<< "…"`, where it reads a secret's field from its input:

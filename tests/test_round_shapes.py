@@ -674,6 +674,8 @@ LOOK_ALIKES = [
     'the job failed, exit code was 1234; HTTP status code is 2000; echo v1.2.3 | od -c; echo "hello world" | base64',
     # (round 67: a fixture's token that says so, a word apart from its run; an environment's settings)
     'STRIPE_KEY = "sk_test_FAKE000000000000testfixture"\nSLACK = "xoxb-FAKE000000000000testfixture"',
+    # (what a decoder reads is an encoding's, not a password to encode)
+    'echo eyJ0aGVtZSI6ICJsaWdodCIsICJsYW5nIjogImVuIiwgInYiOiAyfQ== | base64 -d',
     '| Variable | staging | prod |\n|---|---|---|\n| `LOG_LEVEL` | debug | info |\n| `API_TOKEN_TTL` | 3600 | 7200 |\n',
     'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
