@@ -2074,12 +2074,16 @@ def lock_said_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #0b25fc69
 # a code said of a second factor in its sentence, the factor named first (`it's asking me for 2fa on
-# the registrar, code was 568310`): a one-time code, a credential until it is used
+# the registrar, code was 568310`): a one-time code, a credential until it is used (its words' automaton
+# first: most texts name no factor, and the search is not linear)
 _SECOND_FACTOR = re.compile(r'(?i)\b(?:2fa|mfa|otp|totp|two[- ]factor|2-step|one[- ]time)\b[^\n.!?]{0,60}?'
                             r'\bcode\b[ \t]*(?:was|is|:|=)[ \t]*[`"\']?(?P<v>\d{4,8})(?![\w-])')
 
+_FACTOR_GATE = Gate(['2fa', 'mfa', 'otp', 'two-factor', 'two factor', '2-step', 'one-time', 'one time'])
+
 def second_factor_findings(text: str) -> list[Found]:
     "(start, end, kind) of each code a sentence says of a second factor it names."
+    if not _FACTOR_GATE(text): return []
     return [(*m.span('v'), 'prose-credential') for m in _SECOND_FACTOR.finditer(text)]
 
 # %% ../nbs/00e_positions.ipynb #b12af711
