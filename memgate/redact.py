@@ -718,7 +718,7 @@ _KEY_BEFORE = re.compile(r'''([A-Za-z_$@][\w.$@-]*)["'\]]?[ \t]*(?:=>|:=|[:=>])+
 _MESSAGE_REF = re.compile(r'\$\{\w+:?[?][^}]*\}|\$\{\w+\}')
 # a string's escaped line end where a line or the string ends (`c=d\r\n"`, `true\r\nAllow:`): a
 # backslash inside a value is its own (`'2232\r223223'`); and an element's closing tag at its end
-_ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*(?:[ \t]*:|$)))')
+_ESCAPED_END = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*(?:["\'`;,)\]]*$|[A-Za-z][\w-]*[ \t]*:|[A-Za-z]+$))')
 _ESCAPED_LAST = re.compile(r'(?:\\r)?\\n(?=(?:(?:\\r)?\\n)*["\'`;,)\]]*$)')
 _CLOSING = re.compile(r'</[A-Za-z][\w:.-]*>?$')
 _NEXT_FIELD = re.compile(r'[;,][ \t]*[A-Za-z][\w ]{0,30}=')

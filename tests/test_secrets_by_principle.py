@@ -49,6 +49,8 @@ PLACES = {
 @example('A=;A= 223223', 'env lookup default')
 # and a stop glued to more of a quoted token ended a passphrase said after a copula (`A.A.2`)
 @example('A.A.2;2232232', 'prose, Portuguese')
+# and a backslash and an `n` in it, then letters and digits, read as an escaped line end and a name
+@example('2232\\nA22322', 'dotenv line')
 def test_a_generated_password_is_taken_wherever_it_stands(value, place):
     text = PLACES[place](value)
     template = PLACES[place]('\x00')
