@@ -9,17 +9,17 @@ not read memgate's rules. What a run sends is every chunk's text (`chunk_project
 
 A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
 the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). Of a URL
-with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`,
-an Oracle Easy Connect string's `user/pass@//host:1521/SVC`) only the password counts; of a
-connection string, a cookie or a URL's query, the fields a credential's word names (`password=`, `Pwd=`,
-`AccountKey=`, `X-Amz-Signature=`, `token=`, `JSESSIONID=`); of a URL with neither, its last path segment (a
-webhook's token); of a JSON web token, signed or encrypted, all but its header (alike in every token). Host, port,
-user, path and database are not the secret: a redactor that takes the password and
-keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A window counts
-only outside the text of every other secret (a seed phrase's `glacier ` sent is its leak, not that of a
-passphrase sharing the word). A look-alike is taken when it stood whole (no letter or digit glued to it) in the
-sessions' text and no longer does in what is sent. A leak is named when `memgate secrets`' report (all of it)
-shows its masked form.
+with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`, an Oracle Easy Connect string's
+`user/pass@//host:1521/SVC`) only the password counts; of a connection string, a cookie or a URL's query, the
+fields a credential's word names (`password=`, `Pwd=`, `AccountKey=`, `X-Amz-Signature=`, `token=`,
+`JSESSIONID=`); of a URL with neither, its last path segment that holds a digit or 12 characters, else its last (a
+webhook's token, not the route's word after it); of a JSON web token, signed or encrypted, all but its header
+(alike in every token). Host, port, user, path and database are not the secret: a redactor that takes the password
+and keeps the host has kept nothing; nor are an htpasswd line's user and scheme (`ops:{PLAIN}…`). A window counts
+only outside the text of every other secret (a seed phrase's `glacier ` sent is its leak, not that of a passphrase
+sharing the word). A look-alike is taken when it stood whole (no letter or digit glued to it) in the sessions'
+text and no longer does in what is sent. A leak is named when `memgate secrets`' report (all of it) shows its
+masked form.
 """
 import argparse, json, re, sys
 from collections import Counter
@@ -71,7 +71,11 @@ def secret_parts(value: str) -> list[str]:
     # (a field's name is its last word: `SharedAccessSignature sr=` is the resource's, not a signature)
     names = [(k.split()[-1] if k.split() else k, v) for k, v in fields]
     if creds := [v for k, v in names if CREDENTIAL_WORD.search(k) and not NAME_FIELD.search(k)]: return creds
-    if (m := URL.match(value)) and not fields and m[1]: return [m[1].rstrip('/').rsplit('/', 1)[-1]]
+    if (m := URL.match(value)) and not fields and m[1]:
+        # (its last segment with a digit or of a token's length: `/ingest/<token>/events`' route word is none)
+        segments = m[1].strip('/').split('/')
+        token = lambda g: re.search(r'\d', g) or len(g) >= 12
+        return [next((g for g in reversed(segments) if token(g)), segments[-1])]
     return [value]
 
 def windows(value: str) -> list[str]:

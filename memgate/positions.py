@@ -15,7 +15,7 @@ from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, 
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
                            char_kinds, column_name, dictionary, kind_changes, last_word, member_name, merged, name_like,
-                           name_words,
+                           name_words, values_header,
                            placeholder,
                            plain_word, plain_words, secret_name, skeleton)
 
@@ -38,7 +38,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
            'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts',
            'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'table_findings', 'argv_findings', 'argv_script',
+           'code_list_findings', 'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script',
            'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
            'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
            'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
@@ -2595,7 +2595,7 @@ def code_list_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #dc884dd8
 _ANY_TABLE = re.compile(r'(?m)\|[ \t]*:?-{3,}|-{3,}\+-{3,}|\+-{3,}\+'
-                        r'|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] )?[ \t]*"?[\w. -]+"?(?:,"?[\w. -]+"?)+[ \t]*$'
+                        r'|^(?:[ \t]*\d+(?:→|\t)|\[[A-Za-z]+\] |[ \t]*[+-])?[ \t]*"?[\w. -]+"?(?:,"?[\w. -]+"?)+[ \t]*$'
                         r'|^(?:\[[A-Za-z]+\] )?[ \t]*[\w.-]+(?:(?: {2,}|\t+)[\w.-]+){2,}[ \t]*$'
                         r'|^[ \t]*-{3,}(?:(?: {2,}|\t+)-{3,})+[ \t]*$')
 # a header of names aligned by runs of spaces or tabs (a CLI's listing, `column -t`'s output); of two
@@ -2639,10 +2639,6 @@ def credential_header(header: str) -> bool:
     return (secret_name(header, True) or header.lower().strip() in _HEADER_WORDS
             or any(w in _HEADER_WORDS for w in words))
 
-# %% ../nbs/00e_positions.ipynb #20799825
-# the columns a table names for its environments hold a value each: `| Variable | staging | prod |`
-_ENVIRONMENTS = frozenset('staging stage prod production dev development test qa uat preview local live'.split())
-
 # %% ../nbs/00e_positions.ipynb #91e46a63
 def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found]:
     "The credentials of one table row."
@@ -2650,8 +2646,7 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
     # a row with more cells than its header: a `|` inside the one credential's cell
     # (`E]3n!VQu/Bv|M`)
     secret = [i for i, h in enumerate(header) if credential_header(h)]
-    values = [i for i, h in enumerate(header)
-              if set(name_words(h)) & {'value', 'values', 'current'} or h in _ENVIRONMENTS]
+    values = [i for i, h in enumerate(header) if values_header(h)]
     # (or its one column of values: `| \`CONVEX_DEPLOY_KEY\` | \`prod:…|2Jt…\` | prod |`)
     secret = secret if len(secret) == 1 else values
     if sep in '|,' and len(cells) > len(header) and len(secret) == 1:
@@ -2685,22 +2680,35 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
             out.append((s + at, e + at, 'table-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #8d35e086
+# a patch's added and removed lines are its file's, under a mark: `+name,role,password`
+_IN_A_PATCH = re.compile(r'(?m)^[ \t]*(?:@@ |\*\*\* (?:Begin Patch|Update File|Add File)|\+\+\+ |diff --git )')
+
+def bare_lines(text: str) -> list[str]:
+    "`text`'s lines, their marks blanked: a viewer's line number, a record's (`[ToolResult] `), a patch's `+`."
+    patch = _IN_A_PATCH.search(text)
+    out = []
+    for line in text.split('\n'):
+        line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), line)
+        line = re.sub(r'^\[[A-Za-z]+\] ', lambda m: ' ' * len(m[0]), line)
+        # (a tool's input indented as rendered: `  +system,owner,secret`)
+        out.append(re.sub(r'^([ \t]*)[+-](?![+-])', r'\1 ', line) if patch else line)
+    return out
+
+
 # %% ../nbs/00e_positions.ipynb #0e5afa4f
 def table_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential in a table."
     # most texts hold no table: a markdown table's rule or a CSV header's line, looked for once
     if not _ANY_TABLE.search(text): return []
-    out, lines, at = [], text.split('\n'), 0
+    out, lines, at = [], bare_lines(text), 0
     starts = []
     for line in lines:
         starts.append(at)
         at += len(line) + 1
     i = 0
     while i < len(lines) - 1:
-        line = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i])
-        nxt = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[i + 1])
-        # (a rendered record's mark before its first line: `[ToolResult] name,role,password`)
-        line = re.sub(r'^\[[A-Za-z]+\] ', lambda m: ' ' * len(m[0]), line)
+        line, nxt = lines[i], lines[i + 1]
         md = '|' in line and _TABLE_SEP.match(nxt)
         # (its cells quoted or not: a password manager's export quotes each)
         csv = (not md and line.count(',') >= 1
@@ -2718,7 +2726,7 @@ def table_findings(text: str) -> list[Found]:
             continue
         j = i + (2 if md else 1)
         while j < len(lines):
-            row = LINE_NUMBER.sub(lambda m: ' ' * len(m[0]), lines[j])
+            row = lines[j]
             # (a CSV row may hold one more comma, in its credential's cell: `prcc>J@oow2lQMuE,C`)
             n = len(_cells(row, sep)) if not md else 0
             if md and '|' not in row or gap and n != len(header) or csv and n < len(header): break

@@ -17,7 +17,7 @@ from .rules import (active_rules, default_rules, findings, leftmost_longest, lin
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIRS, PUBLIC_WORDS,
                            SECRET_NAME_WORDS, Found,
                            SECRET_WORDS, STAND_IN_FIRST,
-                           char_kinds, column_name, element_name, said_name,
+                           char_kinds, column_name, element_name, said_name, values_header,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word, plain_words, row_name, secret_name, value_name)
@@ -388,7 +388,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     # (a column of values, `Value`, `Data`, holds what its row's name says; a CSV's id column, ids)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
     if ruled and (header := column_name(text, s, e)) and not (
-            credential_header(header) or set(name_words(header)) & {'value', 'values', 'data', 'current'}
+            credential_header(header) or values_header(header)
     ) or id_cell(text, s):
         return IN_A_COLUMN
     if re.match(r'=[^=\s]', text[e:e + 2]) and _PAIR_NAME_START.search(text, max(0, s - 60), s):

@@ -13,10 +13,11 @@ from functools import lru_cache
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
            'STAND_IN_FIRST', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE',
-           'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'dictionary', 'common_passwords', 'name_words', 'last_word',
-           'secret_name', 'names_store', 'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like',
-           'plain_word', 'machine_made', 'plain_words', 'diceware', 'table_row', 'column_name', 'value_name',
-           'listing_id', 'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
+           'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'ENVIRONMENTS', 'dictionary', 'common_passwords',
+           'name_words', 'last_word', 'unencoded_words', 'secret_name', 'names_store', 'names_key_id', 'folded',
+           'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware',
+           'table_row', 'values_header', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name',
+           'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -91,7 +92,7 @@ GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass'
 NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostname port path paths file files dir
     directory name names ttl timeout expiry expires expiration enabled enable disabled required type types kind mode
     method provider domain length len size count max min version header field fields policy format algorithm alg algo
-    scheme strategy level hash hashed digest fingerprint hint prompt label env var regex pattern location region user
+    scheme strategy level hash hashed digest fingerprint fpr thumbprint hint prompt label env var regex pattern location region user
     username login email owner issuer audience scope scopes rotation reset changed updated at rules manager service
     server client arn ref prefix suffix store ring board map code cmd command script help text message msg error
     errors validator validation strength complexity rule template example sample placeholder description desc title
@@ -151,7 +152,12 @@ def _glued(w: str) -> bool:
     # (`password` and its kin end no other word: glued to any prefix, `administratorpassword`)
     long_words = ('password', 'passwd', 'passphrase')
     if w.endswith(long_words) and w not in long_words: return True
-    return w not in dictionary() and any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
+    if w in dictionary(): return False
+    # (a password's short word after a thing's name that is no word, an acronym's or a service's:
+    # `ipmipass`, `smtppw`; `renderpass` is a render's pass)
+    short = next((g for g in ('pass', 'pwd', 'pw') if w.endswith(g) and len(w) > len(g)), None)
+    if short and w[:-len(short)] not in dictionary(): return True
+    return any(w.endswith(g) and 0 < len(w) - len(g) <= 3 for g in GLUED)
 
 # %% ../nbs/00d_words.ipynb #db859f89
 # `key` names a credential only after one of these (`API_KEY`, `signingKey`), or alone in capitals
@@ -187,17 +193,21 @@ _PATTERN_OF = frozenset('''url re regex rx glob file path name line word search 
 # the first words of a name that say its value stands in for one (`FAKE_USER_PASSWORD`)
 STAND_IN_FIRST = frozenset('fake dummy mock example sample'.split())
 
+# %% ../nbs/00d_words.ipynb #9b29928a
+def unencoded_words(name: str) -> list[str]:
+    "The words of `name`, an encoding's last words aside: `SIGNING_KEY_HEX` gives `signing`, `key`."
+    words = name_words(name)
+    while len(words) > 2 and words[-2:] in (['b', '64'], ['base', '64']): words = words[:-2]
+    while len(words) > 1 and words[-1] in ('hex', 'pem', 'der', 'encoded', 'b64'):
+        words = words[:-1]
+    return words
+
 # %% ../nbs/00d_words.ipynb #1ee0f0dc
 def secret_name(name: str,
                 alone: bool = False, # an `AMBIGUOUS` word alone names one too (`--auth`, `--pass`)
                ) -> bool:
     "Whether a key, variable or flag named `name` holds a credential."
-    words = name_words(name)
-    # (an encoding's word after a name says how it is written, not what: `jwt_header_b64`,
-    # `PRIVATE_KEY_BASE64`, `SIGNING_KEY_HEX`)
-    while len(words) > 2 and words[-2:] in (['b', '64'], ['base', '64']): words = words[:-2]
-    while len(words) > 1 and words[-1] in ('hex', 'pem', 'der', 'encoded', 'b64'):
-        words = words[:-1]
+    words = unencoded_words(name)
     # (a name that says its value stands in for one names none: `FAKE_USER_PASSWORD`, `dummy_token`)
     if _random_name(name) or set(words[:1]) & STAND_IN_FIRST: return False
     # a code that opens something is a secret
@@ -460,6 +470,16 @@ def table_row(text: str, s: int, e: int) -> tuple[list[str], list[str], str]:
         top = ups[k - 1] if k else top
     return cells, gap.split(top.strip(' \t|')) if top else [], top
 
+
+# %% ../nbs/00d_words.ipynb #e23a1839
+# the columns a table names for its environments hold a value each: `| Variable | staging | prod |`
+ENVIRONMENTS = frozenset('staging stage prod production dev development test qa uat preview local live'.split())
+
+def values_header(header: str  # a table's column header
+                  ) -> bool:
+    "Whether a column's header says its cells hold values: `Value`, `Data`, `Current`, an environment."
+    words = set(name_words(header))
+    return bool(words & {'value', 'values', 'data', 'current'}) or header.strip().lower() in ENVIRONMENTS
 
 # %% ../nbs/00d_words.ipynb #d72ae15a
 def column_name(text: str, s: int, e: int) -> str:

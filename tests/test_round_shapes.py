@@ -638,6 +638,15 @@ SECRETS = [   # (text, the value)
     ('| Variable | staging | prod |\n|---|---|---|\n'
      '| `RABBITMQ_ERLANG_COOKIE` | `EWBYNRAURAKTSPOOCSDE` | (from vault) |\n',
      'EWBYNRAURAKTSPOOCSDE'),
+    # (round 67, again: a random run in an environment's column is no id of a column's; a CSV a patch adds, its
+    # lines marked `+` and indented as a tool's input is rendered; a password's short word glued after a
+    # thing's name that is no word)
+    ('| Variable | staging | prod |\n|---|---|---|\n'
+     '| `AUTHORIZATION` | `zHv1B0s3RjFE6a9Kt20Uprp05xPqZ5TmKscA3G19voaGDjaWrwadQGHGb1f` | (from vault) |\n',
+     'zHv1B0s3RjFE6a9Kt20Uprp05xPqZ5TmKscA3G19voaGDjaWrwadQGHGb1f'),
+    ('[Assistant] Tool: apply_patch\n  *** Begin Patch\n  *** Add File: ops/inventory.csv\n'
+     '  +system,owner,secret,rotated\n  +pin,mkowalski,7006,2025-03-17\n  *** End Patch', '7006'),
+    ('        public const string Ipmipass = @"s.GmiGE7Oete";', 's.GmiGE7Oete'),
 ]
 
 LOOK_ALIKES = [
@@ -678,6 +687,12 @@ LOOK_ALIKES = [
     'echo eyJ0aGVtZSI6ICJsaWdodCIsICJsYW5nIjogImVuIiwgInYiOiAyfQ== | base64 -d',
     '| Variable | staging | prod |\n|---|---|---|\n| `LOG_LEVEL` | debug | info |\n| `API_TOKEN_TTL` | 3600 | 7200 |\n',
     'config/local.toml:118:AUTHORIZED_KEY=AAAAB3NzaC1yc2EAAAADAQABAAABgQxn8+j2jMPl5jG6G8WSMM6V6G9bpcadLQZxHZVsKcck2VBn',
+    # (round 67, again: a key's fingerprint by gpg's own short word; a public key as an env lookup's default)
+    'pub const GPG_SIGNING_KEY_FPR: &str = "0CE8C189C8403327360D61C3CB0A70EF2925FC3D";\n'
+    '  gpg_signing_key_fpr: "F362F867EB61AC939F2F699D8798185A2AA790A3"',
+    "const wgServerPublicKey = process.env.WG_SERVER_PUBLIC_KEY || 'm07oTknesZidQCUfLbmsXYcF7ui21vlDo1lqnm04rNY=';",
+    # (a pass that renders, a word's; a table's plain rows under its environments)
+    'renderpass = "ShadowPass2"\n+system,owner,secret\n',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
