@@ -93,8 +93,8 @@ NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostn
     directory name names ttl timeout expiry expires expiration enabled enable disabled required type types kind mode
     method provider domain length len size count max min version header field fields policy format algorithm alg algo
     scheme strategy level hash hashed digest fingerprint fpr thumbprint hint prompt label env var regex pattern location
-    region user username login email owner issuer audience scope scopes rotation reset changed updated at rules manager service
-    server client arn ref prefix suffix store ring board map code cmd command script help text message msg error
+    region user username login email owner issuer audience scope scopes rotation reset changed updated at rules manager
+    service server client arn ref prefix suffix store ring board map code cmd command script help text message msg error
     errors validator validation strength complexity rule template example sample placeholder description desc title
     lifetime age window limit retries attempts interval delay duration seconds ms expired valid invalid check verify
     verified generator factory class module config configuration settings options handler storage backend bucket stdin
