@@ -10,7 +10,8 @@ not read memgate's rules. What a run sends is every chunk's text (`chunk_project
 A secret leaks when any window of 8 of its characters (all of it, if shorter) stands in what is sent and not in
 the corpus's own text with every secret taken out (a window the surroundings also hold tells nothing). Of a URL
 with a password (`scheme://user:pass@host/…`, `jdbc:oracle:thin:user/pass@…`, an Oracle Easy Connect string's
-`user/pass@//host:1521/SVC`) only the password counts; of a connection string, a cookie or a URL's query, the
+`user/pass@//host:1521/SVC`) only the password counts, and of one whose userinfo is a token alone (a Sentry DSN's
+key), the token; of a connection string, a cookie or a URL's query, the
 fields a credential's word names (`password=`, `Pwd=`, `AccountKey=`, `X-Amz-Signature=`, `token=`,
 `JSESSIONID=`); of a URL with neither, its last path segment that holds a digit or 12 characters, else its last (a
 webhook's token, not the route's word after it); of a JSON web token, signed or encrypted, all but its header
@@ -37,6 +38,8 @@ def sent_text(folder: Path, redact: bool = True) -> str:
 # (a userinfo holds no `?`: an `@` in a query's password is no userinfo's end,
 # `jdbc:postgresql://host:5432/db?user=u&password=+P@lg…`)
 USERINFO = re.compile(r'^[a-z][a-z0-9+.:-]*?(?://[^/\s:@]*:|:[^/\s:@]+/)([^@\s?]+)@', re.I)
+# (or a token that is all of its userinfo: a Sentry DSN's key, `https://<32 hex>@o1.ingest.sentry.io/7`)
+TOKEN_USERINFO = re.compile(r'^[a-z][a-z0-9+.-]*://([A-Za-z0-9_-]{16,})@', re.I)
 FIELD = re.compile(r'(?:^|[;\s?&])([A-Za-z_ -]+)=([^;\s&]+)')
 # (`sig` and `signature`, not `SignedHeaders`: a signed URL's list of the headers it signed is no credential;
 # `appid`, OpenWeatherMap's key, is the query's credential)
@@ -64,7 +67,8 @@ def secret_parts(value: str) -> list[str]:
     if m := JWT.match(value): return [m[1].lstrip('.')]
     # (a PuTTY key file's public lines are its public key: its private lines are the secret)
     if m := PUTTY.match(value): return [m[1]]
-    if m := USERINFO.match(value) or GO_DSN.match(value) or HTPASSWD.match(value) or EZCONNECT.match(value):
+    if m := (USERINFO.match(value) or TOKEN_USERINFO.match(value) or GO_DSN.match(value)
+             or HTPASSWD.match(value) or EZCONNECT.match(value)):
         return [m[1]]
     fields = FIELD.findall(value)
     # (a field that names the key, `SharedAccessKeyName=RootManageSharedAccessKey`, holds its name, not it)

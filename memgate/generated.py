@@ -251,19 +251,21 @@ def candidates(text: str, harmless=lambda token: False):
             if generated(p): yield at, at + len(p)
             at += len(p) + 1
 
-# %% ../nbs/00f_generated.ipynb #b9d40001
+# %% ../nbs/00f_generated.ipynb #63cc0b54
 # what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths', names' and versions')
 PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
 _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
 # what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
-# `$$`, an email, a URL
+# `$$`, an email, a URL; a list of tags, each its own value (a DKIM record's `k=rsa;p=MIGf…`)
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
-                         r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*=')
+                         r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*='
+                         r'|(?<![A-Za-z0-9])[a-z][a-z0-9_.-]*=[^;=]*;[ \t]*[a-z][a-z0-9_.-]*=')
 _NAMED = re.compile(r'^[A-Za-z_][\w.-]*[:=]')
 # grep's and ripgrep's `file:line:` before a matched line's text (`.env.example:43:KEY=…`)
 _GREP_PREFIX = re.compile(r'^[\w./-]*\.[\w-]{1,12}:\d+:')
 _EDI_SEGMENT = re.compile(r'(?:[A-Z]{3}\+|[A-Z]{2,3}\*)[A-Z0-9]')
 
+# %% ../nbs/00f_generated.ipynb #b9d40001
 def password_like(body: str) -> bool:
     "Whether `body`, a word with two password symbols, looks generated."
     parts = [p for p in re.split(r'[^A-Za-z0-9]+', body) if p]

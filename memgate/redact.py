@@ -115,7 +115,10 @@ class KnownSecrets:
             auto = ahocorasick.Automaton()
             for v, kind in self.values.items():
                 for form in written_forms(v): auto.add_word(form, (form, kind, 0))
-                if len(v) >= 2 * HALF + 4 and generated(v):
+                # (a `user:password` pair whose password is known too: its head is the user's, an API
+                # key's id, no half of a secret; the password has edges of its own)
+                pair = ':' in v and v.split(':', 1)[1] in self.values
+                if len(v) >= 2 * HALF + 4 and generated(v) and not pair:
                     # (a JSON web token's first half is its header, alike in every token)
                     for edge, side in ((v[:HALF], 1), (v[-HALF:], -1))[v.startswith('eyJ'):]:
                         # an edge that reads as a word or a name (`northmol` of a host) is no half
@@ -941,6 +944,8 @@ _LOGIN_LAST = re.compile(r'(?m)^[ \t]*(?:\d+→)?\[?[\w.-]+\]?(?::\d+)?[ \t]+[\w
 _ASSIGNMENT_LINE = re.compile(r'[A-Za-z_][\w.-]*[ \t]*=|[A-Za-z_][\w.-]*:[ \t]+\S')
 _PASSPHRASE_LINE = re.compile(r'[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)[ \t]*(?:\r?\n|$)')
 _LAST_LINE = re.compile(r'(?:^|\n)[ \t]*(?P<v>[^\s:=#/-][^\n:=]{7,120}?)\s*$')
+# (a line of words alone, and a number: a passphrase's shape, wherever the file stands among others)
+_WORDS_LINE = re.compile(r'(?m)^[ \t]*(?:\d+→)?(?P<v>[A-Za-z]+(?: [A-Za-z0-9]+){3,11})[ \t]*$')
 # what may close a command line after its last word: quotes, a bracket
 _CLOSES = re.compile(r'''["')\s]*''')
 
@@ -974,7 +979,10 @@ def printed_secret_file(command: str, output: str) -> list[Found]:
     if prints and named[-1] in secret and _CLOSES.fullmatch(rest(prints[-1])):
         if (last := _LAST_LINE.search(output)) and (*last.span('v'), 'password') not in found:
             found.append((*last.span('v'), 'password'))
-    return found
+    # (a secret file amid others, `cat prod.ini all.yml .vault_pass; head vault.yml`: its drawn words)
+    found += [(*m.span('v'), 'password') for m in _WORDS_LINE.finditer(output)
+              if diceware(m['v'].replace(' ', '-'))]
+    return sorted(set(found))
 
 
 # %% ../nbs/01_redact.ipynb #e2f00000

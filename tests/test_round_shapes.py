@@ -647,6 +647,10 @@ SECRETS = [   # (text, the value)
     ('[Assistant] Tool: apply_patch\n  *** Begin Patch\n  *** Add File: ops/inventory.csv\n'
      '  +system,owner,secret,rotated\n  +pin,mkowalski,7006,2025-03-17\n  *** End Patch', '7006'),
     ('        public const string Ipmipass = @"s.GmiGE7Oete";', 's.GmiGE7Oete'),
+    # (round 68: Asana's token and a PASERK key by their shapes; a secret file's passphrase printed amid others)
+    ('    "asana": {"pat": "2/4028954466871363/1933366392450477:540bdafa398d092f378db71354912601"},',
+     '2/4028954466871363/1933366392450477:540bdafa398d092f378db71354912601'),
+    ('PASETO_KEY=k4.local.trUNAlRneqblnfgB4Huj6JM0Ob2cUypVTcfUZJGZuXw', 'trUNAlRneqblnfgB4Huj6JM0Ob2cUypVTcfUZJGZuXw'),
 ]
 
 LOOK_ALIKES = [
@@ -693,6 +697,12 @@ LOOK_ALIKES = [
     "const wgServerPublicKey = process.env.WG_SERVER_PUBLIC_KEY || 'm07oTknesZidQCUfLbmsXYcF7ui21vlDo1lqnm04rNY=';",
     # (a pass that renders, a word's; a table's plain rows under its environments)
     'renderpass = "ShadowPass2"\n+system,owner,secret\n',
+    # (round 68: a DKIM record's tags, its public key; a WeChat AppID; a DID; an Airtable base's id)
+    '"v=DKIM1; k=rsa;p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDmRWqLryCM+nGSu21TiXqcsfpDzgUclF5DSCaNOEboPNBKO3UIbkw65F'
+    'DN9D7u+/eHVmTxWb/YsUE7lp6i9mJ+d/X+YgybdbCeKuw1nlo3/FvrnpkDf1ueEfIe3B1CDgmK3AYqY5uDtYWmaQz4HvUwF440W5f8X3GqbkmNZvA'
+    'NnoewV8agIDAQAB"',
+    '微信小程序 AppID wx5cc04a385552d2fa。\nleafline\ndid:plc:kkn4547nzliqb218jualzz98\n',
+    '    "airtable": {"base": "appbut2BEDACiVVyB", "table": "Containers"},',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
@@ -1318,3 +1328,11 @@ def test_words_joined_with_a_number_on_a_line_naming_a_credential_are_a_doubt():
     from memgate.positions import line_doubts
     text = 'Hasło do routera zmieniłem na monsoon-crystal-satin4.\nthe password_reset handler in auth-service-v2'
     assert [text[s:e] for s, e, _ in line_doubts(text)] == ['monsoon-crystal-satin4']
+
+def test_a_secret_files_passphrase_printed_amid_other_files_is_taken():
+    "Round 68: `cat prod.ini all.yml .vault_pass; head vault.yml` printed its passphrase mid-output, and it was sent."
+    from memgate.redact import printed_secrets
+    command = 'command: cat inventory/prod.ini group_vars/all.yml .vault_pass; head -2 group_vars/vault.yml'
+    output = ('ntp_servers: [0.pool.ntp.org, 1.pool.ntp.org]\nember cedar cobalt lantern 26\n'
+              '$ANSIBLE_VAULT;1.1;AES256\n7d2789eae0ff40dc59c6c07fabe921a541bf7110feed7c537997036d9f893e48a9a1968e70ae\n')
+    assert [output[s:e] for s, e, _ in printed_secrets(command, output)] == ['ember cedar cobalt lantern 26']

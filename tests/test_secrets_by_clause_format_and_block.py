@@ -140,6 +140,14 @@ def test_what_a_found_value_decodes_to_is_found_too():
                                                                          'mfhwV6pJJCBZ7Czcg89O': 'password'}
     assert found_values('{"data": "aGVsbG8gd29ybGQgYW5kIGZyaWVuZHM="}') == {}
 
+def test_a_found_pairs_user_is_no_half_of_a_secret():
+    "Round 68: Elastic's `encoded` (base64 of `id:api_key`) was found, and its head, the id's, took the key's id."
+    from memgate.redact import KnownSecrets, found_values, redact
+    out = ('{\n  "id": "MWh2WupZbM_cnjYC0h2m",\n  "name": "leafline-ingest",\n  "api_key": "daJ6souTmBuVRcHZPvLRAO",\n'
+           '  "encoded": "TVdoMld1cFpiTV9jbmpZQzBoMm06ZGFKNnNvdVRtQnVWUmNIWlB2TFJBTw=="\n}')
+    sent = redact(out, known=KnownSecrets(found_values(out)))
+    assert '"id": "MWh2WupZbM_cnjYC0h2m"' in sent and 'daJ6souTmBuVRcHZPvLRAO' not in sent
+
 def test_a_value_shaped_token_on_a_line_that_names_a_credential_is_a_doubt_the_review_names():
     "Nothing took it, so `memgate secrets --all` lists it: a token shaped like a value, beside a credential's word."
     from memgate.positions import ON_A_NAMED_LINE, line_doubts
