@@ -703,6 +703,8 @@ LOOK_ALIKES = [
     'NnoewV8agIDAQAB"',
     '微信小程序 AppID wx5cc04a385552d2fa。\nleafline\ndid:plc:kkn4547nzliqb218jualzz98\n',
     '    "airtable": {"base": "appbut2BEDACiVVyB", "table": "Containers"},',
+    # (a random run under a user's name is the user's id: Pushover's user key, a login's)
+    "curl -s -F user=uy22urx7m8n5tl607ozgbgppj1u5xj -F message='test alarm' https://api.pushover.net/1/messages.json",
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
