@@ -158,8 +158,10 @@ def generated(text: str) -> bool:
     # recovery code), a product's prefix of a group or two before them (Unity's `F3-3S8R-XJ5D-…`,
     # `ALPG-RC-V4CTU-UGB6R-…`): its groups were made together, so they are judged together
     groups = text.split('-')
-    made = next((groups[k:] for k in (0, 1, 2) if len(groups) - k >= 3
-                 and len(set(map(len, groups[k:]))) == 1 and len(groups[k]) >= 3 - k), None)
+    # (of about one length: Apple's `7EPTnz-LMZ7XF-tH1wD`, its last group one short)
+    made = next((groups[k:] for k in (0, 1, 2)
+                 if len(groups) - k >= 3 and len(groups[k]) >= 3 - k
+                 and max(map(len, groups[k:])) - min(map(len, groups[k:])) <= 1), None)
     if len(core) < MIN_GENERATED and made and _RUN.fullmatch(joined):
         core = joined if made is groups else ''.join(made)
     # standard base64's `+` and `/` too, when the whole is base64 of a key's length
@@ -219,7 +221,8 @@ _CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z
                         r'[A-Za-z0-9_+/=-]{12,}')
 
 # a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
-_NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=+')
+# (a patch's mark before the name is the line's, no part of a run: `+TWILIO_ACCOUNT_SID=…`)
+_NAME_EQ = re.compile(r'[+-]?[A-Za-z_][\w.-]*=+')
 
 def candidates(text: str, harmless=lambda token: False):
     "(start, end) of each generated-looking or `harmless` run of `text`."
@@ -260,7 +263,8 @@ _PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
                          r'|(?<![A-Za-z0-9])[a-z_][a-z0-9_.-]*=[^&=]*&[a-z_][a-z0-9_.-]*='
                          r'|(?<![A-Za-z0-9])[a-z][a-z0-9_.-]*=[^;=]*;[ \t]*[a-z][a-z0-9_.-]*=')
-_NAMED = re.compile(r'^[A-Za-z_][\w.-]*[:=]')
+# (a patch's mark before a name is the line's: `+SECRET_KEY=…`)
+_NAMED = re.compile(r'^[+-]?[A-Za-z_][\w.-]*[:=]')
 # grep's and ripgrep's `file:line:` before a matched line's text (`.env.example:43:KEY=…`)
 _GREP_PREFIX = re.compile(r'^[\w./-]*\.[\w-]{1,12}:\d+:')
 _EDI_SEGMENT = re.compile(r'(?:[A-Z]{3}\+|[A-Z]{2,3}\*)[A-Z0-9]')

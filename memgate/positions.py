@@ -6,7 +6,7 @@ Docs: https://memgate.github.io/memgate/positions.html.md"""
 
 # %% ../nbs/00e_positions.ipynb #f4a525f9
 from __future__ import annotations
-import base64, binascii, bisect, json, re
+import base64, binascii, bisect, json, re, shlex
 import re2
 from functools import lru_cache
 from typing import Iterator
@@ -39,13 +39,13 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts',
            'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
            'code_list_findings', 'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
-           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'in_vault',
-           'store_output', 'position_findings']
+           'exec_argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings',
+           'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings',
+           'repl_findings', 'piped_findings', 'encoded_literal_findings', 'written_literal_findings',
+           'section_key_findings', 'aligned_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
+           'store_findings', 'in_vault', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -946,7 +946,7 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
          r"c['’]est|(?:改成|改为|改為|设为|設為|换成|換成)了?|"
-         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|'
+         r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|will\s+be|'
          # (what it stays, and what it was changed to in Dutch: `reste …`, `veranderd in …`)
          r'reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)\s+(?:in|naar)|'
          r'это|—|->|→|は|是|为|為|는|은|là|adalah|'
@@ -992,7 +992,7 @@ def said_of_id(before: str,
     paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
     return bool(words) and words[-1] in of and not paired
 
-# %% ../nbs/00e_positions.ipynb #61f74e0b
+# %% ../nbs/00e_positions.ipynb #63e651a5
 # a note that says what follows is public: shipped to the browser, publishable, safe to share
 _PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|front[- ]?end'
                           r'|safe to (?:share|expose|ship|commit))\b')
@@ -1011,6 +1011,7 @@ _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
 _OWN_SECRET_WORDS = PRIVILEGED_WORDS | {'password', 'passwd', 'pwd', 'passphrase', 'credential',
                                         'credentials', 'signing', 'salt'}
 
+# %% ../nbs/00e_positions.ipynb #61f74e0b
 def said_public(text: str, s: int) -> bool:
     "Whether the note heading the value at `s`'s block says it is public (`# public`)."
     start = text.rfind('\n', 0, s) + 1
@@ -1022,12 +1023,15 @@ def said_public(text: str, s: int) -> bool:
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
     in_block = _BLOCK_LINE.match(text, start)
+    own = re.compile(r'[ \t]*([A-Za-z][\w.-]*)[ \t]').match(text, start)
     for _ in range(30):
         if start == 0: return False
         up = text.rfind('\n', 0, start - 1) + 1
         line = text[up:start - 1]
         if note := _NOTE_LINE.fullmatch(line):
             said = note['note']
+            # (the same directive commented out is an old value, no note: `# rocommunity public`)
+            if own and said.split()[:1] == [own[1]]: return False
             return bool(_PUBLIC_NOTE.search(said)) and not _NOT_PUBLIC_NOTE.search(said)
         if not (in_block and _BLOCK_LINE.match(line)): return False
         start = up
@@ -2682,10 +2686,11 @@ def _row_findings(line: str, at: int, header: list[str], sep: str) -> list[Found
 
 # %% ../nbs/00e_positions.ipynb #8d35e086
 # a patch's added and removed lines are its file's, under a mark: `+name,role,password`
-_IN_A_PATCH = re.compile(r'(?m)^[ \t]*(?:@@ |\*\*\* (?:Begin Patch|Update File|Add File)|\+\+\+ |diff --git )')
+_IN_A_PATCH = re.compile(r'(?m)^[ \t]*(?:@@ |\*\*\* (?:Begin Patch|Update File|Add File)'
+                         r'|\+\+\+ |diff --git )')
 
 def bare_lines(text: str) -> list[str]:
-    "`text`'s lines, their marks blanked: a viewer's line number, a record's (`[ToolResult] `), a patch's `+`."
+    "`text`'s lines, marks blanked: a viewer's line number, a record's (`[ToolResult] `), a patch's `+`."
     patch = _IN_A_PATCH.search(text)
     out = []
     for line in text.split('\n'):
@@ -2770,6 +2775,31 @@ def argv_script(line: str) -> str:
     "The script a JSON argv line runs (Codex's `[\"bash\", \"-lc\", \"…\"]`), else the line."
     if not (m := _ARGV_SCRIPT.search(line)): return line
     return _json_string(line, *m.span(1))[0]
+
+# %% ../nbs/00e_positions.ipynb #f5c2dd44
+# a command in exec form, an argv of quoted strings (compose's and a pod's `command:`, a Dockerfile's
+# `CMD [...]`): `["redis-server", "--requirepass", "…"]`
+_EXEC_ARGV = re.compile(r'\[[ \t]*"(?P<cmd>[\w./-]+)"(?:[ \t]*,[ \t]*"(?:[^"\\\n]|\\.)*")+[ \t]*\]')
+_EXEC_ARG = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+def exec_argv_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each credential an argv in exec form gives, read as its command line."
+    out = []
+    for m in _EXEC_ARGV.finditer(text) if '", "' in text or '","' in text else ():
+        # (a shell's script, `["bash", "-lc", "…"]`, is read as the script it is: `argv_findings`)
+        if re.fullmatch(r'(?:/\w+)*/?(?:ba|z|da)?sh', m['cmd']): continue
+        args = list(_EXEC_ARG.finditer(text, m.start(), m.end()))
+        line, spans = '', []
+        for a in args:
+            quoted = shlex.quote(a[1])
+            spans.append((len(line) + (quoted != a[1]), a.start(1)))
+            line += quoted + ' '
+        for s, e, kind in command_findings(line):
+            # (a value inside one argument, as the argv holds it)
+            at, start = max((p for p in spans if p[0] <= s), default=(0, 0))
+            if '\\' not in text[start:start + e - at]: out.append((start + s - at, start + e - at, kind))
+    return out
+
 
 # %% ../nbs/00e_positions.ipynb #5a9609c3
 # a connection string's fields, `;` or `,` between them (ADO.NET's, StackExchange.Redis's): a value runs to
@@ -3561,6 +3591,7 @@ def position_findings(text: str) -> list[Found]:
     "(start, end, kind) of each credential of `text` by position."
     # (a seed phrase is a known shape, its checksum's: it names what it covers, before a position)
     return merged(seed_phrase_findings(text), command_findings(text), argv_findings(text),
+                  exec_argv_findings(text),
                   pair_findings(text), table_findings(text), assignment_findings(text), prose_findings(text),
                   code_list_findings(text), hcl_findings(text), tfstate_findings(text),
                   statement_findings(text), piped_findings(text), account_pair_findings(text),

@@ -1039,6 +1039,9 @@ def _not_fetched(v: str) -> bool:
                 or log or v[:1] in '-{[' or sentence)
 
 # %% ../nbs/01_redact.ipynb #8660a91d
+# a command that prints nothing of a file it is given: it removes, moves or guards it
+_SILENT = re.compile(r'\s*(?:sudo\s+)?(?:shred|rm|chmod|chown|mv|cp|ln|touch|mkdir)\s')
+
 def fetched_secret(command: str, output: str) -> list[Found]:
     "(start, end, kind) of the credential a fetching command prints first."
     m = _FIRST_TOKEN.match(output) or _ONLY_LINE.fullmatch(output)
@@ -1064,6 +1067,9 @@ def fetched_secret(command: str, output: str) -> list[Found]:
     # (nor a flag the command is given one by: `gpg --passphrase '…' -d …`)
     given = lambda m: (m.string[m.start() - 1:m.start()] == '-'
                        and re.match(r'[ \t]+[^\s-]', m.string[m.end():]))
+    # (a command that prints nothing names nothing printed: `…; shred -u /tmp/ci_deploy_key`)
+    lines = ['; '.join(c for c in re.split(r';|&&', line) if not _SILENT.match(c))
+             for line in lines]
     asked = [m for line in lines for m in re.finditer(r'[A-Za-z][\w-]*', line)
              if not (re.search(r'[./]', m[0]) or m.string[m.end():m.end() + 1] == '=' or given(m))]
     named = any(secret_name(m[0], True) for m in asked)

@@ -651,6 +651,14 @@ SECRETS = [   # (text, the value)
     ('    "asana": {"pat": "2/4028954466871363/1933366392450477:540bdafa398d092f378db71354912601"},',
      '2/4028954466871363/1933366392450477:540bdafa398d092f378db71354912601'),
     ('PASETO_KEY=k4.local.trUNAlRneqblnfgB4Huj6JM0Ob2cUypVTcfUZJGZuXw', 'trUNAlRneqblnfgB4Huj6JM0Ob2cUypVTcfUZJGZuXw'),
+    # (round 69: a community under its directive commented out with the default, which is no note of `public`)
+    ('[ToolResult] (exit 0)\nagentaddress udp:161\n# rocommunity public default   <- old default, disabled\n'
+     'rocommunity crystal7lALjMca 10.0.0.0/8\n', 'crystal7lALjMca'),
+    # (a command in exec form, an argv of quoted strings, read as its command line; a generator's code in groups
+    # of about one length)
+    ('    command: ["redis-server", "--appendonly", "yes", "--requirepass", "Apricotraven1998."]', 'Apricotraven1998.'),
+    ('diff --git a/deploy/.env.staging b/deploy/.env.staging\n+++ b/deploy/.env.staging\n+ROUTER=7EPTnz-LMZ7XF-tH1wD\n',
+     '7EPTnz-LMZ7XF-tH1wD'),
 ]
 
 LOOK_ALIKES = [
@@ -703,8 +711,14 @@ LOOK_ALIKES = [
     'NnoewV8agIDAQAB"',
     '微信小程序 AppID wx5cc04a385552d2fa。\nleafline\ndid:plc:kkn4547nzliqb218jualzz98\n',
     '    "airtable": {"base": "appbut2BEDACiVVyB", "table": "Containers"},',
-    # (a random run under a user's name is the user's id: Pushover's user key, a login's)
-    "curl -s -F user=uy22urx7m8n5tl607ozgbgppj1u5xj -F message='test alarm' https://api.pushover.net/1/messages.json",
+    # (round 69: a resource's name under a key's name; a page's CSP nonce; a digest piped to its checksum tool; a
+    # patch's mark before an id's name)
+    'COINBASE_API_KEY=organizations/44b1da8e-92b8-42d7-bb8f-ea2e4ed73c23/apiKeys/73420b77-4b4a-4e8b-8b28-a47b33d2eb21',
+    '<script nonce="YMW2UUCO+N8Ch8GG17K86w==" async src="https://www.googletagmanager.com/gtag/js"></script>',
+    "0 4 * * 1 echo 'd234a900e6f24e3cdd638295124e7bf84c518d2a92fa612ec4cd20ad5d49d009  /usr/local/bin/restic' | "
+    "sha256sum -c --quiet",
+    '-TWILIO_ACCOUNT_SID=ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n+TWILIO_ACCOUNT_SID=AC4aa8384ddaa7ad60cae8a9d3e2ceba05\n',
+    'CMD ["mkdir", "-p", "/data"]\nENTRYPOINT ["docker-entrypoint.sh", "-t", "web"]',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
@@ -1338,3 +1352,15 @@ def test_a_secret_files_passphrase_printed_amid_other_files_is_taken():
     output = ('ntp_servers: [0.pool.ntp.org, 1.pool.ntp.org]\nember cedar cobalt lantern 26\n'
               '$ANSIBLE_VAULT;1.1;AES256\n7d2789eae0ff40dc59c6c07fabe921a541bf7110feed7c537997036d9f893e48a9a1968e70ae\n')
     assert [output[s:e] for s, e, _ in printed_secrets(command, output)] == ['ember cedar cobalt lantern 26']
+
+def test_a_command_that_prints_nothing_names_nothing_printed():
+    "Round 69: `grep github.com ~/.ssh/known_hosts | head -1; shred -u /tmp/ci_deploy_key` printed a host's public key."
+    from memgate.redact import fetched_secret
+    command = 'command: ["bash", "-lc", "grep github.com ~/.ssh/known_hosts | head -1; shred -u /tmp/ci_deploy_key"]'
+    out = 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n'
+    assert fetched_secret(command, out) == []
+    assert fetched_secret('command: op read op://Eng/db/password', 'Xk9vQ2pLm7Rzz8Ab3\n') == [(0, 17, 'password')]
+
+def test_a_patchs_mark_before_a_name_is_no_part_of_its_value():
+    "Round 69: `+SECRET_X=…` in a diff was one random run with its name: the name went, as the value did."
+    assert redact('x\n+SECRET_X=Xk9vQ2pLm7Rzz8Ab3yy\n') == 'x\n+SECRET_X=[REDACTED:password]\n'
