@@ -687,7 +687,16 @@ def _said_of(text: str, name: str, s: int, e: int) -> bool:
 # an assignment after a name: the name is a key (`admin_password = "…"`), not a value
 ASSIGNED = re.compile(r'[ \t]+=[ \t]*["\'\w]')
 _FILE_PREFIX = re.compile(r'[\w./-]*\.\w{1,8}:(?:\d+:)?')
+_PATH_BEFORE = re.compile(r'(?<![\w./~-])[\w.~-]*/[\w./~-]*$')
 _LINE_NUMBER = re.compile(r':\d+:')
+
+# %% ../nbs/00e_positions.ipynb #53a4800f
+def _after_path(text: str, a: int, w_start: int) -> int:
+    "Where a name starts after grep's path, file and line before `a` (`./ops/.env:136:KEY=`), else `a`."
+    path = _PATH_BEFORE.search(text, max(0, a - 200), a) if text[a - 1:a] in ('.', '/') else None
+    pre = path and _FILE_PREFIX.match(text, path.start(), w_start)
+    return pre.end() if pre else a
+
 
 # %% ../nbs/00e_positions.ipynb #ba3b8109
 def _made_literal(v: str) -> bool:
@@ -713,11 +722,11 @@ def assignment_findings(text: str,
         if w_start < done: continue
         a = w_start
         while a > 0 and _NAME_CHAR.match(text, a - 1): a -= 1
-        # a name starts with a letter: a diff's `-` or `+` before it is the line's
+        # a name starts with a letter: a diff's `-` or `+` before it is the line's (and grep's path)
         while text[a] in '-.:': a += 1
+        a = _after_path(text, a, w_start)
         if a > 0 and text[a - 1] in '"\'`': a -= 1
-        # (a quote before it that does not close after it is the text's: `` `KEY=value` ``)
-        m = _NAMED.match(text, a) or (text[a] in '"\'`' and _NAMED.match(text, a + 1))
+        m = _NAMED.match(text, a) or (text[a] in '"\'`' and _NAMED.match(text, a + 1))  # (`` `K=v` ``)
         # (a file's name and grep's line, `secrets.toml:8:admin_password`: after them)
         if m and m.end('name') < w_end and (pre := _FILE_PREFIX.match(text, a, w_start)):
             m = _NAMED.match(text, pre.end())
@@ -942,10 +951,13 @@ _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
     |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #1754abe6
+# what Chinese says a value is set or changed to (`把 … 设成 …`, `改成了`)
+_SET_TO_ZH = r'(?:改成|改为|改為|设为|設為|设成|設成|换成|換成|设置为|設置為)'
+
 # the words that say what follows is the value: copulas and colons, in people's languages
 _SAYS = (r'(?:is\s+now|is\s+nu|ist\s+jetzt|est\s+maintenant|è\s+ora|ora\s+è|agora\s+é|nu\s+is|'
          r'is|was|are|=|:|：|es|era|ist|lautet|war|est|était|é|è|e|jest|to|je|on|er|är|ar|é agora|'
-         r"c['’]est|(?:改成|改为|改為|设为|設為|换成|換成)了?|"
+         r"c['’]est|" + _SET_TO_ZH + r"了?|"
          r'ahora es|jetzt|now|set\s+to|changed\s+to|was\s+set\s+to|became|as|will\s+be|'
          # (what it stays, and what it was changed to in Dutch: `reste …`, `veranderd in …`)
          r'reste|remains|stays|bleibt|blijft|(?:veranderd|gewijzigd)\s+(?:in|naar)|'
@@ -1180,6 +1192,16 @@ def _says_at(text: str, at: int) -> int | None:
         if re.search(r'[.!?]$', t[1]) and not re.match(r'[ \t]*[:：=]', text[pos:pos + 3]): break
     return None
 
+# %% ../nbs/00e_positions.ipynb #a67df21a
+def _called(v: str) -> bool:
+    "Whether `v` holds a call's or a subscript's brackets, each opened before it is closed: code's."
+    depth = 0
+    for c in v:
+        depth += (c in '([') - (c in ')]')
+        if depth < 0: return False
+    return depth == 0 and bool(re.search(r'\(.*\)|\[.*\]', v))
+
+
 # %% ../nbs/00e_positions.ipynb #58d9dc85
 # a file's name or a path: where a value is kept (`.env.local`, `config/secrets.yml`, `~/.pgpass`)
 _FILE_NAME = re.compile(r'(?:~?/|\.{1,2}/|\.)[\w./-]+'
@@ -1203,8 +1225,7 @@ def _said(text: str, at: int,
         if '[REDACTED' in v: continue
         if names_store(v) or _FILE_NAME.fullmatch(v): return None    # (`see 1Password`)
         # (a call's or a subscript's brackets are code's; one bracket is a character: `[glmtL"*K`)
-        if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v)
-                           or re.search(r'\(.*\)|\[.*\]', v)): return None
+        if not quoted and (v[:1] in _NOT_FIRST and not _mixed_kinds(v) or _called(v)): return None
         # a quoted field name or tag (`json:"password"`), a test's words of a value (`"too short"`)
         if (quoted and re.search(r'(?i)passw|^[a-z]+:"[^"]*"$', v)) or (plain_words(v) and sentence(v)):
             return None
@@ -1495,8 +1516,9 @@ def bracketed_findings(text: str) -> list[Found]:
 # insurance PDF, salasana)`, `Pa55-word9 (password for the kiosk)`): the note glosses the value
 # (the notes looked for first, then the token before one that names a credential: a search from
 # every token's start would be slow)
-_GLOSS = re.compile(r'[ \t]\((?P<g>[^()\n]{3,60})\)')
+_GLOSS = re.compile(r'[ \t]\((?P<g>[^()\n]{2,60})\)')
 _GLOSSED = re.compile(r'''[`"']?(?P<v>[^\s`"'()\[\]]{6,80})[`"']?[ \t]*$''')
+_GLOSSED_AFTER = re.compile(r'''[ \t]+[`"']?(?P<v>[^\s`"'()\[\]]{6,80})[`"']?[ \t]*(?=\n|$)''')
 
 def glossed_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value a note in brackets after it names a credential."
@@ -1506,8 +1528,10 @@ def glossed_findings(text: str) -> list[Found]:
         named = words and (words[-1] in _BRACKET_WORDS or words[0] in _BRACKET_WORDS
                            and not NOT_SECRET_LAST & set(words[1:2]))
         m = named and _GLOSSED.search(text, max(0, g.start() - 84), g.start() + 1)
-        if (m and re.match(r'\s|$', text[m.start() - 1:m.start()] or ' ') and _random_enough(m['v'])
-                and not placeholder(m['v']) and not name_like(m['v'])):
+        m = m if m and re.match(r'\s|$', text[m.start() - 1:m.start()] or ' ') else None
+        # (or between a label and its value, as a list writes each: `2FA (密码) vo36l-pt6oj`)
+        m = m or named and _GLOSSED_AFTER.match(text, g.end())
+        if m and _random_enough(m['v']) and not placeholder(m['v']) and not name_like(m['v']):
             out.append((*m.span('v'), 'prose-credential'))
     return out
 
@@ -1569,7 +1593,7 @@ _CODE_NAME = r'[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+
 _NAME_SAID_NAME = re.compile(r'(?<![\w-])(' + _CODE_NAME + ')')
 # (in a code span or quotes too: `` `WEBHOOK_SECRET` → `02c5…` ``)
 _NAME_SAID = re.compile(r'(?<![\w-])(?P<n>' + _CODE_NAME + r''')[`"']?
-    (?=[ \t]*(?:改成|改为|改為|设为|設為|换成|換成)
+    (?=[ \t]*''' + _SET_TO_ZH + r'''
     |[ \t]+(?:is[ \t]+(?:set[ \t]+to|now)|(?:set|changed|rotated|updated)[ \t]+to|is|was|→|->)
        [ \t]
     |[ \t,;][^=():{}\n]{0,60}?\b(?:is|was|é|è|ist|es|est|era|jest)\b

@@ -659,6 +659,13 @@ SECRETS = [   # (text, the value)
     ('    command: ["redis-server", "--appendonly", "yes", "--requirepass", "Apricotraven1998."]', 'Apricotraven1998.'),
     ('diff --git a/deploy/.env.staging b/deploy/.env.staging\n+++ b/deploy/.env.staging\n+ROUTER=7EPTnz-LMZ7XF-tH1wD\n',
      '7EPTnz-LMZ7XF-tH1wD'),
+    # (round 70: a name set to a value in Chinese, the value's brackets a generator's, not a call's; a code under
+    # its name in grep's line after a path; a value after a note in brackets that names it, between its label
+    # and it)
+    ('把 APP_DJANGO_SECRET_KEY 设成 c7o58zrq8zet-=o)m4(hsq81g)_f^340_t7)3uv(k(3k^nmv*a，刚在控制台重新生成的',
+     'c7o58zrq8zet-=o)m4(hsq81g)_f^340_t7)3uv(k(3k^nmv*a'),
+    ('./ops/old-box/.env:136:RECOVERY_CODE=qupun-6yp09', 'qupun-6yp09'),
+    ('旧 wiki 上的凭据如下：\n2FA (密码) vo36l-pt6oj\n', 'vo36l-pt6oj'),
 ]
 
 LOOK_ALIKES = [
@@ -719,6 +726,11 @@ LOOK_ALIKES = [
     "sha256sum -c --quiet",
     '-TWILIO_ACCOUNT_SID=ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n+TWILIO_ACCOUNT_SID=AC4aa8384ddaa7ad60cae8a9d3e2ceba05\n',
     'CMD ["mkdir", "-p", "/data"]\nENTRYPOINT ["docker-entrypoint.sh", "-t", "web"]',
+    # (round 70: a vault's reference under a password's name, its colon no copula; a transaction's id to
+    # bitcoin-cli; code's call in prose)
+    'smtp_password = "vault:secret/data/app#smtp_password"',
+    'bitcoin-cli -testnet getrawtransaction 34469a8e2636bba827a19440cb134a7ec05f31557b0759be01f4d57acef011a2 1',
+    'the password is os.getenv("DB_PASSWORD") here',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
