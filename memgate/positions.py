@@ -2566,6 +2566,8 @@ def credential_call_findings(text: str) -> list[Found]:
 # `Wiederherstellungscodes`)
 _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mfa)(?:[ \t-]+[a-z]+){0,2}?'
                     r'[ \t-]+(?:codes?|creds|credentials?)\b'
+                    # (or the word alone as a label, codes after it: a note's `recovery: 7164-8689 …`)
+                    r'|\b(?:recovery|backup)(?=[ \t]*:[ \t]*(?=[\w-]*\d)[A-Za-z0-9]{3,}-[A-Za-z0-9]{3,})'
                     r'|\bc[óo]digos?[ \t]+de[ \t]+(?:recupera[çc][ãa]o|recuperaci[óo]n|respaldo|backup|seguran[çc]a)'
                     r'|\bcodes?[ \t]+de[ \t]+(?:r[ée]cup[ée]ration|secours|sauvegarde)'
                     r'|\bcodici[ \t]+di[ \t]+(?:recupero|backup)'
@@ -2580,7 +2582,7 @@ _CODES = re.compile(r'(?i)(?:\b(?:backup|recovery|rescue|scratch|one-time|2fa|mf
                     r'|(?:복구|백업)[ \t]*코드)'
                     r'(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[:：]?')
 # every branch of it holds one of these
-_CODES_GATE = Gate(['code', 'cred', 'codig', 'códig', 'codici', 'kod', 'код', 'mã',
+_CODES_GATE = Gate(['code', 'cred', 'recovery', 'backup', 'codig', 'códig', 'codici', 'kod', 'код', 'mã',
                     'コード', '码', '碼', '코드'])
 _CODE_ITEM = re.compile(r'(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z0-9]{3,}|[A-Za-z0-9]{3,}(?=-))'
                         r'(?:-[A-Za-z0-9]{3,}| (?=[A-Za-z]*\d)[A-Za-z0-9]{3,}){0,3}(?![\w-])')

@@ -375,9 +375,11 @@ def placeholder(v: str) -> bool:
     # a long value that holds a generator's run is a key, whatever stand-in's word or format field
     # stands in it by chance (`…JSTQFixMeXI7…`, AG Grid's licence's `{AG_Grid}`)
     made = len(v) >= 40 and _made_run(v) and not _STANDS_FOR.search(v)
+    # (one byte repeated, a test vector's fill: RFC 4231's key of 20 `0b`)
+    filled = re.fullmatch(r'(?:0x)?([0-9A-Fa-f]{2})\1{7,}', v)
     return (not v or bool(code or not made and (_REFERENCE.match(v) or _PLACEHOLDER.match(v))
                           or _PATH.match(v) or _ELSEWHERE.match(v))
-            or bool(_FLAG.fullmatch(v)))
+            or bool(_FLAG.fullmatch(v) or filled))
 
 # %% ../nbs/00d_words.ipynb #be2461e5
 Found = tuple[int, int, str]

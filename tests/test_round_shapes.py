@@ -666,6 +666,11 @@ SECRETS = [   # (text, the value)
      'c7o58zrq8zet-=o)m4(hsq81g)_f^340_t7)3uv(k(3k^nmv*a'),
     ('./ops/old-box/.env:136:RECOVERY_CODE=qupun-6yp09', 'qupun-6yp09'),
     ('旧 wiki 上的凭据如下：\n2FA (密码) vo36l-pt6oj\n', 'vo36l-pt6oj'),
+    # (round 71: codes after `recovery:` in a CSV's notes; a k3s join token by its shape)
+    ('name,url,username,password,otpauth,notes\nOps shared,https://x.example,ops@x.example,,,'
+     '"recovery: 7164-8689 5128-5882 2685-3354"\n', '2685-3354'),
+    ('variable "k3s_token" {\n  default = "K105f1efd652a57e262266caf08b88ae7ad28b3b37a663325a091300335a8e3293a::server:'
+     'a2fa7c03c7753c5ca8817f25accc298e"\n}', 'a2fa7c03c7753c5ca8817f25accc298e'),
 ]
 
 LOOK_ALIKES = [
@@ -731,6 +736,9 @@ LOOK_ALIKES = [
     'smtp_password = "vault:secret/data/app#smtp_password"',
     'bitcoin-cli -testnet getrawtransaction 34469a8e2636bba827a19440cb134a7ec05f31557b0759be01f4d57acef011a2 1',
     'the password is os.getenv("DB_PASSWORD") here',
+    # (round 71: one byte repeated is a test vector's fill, RFC 4231's; a label `recovery:` before no codes)
+    'const HMAC_TEST_KEY: &str = "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b";',
+    'recovery: RPO 15min, RTO 1h\nbackup: nightly-2024 at 02:00',
     # a thing's id after its word (a vehicle's, a parcel's), wherever it stands
     'example shipment 1Z6M370TK27MX7AY1Z, container KTSU1734062, truck VIN 2UMEAZT3WK6T8L69C',
     # a bundler's content hash in an asset's name
