@@ -2818,12 +2818,13 @@ def exec_argv_findings(text: str) -> list[Found]:
         line, spans = '', []
         for a in args:
             quoted = shlex.quote(a[1])
-            spans.append((len(line) + (quoted != a[1]), a.start(1)))
+            spans.append((len(line) + (quoted != a[1]), a.start(1), len(a[1])))
             line += quoted + ' '
         for s, e, kind in command_findings(line):
-            # (a value inside one argument, as the argv holds it)
-            at, start = max((p for p in spans if p[0] <= s), default=(0, 0))
-            if '\\' not in text[start:start + e - at]: out.append((start + s - at, start + e - at, kind))
+            # (a value inside one argument, as the argv holds it: none an escape or a quote shifts)
+            at, start, n = max((p for p in spans if p[0] <= s), default=(0, 0, 0))
+            whole = e - at <= n and not re.search(r'[\\\']', text[start:start + n])
+            if whole: out.append((start + s - at, start + e - at, kind))
     return out
 
 

@@ -10,6 +10,7 @@ round 60 at 48fe9b3): each secret below is taken whole and each look-alike
 is sent as written."""
 import re
 import pytest
+from hypothesis import given, settings, strategies as st
 from memgate.redact import redact
 
 SECRETS = [   # (text, the value)
@@ -1384,3 +1385,13 @@ def test_a_command_that_prints_nothing_names_nothing_printed():
 def test_a_patchs_mark_before_a_name_is_no_part_of_its_value():
     "Round 69: `+SECRET_X=…` in a diff was one random run with its name: the name went, as the value did."
     assert redact('x\n+SECRET_X=Xk9vQ2pLm7Rzz8Ab3yy\n') == 'x\n+SECRET_X=[REDACTED:password]\n'
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7e, blacklist_characters='"\'\\`$'),
+               min_size=8, max_size=40))
+def test_a_command_in_exec_form_gives_exactly_its_credential(value):
+    "Round 69: `[\"redis-server\", \"--requirepass\", \"…\"]` was sent; what is found maps into its argument only."
+    from memgate.positions import exec_argv_findings
+    text = f'  command: ["redis-cli", "-h", "cache", "-a", "{value}", "ping"]'
+    # (exactly the value or nothing, a stand-in's `00000000` or a flag's `-x`: never a character beside it)
+    assert [text[s:e] for s, e, _ in exec_argv_findings(text)] in ([], [value])
