@@ -27,25 +27,25 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
            'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SAID_VALUE',
            'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'IN_A_VAULT', 'unquote', 'segments',
-           'flag_parts', 'script_findings', 'command_findings', 'continued_literal', 'secret_words', 'sentence',
-           'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon',
-           'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings',
-           'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
-           'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings',
-           'arrow_said_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
-           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings',
-           'second_factor_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
-           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
-           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts',
-           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
-           'code_list_findings', 'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script',
-           'exec_argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings',
-           'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings',
-           'repl_findings', 'piped_findings', 'encoded_literal_findings', 'written_literal_findings',
-           'section_key_findings', 'aligned_findings', 'default_findings', 'within_defaults', 'seed_words',
-           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
-           'byte_array_findings', 'member_findings', 'users_map_findings', 'part_findings', 'store_values',
-           'store_findings', 'in_vault', 'store_output', 'position_findings']
+           'flag_parts', 'script_findings', 'setter_value', 'command_findings', 'continued_literal', 'secret_words',
+           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public',
+           'clause_colon', 'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings',
+           'glossed_findings', 'security_answer_findings', 'app_password_findings', 'marked_value_findings',
+           'name_said_findings', 'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings',
+           'use_for_findings', 'arrow_said_findings', 'capability_url_findings', 'section_value_findings',
+           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
+           'lock_said_findings', 'second_factor_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
+           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
+           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
+           'said_value_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
+           'credential_call_findings', 'code_list_findings', 'credential_header', 'bare_lines', 'table_findings',
+           'argv_findings', 'argv_script', 'exec_argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
+           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
+           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
+           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
+           'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -244,6 +244,24 @@ def script_findings(v: str, # a word as the shell reads it
     if re.match(r'[A-Za-z_][\w.-]*=', v) and len(parts) == 1 and not re.search('[\'"]', v): return None
     return [(where[s], where[e - 1] + 1, k) for words in parts for s, e, k in _command_findings(words, v)]
 
+# %% ../nbs/00e_positions.ipynb #972c6bab
+def setter_value(words: list[tuple[str, list[int]]], # a simple command's words
+                 i: int, # the place of the word that may set: `set`, or git's `config`
+                ) -> int | None:
+    "The place of the value a setter gives a credential's name: `npm config set _authToken V`."
+    # (a tool's setter takes a name, then its value, as two words: `tool config set dd_app_key V`,
+    # fish's `set -gx GITHUB_TOKEN V`, `git config --global github.token V`; its flags before them)
+    v = words[i][0]
+    git = v == 'config' and i > 0 and words[i - 1][0].rsplit('/', 1)[-1] == 'git'
+    if v != 'set' and not git: return None
+    j = i + 1
+    while j < len(words) and words[j][0].startswith('-'): j += 1
+    if j + 1 >= len(words) or words[j + 1][0].startswith('-'): return None
+    # (a word is no credential a setter gives: `git config --global credential.helper store`)
+    value = words[j + 1][0]
+    named = secret_name(words[j][0]) and not (placeholder(value) or plain_word(value))
+    return j + 1 if named else None
+
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
     "The credentials one simple command gives."
@@ -258,6 +276,9 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
         how = CREDENTIAL_ARGS.get((cmd, v))
         if (base := v.rsplit('/', 1)[-1]) in COMMANDS: cmd = base
         elif cmd and f'{cmd} {v}' in COMMANDS: cmd = f'{cmd} {v}'
+        elif (at := setter_value(words, i)) is not None:
+            out += _credential(*words[at], 0, cmd, v)
+            i = at
         elif isinstance(how, int):
             at = len(words) - 1 if how < 0 else i + 1 + how
             if i < at < len(words) and not placeholder(words[at][0]):
@@ -288,11 +309,13 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 # credential
 # (after a space, a path, a quote, or a command it follows: `a;b`, `a&&b`, `a|b`, zsh's history
 # line `: 1761423975:0;7z …`)
+# (a setter's name then its value: `config set dd_app_key …`)
+_CRED_PART = 'pass|pw|token|secret|key|auth|cred|pin|psk|sig'
 _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:;&|])(?:'
                            + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
                                              key=len, reverse=True))
-                           + r')\s|-[\w.-]*(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)'
-                           + r'|(?:pass|pw|token|secret|key|auth|cred|pin|psk|sig)[\w.-]*=')
+                           + rf')\s|-[\w.-]*(?:{_CRED_PART})|(?:{_CRED_PART})[\w.-]*='
+                           + rf'|\b(?:set|config)\s+(?:-[\w.-]*\s+)*[\w.-]*(?:{_CRED_PART})')
 # the same over a whole text's skeleton, once: `?` also where a line's number or a non-ASCII letter
 # stood, and `^` at every line's start (a superset: each line it marks is read with the gate above)
 _LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:;&|]', r'[\s?/"\'`(:;&|]')
@@ -301,7 +324,7 @@ _LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:;&
 # matches), or a credential's word
 SPACES = ''.join(c for c in map(chr, range(0x3001)) if c.isspace())
 _COMMAND_WORDS = Gate({c.split()[0] + s for c in COMMANDS for s in SPACES}
-                      | set('pass pw token secret key auth cred pin psk sig'.split()))
+                      | set(_CRED_PART.split('|')))
 
 # a line's number as a file viewer shows it (`cat -n`, an agent's Read: ` 12→`, `grep -n`'s `12:`,
 # `history`'s `12  `): not part of what the line says

@@ -89,22 +89,23 @@ GLUED = ('password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'pass'
          'sessionid')
 
 # a word that, ending a name, says the value is about a credential, not one
-NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostname port path paths
-    file files dir directory name names ttl timeout expiry expires expiration enabled enable
-    disabled required type types kind mode method provider domain length len size count max min
-    version header field fields policy format algorithm alg algo scheme strategy level hash hashed
-    digest fingerprint fpr thumbprint hint prompt label env var regex pattern location region user
-    username login email owner issuer audience scope scopes rotation reset changed updated at rules
-    manager service server client arn ref prefix suffix store ring board map code cmd command script
-    help text message msg error errors validator validation strength complexity rule template
-    example sample placeholder description desc title lifetime age window limit retries attempts
-    interval delay duration seconds ms expired valid invalid check verify verified generator factory
-    class module config configuration settings options handler storage backend bucket stdin table
-    column index counter usage budget total input output encoding charset count id_token_hint schema
-    form status input button page view controller service test tests spec specs mgmt management
-    accessor policies sock socket sid context source mechanism database uid kid eui checksum
-    checksums crc crc32 crc32c md5 sha sha1 sha256 sha512 etag vin imei accession channel sum nonce
-    release order orders tracking payload invoice shipment parcel commit oid integrity'''.split())
+NOT_SECRET_LAST = frozenset('''id ids uuid guid url uri urls endpoint host hostname port path
+    paths file files dir directory name names ttl timeout expiry expires expiration enabled
+    enable disabled required type types kind mode method provider domain length len size count
+    max min version header field fields policy format algorithm alg algo scheme strategy level
+    hash hashed digest fingerprint fpr thumbprint hint prompt label env var regex pattern
+    location region user username login email owner issuer audience scope scopes rotation reset
+    changed updated at rules manager service server client arn ref prefix suffix store ring
+    board map code cmd command script help text message msg error errors validator validation
+    strength complexity rule template example sample placeholder description desc title lifetime
+    age window limit retries attempts interval delay duration seconds ms expired valid invalid
+    check verify verified generator factory class module config configuration settings options
+    handler helper storage backend bucket stdin table column index counter usage budget total
+    input output encoding charset count id_token_hint schema form status input button page view
+    controller service test tests spec specs mgmt management accessor policies sock socket sid
+    context source mechanism database uid kid eui checksum checksums crc crc32 crc32c md5 sha
+    sha1 sha256 sha512 etag vin imei accession channel sum nonce release order orders tracking
+    payload invoice shipment parcel commit oid integrity'''.split())
 
 # %% ../nbs/00d_words.ipynb #d5fe876a
 # a word anywhere in a name that says its value is public (`NEXT_PUBLIC_…`, `publishableKey`,

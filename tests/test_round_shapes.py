@@ -672,6 +672,11 @@ SECRETS = [   # (text, the value)
      '"recovery: 7164-8689 5128-5882 2685-3354"\n', '2685-3354'),
     ('variable "k3s_token" {\n  default = "K105f1efd652a57e262266caf08b88ae7ad28b3b37a663325a091300335a8e3293a::server:'
      'a2fa7c03c7753c5ca8817f25accc298e"\n}', 'a2fa7c03c7753c5ca8817f25accc298e'),
+    # (round 71 pinned: a setter's name, then its value, two words: a tool's `config set`, git's, fish's `set`)
+    ('tool login && tool config set dd_app_key 500573bbb9f13085d46973abe8bb1f924ce884d6',
+     '500573bbb9f13085d46973abe8bb1f924ce884d6'),
+    ('git config --global github.token 9f3kd8Qm2LxPz7vN4tR6yW1bC5hJ0eA', '9f3kd8Qm2LxPz7vN4tR6yW1bC5hJ0eA'),
+    ('set -gx GITHUB_TOKEN Amber-Quill-0492', 'Amber-Quill-0492'),
 ]
 
 LOOK_ALIKES = [
@@ -1044,6 +1049,8 @@ LOOK_ALIKES = [
     'Subject: Your API credentials (order ORD-KBA279XE83)\n\nClient ID: domecast-integration',
     '     4→SLACK_BOT_TOKEN=xxxx-xxxx-xxxx-2147\n',
     'git config --global credential.helper osxkeychain',
+    "git config --global credential.helper 'cache --timeout=3600'",
+    'tool config set region eu-west-1 && npm config set _authToken "${NPM_TOKEN}"',
     'credentials = service_account.Credentials.from_service_account_file(path)',
     'Works - the Auth0 credential is valid.',
     'for auth use OAuth2ClientCredentials',
