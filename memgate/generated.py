@@ -16,8 +16,8 @@ __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', '
            'class_changes', 'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret',
            'split_core', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs',
            'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'counted_bytes', 'hex_groups', 'digit_groups',
-           'base32_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der', 'decodes_harmless',
-           'pseudonym']
+           'base32_groups', 'letter_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der',
+           'public_point', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -504,6 +504,22 @@ def base32_groups(text: str):
         if (digits >= 2 if m[0].isupper() else not words) and len(set(groups)) == len(groups):
             yield m.span()
 
+# %% ../nbs/00f_generated.ipynb #ad55020f
+# lower-case letters in four groups or more of one width, joined by `-`, as Apple shows an
+# app-specific password (`fgxj-svmm-dzkv-racc`): no group a word (a name's parts are words:
+# `user-auth-flow-mock`), no group twice, none the alphabet's run (a stand-in's: `abcd-efgh-…`)
+_LETTER_GROUPS = re.compile(r'(?<![\w-])[a-z]{4,6}(?:-[a-z]{4,6}){3,}(?![\w-])')
+
+def letter_groups(text: str):
+    "(start, end) of each run of four or more groups of letters of one width that looks drawn."
+    for m in _LETTER_GROUPS.finditer(text):
+        groups = m[0].split('-')
+        run = lambda g: all(ord(b) - ord(a) == 1 for a, b in zip(g, g[1:]))
+        if (len({len(g) for g in groups}) == 1 and len(set(groups)) == len(groups)
+                and not any(g in dictionary() or run(g) for g in groups)
+                and generated(''.join(groups))):
+            yield m.span()
+
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
@@ -518,6 +534,7 @@ def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, 
     words += [(s, e) for s, e in hex_groups(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in digit_groups(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in base32_groups(text) if not any(a < e and s < b for a, b in words)]
+    words += [(s, e) for s, e in letter_groups(text) if not any(a < e and s < b for a, b in words)]
     inside = lambda s, e: any(a < e and s < b for a, b in words)
     return sorted(words + [(s, e) for s, e in candidates(text, harmless) if not inside(s, e)])
 
@@ -597,6 +614,18 @@ def public_der(raw: bytes) -> bool:
         return raw[at] == 0x30 and (raw[inner] == 0xa0 or public_key)
     except IndexError: return False
 
+# %% ../nbs/00f_generated.ipynb #d3426b48
+# NIST P-256's prime, and its curve's `b` (y² = x³ − 3x + b): a Web Push (VAPID) public key is a
+# point on it, uncompressed (SEC 1: 0x04, then x and y, 32 bytes each)
+_P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
+_P256_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+
+def public_point(raw: bytes) -> bool:
+    "Whether `raw` is an uncompressed point on P-256: a public key (VAPID's), no private one."
+    if len(raw) != 65 or raw[0] != 4: return False
+    x, y = int.from_bytes(raw[1:33], 'big'), int.from_bytes(raw[33:], 'big')
+    return x < _P256 and y < _P256 and (y * y - (x ** 3 - 3 * x + _P256_B)) % _P256 == 0
+
 # %% ../nbs/00f_generated.ipynb #fde920d8
 # what a harmless binary starts with: images (PNG, JPEG, GIF, WebP), PDF, gzip, zip
 _MAGIC = (b'\x89PNG', b'\xff\xd8\xff', b'GIF8', b'RIFF', b'%PDF', b'\x1f\x8b', b'PK\x03\x04')
@@ -609,7 +638,7 @@ def decodes_harmless(token: str, inner) -> bool:
     alt = b'-_' if re.search('[-_]', t) else None
     try: raw = base64.b64decode(t + '=' * (-len(t) % 4), altchars=alt, validate=True)
     except (binascii.Error, ValueError): return False
-    if raw.startswith(_MAGIC) or public_der(raw): return True
+    if raw.startswith(_MAGIC) or public_der(raw) or public_point(raw): return True
     try: plain = raw.decode('utf-8')
     except UnicodeDecodeError: return False
     if len(plain) < 8 or not all(c.isprintable() or c in '\n\r\t' for c in plain): return False

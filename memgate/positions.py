@@ -1115,9 +1115,9 @@ def _machine_value(text: str, s: int, e: int,
            and not re.search(r'[A-Za-z_]\w*[(\[{]|^\$', v))
     # (or, quoted, long and of no spaces: a licence's key, a signed blob)
     long = quoted and text[s - 1] == '`' and len(v) >= 40 and kinds >= 2 and not re.search(r'\s', v)
-    # (or, after a colon, a short run of letters and digits changing kind as a draw's: `0z2p22sf9g`)
-    # (or in groups, a recovery code's: `82n04-a682k`)
-    drawn = colon and re.fullmatch(r'[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,3}', v) and re.search(
+    # (or a draw's short run after a colon, `0z2p22sf9g`; a code's groups: `… key is ema6m-kf8wy`)
+    grouped = re.fullmatch(r'[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,3}', v)
+    drawn = (grouped or colon and re.fullmatch(r'[A-Za-z0-9]{8,11}', v)) and re.search(
         r'\d', v) and kind_changes(v) >= 3 and not name_like(v)
     # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
     phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)

@@ -27,6 +27,7 @@ from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, IN_A_VAU
                                secret_file,
                                store_output, to_line_rest, unquote, value_said_findings, within_defaults)
 from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate, public_der,
+                               public_point,
                                generated, pseudonym, spelt_hex, word_share, wordlike, wrapped_runs)
 
 # %% auto #0
@@ -777,9 +778,11 @@ _PUBLIC_DECODED = re.compile(rb'\s*-----BEGIN (?:CERTIFICATE|TRUSTED CERTIFICATE
 
 def public_encoded(value: str) -> bool:
     "Whether `value` is base64 of a certificate or a public key."
-    try: raw = base64.b64decode(value + '=' * (-len(value) % 4), validate=True)
+    # (base64url too: a Web Push key's point, `applicationServerKey: 'B…'`)
+    alt = b'-_' if re.search('[-_]', value) else None
+    try: raw = base64.b64decode(value + '=' * (-len(value) % 4), altchars=alt, validate=True)
     except (binascii.Error, ValueError): return False
-    return bool(_PUBLIC_DECODED.match(raw) or public_der(raw))
+    return bool(_PUBLIC_DECODED.match(raw) or public_der(raw) or public_point(raw))
 
 # %% ../nbs/01_redact.ipynb #a04343be
 def _no_value(text: str, s: int, e: int, kind: str) -> bool:
@@ -930,9 +933,10 @@ def public_jwt(token: str) -> bool:
 # every seam's text is scanned, and Python's `re` tries each alternative at each character)
 # (a command starts a line, follows another, or opens a quoted script: `ssh host 'cat …; …'`)
 _PRINTS = re2.compile(r'''(?:^|[;&|('"]\s*|\bcommand:\s*|"-l?c",\s*")'''
-                     r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)\s+'''
-                     # (each file it is given: `cat ansible.cfg .vault_pass`)
-                     r'''(?:-\S+\s+)*["']?'''
+                     r'''(?:sudo\s+)?(?:cat|head|tail|type|more|bat|Get-Content|gc)[ \t]+'''
+                     # (each file it is given on its line: `cat ansible.cfg .vault_pass`; `… | head -1`
+                     # ends its line, and the call's next, `description: Upload secrets`, is no file)
+                     r'''(?:-\S+[ \t]+)*["']?'''
                      r'''(?P<path>[^\s"'|;&>)]+(?:[ \t]+[^\s"'|;&>)<-][^\s"'|;&>)]*)*)''')
 # a variable's value printed (`printf %s "$LABEL_PRINTER_KEY" | xxd -p`, `echo $DB_PASSWORD`)
 _ECHOES = re2.compile(r'''(?:^|[;&|(]\s*|\bcommand:\s*|"-l?c",\s*")'''

@@ -677,6 +677,12 @@ SECRETS = [   # (text, the value)
      '500573bbb9f13085d46973abe8bb1f924ce884d6'),
     ('git config --global github.token 9f3kd8Qm2LxPz7vN4tR6yW1bC5hJ0eA', '9f3kd8Qm2LxPz7vN4tR6yW1bC5hJ0eA'),
     ('set -gx GITHUB_TOKEN Amber-Quill-0492', 'Amber-Quill-0492'),
+    # (round 73: an app-specific password pasted bare, letters in groups no word holds; a recovery code's groups
+    # after a copula, as after a colon)
+    ('fgxj-svmm-dzkv-racc\nthat should work', 'fgxj-svmm-dzkv-racc'),
+    ('ok its cyoa-chqy-humr-awqh\n(pod uid 645497f6-69c4-4824-b807-58f08e30faa4 matches)', 'cyoa-chqy-humr-awqh'),
+    ("2FA recovery key is ema6m-kf8wy — I'll reference it through RECOVERY_CODE instead of inlining it.",
+     'ema6m-kf8wy'),
 ]
 
 LOOK_ALIKES = [
@@ -1051,6 +1057,16 @@ LOOK_ALIKES = [
     'git config --global credential.helper osxkeychain',
     "git config --global credential.helper 'cache --timeout=3600'",
     'tool config set region eu-west-1 && npm config set _authToken "${NPM_TOKEN}"',
+    'see user-auth-flow-mock and xxxx-xxxx-xxxx-xxxx and abcd-efgh-ijkl-mnop',
+    'the request id is a1b2c-d3e4f, the cache key is user42-main7',
+    # (round 73: a Web Push key, a point on P-256 in base64url, under a name that says server key: P-256's generator)
+    "12:  applicationServerKey: 'BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7Z"
+    "AaDe_UfU',",
+    # (an id's name in a properties file's dotted key; an id's name in Kotlin's env lookup before its default, `?:`)
+    '     9→turndown_svc.idempotency.key=d060b51f-6f26-40f9-8b23-bff3f8306c23\n',
+    '    val traceId: String = System.getenv("OTEL_TRACE_ID") ?: "92da6514b72a90f970f6dd6eb69f546a"\n'
+    '    val containerId = System.getenv("CONTAINER_ID") ?: '
+    '"2a07c767378d7a0ffa4badd8656cbec0e3fe94c01fc82cbc21690a4b1cca2708"',
     'credentials = service_account.Credentials.from_service_account_file(path)',
     'Works - the Auth0 credential is valid.',
     'for auth use OAuth2ClientCredentials',
@@ -1402,3 +1418,11 @@ def test_a_command_in_exec_form_gives_exactly_its_credential(value):
     text = f'  command: ["redis-cli", "-h", "cache", "-a", "{value}", "ping"]'
     # (exactly the value or nothing, a stand-in's `00000000` or a flag's `-x`: never a character beside it)
     assert [text[s:e] for s, e, _ in exec_argv_findings(text)] in ([], [value])
+
+def test_a_pipes_last_stage_prints_no_file_and_the_calls_next_line_is_none():
+    "Round 73: `… | head -1` ended its line; the call's next, `description: Upload secrets`, was read as its files."
+    from memgate.redact import printed_secret_file
+    command = ("[Assistant] Tool: Bash\n  command: VONAGE_API_SECRET='njXh9g9u58kjGUDg' make test && \\\n"
+               "      grep -o 'G-[A-Z0-9]*' public/index.html | head -1\n  description: Upload secrets\n")
+    assert printed_secret_file(command, 'ok\nok\nG-PNDZ4LO0ZU\n') == []
+    assert printed_secret_file('command: head -1 secrets.txt', 'G-PNDZ4LO0ZU\n') == [(0, 12, 'password')]
