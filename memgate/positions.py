@@ -934,7 +934,8 @@ SECRET_NOUNS += ['bí mật', 'bi mat']
 # (and a key: what is said after it is one when it is shaped as a machine's)
 TOKEN_WORDS = ('token tokens apikey clé chave schlüssel klucz anahtar chiave nøkkel nøkkelen nøgle '
                'nøglen nyckel nyckeln sleutel avain ключ khóa kunci 키 密钥 鍵 キー klíč ključ cheie '
-               'kulcs').split() + SECRET_NOUNS
+               'kulcs κλειδί κλειδιά κλειδιού токен токена टोकन कुंजी مفتاح מפתח טוקן トークン 토큰 令牌'
+               ).split() + SECRET_NOUNS
 # an app-specific password's shape, Google's and Apple's: four groups of four letters, no words
 APP_PASSWORD = r'[a-z]{4}(?:[- ][a-z]{4}){3}'
 _app_password = lambda v: (re.fullmatch(APP_PASSWORD, v)
@@ -1035,6 +1036,7 @@ _PUBLIC_NOTE = re.compile(r'(?i)\b(?:public|publishable|browser|client[- ]side|f
 _NOT_PUBLIC_NOTE = re.compile(r"(?i)\b(?:not|never|no|don'?t|do not|server[- ]?only"
                               r"|secrets?|private|sensitive|admin)\b")
 _NOTE_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:#|//|--|;|/\*)(?P<note>.*)')
+_NOTE_AFTER = re.compile(r'[ \t](?:#|//)([^\n]*)')
 _PUBLIC_LABEL = re.compile(r'(?i)\(public\)|\bpublishable\b|\bfor the (?:browser|frontend)\b'
                            r'|\bsafe to (?:share|expose|commit)\b')
 _STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder|fixture)\b')
@@ -1057,6 +1059,10 @@ def said_public(text: str, s: int) -> bool:
             or _PUBLIC_LABEL.search(label) and not _NOT_PUBLIC_NOTE.search(label)): return True
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
     if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
+    # (or its own line's note after it: `apiKey: '…', // safe in the frontend bundle`)
+    after = _NOTE_AFTER.search(text, s, len(text) if end < 0 else end)
+    if after and _PUBLIC_NOTE.search(after[1]) and not _NOT_PUBLIC_NOTE.search(after[1]):
+        return True
     in_block = _BLOCK_LINE.match(text, start)
     own = re.compile(r'[ \t]*([A-Za-z][\w.-]*)[ \t]').match(text, start)
     for _ in range(30):
@@ -1085,8 +1091,7 @@ def _random_enough(v: str,
             and bool(re.search(r'\d|[^\w./\'’-]', v)))
 
 # %% ../nbs/00e_positions.ipynb #ea424e5f
-# what an unquoted password said in prose does not start with (a path, a mention, a closing bracket,
-# punctuation)
+# what an unquoted password said in prose does not start with (a path, a mention, a bracket, a mark)
 _NOT_FIRST = '/.@#&)]}<>,;:=+|?\\'
 # (unless a mark that no name nor path starts with begins what mixes cases and digits as a
 # generator does: `?g'DinY"6DziLOOG'10`, not `.policy.minLength=12`)
@@ -1113,16 +1118,17 @@ def _machine_value(text: str, s: int, e: int,
     marks = set(re.findall(r'[!#$%&*+;=?@^~()]', v))
     mix = ((kinds == 3 and re.search(r'[^\w\s]', v) or kinds == 2 and len(marks) >= 2)
            and not re.search(r'[A-Za-z_]\w*[(\[{]|^\$', v))
-    # (or, quoted, long and of no spaces: a licence's key, a signed blob)
     long = quoted and text[s - 1] == '`' and len(v) >= 40 and kinds >= 2 and not re.search(r'\s', v)
     # (or a draw's short run after a colon, `0z2p22sf9g`; a code's groups: `… key is ema6m-kf8wy`)
     grouped = re.fullmatch(r'[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,3}', v)
+    keypad = re.fullmatch(r'\*?\d{4,10}#|\*\d{4,10}', v)     # (a keypad's: `uusi avain: 192598#`)
     drawn = (grouped or colon and re.fullmatch(r'[A-Za-z0-9]{8,11}', v)) and re.search(
         r'\d', v) and kind_changes(v) >= 3 and not name_like(v)
-    # (or, quoted after a colon, a passphrase: words, a digit and a mark, `oasis 78 thistle coral, fig!`)
+    # (or, quoted after a colon, a passphrase: `oasis 78 thistle coral, fig!`; or, quoted, long and
+    # of no spaces: a licence's key, a signed blob)
     phrase = quoted and colon and ' ' in v and re.search(r'\d', v) and re.search(r'[^\w\s]', v)
     return bool(_TOKEN_VALUE.fullmatch(v) or (quoted or colon) and len(v) >= 8 and mix
-                or long or drawn or phrase or _app_password(v))
+                or long or drawn or phrase or keypad or _app_password(v))
 # words that have other senses too (`the community`): their password needs an `is` or a `:`
 ORDINARY = frozenset({'community', 'pin', 'clave', 'parola', *_TOKEN_SAID})
 
@@ -2394,9 +2400,9 @@ def passphrase_doubts(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #d80e2d75
 # a short token quoted or given to a name, of all three kinds and changing kind as only a
 # generator's does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as
-# random, so a doubt
+# random, so a doubt (on its own line below a colon too, as pasted: `here:⏎⏎snHy65QQ`)
 SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
-_SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*)'''
+_SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*(?:\n[ \t]*){0,2})'''
                           r'''(?P<v>[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})'''
                           r'''(?=["'`\s,;}]|$)''', re.M)
 

@@ -221,19 +221,21 @@ def secret_name(name: str,
     # abbreviation after what it matches is code's: `url_pat`, `re_pat`)
     if len(words) > 1 and words[-1] == 'pat' and words[-2] not in _PATTERN_OF: return True
     # two words that are one credential's word written apart (`sessionId`, `pass_word`; not an app's id)
-    if ''.join(words[-2:]) in SECRET_WORDS - {'keys', 'appid'} and len(words) >= 2: return True
+    # (unless two words name no credential: a search-only key, `searchOnlyApiKey`)
+    paired = any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:]))
+    if ''.join(words[-2:]) in SECRET_WORDS - {'keys', 'appid'} and len(words) >= 2 and not paired:
+        return True
     # (a licence's public key verifies licences: `PLAY_LICENSE_PUBLIC_KEY`)
     if (words[-1:] in (['key'], ['serial'], ['code'], ['number']) and LICENCE_WORDS & set(words[:-1])
             and not PUBLIC_WORDS & set(words)): return True
-    # (a public prefix before an admin's or a server's key is a mistake, not a public key:
-    # `NEXT_PUBLIC_ALGOLIA_ADMIN_KEY`)
+    # (a public prefix before an admin's key is a mistake: `NEXT_PUBLIC_ALGOLIA_ADMIN_KEY`)
     public = PUBLIC_WORDS & set(words) and not PRIVILEGED_WORDS & set(words)
     # (a last word written with its number, `crc32`, `md5`, `url2`: letters and number as one, or
     # the letters)
     numbered = len(words) > 1 and words[-1].isdigit()
     last = {words[-1], ''.join(words[-2:]), words[-2] if numbered else ''} if words else set()
     if not words or last & NOT_SECRET_LAST or public: return False
-    if any(p in NOT_SECRET_PAIRS for p in zip(words, words[1:])): return False
+    if paired: return False
     if len(words) == 1 and words[0] in AMBIGUOUS and not (alone or name.isupper()): return False
     if name.isupper() and words in (['key'], ['keys']): return True
     # a community is SNMP's password, and only SNMP's
@@ -319,8 +321,8 @@ _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+
 # a stand-in: words asking for the value, runs of x or 0, a tool's documented default (postgres's,
 # RabbitMQ's guest, MinIO's minioadmin), a log's mask (`[FILTERED]`), sed's wildcard
 _PLACEHOLDER = re.compile(r'''(?i)^(?:.*(?:x{4,}|\*{3,}|[•●]{4,}|\.{3}|…|example|dummy|placeholder|redacted|changeme
-    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo
-    |generate[-_ ]with|replace[-_ ]with
+    |change[-_]me|replace[-_]?me|your[-_ ].*|fixme|todo|not[-_]?(?:a[-_]?)?real
+    |generate[-_ ]with|replace[-_ ]with|(?<![a-z])(?:fake|fixture)(?![a-z])
     |openssl[-_ ]rand).*|(?:.{0,12}[-_])?(?:x{3,}|0{3,}|1234(?:5678?)?)|x+|0+
     |(?:fake|mock|bogus|not[-_]?a[-_]?real|not[-_]?real)[-_].*
     |(?:insert|enter|paste|put)[-_](?:[a-z]+[-_]){0,3}

@@ -683,6 +683,13 @@ SECRETS = [   # (text, the value)
     ('ok its cyoa-chqy-humr-awqh\n(pod uid 645497f6-69c4-4824-b807-58f08e30faa4 matches)', 'cyoa-chqy-humr-awqh'),
     ("2FA recovery key is ema6m-kf8wy — I'll reference it through RECOVERY_CODE instead of inlining it.",
      'ema6m-kf8wy'),
+    # (round 74: a token's or a key's word in Hindi, Greek and Russian; a keypad's code after a key's word; an
+    # Authorization header's credential whatever its characters)
+    ('यह नया टोकन है: zephyr-heron-onyx-13 — इसे repo में मत डालना', 'zephyr-heron-onyx-13'),
+    ('Ορίστε το νέο κλειδί: d7xOB0e%RR1n', 'd7xOB0e%RR1n'),
+    ('новый токен: Xk9vQ2pLm7Rzz8Ab3', 'Xk9vQ2pLm7Rzz8Ab3'),
+    ('Tässä uusi avain: 192598# – älä laita sitä gittiin.', '192598#'),
+    ('DEBUG outbound request headers={"Authorization": "Bearer 240259#", "User-Agent": "depotcards/1.4"}', '240259#'),
 ]
 
 LOOK_ALIKES = [
@@ -1064,6 +1071,12 @@ LOOK_ALIKES = [
     "AaDe_UfU',",
     # (an id's name in a properties file's dotted key; an id's name in Kotlin's env lookup before its default, `?:`)
     '     9→turndown_svc.idempotency.key=d060b51f-6f26-40f9-8b23-bff3f8306c23\n',
+    # (round 74: a search-only key, by its name's two words and by its line's note; a fixture's key that says so
+    # inside it, apart by a mark or a digit; a number said of a key)
+    "  searchOnlyApiKey: '1e4c6e5cee5d3d1061814bcea0f49f1c', // search-only key, safe in the frontend bundle",
+    "  apiKey: '3e4c6e5cee5d3d1061814bcea0f49f1e', // safe in the frontend bundle",
+    '    monkeypatch.setenv("PAYMENTS_KEY", "sk_test_FIXTURE3735notreal")\n',
+    'the key is 42, the token is #1234 on the board',
     '    val traceId: String = System.getenv("OTEL_TRACE_ID") ?: "92da6514b72a90f970f6dd6eb69f546a"\n'
     '    val containerId = System.getenv("CONTAINER_ID") ?: '
     '"2a07c767378d7a0ffa4badd8656cbec0e3fe94c01fc82cbc21690a4b1cca2708"',
@@ -1426,3 +1439,10 @@ def test_a_pipes_last_stage_prints_no_file_and_the_calls_next_line_is_none():
                "      grep -o 'G-[A-Z0-9]*' public/index.html | head -1\n  description: Upload secrets\n")
     assert printed_secret_file(command, 'ok\nok\nG-PNDZ4LO0ZU\n') == []
     assert printed_secret_file('command: head -1 secrets.txt', 'G-PNDZ4LO0ZU\n') == [(0, 12, 'password')]
+
+def test_a_short_draw_pasted_below_a_colon_is_named_for_review():
+    "Round 74: `here:⏎⏎snHy65QQ` (a VNC password, eight characters) was sent and named nowhere."
+    from memgate.positions import short_token_doubts
+    text = 'here:\n\nsnHy65QQ\n'
+    assert [text[s:e] for s, e, _ in short_token_doubts(text)] == ['snHy65QQ']
+    assert short_token_doubts('here:\n\nnpm test\n') == []
