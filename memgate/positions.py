@@ -24,28 +24,29 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'PERSON_MADE', 'logfmt', 'ASSIGNED', 'PASSWORD_WORDS', 'SENT_CODE_WORDS', 'SENT_CODE_PHRASES',
            'SECRET_NOUNS', 'TOKEN_WORDS', 'APP_PASSWORD', 'LICENCE_SAID', 'NUMBER_WORDS', 'ID_WORDS', 'THING_ID_WORDS',
            'ORDINARY', 'VALUE_SAID_GATE', 'ANSWER_MOST', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE',
-           'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'URL_LAST', 'ON_A_NAMED_LINE', 'LISTED_VALUE',
-           'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN', 'SAID_VALUE',
-           'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'IN_A_VAULT', 'unquote', 'segments',
-           'flag_parts', 'script_findings', 'setter_value', 'command_findings', 'continued_literal', 'secret_words',
-           'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id', 'said_public',
-           'clause_colon', 'grouped', 'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings',
-           'glossed_findings', 'security_answer_findings', 'app_password_findings', 'marked_value_findings',
-           'name_said_findings', 'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings',
-           'use_for_findings', 'arrow_said_findings', 'capability_url_findings', 'section_value_findings',
-           'renewed_findings', 'account_pair_findings', 'opening_code_findings', 'named_lock_findings',
-           'lock_said_findings', 'second_factor_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts',
-           'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts',
-           'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts',
-           'said_value_doubts', 'person_value_findings', 'given_passphrase_findings', 'bare_name_findings',
-           'credential_call_findings', 'code_list_findings', 'credential_header', 'bare_lines', 'table_findings',
-           'argv_findings', 'argv_script', 'exec_argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings',
-           'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings',
-           'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
+           'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'PASTED_BELOW', 'URL_LAST', 'ON_A_NAMED_LINE',
+           'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN',
+           'SAID_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'IN_A_VAULT', 'unquote',
+           'segments', 'flag_parts', 'script_findings', 'setter_value', 'command_findings', 'continued_literal',
+           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
+           'said_public', 'clause_colon', 'grouped', 'used_for_findings', 'public_before', 'prose_findings',
+           'bracketed_findings', 'glossed_findings', 'security_answer_findings', 'app_password_findings',
+           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings', 'answer_findings',
+           'value_for_findings', 'use_for_findings', 'arrow_said_findings', 'capability_url_findings',
+           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
+           'named_lock_findings', 'lock_said_findings', 'second_factor_findings', 'said_after', 'said_doubts',
+           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
+           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
+           'marked_token_doubts', 'said_value_doubts', 'person_value_findings', 'given_passphrase_findings',
+           'bare_name_findings', 'credential_call_findings', 'code_list_findings', 'credential_header', 'bare_lines',
+           'table_findings', 'argv_findings', 'argv_script', 'exec_argv_findings', 'conn_string_findings',
+           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
+           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
            'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
            'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'users_map_findings',
-           'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
+           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'nested_member_findings',
+           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output',
+           'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -1040,6 +1041,8 @@ _NOTE_AFTER = re.compile(r'[ \t](?:#|//)([^\n]*)')
 _PUBLIC_LABEL = re.compile(r'(?i)\(public\)|\bpublishable\b|\bfor the (?:browser|frontend)\b'
                            r'|\bsafe to (?:share|expose|commit)\b')
 _STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder|fixture)\b')
+# (a note above that opens by saying what follows is no secret: `// not a secret: image digest`)
+_NO_SECRET_NOTE = re.compile(r'(?i)\s*not\s+(?:a\s+)?(?:real\s+)?(?:secret|credential)s?\b')
 # a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
 # only the note right above it)
 _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
@@ -1055,6 +1058,10 @@ def said_public(text: str, s: int) -> bool:
     # (or its own line's comment says it stands in for one, `FAKE = "…"  # not a real credential`,
     # or its label says it is public, `- reCAPTCHA site key (public): …`)
     end, label = text.find('\n', s), text[start:s]
+    # (a note right above that opens by saying it is none outranks the name: `// not a secret: …`)
+    prev = max(0, start - 1)
+    above = _NOTE_LINE.fullmatch(text, text.rfind('\n', 0, prev) + 1, prev)
+    if start and above and _NO_SECRET_NOTE.match(above['note']): return True
     if (_STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end)
             or _PUBLIC_LABEL.search(label) and not _NOT_PUBLIC_NOTE.search(label)): return True
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
@@ -1073,6 +1080,7 @@ def said_public(text: str, s: int) -> bool:
             said = note['note']
             # (the same directive commented out is an old value, no note: `# rocommunity public`)
             if own and said.split()[:1] == [own[1]]: return False
+            if _NO_SECRET_NOTE.match(said): return True
             return bool(_PUBLIC_NOTE.search(said)) and not _NOT_PUBLIC_NOTE.search(said)
         if not (in_block and _BLOCK_LINE.match(line)): return False
         start = up
@@ -2259,10 +2267,19 @@ def to_line_rest(text: str, found: list[Found]) -> list[Found]:
 # value's way to be given (````⏎845384d111c10⏎d6f2f2c5d09483d6c⏎````), none a file's name or a path
 PASTED_ALONE = "pasted alone in a fenced block, a line of one token, kept"
 FENCED_TOKENS = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*[^\s`]{6,}[ \t]*\n){1,4})```')
+# (or one token alone on its line below a line a colon ends: `pasting what Marek sent me:⏎<uuid>`)
+# (or a whole message of one token: `39578b03-1100-4785-975d-38fcccd32900`)
+PASTED_BELOW = "pasted alone on its line below a colon, or as a whole message, kept"
+_BELOW_COLON = re.compile(r'(?m):[ \t]*\n(?:[ \t]*\n)?[ \t]*([^\s`:=]{8,})[ \t]*$'
+                          r'|\A\s*([^\s`:=]{16,})\s*\Z')
 
 def pasted_doubts(text: str) -> list[Found]:
-    "(start, end, why) of each line of a fenced block that holds one to four lone tokens: a doubt."
-    out = []
+    "(start, end, why) of each lone token of a fenced block, below a colon or alone: a doubt."
+    v = lambda m: m[1] or m[2]
+    out = [(*m.span(1 if m[1] else 2), PASTED_BELOW) for m in _BELOW_COLON.finditer(text)
+           if not (placeholder(v(m)) or plain_word(v(m)) or name_like(v(m)) or '[REDACTED' in v(m)
+                   or v(m).startswith(('/', '~', './', '-', '#'))
+                   or re.search(r'\.[A-Za-z]{1,5}$', v(m)))]
     for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         for x in re.finditer(r'\S+', m[1]):
             v = x[0]
@@ -3491,6 +3508,40 @@ def member_findings(text: str) -> list[Found]:
             out.append((*m.span(g), 'assigned-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #8db01c61
+# a member whose name alone is a thing's word (`code`, `key`, `pin`, `pass`) inside an object or a
+# mapping its parent names: the two are one name (`"recovery": {"code": "…"}`, `wifi:⏎  pass: …`)
+_LEAF = re.compile(r'''(?m)(?P<i>^[ \t]*|[{,][ \t]*)["']?(?P<leaf>code|codes|key|pin|pass)["']?'''
+                   r'''[ \t]*:[ \t]*(?:"(?P<q>[^"\\\n]{4,200})"|'(?P<s>[^'\\\n]{4,200})'''
+                   r'''|(?P<b>[^\s"'#,{}\[\]]{4,200})[ \t]*$)''')
+_JSON_PARENT = re.compile(r'''["']?(?P<p>[A-Za-z_][\w.-]{0,60})["']?[ \t]*:[ \t]*\{[^{}]{0,200}$''')
+
+def _parent_name(text: str, m: re.Match) -> str:
+    "The name of the object or mapping member `m` stands in, or ''."
+    if j := _JSON_PARENT.search(text, max(0, m.start() - 260), m.start('leaf')): return j['p']
+    # (YAML's: the nearest line above indented less, a name and its colon alone)
+    indent = len(m['i']) if m['i'].strip() == '' else -1
+    up = text.rfind('\n', 0, m.start())
+    while indent > 0 and up > 0:
+        line = text[text.rfind('\n', 0, up) + 1:up]
+        up = text.rfind('\n', 0, up)
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            p = re.fullmatch(r'[ \t]*["\']?([A-Za-z_][\w.-]*)["\']?:[ \t]*', line)
+            return p[1] if p else ''
+    return ''
+
+def nested_member_findings(text: str) -> list[Found]:
+    "(start, end, kind) of each value whose member's name, with its parent's, names a credential."
+    out = []
+    for m in _LEAF.finditer(text) if SECRET_NAME_WORDS(text) or 'code' in text else ():
+        g = next(g for g in 'qsb' if m[g] is not None)
+        parent = _parent_name(text, m)
+        v = m[g]
+        data = not (placeholder(v) or plain_word(v) or name_like(v) or _VERSIONED.fullmatch(v))
+        if parent and data and secret_name(f"{parent}_{m['leaf']}"):
+            out.append((*m.span(g), 'assigned-credential'))
+    return out
+
 # %% ../nbs/00e_positions.ipynb #fa882cf9
 # an object that maps users to their passwords (Orthanc's `RegisteredUsers`, a basic auth's `users`)
 # (its name read from a word's start: from inside each word, each would be read again to its end)
@@ -3656,7 +3707,8 @@ def position_findings(text: str) -> list[Found]:
                   name_said_findings(text),
                   value_said_findings(text),
                   card_findings(text), byte_array_findings(text), format_findings(text),
-                  block_findings(text), member_findings(text), users_map_findings(text),
+                  block_findings(text), member_findings(text), nested_member_findings(text),
+                  users_map_findings(text),
                   diff_secret_file(text), xml_findings(text), conn_string_findings(text),
                   part_findings(text), person_value_findings(text), credential_call_findings(text),
                   insert_findings(text), struct_print_findings(text), repl_findings(text),

@@ -690,6 +690,10 @@ SECRETS = [   # (text, the value)
     ('новый токен: Xk9vQ2pLm7Rzz8Ab3', 'Xk9vQ2pLm7Rzz8Ab3'),
     ('Tässä uusi avain: 192598# – älä laita sitä gittiin.', '192598#'),
     ('DEBUG outbound request headers={"Authorization": "Bearer 240259#", "User-Agent": "depotcards/1.4"}', '240259#'),
+    # (round 75: a nested member's name is its path, its parent's name read with a thing's word)
+    ('{\n  "recovery": {\n    "code": "zzzmb-qqfhj"\n  },\n  "host": {"fingerprint": "SHA256:Gl/XRNYSV"}\n}',
+     'zzzmb-qqfhj'),
+    ('wifi:\n  ssid: Attic\n  pass: Amber-Quill-0492\n', 'Amber-Quill-0492'),
 ]
 
 LOOK_ALIKES = [
@@ -1077,6 +1081,14 @@ LOOK_ALIKES = [
     "  apiKey: '3e4c6e5cee5d3d1061814bcea0f49f1e', // safe in the frontend bundle",
     '    monkeypatch.setenv("PAYMENTS_KEY", "sk_test_FIXTURE3735notreal")\n',
     'the key is 42, the token is #1234 on the board',
+    # (round 75: a note right above that opens by saying what follows is no secret outranks the name under it; a
+    # licence's key, a word or a version, under any path)
+    "// not a secret: docker image digest\n"
+    "const client = new Client({ apiKey: 'sha256:410165aa9c06d047a56284ecdcf1322af71954b73de3a49a7803a95c337b8c59'"
+    " });",
+    '    // not a secret: vapid public key\n'
+    '    cfg.Secret = "BfTLVUDdy2j5qXUw6VEk2biAiU8C51Rhb9bSVkQJXCjj2mNFixm44FLy_sm8H1"',
+    '{"license": {"key": "apache-2.0", "name": "Apache License 2.0"}, "sort": {"key": "created_at"}}',
     '    val traceId: String = System.getenv("OTEL_TRACE_ID") ?: "92da6514b72a90f970f6dd6eb69f546a"\n'
     '    val containerId = System.getenv("CONTAINER_ID") ?: '
     '"2a07c767378d7a0ffa4badd8656cbec0e3fe94c01fc82cbc21690a4b1cca2708"',
@@ -1446,3 +1458,11 @@ def test_a_short_draw_pasted_below_a_colon_is_named_for_review():
     text = 'here:\n\nsnHy65QQ\n'
     assert [text[s:e] for s, e, _ in short_token_doubts(text)] == ['snHy65QQ']
     assert short_token_doubts('here:\n\nnpm test\n') == []
+
+def test_a_token_pasted_alone_below_a_colon_or_as_a_whole_message_is_named_for_review():
+    "Round 75: `pasting what Marek sent me:⏎<uuid>` and a message of one UUID were sent and named nowhere."
+    from memgate.positions import pasted_doubts
+    for text in ('pasting what Marek sent me:\n18fb9e0d-733e-4541-b9ba-99e9b1009955',
+                 '39578b03-1100-4785-975d-38fcccd32900'):
+        assert [text[s:e] for s, e, _ in pasted_doubts(text)] == [text.split('\n')[-1]]
+    assert pasted_doubts('services:\n  postgres:\n    image: x\nRun:\n\nnpm install\n') == []
