@@ -2419,15 +2419,17 @@ def passphrase_doubts(text: str) -> list[Found]:
 # generator's does (`content: "QPIc1ubH"`, `signing_salt: "WyS4S17C"`): too short to judge as
 # random, so a doubt (on its own line below a colon too, as pasted: `here:⏎⏎snHy65QQ`)
 SHORT_DRAWN = "a short token drawn as a generator draws one (its kinds mixed)"
+_GROUPS_ALONE = re.compile(r'(?<![^\s(])(?P<v>[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})(?![\w-])')
 _SHORT_GIVEN = re.compile(r'''(?:["'`]|[=:][ \t]*(?:\n[ \t]*){0,2})'''
                           r'''(?P<v>[A-Za-z0-9]{8,11}|[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})'''
                           r'''(?=["'`\s,;}]|$)''', re.M)
 
 def short_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each short quoted or given token whose kinds change as a generator's do."
-    # (or two groups of letters and digits, a recovery code's: `459c2-77e99`)
+    # (or two groups of letters and digits, a recovery code's, standing anywhere: `try 3jqm5-7bo1h`)
     kinds = lambda v: _three_kinds(v) or '-' in v and re.search(r'\d', v) and re.search('[a-z]', v)
-    return [(*m.span('v'), SHORT_DRAWN) for m in _SHORT_GIVEN.finditer(text)
+    found = [*_SHORT_GIVEN.finditer(text), *_GROUPS_ALONE.finditer(text)]
+    return [(*m.span('v'), SHORT_DRAWN) for m in sorted(found, key=lambda m: m.start())
             if kinds(m['v']) and kind_changes(m['v'].replace('-', '')) >= 4
             and not name_like(m['v'])
             and not placeholder(m['v'])]
@@ -2490,8 +2492,10 @@ def marked_token_doubts(text: str) -> list[Found]:
     out = []
     for m in _BARE_TOKEN.finditer(text):
         v = m[0].rstrip('.,;:!?)')
+        # (or of one case, with digits and five of a generator's marks or more: Django's keys)
+        marked = sum(c in '!@#$%^&*()-_=+' for c in v) >= 5 and re.search(r'\d', v) and '/' not in v
         if (not any(not c.isalnum() for c in v) or '://' in v or v[:1] in '/~.-$[({<@#%\\'
-                or '[REDACTED' in v or not any(map(str.isupper, v))
+                or '[REDACTED' in v or not (any(map(str.isupper, v)) or marked)
                 or not any(map(str.islower, v))):
             continue
         # (code's names are words, camel-cased or not: `self.assertEqual(a,b)`)

@@ -1089,6 +1089,8 @@ LOOK_ALIKES = [
     '    // not a secret: vapid public key\n'
     '    cfg.Secret = "BfTLVUDdy2j5qXUw6VEk2biAiU8C51Rhb9bSVkQJXCjj2mNFixm44FLy_sm8H1"',
     '{"license": {"key": "apache-2.0", "name": "Apache License 2.0"}, "sort": {"key": "created_at"}}',
+    # (round 76: a migration's revisions, an upgrade's two ids)
+    'INFO  [alembic.runtime.migration] Running upgrade 186a0faa7315 -> 21b7d0a48114, add index on events',
     '    val traceId: String = System.getenv("OTEL_TRACE_ID") ?: "92da6514b72a90f970f6dd6eb69f546a"\n'
     '    val containerId = System.getenv("CONTAINER_ID") ?: '
     '"2a07c767378d7a0ffa4badd8656cbec0e3fe94c01fc82cbc21690a4b1cca2708"',
@@ -1466,3 +1468,13 @@ def test_a_token_pasted_alone_below_a_colon_or_as_a_whole_message_is_named_for_r
                  '39578b03-1100-4785-975d-38fcccd32900'):
         assert [text[s:e] for s, e, _ in pasted_doubts(text)] == [text.split('\n')[-1]]
     assert pasted_doubts('services:\n  postgres:\n    image: x\nRun:\n\nnpm install\n') == []
+
+def test_a_recovery_codes_groups_and_a_one_case_key_of_marks_are_named_for_review():
+    "Round 76: `try 3jqm5-7bo1h` and Django's key in a traceback's call (`key=\")g9sl…%+\"`) were named nowhere."
+    from memgate.positions import marked_token_doubts, short_token_doubts
+    text = 'ok\ntry 3jqm5-7bo1h\n'
+    assert [text[s:e] for s, e, _ in short_token_doubts(text)] == ['3jqm5-7bo1h']
+    call = '    open_session(url="https://api.internal", key=")g9slykuuju%xf%2q!e^u4qgp6!c*z@f7tr#-1lsg@r07)21%+")'
+    key = ')g9slykuuju%xf%2q!e^u4qgp6!c*z@f7tr#-1lsg@r07)21%+'
+    assert [call[s:e] for s, e, _ in marked_token_doubts(call)] == [key]
+    assert marked_token_doubts('key="%Y-%m-%d %H:%M:%S" see src/app/v1/x_y.py') == []
