@@ -26,27 +26,27 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'ORDINARY', 'VALUE_SAID_GATE', 'ANSWER_MOST', 'OPENED', 'OPENED_STEMS', 'LOCKED', 'SAID_NEAR', 'SAID_PHRASE',
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'PASTED_BELOW', 'URL_LAST', 'ON_A_NAMED_LINE',
            'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN',
-           'SAID_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'STORE_FILE', 'IN_A_VAULT', 'unquote',
-           'segments', 'flag_parts', 'script_findings', 'setter_value', 'command_findings', 'continued_literal',
-           'secret_words', 'sentence', 'assignment_findings', 'directive_findings', 'pair_findings', 'said_of_id',
-           'said_public', 'clause_colon', 'grouped', 'used_for_findings', 'public_before', 'prose_findings',
-           'bracketed_findings', 'glossed_findings', 'security_answer_findings', 'app_password_findings',
-           'marked_value_findings', 'name_said_findings', 'used_as_findings', 'value_said_findings', 'answer_findings',
-           'value_for_findings', 'use_for_findings', 'arrow_said_findings', 'capability_url_findings',
-           'section_value_findings', 'renewed_findings', 'account_pair_findings', 'opening_code_findings',
-           'named_lock_findings', 'lock_said_findings', 'second_factor_findings', 'said_after', 'said_doubts',
-           'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts', 'url_doubts',
-           'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts',
-           'marked_token_doubts', 'said_value_doubts', 'person_value_findings', 'given_passphrase_findings',
-           'bare_name_findings', 'credential_call_findings', 'code_list_findings', 'credential_header', 'bare_lines',
-           'table_findings', 'argv_findings', 'argv_script', 'exec_argv_findings', 'conn_string_findings',
-           'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file', 'diff_secret_file', 'statement_findings',
-           'insert_findings', 'struct_print_findings', 'repl_findings', 'piped_findings', 'encoded_literal_findings',
-           'written_literal_findings', 'section_key_findings', 'aligned_findings', 'default_findings',
-           'within_defaults', 'seed_words', 'seed_phrase_findings', 'card_findings', 'format_findings',
-           'described_findings', 'block_findings', 'byte_array_findings', 'member_findings', 'nested_member_findings',
-           'users_map_findings', 'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output',
-           'position_findings']
+           'SAID_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'VIEWER_MARK', 'STORE_FILE', 'IN_A_VAULT',
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'setter_value', 'command_findings',
+           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
+           'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped', 'used_for_findings',
+           'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings', 'security_answer_findings',
+           'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
+           'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings', 'arrow_said_findings',
+           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
+           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'second_factor_findings', 'said_after',
+           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
+           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
+           'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts', 'person_value_findings',
+           'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings', 'code_list_findings',
+           'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script', 'exec_argv_findings',
+           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
+           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
+           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
+           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
+           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
+           'member_findings', 'heading', 'nested_member_findings', 'users_map_findings', 'part_findings',
+           'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -2275,17 +2275,14 @@ _BELOW_COLON = re.compile(r'(?m):[ \t]*\n(?:[ \t]*\n)?[ \t]*([^\s`:=]{8,})[ \t]*
 
 def pasted_doubts(text: str) -> list[Found]:
     "(start, end, why) of each lone token of a fenced block, below a colon or alone: a doubt."
-    v = lambda m: m[1] or m[2]
+    # (a stand-in, a word, a path, a file's name or a stand-in already made: nothing given)
+    given = lambda v: not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))
+                           or re.search(r'\.[A-Za-z]{1,5}$', v) or '[REDACTED' in v)
     out = [(*m.span(1 if m[1] else 2), PASTED_BELOW) for m in _BELOW_COLON.finditer(text)
-           if not (placeholder(v(m)) or plain_word(v(m)) or name_like(v(m)) or '[REDACTED' in v(m)
-                   or v(m).startswith(('/', '~', './', '-', '#'))
-                   or re.search(r'\.[A-Za-z]{1,5}$', v(m)))]
+           if given(v := m[1] or m[2]) and not (name_like(v) or v.startswith('#'))]
     for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
-        for x in re.finditer(r'\S+', m[1]):
-            v = x[0]
-            if not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))
-                    or re.search(r'\.[A-Za-z]{1,5}$', v) or '[REDACTED' in v):
-                out.append((m.start(1) + x.start(), m.start(1) + x.end(), PASTED_ALONE))
+        out += [(m.start(1) + x.start(), m.start(1) + x.end(), PASTED_ALONE)
+                for x in re.finditer(r'\S+', m[1]) if given(x[0])]
     return out
 
 # %% ../nbs/00e_positions.ipynb #70a997a5
@@ -3512,6 +3509,25 @@ def member_findings(text: str) -> list[Found]:
             out.append((*m.span(g), 'assigned-credential'))
     return out
 
+# %% ../nbs/00e_positions.ipynb #35504434
+# a file viewer's line number before a line's text (an agent's Read: `   12→`, `cat -n`'s tab)
+VIEWER_MARK = re.compile(r'^[ \t]*\d+(?:→|\t)')
+
+def heading(text: str, at: int) -> str:
+    "The nearest line above the line at `at` that is less indented (a file viewer's line numbers aside), or ''."
+    line = lambda a, b: VIEWER_MARK.sub('', text[a:b])
+    start = text.rfind('\n', 0, at) + 1
+    end = text.find('\n', at)
+    own = line(start, len(text) if end < 0 else end)
+    indent, pos = len(own) - len(own.lstrip(' ')), start - 1
+    for _ in range(200):
+        if not indent or pos <= 0: return ''
+        up_start = text.rfind('\n', 0, pos) + 1
+        up = line(up_start, pos)
+        if up.strip() and len(up) - len(up.lstrip(' ')) < indent: return up
+        pos = up_start - 1
+    return ''
+
 # %% ../nbs/00e_positions.ipynb #8db01c61
 # a member whose name alone is a thing's word (`code`, `key`, `pin`, `pass`) inside an object or a
 # mapping its parent names: the two are one name (`"recovery": {"code": "…"}`, `wifi:⏎  pass: …`)
@@ -3523,16 +3539,10 @@ _JSON_PARENT = re.compile(r'''["']?(?P<p>[A-Za-z_][\w.-]{0,60})["']?[ \t]*:[ \t]
 def _parent_name(text: str, m: re.Match) -> str:
     "The name of the object or mapping member `m` stands in, or ''."
     if j := _JSON_PARENT.search(text, max(0, m.start() - 260), m.start('leaf')): return j['p']
-    # (YAML's: the nearest line above indented less, a name and its colon alone)
-    indent = len(m['i']) if m['i'].strip() == '' else -1
-    up = text.rfind('\n', 0, m.start())
-    while indent > 0 and up > 0:
-        line = text[text.rfind('\n', 0, up) + 1:up]
-        up = text.rfind('\n', 0, up)
-        if line.strip() and len(line) - len(line.lstrip()) < indent:
-            p = re.fullmatch(r'[ \t]*["\']?([A-Za-z_][\w.-]*)["\']?:[ \t]*', line)
-            return p[1] if p else ''
-    return ''
+    # (YAML's: its heading, a name and its colon alone)
+    if m['i'].strip(): return ''
+    p = re.fullmatch(r'[ \t]*["\']?([A-Za-z_][\w.-]*)["\']?:[ \t]*', heading(text, m.start('leaf')))
+    return p[1] if p else ''
 
 def nested_member_findings(text: str) -> list[Found]:
     "(start, end, kind) of each value whose member's name, with its parent's, names a credential."

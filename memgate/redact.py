@@ -22,6 +22,7 @@ from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIR
                            last_word, member_name, name_like, name_words, names_key_id, names_store, placeholder,
                            plain_word, plain_words, row_name, secret_name, value_name)
 from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, IN_A_VAULT, PERSON_MADE,
+                               VIEWER_MARK, heading,
                                THING_ID_WORDS, VALUE_SAID_GATE, answer_findings, argv_script, continued_literal,
                                credential_header, in_vault, position_findings, said_of_id, said_public,
                                secret_file,
@@ -35,12 +36,12 @@ __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
            'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'IBAN_UNCHECKED', 'POSITIONAL',
            'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
-           'basic_stand_in', 'heading', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review',
-           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
-           'pattern_regex', 'public_encoded', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file',
-           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings',
-           'wrapped_pieces', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings',
-           'redact', 'read_forms', 'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
+           'basic_stand_in', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review', 'random_findings',
+           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex',
+           'public_encoded', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
+           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
+           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
+           'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -323,24 +324,6 @@ def _drawn_token(text: str, s: int, e: int) -> tuple[int, int]:
     if alone and extra and len(_MARKS & set(extra)) >= 2 and not words: return ns, ne
     return s, e
 
-# %% ../nbs/01_redact.ipynb #784768c0
-_LINE_MARK = re.compile(r'^[ \t]*\d+(?:→|\t)')
-
-def heading(text: str, at: int) -> str:
-    "The nearest line above the line at `at` that is less indented (a file viewer's line numbers aside), or ''."
-    line = lambda a, b: _LINE_MARK.sub('', text[a:b])
-    start = text.rfind('\n', 0, at) + 1
-    end = text.find('\n', at)
-    own = line(start, len(text) if end < 0 else end)
-    indent, pos = len(own) - len(own.lstrip(' ')), start - 1
-    for _ in range(200):
-        if not indent or pos <= 0: return ''
-        up_start = text.rfind('\n', 0, pos) + 1
-        up = line(up_start, pos)
-        if up.strip() and len(up) - len(up.lstrip(' ')) < indent: return up
-        pos = up_start - 1
-    return ''
-
 # %% ../nbs/01_redact.ipynb #ccece786
 _CELL_IDS = ID_WORDS | THING_ID_WORDS | {'mac', 'sku', 'imsi'}
 
@@ -348,10 +331,10 @@ def csv_column(text: str, at: int) -> str | None:
     "The name of the CSV column `at` stands in, when its line is a row under a header of names."
     start = text.rfind('\n', 0, at) + 1
     above = text.rfind('\n', 0, max(0, start - 1)) + 1
-    row = _LINE_MARK.sub('', text[start:text.find('\n', at) % (len(text) + 1)])
-    header = _LINE_MARK.sub('', text[above:max(above, start - 1)]).strip()
+    row = VIEWER_MARK.sub('', text[start:text.find('\n', at) % (len(text) + 1)])
+    header = VIEWER_MARK.sub('', text[above:max(above, start - 1)]).strip()
     if not CSV_HEADER.fullmatch(header) or header.count(',') != row.count(','): return None
-    return header.split(',')[_LINE_MARK.sub('', text[start:at]).count(',')].strip()
+    return header.split(',')[VIEWER_MARK.sub('', text[start:at]).count(',')].strip()
 
 def id_cell(text: str, at: int) -> bool:
     "Whether `at` stands in a CSV column whose name's last word names an id (`serial`, `mac`)."
@@ -385,7 +368,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
     # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
     # generator's, a fetched credential's)
-    leads = _LINE_MARK.sub('', text[text.rfind('\n', 0, s) + 1:s]).strip() == ''
+    leads = VIEWER_MARK.sub('', text[text.rfind('\n', 0, s) + 1:s]).strip() == ''
     if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and (
             _alone_ids(text, s) or leads and _LISTED_IMAGE.match(text, e)):
         return ALONE_DIGEST
