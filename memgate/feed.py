@@ -39,6 +39,8 @@ class ChunkFeed:
         self.read_all = False       # the thread read every session (no stop, no error)
         self.bytes_read, self.done, self.closing = 0, False, False
         self.thread, self.loop = None, None
+        # set once a chunk or the end went out: slower work (the estimate) waits for it
+        self.begun = threading.Event()
 
     def subscribe(self, resume: ResumePoint | None = None) -> Reader:
         "A `Reader` of every chunk, or of those `resume`'s log has not read."
@@ -94,7 +96,7 @@ class Reader:
 def start(self: ChunkFeed):
     "Start reading in a thread, once every query has subscribed."
     self.loop, self.t0 = asyncio.get_running_loop(), time.monotonic()
-    if not self.views: return                  # every query was complete already: nothing to read
+    if not self.views: return self.begun.set()  # every query was complete already: nothing to read
     self.thread = threading.Thread(target=self._read, name='memgate-chunks', daemon=True)
     self.thread.start()
 
@@ -133,6 +135,7 @@ def _read(self: ChunkFeed):
         sessions.close()
         self.done = True
         for _, readers in self.views: self._give(readers, _END)
+        self.begun.set()
         self._on_loop(self._said)
 
 # %% ../nbs/09a_feed.ipynb #ea3e5878
@@ -202,7 +205,8 @@ def _on_loop(self: ChunkFeed, fn: Callable, *args) -> bool:
 def _give(self: ChunkFeed, readers: list[Reader], item):
     "Hand `item` to each reader, on the event loop."
     for r in readers:
-        if not self._on_loop(r._put, item): return
+        if not self._on_loop(r._put, item): break
+    self.begun.set()
 
 # %% ../nbs/09a_feed.ipynb #3ceaf502
 @patch

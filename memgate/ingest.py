@@ -581,8 +581,10 @@ async def _ingest_project(plan: IngestPlan, project: Project, name: str, make_cl
         progress.pace = lambda turn: (say(), pacer(turn) if pacer else None)
         feed.info = lambda message, info=feed.info: (say(), info(message))
         feed.start()
+        # (estimated once the first chunk went out: sampling the files does not slow the first call)
+        estimate = asyncio.to_thread(lambda: (feed.begun.wait(), say()))
         try:
-            *out, _ = await asyncio.gather(*(run_one(x) for x in started), asyncio.to_thread(say))
+            *out, _ = await asyncio.gather(*(run_one(x) for x in started), estimate)
             return out
         finally:
             feed.close()
