@@ -9,15 +9,15 @@ from __future__ import annotations
 import base64, binascii, hashlib, re, urllib.parse
 from functools import lru_cache
 import re2
-from .words import CODE_WORDS, SECRET_WORDS, char_kinds, dictionary
+from .words import CODE_WORDS, FULL_WIDTH_MARKS, SECRET_WORDS, UNSPACED, char_kinds, dictionary
 
 # %% auto #0
 __all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'CSV_HEADER', 'wordlike', 'word_share',
            'class_changes', 'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret',
            'split_core', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs',
            'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'counted_bytes', 'hex_groups', 'digit_groups',
-           'base32_groups', 'letter_groups', 'every_candidate', 'checked_id', 'wrapped_runs', 'public_der',
-           'public_point', 'decodes_harmless', 'pseudonym']
+           'base32_groups', 'letter_groups', 'one_case_draws', 'every_candidate', 'checked_id', 'wrapped_runs',
+           'public_der', 'public_point', 'decodes_harmless', 'pseudonym']
 
 # %% ../nbs/00f_generated.ipynb #2907f912
 # a generated value is at least this long (its letters and digits)
@@ -257,7 +257,9 @@ def candidates(text: str, harmless=lambda token: False):
 # %% ../nbs/00f_generated.ipynb #63cc0b54
 # what generators add to letters and digits (not `/`, `_`, `.`, `-`: paths', names' and versions')
 PASSWORD_SYMBOLS = '!#$%&*+,:;=?@^~'
-_PUNCTUATED = re.compile(r'(?<![^\s(\[{"\'`<|])[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
+# (glued to a script written without spaces, as to a space: `密钥是…`)
+_PUNCTUATED = re.compile(rf'(?<![^\s(\[{{"\'`<|{UNSPACED}{FULL_WIDTH_MARKS}])'
+                         r'[A-Za-z0-9!#$%&*+,.:;=?@^~_/-]{10,}')
 # what says text, not a value: a query string, an escape (URL, HTML), a scope or a minifier's
 # `$$`, an email, a URL; a list of tags, each its own value (a DKIM record's `k=rsa;p=MIGf…`)
 _TEXT_SIGNS = re.compile(r'%[0-9A-Fa-f]{2}|&#?\w+;|::|\$\$|@[a-z0-9-]+\.[a-z]{2,}|//|;base64,|[0-9a-f]{16}'
@@ -384,20 +386,33 @@ def code_runs(text: str):
             yield from ((at + t.start(), at + t.end()) for t in tokens)
 
 # %% ../nbs/00f_generated.ipynb #eafaca0c
-_MEMORABLE = re.compile(r'(?<![^\s`"\'(\[<|])[A-Za-z0-9!#$%&*+=?@^~.-]{9,48}(?![^\s`"\')\]>.,;:|])')
+_MEMORABLE = re.compile(r'(?<![^\s`"\'(\[<|:])[A-Za-z0-9!#$%&*+=?@^~.-]{9,48}(?![^\s`"\')\]>.,;:|])')
 _MARK = '!#$%&*+=?@^~'
+# (or three words or more joined by one mark, the first capitalised, the others not, and a number
+# of three digits or more glued to the last, as a passphrase generator joins them:
+# `Ultra-violet-quartz5296`; not a year, `Release-notes-draft2024`, nor a header's `Content-Type`)
+_JOINED = re.compile(r'[A-Z][a-z]{2,}(?P<j>[-.])[a-z]{3,}(?:(?P=j)[a-z]{3,})+'
+                     r'(?!(?:19|20)\d\d\b)\d{3,6}')
+
+def _memorable(word: str) -> bool:
+    "Whether `word` is shaped like a memorable password."
+    parts = re.findall(r'[A-Za-z]+|[0-9]+|[^A-Za-z0-9]+', word)
+    words = [p for p in parts if p.isalpha()]
+    capital = lambda p: len(p) >= 3 and p[0].isupper() and p[1:].islower() and wordlike(p)
+    marks = ''.join(p for p in parts if not p.isalnum())
+    marked = (len(words) >= 2 and all(map(capital, words)) and sum(map(str.isdigit, word)) >= 2
+              and any(c in _MARK for c in marks) and '@' not in marks[:1] + marks[-1:])
+    return bool(marked or _JOINED.fullmatch(word) and all(map(wordlike, words)))
 
 def memorable(text: str):
     "(start, end) of each word of `text` shaped like a memorable password (`Cattle!2258Abstract`)."
     for m in _MEMORABLE.finditer(text):
         word = m[0].rstrip('.')
-        parts = re.findall(r'[A-Za-z]+|[0-9]+|[^A-Za-z0-9]+', word)
-        words = [p for p in parts if p.isalpha()]
-        capital = lambda p: len(p) >= 3 and p[0].isupper() and p[1:].islower() and wordlike(p)
-        marks = ''.join(p for p in parts if not p.isalnum())
-        if (len(words) >= 2 and all(map(capital, words)) and sum(map(str.isdigit, word)) >= 2
-                and any(c in _MARK for c in marks) and '@' not in marks[:1] + marks[-1:]):
-            yield m.start(), m.start() + len(word)
+        # (or a name's value: `key=Ultra-violet-quartz5296`)
+        name = re.match(r'[A-Za-z_][\w.-]*=', word)
+        starts = (0, name.end()) if name else (0,)
+        if (at := next((k for k in starts if _memorable(word[k:])), None)) is not None:
+            yield m.start() + at, m.start() + len(word)
 
 # %% ../nbs/00f_generated.ipynb #8ed0b922
 # four to eight words drawn from a list (diceware's, a password manager's), quoted as one value: no
@@ -507,23 +522,52 @@ def base32_groups(text: str):
 # %% ../nbs/00f_generated.ipynb #ad55020f
 # lower-case letters in four groups or more of one width, joined by `-`, as Apple shows an
 # app-specific password (`fgxj-svmm-dzkv-racc`): no group a word (a name's parts are words:
-# `user-auth-flow-mock`), no group twice, none the alphabet's run (a stand-in's: `abcd-efgh-…`)
+# `user-auth-flow-mock`), no group twice, none the alphabet's run or a keyboard row's (a stand-in's:
+# `abcd-efgh-…`, `qwer-asdf-…`), their letters varied (`aaaa-bbbb-…`), at most one a word's start
+# (a name's abbreviations are: `conf-prod-repl-sync`; a drawn group of four letters is one in 25)
 _LETTER_GROUPS = re.compile(r'(?<![\w-])[a-z]{4,6}(?:-[a-z]{4,6}){3,}(?![\w-])')
+_ROWS = 'abcdefghijklmnopqrstuvwxyz qwertyuiop asdfghjkl zxcvbnm'
+
+@lru_cache(maxsize=1)
+def _word_starts() -> frozenset[str]:
+    "The first four, five and six letters of each dictionary word."
+    return frozenset(w[:n] for w in dictionary() for n in (4, 5, 6) if len(w) >= n)
 
 def letter_groups(text: str):
     "(start, end) of each run of four or more groups of letters of one width that looks drawn."
     for m in _LETTER_GROUPS.finditer(text):
-        groups = m[0].split('-')
-        run = lambda g: all(ord(b) - ord(a) == 1 for a, b in zip(g, g[1:]))
+        groups, joined = m[0].split('-'), m[0].replace('-', '')
         if (len({len(g) for g in groups}) == 1 and len(set(groups)) == len(groups)
-                and not any(g in dictionary() or run(g) for g in groups)
-                and generated(''.join(groups))):
+                and not any(g in dictionary() or g in _ROWS for g in groups)
+                and len(set(joined)) >= len(joined) / 2
+                and sum(g in _word_starts() for g in groups) <= 1):
+            yield m.span()
+
+# %% ../nbs/00f_generated.ipynb #068d7138
+# one case of letters, digits and a generator's marks, as Django's `get_random_secret_key` draws
+# fifty (`g(r*46)a4t_l7e1ip84^*9%m@6@#i0%ew35…`): its parentheses and its `%` are its own, so they
+# end no part of it and escape nothing; five marks or more, of three kinds, and no word of four
+# letters or more (a name's: `(invocation_id=157d4bfb-…)`)
+_ONE_CASE_MARKS = '!@#$%^&*()-_=+'
+_ONE_CASE_DRAW = re.compile(r'(?<![A-Za-z0-9!@#$%^&*()\-_=+./\\])[a-z0-9!@#$%^&*()\-_=+]{32,80}'
+                            r'(?![A-Za-z0-9!@#$%^&*()\-_=+/\\])')
+
+def one_case_draws(text: str):
+    "(start, end) of each long run of one case, digits and a generator's marks that looks drawn."
+    for m in _ONE_CASE_DRAW.finditer(text):
+        marks = [c for c in m[0] if c in _ONE_CASE_MARKS]
+        core = re.sub('[^a-z0-9]', '', m[0])
+        worded = any(w in dictionary() or w in CODE_WORDS for w in re.findall('[a-z]{4,}', m[0]))
+        if (len(marks) >= 5 and len(set(marks)) >= 3 and sum(c.isdigit() for c in core) >= 3
+                and not worded and generated(core)):
             yield m.span()
 
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:
     "(start, end) of each word or run of `text` that looks generated."
-    words = list(punctuated(text))
+    # (a draw of one alphabet first: its marks would cut it for the others)
+    words = list(one_case_draws(text))
+    words += [(s, e) for s, e in punctuated(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in memorable(text) if not any(a < e and s < b for a, b in words)]
     words += [(s, e) for s, e in percent_encoded(text)
               if not any(a < e and s < b for a, b in words)]
@@ -650,7 +694,9 @@ def decodes_harmless(token: str, inner) -> bool:
         r'[\w.@+-]+:(?:\w+=[\w.-]*[;,&])+\w+=[\w.-]*', plain)
     # (and a password encoded, one run a generator mixed: `echo 'THdS…' | base64 -d`)
     mixed = re.fullmatch(r'[^\s{}\[\]":,]{8,64}', plain.strip()) and password_like(plain.strip())
-    return not (inner(plain) or any(generated(t) for t in _RUN.findall(plain)) or login or mixed)
+    # (a value drawn in any shape the text's own are: `c3NocS1ubHZ5…` is `sshq-nlvy-yvnt-dkmp`)
+    drawn = any(generated(t) for t in _RUN.findall(plain)) or every_candidate(plain)
+    return not (inner(plain) or drawn or login or mixed)
 
 # %% ../nbs/00f_generated.ipynb #3ce5b59f
 def pseudonym(value: str, key: bytes = b'') -> str:

@@ -16,7 +16,7 @@ from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, 
                            Gate, diceware, names_key_id, names_store,
                            char_kinds, column_name, dictionary, kind_changes, last_word, member_name, merged, name_like,
                            name_words, values_header,
-                           placeholder,
+                           placeholder, UNSPACED, FULL_WIDTH_MARKS,
                            plain_word, plain_words, secret_name, skeleton)
 
 # %% auto #0
@@ -958,7 +958,7 @@ _TOKEN_VALUE = re.compile(r'(?=[^\d\s]*\d)(?=[^A-Za-z\s]*[A-Za-z])[A-Za-z0-9_+/=
 _SAID_WORDS = (set(PASSWORD_WORDS) | set(_PHRASES) | set(SENT_CODE_WORDS) | set(TOKEN_WORDS)
                | set(LICENCE_SAID))
 # (`password` and its kin end no other word: glued to a short prefix, still it: `pgpassword`)
-_UNSPACED = '[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]'   # kana, CJK ideographs, Hangul
+_UNSPACED = f'[{UNSPACED}]'   # kana, CJK ideographs, Hangul
 # (a compound's first part too, as Germanic languages glue them: `beveiligingswachtwoord`)
 _PROSE = re.compile(r'(?i)(?:(?<![A-Za-z0-9/.])|(?=[^\x00-\x7f]))'
                     r'(?:(?-i:[a-z]{1,8}(?=pass(?:word|wd|phrase)))|[^\W\d_]{2,20}?'
@@ -973,7 +973,9 @@ _BEFORE_GATE = Gate(_SAID_WORDS | {'credential'})
 _PROSE_TOKEN = re.compile(r'''[ \t]*(\*\*[^*\s][^*\n]{1,78}[^*\s]\*\*
     |`[^`\n]{3,400}`|"[^"\n]{3,80}"|'[^'\n]{3,80}'|«[^»\n]{3,80}»|“[^”\n]{3,80}”
     |「[^」\n]{3,80}」|„[^“”\n]{3,80}[“”]
-    |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「(](?:[^\s"]|"(?![,:}\]]))*)''', re.X)
+    |\([^()\s]{6,80}\)|\(\S*|[^\s`"'«“「('''
+    # (a full-width mark ends one: `密码是 …，不要提交`)
+    + FULL_WIDTH_MARKS + r'''](?:[^\s"''' + FULL_WIDTH_MARKS + r''']|"(?![,:}\]]))*)''', re.X)
 
 # %% ../nbs/00e_positions.ipynb #1754abe6
 # what Chinese says a value is set or changed to (`把 … 设成 …`, `改成了`)
@@ -2268,18 +2270,21 @@ def to_line_rest(text: str, found: list[Found]) -> list[Found]:
 PASTED_ALONE = "pasted alone in a fenced block, a line of one token, kept"
 FENCED_TOKENS = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*[^\s`]{6,}[ \t]*\n){1,4})```')
 # (or one token alone on its line below a line a colon ends: `pasting what Marek sent me:⏎<uuid>`)
-# (or a whole message of one token: `39578b03-1100-4785-975d-38fcccd32900`)
+# (or a whole message of one token: `39578b03-1100-4785-975d-38fcccd32900`; or of one token after a
+# lead of a few words and a colon: `tenta esse: Fjord-drift-drift7051`)
 PASTED_BELOW = "pasted alone on its line below a colon, or as a whole message, kept"
 _BELOW_COLON = re.compile(r'(?m):[ \t]*\n(?:[ \t]*\n)?[ \t]*([^\s`:=]{8,})[ \t]*$'
-                          r'|\A\s*([^\s`:=]{16,})\s*\Z')
+                          r'|\A\s*([^\s`:=]{16,})\s*\Z'
+                          r'|\A\s*(?:[^\s:`]+[ \t]+){0,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})\s*\Z')
 
 def pasted_doubts(text: str) -> list[Found]:
     "(start, end, why) of each lone token of a fenced block, below a colon or alone: a doubt."
     # (a stand-in, a word, a path, a file's name or a stand-in already made: nothing given)
     given = lambda v: not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))
                            or re.search(r'\.[A-Za-z]{1,5}$', v) or '[REDACTED' in v)
-    out = [(*m.span(1 if m[1] else 2), PASTED_BELOW) for m in _BELOW_COLON.finditer(text)
-           if given(v := m[1] or m[2]) and not (name_like(v) or v.startswith('#'))]
+    out = [(*m.span(next(g for g in (1, 2, 3) if m[g])), PASTED_BELOW)
+           for m in _BELOW_COLON.finditer(text)
+           if given(v := m[1] or m[2] or m[3]) and not (name_like(v) or v.startswith('#'))]
     for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         out += [(m.start(1) + x.start(), m.start(1) + x.end(), PASTED_ALONE)
                 for x in re.finditer(r'\S+', m[1]) if given(x[0])]
@@ -2300,7 +2305,7 @@ def url_doubts(text: str) -> list[Found]:
 # %% ../nbs/00e_positions.ipynb #f68dd220
 # why a token on a line that names a credential is listed, though nothing took it
 ON_A_NAMED_LINE = "on a line that names a credential, shaped like a value, kept"
-_LINE_TOKEN = re.compile(r'''[^\s`"'()\[\]{}<>,;|]{6,}''')
+_LINE_TOKEN = re.compile(rf'''[^\s`"'()\[\]{{}}<>,;|{UNSPACED}{FULL_WIDTH_MARKS}]{{6,}}''')
 # (and a code's shape on a line that names what a code opens: `Caja fuerte taquilla: 42-30-23`)
 _LOCK_LINE = re.compile(r'(?i)\b(?:' + '|'.join(sorted(LOCKED | {'kombi'})) + r')\b')
 _CODE_SHAPE = re.compile(r'\d{4,8}#?|\d{1,3}(?:-\d{1,3}){2,4}')
@@ -2482,7 +2487,9 @@ def drawn_word_doubts(text: str) -> list[Found]:
 # a token of letters of both cases with digits and marks, its kinds changing as a generator's do,
 # few of its letters a word's (`y_L>qYvwrR+G(Li,~dgum`, `Ça&ýmir56`): a doubt wherever it stands
 MARKED_TOKEN = "a token of letters, digits and marks mixed as a generator mixes them, kept"
-_BARE_TOKEN = re.compile(r'(?<![^\s"\'`])[^\s"\'`]{8,64}(?![^\s"\'`])')
+# (a script written without spaces bounds one as a space does)
+_NOT_TOKEN = rf'\s"\'`{UNSPACED}{FULL_WIDTH_MARKS}'
+_BARE_TOKEN = re.compile(rf'(?<![^{_NOT_TOKEN}])[^{_NOT_TOKEN}]{{8,64}}(?![^{_NOT_TOKEN}])')
 
 def marked_token_doubts(text: str) -> list[Found]:
     "(start, end, why) of each token whose letters, digits and marks mix as a generator's: a doubt."
@@ -3149,6 +3156,7 @@ _HERE_STRING = re.compile(r'''<<<[ \t]*(?:'(?P<sq>[^'\n]+)'|"(?P<dq>[^"\n$`\\]+)
 _FROM_STDIN = re.compile(r'(?<![\w.-])([A-Za-z_][\w.-]*)=(?:@?-|@/dev/stdin)(?!\S)')
 _ENV_NAME = re.compile(r'(?<![\w$-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])')
 _before = lambda text, m: text[text.rfind('\n', 0, m.start()) + 1:m.start()]
+_STAGE = re.compile(r'[^|;&\n]*')     # a pipe's stage: its command, to the next one
 
 def piped_findings(text: str) -> list[Found]:
     "(start, end, kind) of each literal piped into a command that reads a password from its input."
@@ -3156,15 +3164,14 @@ def piped_findings(text: str) -> list[Found]:
     for m in _PIPED.finditer(text):
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
         encoded = _encoded(text, m.end(), m[group])
-        if (_READS_STDIN.match(text, m.end()) or encoded) and not placeholder(m[group]):
+        reads = _READS_STDIN.match(st := _STAGE.match(text, m.end())[0]) or encoded or _sets_secret(st)
+        if reads and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     # (or given it as a here-string, `<<< "…"`, where it reads a secret's field from its input:
     # `vault kv put path recovery_codes=@/dev/stdin <<< "…"`)
     for m in _HERE_STRING.finditer(text) if '<<<' in text else ():
         group, line = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None), _before(text, m)
-        # (or a secret's name it sets from it: `vercel env add SNYK_TOKEN production <<< '…'`)
-        named = any(secret_name(n) for n in _FROM_STDIN.findall(line) + _ENV_NAME.findall(line))
-        if (named or _READS_STDIN.match(line)) and not placeholder(m[group]):
+        if (_sets_secret(line) or _READS_STDIN.match(line)) and not placeholder(m[group]):
             out.append((*m.span(group), 'command-credential'))
     for m in _SUBSTITUTED.finditer(text) if '<(' in text else ():
         group = next(g for g in ('sq', 'dq', 'bare') if m[g] is not None)
@@ -3176,6 +3183,16 @@ def piped_findings(text: str) -> list[Found]:
         script, where = _json_string(text, *m.span(1))
         out += [(where[s], where[e - 1] + 1, k) for s, e, k in piped_findings(script)]
     return out
+
+# %% ../nbs/00e_positions.ipynb #4ec5e7d7
+# a command that sets a name from what it reads (`vercel env add SNYK_TOKEN production`, `gh secret
+# set`, `wrangler secret put`), or a field read from its input (`recovery_codes=@/dev/stdin`)
+_SETS = re.compile(r'\b(?:add|set|put|create|import|store|update)\b')
+
+def _sets_secret(command: str) -> bool:
+    "Whether `command` sets a secret's name from what it reads."
+    named = _ENV_NAME.findall(command) if _SETS.search(command) else []
+    return any(map(secret_name, _FROM_STDIN.findall(command) + named))
 
 # %% ../nbs/00e_positions.ipynb #d4876c85
 # a literal an encoder is given (`echo -n 'X' | base64`, `python3 -c "…quote(sys.argv[1])…" 'X'`):

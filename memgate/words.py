@@ -12,12 +12,12 @@ from functools import lru_cache
 # %% auto #0
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
-           'STAND_IN_FIRST', 'PASSWORD_STORES', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN', 'Found', 'MACHINE_MADE',
-           'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'ENVIRONMENTS', 'dictionary', 'common_passwords',
-           'name_words', 'last_word', 'unencoded_words', 'secret_name', 'names_store', 'names_key_id', 'folded',
-           'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made', 'plain_words', 'diceware',
-           'table_row', 'values_header', 'column_name', 'value_name', 'listing_id', 'row_name', 'member_name',
-           'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
+           'STAND_IN_FIRST', 'PASSWORD_STORES', 'UNSPACED', 'FULL_WIDTH_MARKS', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN',
+           'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'ENVIRONMENTS', 'dictionary',
+           'common_passwords', 'name_words', 'last_word', 'unencoded_words', 'secret_name', 'names_store',
+           'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
+           'plain_words', 'diceware', 'table_row', 'values_header', 'column_name', 'value_name', 'listing_id',
+           'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
 
 # %% ../nbs/00d_words.ipynb #7f8344ef
 @lru_cache(maxsize=1)
@@ -280,6 +280,12 @@ _TWINS = str.maketrans({'İ': 'i', 'ı': 'i', 'K': 'k', 'ſ': 's',
 def skeleton(text: str) -> bytes:
     "`text` as ASCII of its length for RE2: `(?i)`'s letters and `\\s`'s spaces as ASCII, the rest `?`."
     return text.translate(_TWINS).encode('ascii', 'replace')
+
+# %% ../nbs/00d_words.ipynb #f3966c24
+# scripts written without spaces (kana, CJK ideographs, Hangul) and their full-width marks: a
+# character of one bounds a Latin token as a space does (`密钥是ah+cxy…，不要`); character-class bodies
+UNSPACED = '\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af'
+FULL_WIDTH_MARKS = '，。、；：！？（）「」『』【】'
 
 # %% ../nbs/00d_words.ipynb #7da18749
 class Gate:

@@ -130,6 +130,11 @@ def _built(build, folder, progress=False) -> Path:
     build(folder, 3, progress=progress)
     return folder
 
+def _cost_line(stderr: str) -> str:
+    "A run's cost line: the first of its lines, or the second after the line that says where it resumes."
+    lines = stderr.splitlines()
+    return lines[1] if ': resuming after t=' in lines[0] else lines[0]
+
 def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread_turns(tmp_path):
     sys.path.insert(0, str(ROOT / 'bench'))
     from synth_project import build
@@ -145,7 +150,8 @@ def test_the_chunk_estimate_is_within_15_percent_and_a_resume_counts_only_unread
     assert ingest(PROJECT, '--query', 'conventions', '--limit', '20', '--log-dir', runs).returncode == 0
     r = memgate('ingest', '--project', PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', '--limit',
                 'all', *BASELINE[:2])
-    cost = r.stderr.splitlines()[0]
+    # (said once its first chunk went out: after the line that says where it resumes, before any turn's)
+    cost = _cost_line(r.stderr)
     assert ' x 1 query, about 20 of those turns logged before = about 11 model calls ' in cost, cost
 
 def test_ingest_answer_exits_1_when_an_answer_fails(tmp_path):
@@ -245,7 +251,7 @@ def test_resume_of_a_complete_log_keeps_its_limit_and_a_new_limit_counts_all_tol
     eight = told(PROJECT, '--query', 'conventions', '--log-dir', runs, '--resume', '--limit', '8')
     assert eight.returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8
     # the cost line counts the turns the limit leaves (3), not every chunk the log has not read (26)
-    assert ' x 1 query, about 5 of those turns logged before = about 3 model calls ' in eight.stderr.splitlines()[0]
+    assert ' x 1 query, about 5 of those turns logged before = about 3 model calls ' in _cost_line(eight.stderr)
     assert resume().returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 8      # the limit it ran under last
     assert resume('--limit', 'all').returncode == 0 and read_log(log).events[-1]['chunks_seen'] == 31
     starts = [e for e in read_log(log).events if e['kind'] == 'run_start']

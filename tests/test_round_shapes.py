@@ -694,6 +694,26 @@ SECRETS = [   # (text, the value)
     ('{\n  "recovery": {\n    "code": "zzzmb-qqfhj"\n  },\n  "host": {"fingerprint": "SHA256:Gl/XRNYSV"}\n}',
      'zzzmb-qqfhj'),
     ('wifi:\n  ssid: Attic\n  pass: Amber-Quill-0492\n', 'Amber-Quill-0492'),
+    # (round 78: a Django key, its prefix Django's own or none, its parentheses and `%` its own; glued to Chinese
+    # prose as to a space; a passphrase generator's words joined with a number glued to the last; base64 of an
+    # app-specific password; a value piped into a command that sets a secret's name)
+    ('sqlalchemy.exc.OperationalError: could not connect using '
+     '"django-insecure-&_=zd_+4fza=sv8b@k#agfy-%5dp-kxfaz&9)ab)7@(7ql)^v^": timeout expired',
+     'django-insecure-&_=zd_+4fza=sv8b@k#agfy-%5dp-kxfaz&9)ab)7@(7ql)^v^'),
+    ('Hasło/klucz do Django: g(r*46)a4t_l7e1ip84^*9%m@6@#i0%ew35d1z9*9=oks97oi5 — nie wrzucaj tego do repo.',
+     'g(r*46)a4t_l7e1ip84^*9%m@6@#i0%ew35d1z9*9=oks97oi5'),
+    ('Found: Django 的密钥是 ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^，不要提交到仓库。',
+     'ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^'),
+    ('Django的密钥是ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^，不要',
+     'ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^'),
+    ('level=error ts=2026-11-25T17:09:00Z msg="auth failed" key=Ultra-violet-quartz5296 status=401',
+     'Ultra-violet-quartz5296'),
+    ('tenta esse: Fjord-drift-drift7051', 'Fjord-drift-drift7051'),
+    ('sshq-nlvy-yvnt-dkmp', 'sshq-nlvy-yvnt-dkmp'),
+    ('I ran\n```\necho c3NocS1ubHZ5LXl2bnQtZGttcA== | base64 -d > ~/.config/app/token && chmod 600 x\n```',
+     'c3NocS1ubHZ5LXl2bnQtZGttcA=='),
+    ('echo "d6d11d16-2744-48b3-a075-26a409e73957" | vercel env add ATLAS_PRIVATE_KEY production',
+     'd6d11d16-2744-48b3-a075-26a409e73957'),
 ]
 
 LOOK_ALIKES = [
@@ -1112,6 +1132,13 @@ LOOK_ALIKES = [
     'SMS code delivery took 2500 ms',
     'the gate timeout is 30000 ms, and the door was installed in 2024',
     'door sensor firmware is 2.4.1',
+    # (round 78: a query string is of a Django key's alphabet, its letters words; a name's abbreviations in groups;
+    # a slug with a year; a header's words; an echo into a search that names a secret; a prose password ends at
+    # a full-width mark, and what follows is sent)
+    'GET /search?page=2&sort=name-asc&filter=open_only&limit=50 200',
+    'kubectl rollout restart deploy/conf-prod-repl-sync',
+    'see docs/Release-notes-draft2024.md and the Content-Type-Options123 header',
+    "echo 'hello there' | grep -c API_KEY .env",
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
@@ -1187,8 +1214,11 @@ def test_a_listing_that_names_a_generator_ran_nothing():
 def test_a_secret_is_taken_whole(text, value):
     sent = redact(text)
     assert value not in sent and '[REDACTED:' in sent, sent
-    # (whole: no part of it is left beside the stand-in)
-    assert not any(part in sent for part in re.split(r'[^A-Za-z0-9]+', value) if len(part) >= 5), sent
+    # (whole: no part of it is left beside the stand-in, nor eight of its characters the text around it lacks; the
+    # stand-in's own words aside, `[REDACTED:django-secret-key]`)
+    bare, around = re.sub(r'\[REDACTED:[^\]]*\]', '\0', sent), text.replace(value, '\0')
+    assert not any(part in bare for part in re.split(r'[^A-Za-z0-9]+', value) if len(part) >= 5), sent
+    assert not [w for w in (value[i:i + 8] for i in range(len(value) - 7)) if w in bare and w not in around], sent
 
 @pytest.mark.parametrize('text', LOOK_ALIKES)
 def test_a_look_alike_is_sent_as_written(text):
@@ -1478,3 +1508,8 @@ def test_a_recovery_codes_groups_and_a_one_case_key_of_marks_are_named_for_revie
     key = ')g9slykuuju%xf%2q!e^u4qgp6!c*z@f7tr#-1lsg@r07)21%+'
     assert [call[s:e] for s, e, _ in marked_token_doubts(call)] == [key]
     assert marked_token_doubts('key="%Y-%m-%d %H:%M:%S" see src/app/v1/x_y.py') == []
+
+def test_a_prose_password_ends_at_a_full_width_mark():
+    "Round 78: a value said in Chinese took the rest of the line with it (`密码是 …，不要提交到仓库。`)."
+    text = 'Django 的密码是 ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^，不要提交到仓库。'
+    assert redact(text).endswith(']，不要提交到仓库。') and 'ah+cxy' not in redact(text)
