@@ -547,7 +547,8 @@ def letter_groups(text: str):
 # one case of letters, digits and a generator's marks, as Django's `get_random_secret_key` draws
 # fifty (`g(r*46)a4t_l7e1ip84^*9%m@6@#i0%ew35…`): its parentheses and its `%` are its own, so they
 # end no part of it and escape nothing; five marks or more, of three kinds, and no word of four
-# letters or more (a name's: `(invocation_id=157d4bfb-…)`)
+# letters or more (a name's: `(invocation_id=157d4bfb-…)`); a name and its `=` before it are the
+# name's (`key=e&8$c_6^…`)
 _ONE_CASE_MARKS = '!@#$%^&*()-_=+'
 _ONE_CASE_DRAW = re.compile(r'(?<![A-Za-z0-9!@#$%^&*()\-_=+./\\])[a-z0-9!@#$%^&*()\-_=+]{32,80}'
                             r'(?![A-Za-z0-9!@#$%^&*()\-_=+/\\])')
@@ -555,12 +556,14 @@ _ONE_CASE_DRAW = re.compile(r'(?<![A-Za-z0-9!@#$%^&*()\-_=+./\\])[a-z0-9!@#$%^&*
 def one_case_draws(text: str):
     "(start, end) of each long run of one case, digits and a generator's marks that looks drawn."
     for m in _ONE_CASE_DRAW.finditer(text):
-        marks = [c for c in m[0] if c in _ONE_CASE_MARKS]
-        core = re.sub('[^a-z0-9]', '', m[0])
-        worded = any(w in dictionary() or w in CODE_WORDS for w in re.findall('[a-z]{4,}', m[0]))
-        if (len(marks) >= 5 and len(set(marks)) >= 3 and sum(c.isdigit() for c in core) >= 3
-                and not worded and generated(core)):
-            yield m.span()
+        name = re.match(r'[a-z_][a-z0-9_.-]*=', m[0])
+        start, v = (m.start() + name.end(), m[0][name.end():]) if name else (m.start(), m[0])
+        marks = [c for c in v if c in _ONE_CASE_MARKS]
+        core = re.sub('[^a-z0-9]', '', v)
+        worded = any(w in dictionary() or w in CODE_WORDS for w in re.findall('[a-z]{4,}', v))
+        if (len(v) >= 32 and len(marks) >= 5 and len(set(marks)) >= 3
+                and sum(c.isdigit() for c in core) >= 3 and not worded and generated(core)):
+            yield start, m.end()
 
 # %% ../nbs/00f_generated.ipynb #b9d50000
 def every_candidate(text: str, harmless=lambda token: False) -> list[tuple[int, int]]:

@@ -1699,7 +1699,9 @@ _VALUE_SAID = re.compile(r"""(?i)\b(?:value|default)\b(?:[ \t]+[\w'’-]+){0,4}?
 # (or unquoted, right after the word or a few words on, said to be it: `the current value
 # 0rKR?"Lo&…`, `The value they gave is QC4Ro2#…, so`; not an attribute's `value="…"`, whose `=` and
 # quote are no part of it, nor a clause's comma or stop after it)
+# (or after a few words and a colon: `Value from the earlier message: 61seyv-ACfF157FIp`)
 _VALUE_BARE = re.compile(r'(?i)\bvalue\b(?:(?:[ \t]+[\w’\'-]+){0,4}?[ \t]+(?:is|was)[ \t]+'
+                         r'|(?:[ \t]+[\w’\'-]+){1,4}?:[ \t]+'
                          r'|[ \t]*(?:is[ \t]+|[:=][ \t]*)?)'
                          r'(?P<b>[^\s`"\'(=:][^\s]{6,118}?)[.,;:]?(?=\s|$)')
 # (or compared with the credential it should be: `the code sends `299563` but the phone unlock PIN
@@ -1751,7 +1753,8 @@ def value_said_findings(text: str,
         if (k := _VALUE_KEY.match(text, above)) and k.end() > m.start(): continue
         g = next(g for g in 'cdb' if g in m.re.groupindex and m[g] is not None)
         v = m[g].strip('"\'')
-        bare = g != 'b' or (_three_kinds(v) and re.search(r'[^\w\s.-]', v))
+        # (unquoted: a mark, or a run of three kinds as long as a key's: `UloetFYXEopKQEj7Lwho3zzn`)
+        bare = g != 'b' or (_three_kinds(v) and (re.search(r'[^\w\s.-]', v) or len(v) >= 16))
         code = g != 'b' and _CODE_DIGITS.fullmatch(v)
         data = not (placeholder(v) or kept_by_shape(v) or _VERSIONED.fullmatch(v))
         drawn = _random_enough(v, True) or code
@@ -3219,8 +3222,12 @@ def encoded_literal_findings(text: str) -> list[Found]:
     given = [(m, _ENCODES_IN_SCRIPT.search(m['s'])) for m in _SCRIPT_ARG.finditer(text)]
     for m, encodes in piped + given:
         group = next(g for g in ('sq', 'dq', 'bare') if g in m.groupdict() and m[g] is not None)
-        line = _before(text, m) + text[m.start():m.start(group)]
-        if encodes and named(line) and not placeholder(m[group]) and '[REDACTED' not in m[group]:
+        # (its own command's words, not another's a `;` or `&&` runs before it; and no decoder's:
+        # `grep -n SECRET .env ; echo eyJ0aGVt… | base64 -d`)
+        line = re.split(r';|&&|\|\|', _before(text, m))[-1] + text[m.start():m.start(group)]
+        decodes = m.re is _PIPED and _DECODES.match(text, m.end())
+        if (encodes and not decodes and named(line) and not placeholder(m[group])
+                and '[REDACTED' not in m[group]):
             out.append((*m.span(group), 'command-credential'))
     return out
 

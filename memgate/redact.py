@@ -34,14 +34,14 @@ from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless,
 # %% auto #0
 __all__ = ['REDACTOR_VERSION', 'SPREAD_MIN', 'HALF', 'SPREAD_MIN_MIXED', 'SPREAD_MIN_CASED', 'IN_A_PATH', 'LISTING_ID',
            'CHECKED_ID', 'IN_A_HOST', 'UNDER_A_HEADING', 'PAIR_NAME', 'IN_A_LOCKFILE', 'IN_A_COLUMN', 'IN_AN_ASSET',
-           'SAID_AN_ID', 'SAID_PUBLIC', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'IBAN_UNCHECKED', 'POSITIONAL',
-           'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings', 'path_segment',
-           'basic_stand_in', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review', 'random_findings',
-           'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only', 'pattern_regex',
-           'public_encoded', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file', 'generator_output',
-           'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings', 'wrapped_pieces', 'as_stored',
-           'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings', 'redact', 'read_forms',
-           'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
+           'SAID_AN_ID', 'SAID_PUBLIC', 'SAID_EXAMPLE', 'ALONE_DIGEST', 'HARMLESS', 'COUNTED_UP', 'IBAN_UNCHECKED',
+           'POSITIONAL', 'RULE_KINDS', 'SEAM_CHARS', 'spreads', 'written_forms', 'KnownSecrets', 'known_findings',
+           'path_segment', 'basic_stand_in', 'csv_column', 'id_cell', 'one_token', 'iban_review', 'random_review',
+           'random_findings', 'expression', 'names_key', 'cookie_credentials', 'code_value', 'template_only',
+           'pattern_regex', 'public_encoded', 'key_named', 'keyed_random', 'public_jwt', 'printed_secret_file',
+           'generator_output', 'fetched_secret', 'shell_pair', 'printed_secrets', 'pasted_output_findings',
+           'wrapped_pieces', 'as_stored', 'restored', 'use_store', 'store_in_use', 'text_findings', 'secret_findings',
+           'redact', 'read_forms', 'decoded_forms', 'found_values', 'answered', 'redact_seams', 'seam_values']
 
 # %% ../nbs/01_redact.ipynb #aee7dfb4
 # part of the renderer version: a resumed log can tell its chunks were redacted differently (this is
@@ -217,6 +217,11 @@ SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment):
 # and one a note above its lines says is public (`# public (shipped to the browser)`), or
 # prose calls a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
 SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
+# and one the word right before calls an example (`the xkcd example "correct horse battery staple"`)
+SAID_EXAMPLE = "what the word right before it calls an example"
+# (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
+_TAGGED = re.compile(r'W/\\?"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$')
+_SAID_EXAMPLE = re.compile(r'(?i)\b(?:example|illustration)[ \t]*:?[ \t]*["\'`“]?$')
 # and a digest's length of hex alone on its line: an id or a digest a command printed
 ALONE_DIGEST = "a digest's length of hex alone on its line (a container's, an image's id)"
 _ID_HEADER = re.compile(r'(?i)(?:^|[\s"\'{,])x-[\w-]*-id(?:-\d)?["\']?[ \t]*:[ \t]*["\']?$')
@@ -307,13 +312,16 @@ _PART_AFTER = re.compile(r'[A-Za-z0-9_+/=-]{4,}')
 # %% ../nbs/01_redact.ipynb #f871470e
 # (two marks at least, besides a call's brackets: `sha256(…)` is code)
 _MARKS = set('!@#$%^&*+~')
-_TOKEN_BEFORE = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~-]+$')
-_TOKEN_AFTER = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~-]+')
+# (an `=` too, the token's own inside it, Django's `P78=2sUZ`; a name's before it is the name's, `key=`)
+_TOKEN_BEFORE = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~=-]+$')
+_TOKEN_AFTER = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~=-]+')
+_NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=')
 
 def _drawn_token(text: str, s: int, e: int) -> tuple[int, int]:
     "A random run with the rest of its token, where that is drawn from a password's marks too."
     b, a = _TOKEN_BEFORE.search(text, max(0, s - 80), s), _TOKEN_AFTER.match(text, e)
     ns, ne = b.start() if b else s, a.end() if a else e
+    if (name := _NAME_EQ.match(text, ns, s)): ns = name.end()
     # (a closing bracket the token did not open is the sentence's: `(key abc…)`)
     while text[ne - 1:ne] == ')' and text.count('(', ns, ne) < text.count(')', ns, ne): ne -= 1
     extra = text[ns:s] + text[e:ne]
@@ -357,14 +365,14 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
     if said_public(text, s) or _SAID_PUBLIC_KEY.search(text, max(0, s - 30), s): return SAID_PUBLIC
+    if _SAID_EXAMPLE.search(text, max(0, s - 20), s): return SAID_EXAMPLE
     # (an HTTP header's id, `X-Request-Id:`; a form's anti-forgery token: `csrfmiddlewaretoken=`)
     near = text[max(0, s - 60):s]
     if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID
     if _RESOURCE_VERB.search(text, text.rfind('\n', 0, s) + 1, s): return SAID_AN_ID
     ranged = _RANGE_END.match(text, e) or _RANGE_START.search(text[max(0, s - 44):s])
     if ranged and re.fullmatch(r'[0-9a-f]{7,40}', text[s:e]): return SAID_AN_ID
-    # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
-    if re.search(r'W/\\?"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$', near): return SAID_AN_ID
+    if _TAGGED.search(near): return SAID_AN_ID
     # (a digest's length of hex alone on its line: `docker run -d`'s container, `docker images -q`'s,
     # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
     # generator's, a fetched credential's)

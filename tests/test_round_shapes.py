@@ -714,6 +714,19 @@ SECRETS = [   # (text, the value)
      'c3NocS1ubHZ5LXl2bnQtZGttcA=='),
     ('echo "d6d11d16-2744-48b3-a075-26a409e73957" | vercel env add ATLAS_PRIVATE_KEY production',
      'd6d11d16-2744-48b3-a075-26a409e73957'),
+    # (round 79: a value said after `value`, a few words and a colon, the sentence before naming its credential; a
+    # key in a URL's query under `key=`, Google's four groups of four letters too; a generator's token with `=` and
+    # parentheses of its own, mixed case)
+    ('Config needs SNMP_COMMUNITY. Value from the earlier message: 61seyv-ACfF157FIp. I will put it in the secrets '
+     'file only.', '61seyv-ACfF157FIp'),
+    ('Config needs RAZORPAY_KEY_SECRET. Value from the earlier message: UloetFYXEopKQEj7Lwho3zzn. I will put it in '
+     'the secrets file only.', 'UloetFYXEopKQEj7Lwho3zzn'),
+    ('2026-03-09T15:16:03Z DEBUG outbound POST https://api.tickwork.io/v1/repairs?key=dOpsvvNl.s4-UCxw status=401',
+     'dOpsvvNl.s4-UCxw'),
+    ('2026-03-01T03:10:02Z DEBUG outbound POST https://api.tickwork.io/v1/repairs?key=mena qcau nike pins status=401',
+     'mena qcau nike pins'),
+    ('Segue o Django SECRET_KEY novo: 3d+_P78=2sUZ^xlN!rI@xNCQP(J1oCTlcpr55FMIL_YlMsd)8= (o antigo foi revogado).',
+     '3d+_P78=2sUZ^xlN!rI@xNCQP(J1oCTlcpr55FMIL_YlMsd)8='),
 ]
 
 LOOK_ALIKES = [
@@ -1139,6 +1152,13 @@ LOOK_ALIKES = [
     'kubectl rollout restart deploy/conf-prod-repl-sync',
     'see docs/Release-notes-draft2024.md and the Content-Type-Options123 header',
     "echo 'hello there' | grep -c API_KEY .env",
+    # (round 79: a decoder's input is no literal to encode, and another command's words name none of its;
+    # a cache's key and a path in a query; a quoted value the word right before calls an example)
+    'python -m app.worker --once ; grep -n SECRET .env.example ; echo '
+    'eyJ0aGVtZSI6ImRhcmsiLCJsYW5nIjoiZGUiLCJ0eiI6IkV1cm9wZS9CZXJsaW4ifQ== | base64 -d',
+    'GET /cache?key=user-42-profile 200\nGET https://s3.example.com/bucket?key=uploads/photo.jpg 200',
+    'In the password-strength helper docstring I used the xkcd example "correct horse battery staple" as the '
+    'illustration.',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
@@ -1513,3 +1533,8 @@ def test_a_prose_password_ends_at_a_full_width_mark():
     "Round 78: a value said in Chinese took the rest of the line with it (`密码是 …，不要提交到仓库。`)."
     text = 'Django 的密码是 ah+cxy-^s2)(b2mtz8od@ilg7xznlh0q5j5l_2lzym7eu4%m_^，不要提交到仓库。'
     assert redact(text).endswith(']，不要提交到仓库。') and 'ah+cxy' not in redact(text)
+
+def test_a_one_case_draw_after_a_name_leaves_the_name():
+    "Round 79's fix: a Django key after `key=` is taken, `key=` is sent (a redaction never takes the key's name)."
+    sent = redact('ERROR auth failed for key=e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d) (status=401)')
+    assert sent.startswith('ERROR auth failed for key=[REDACTED:') and sent.endswith('] (status=401)'), sent
