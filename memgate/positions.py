@@ -113,6 +113,7 @@ CREDENTIAL_ARGS = {
 # (-c); Apple's upload tool's app-specific password)
 CREDENTIAL_ARGS |= {('racadm', '-p'): 'next', ('ipmitool', '-P'): 'next', ('esp-prov', '--pop'): 'next',
                     ('mcrcon', '-p'): 'both',       # a game server's RCON password
+                    ('aws ssm put-parameter', '--value'): 'next',   # a parameter store's value
                     ('xcrun altool', '-p'): 'next', ('altool', '-p'): 'next',
                     **{(c, f): 'next' for c in ('snmpwalk', 'snmpget', 'snmpset', 'snmpbulkwalk', 'snmpbulkget',
                                                 'snmptrap', 'snmpgetnext', 'snmptable', 'snmpstatus')

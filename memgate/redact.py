@@ -15,7 +15,7 @@ from .rules import (active_rules, default_rules, findings, leftmost_longest, lin
                            random_allowlists, redaction_rules,
                            stand_ins)
 from .words import (CODE_WORDS, KEY_QUALIFIERS, NOT_SECRET_LAST, NOT_SECRET_PAIRS, PUBLIC_WORDS,
-                           SECRET_NAME_WORDS, Found,
+                           SECRET_NAME_WORDS, Found, BOX_BARS,
                            SECRET_WORDS, STAND_IN_FIRST,
                            char_kinds, column_name, element_name, said_name, values_header,
                            common_passwords, diceware, dictionary, listing_id, machine_made, merged,
@@ -222,8 +222,11 @@ SAID_EXAMPLE = "what the word right before it calls an example"
 # (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
 _TAGGED = re.compile(r'W/\\?"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$')
 _SAID_EXAMPLE = re.compile(r'(?i)\b(?:example|illustration)[ \t]*:?[ \t]*["\'`“]?$')
-# and a digest's length of hex alone on its line: an id or a digest a command printed
-ALONE_DIGEST = "a digest's length of hex alone on its line (a container's, an image's id)"
+# and a digest's length of hex alone on its line: an id or a digest a command printed; or before the
+# file it sums, as `sha256sum` lists one, two spaces (or ` *`) between, wherever the line is quoted
+# (`* ed4b…3e71  dist/app-1.4.4.tar.gz`, `<!-- … -->`): the digest alone, not its line
+ALONE_DIGEST = "a digest's length of hex alone on its line, or before the file it sums"
+_SUMMED_FILE = re.compile(r'(?: {2}| \*)[\w.~+-]*(?:/[\w.~+-]+)*\.\w{1,10}(?=$|[\s"\'`<>)\]])')
 _ID_HEADER = re.compile(r'(?i)(?:^|[\s"\'{,])x-[\w-]*-id(?:-\d)?["\']?[ \t]*:[ \t]*["\']?$')
 _CSRF_NAME = re.compile(r'(?i)(?:csrf|xsrf)[\w-]*["\']?[ \t]*(?:=|:)[ \t]*["\']?$')
 # either end of a commit range (`baa8903a8590..70c5a50bd2e6`): commits
@@ -377,8 +380,8 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     # a listing's digest; a key printed alone is a position's, which comes first: a secret file's, a
     # generator's, a fetched credential's)
     leads = VIEWER_MARK.sub('', text[text.rfind('\n', 0, s) + 1:s]).strip() == ''
-    if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and (
-            _alone_ids(text, s) or leads and _LISTED_IMAGE.match(text, e)):
+    listed = leads and _LISTED_IMAGE.match(text, e) or _SUMMED_FILE.match(text, e)
+    if re.fullmatch(r'[0-9a-f]{40}|[0-9a-f]{64}', text[s:e]) and (_alone_ids(text, s) or listed):
         return ALONE_DIGEST
     # (a column of values, `Value`, `Data`, holds what its row's name says; a CSV's id column, ids)
     ruled = _HEADER_RULE.search(text, max(0, s - 4000), s)
@@ -1161,6 +1164,8 @@ _ARN_BEFORE = re.compile(r'\barn:[\w-]+:[\w-]+:[\w-]*:\d{0,12}:(?:[\w-]+[:/])?$'
 
 def _found_alone(text: str) -> tuple[list[Found], list[Found], list[Found], list[Found]]:
     "What every finder finds in `text`: rules', positions', random runs' and keys' random values."
+    # (a table drawn with box characters read as one drawn with `|`: its places stay)
+    if any(c in text for c in '│┃║'): text = text.translate(BOX_BARS)
     rules = [f for f in findings(redaction_rules(), text, nested=True)
              if not (f[2] == 'jwt' and public_jwt(text[f[0]:f[1]])
                      or f[2] == 'authorization' and basic_stand_in(text[f[0]:f[1]]))]

@@ -13,8 +13,8 @@ from functools import lru_cache
 __all__ = ['CODE_WORDS', 'OPENING_CODES', 'SECRET_WORDS', 'GLUED', 'NOT_SECRET_LAST', 'PUBLIC_WORDS', 'PRIVILEGED_WORDS',
            'NOT_SECRET_PAIRS', 'SECRET_PAIRS', 'ANSWER_PAIRS', 'LICENCE_WORDS', 'AMBIGUOUS', 'KEY_QUALIFIERS',
            'STAND_IN_FIRST', 'PASSWORD_STORES', 'UNSPACED', 'FULL_WIDTH_MARKS', 'SECRET_NAME_WORDS', 'KEPT_STAND_IN',
-           'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'ENVIRONMENTS', 'dictionary',
-           'common_passwords', 'name_words', 'last_word', 'unencoded_words', 'secret_name', 'names_store',
+           'Found', 'MACHINE_MADE', 'PERSON_MADE', 'NAME_HEADERS', 'VALUE_HEADERS', 'BOX_BARS', 'ENVIRONMENTS',
+           'dictionary', 'common_passwords', 'name_words', 'last_word', 'unencoded_words', 'secret_name', 'names_store',
            'names_key_id', 'folded', 'skeleton', 'Gate', 'placeholder', 'name_like', 'plain_word', 'machine_made',
            'plain_words', 'diceware', 'table_row', 'values_header', 'column_name', 'value_name', 'listing_id',
            'row_name', 'member_name', 'element_name', 'said_name', 'merged', 'char_kinds', 'kind_changes']
@@ -482,6 +482,11 @@ def table_row(text: str, s: int, e: int) -> tuple[list[str], list[str], str]:
         top = ups[k - 1] if k else top
     return cells, gap.split(top.strip(' \t|')) if top else [], top
 
+
+# %% ../nbs/00d_words.ipynb #83b78c33
+# a table drawn with box characters, as a table drawn with `|`, `-` and `+` (one for one: places stay)
+BOX_BARS = str.maketrans({**dict.fromkeys('│┃║', '|'), **dict.fromkeys('─━═', '-'),
+                          **dict.fromkeys('┌┐└┘├┤┬┴┼╭╮╯╰╔╗╚╝╠╣╦╩╬', '+')})
 
 # %% ../nbs/00d_words.ipynb #e23a1839
 # the columns a table names for its environments hold a value each: `| Variable | staging | prod |`

@@ -727,6 +727,17 @@ SECRETS = [   # (text, the value)
      'mena qcau nike pins'),
     ('Segue o Django SECRET_KEY novo: 3d+_P78=2sUZ^xlN!rI@xNCQP(J1oCTlcpr55FMIL_YlMsd)8= (o antigo foi revogado).',
      '3d+_P78=2sUZ^xlN!rI@xNCQP(J1oCTlcpr55FMIL_YlMsd)8='),
+    # (round 80: a table drawn with box characters, read as one drawn with `|`; SonarQube's tokens by their
+    # prefixes; a parameter store's value)
+    ('┌────────────────────────────┬──────────────────────────────────────┐\n'
+     '│ NAME                       │ VALUE                                │\n'
+     '│ GITHUB_APP_CLIENT_SECRET   │ f871cf03896466336a7d241bcae7e487fc5d8119 │\n'
+     '└────────────────────────────┴──────────────────────────────────────┘',
+     'f871cf03896466336a7d241bcae7e487fc5d8119'),
+    ('│ SONAR_TOKEN                │ squ_ddd0063925eca89371d67d028fa211a957acb4cd │',
+     'squ_ddd0063925eca89371d67d028fa211a957acb4cd'),
+    ("aws ssm put-parameter --name /daycare-checkin/wandb_api_key --type SecureString --value "
+     "'713e3807d513c6fa2ab7c1eeabf2010b06e8d37f'", '713e3807d513c6fa2ab7c1eeabf2010b06e8d37f'),
 ]
 
 LOOK_ALIKES = [
@@ -1159,6 +1170,13 @@ LOOK_ALIKES = [
     'GET /cache?key=user-42-profile 200\nGET https://s3.example.com/bucket?key=uploads/photo.jpg 200',
     'In the password-strength helper docstring I used the xkcd example "correct horse battery staple" as the '
     'illustration.',
+    # (round 80: a digest before the file it sums, as `sha256sum` lists it, wherever its line is quoted; a Python
+    # format's reference)
+    '# Ops notes\n\n* ed4b6af2daba39d24135bcccbb70f136f24d5c8040caa74758c55f938d4c3e71  '
+    'dist/consignment-payouts-1.4.4.tar.gz',
+    '  <!-- 31af99139ed20ad409e9db8e9f65fae0a186638a663a6fbaddf6fde0d4626474  dist/graffiti-tickets-1.4.4.tar.gz -->',
+    '- password: %(SMTP_PASSWORD)s  # resolved at deploy time',
+    "aws ssm put-parameter --name /app/db_host --type String --value 'db.internal'",
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
