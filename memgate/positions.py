@@ -27,7 +27,7 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'PASTED_BELOW', 'URL_LAST', 'ON_A_NAMED_LINE',
            'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN',
            'SAID_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'VIEWER_MARK', 'STORE_FILE', 'IN_A_VAULT',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'setter_value', 'command_findings',
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'setter_value', 'drawn_to_end', 'command_findings',
            'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
            'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped', 'used_for_findings',
            'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings', 'security_answer_findings',
@@ -261,8 +261,18 @@ def setter_value(words: list[tuple[str, list[int]]], # a simple command's words
     if j + 1 >= len(words) or words[j + 1][0].startswith('-'): return None
     # (a word is no credential a setter gives: `git config --global credential.helper store`)
     value = words[j + 1][0]
-    named = secret_name(words[j][0]) and not (placeholder(value) or plain_word(value))
-    return j + 1 if named else None
+    # (or words drawn from a list, unquoted, one value to the line's end: `… _authToken helmet
+    # cherry plasma canyon engine 38`)
+    given = not (placeholder(value) or plain_word(value)) or drawn_to_end(words, j + 1) > j + 1
+    # (npm's key for one registry: `//registry.npmjs.org/:_authToken`)
+    return j + 1 if secret_name(words[j][0].rsplit(':', 1)[-1]) and given else None
+
+def drawn_to_end(words: list[tuple[str, list[int]]], at: int) -> int:
+    "The last word when the words from `at` on are three or more drawn from a list (a number last): else `at`."
+    vs = [w for w, _ in words[at:]]
+    body = vs[:-1] if vs[-1:] and vs[-1].isdigit() else vs
+    drawn = len(body) >= 3 and all(re.fullmatch('[a-z]{3,10}', w) for w in body)
+    return len(words) - 1 if drawn else at
 
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
@@ -279,8 +289,10 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
         if (base := v.rsplit('/', 1)[-1]) in COMMANDS: cmd = base
         elif cmd and f'{cmd} {v}' in COMMANDS: cmd = f'{cmd} {v}'
         elif (at := setter_value(words, i)) is not None:
-            out += _credential(*words[at], 0, cmd, v)
-            i = at
+            last = drawn_to_end(words, at)
+            out += (_credential(*words[at], 0, cmd, v) if last == at else
+                    [(words[at][1][0], words[last][1][-1] + 1, 'command-credential')])
+            i = last
         elif isinstance(how, int):
             at = len(words) - 1 if how < 0 else i + 1 + how
             if i < at < len(words) and not placeholder(words[at][0]):
@@ -311,13 +323,13 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
 # credential
 # (after a space, a path, a quote, or a command it follows: `a;b`, `a&&b`, `a|b`, zsh's history
 # line `: 1761423975:0;7z …`)
-# (a setter's name then its value: `config set dd_app_key …`)
+# (a setter's name then its value: `config set dd_app_key …`, npm's `//registry.npmjs.org/:_authToken`)
 _CRED_PART = 'pass|pw|token|secret|key|auth|cred|pin|psk|sig'
 _COMMAND_GATE = re.compile(r'(?i)(?:^|[\s/"\'`(:;&|])(?:'
                            + '|'.join(sorted({re.escape(c.split()[0]) for c in COMMANDS},
                                              key=len, reverse=True))
                            + rf')\s|-[\w.-]*(?:{_CRED_PART})|(?:{_CRED_PART})[\w.-]*='
-                           + rf'|\b(?:set|config)\s+(?:-[\w.-]*\s+)*[\w.-]*(?:{_CRED_PART})')
+                           + rf'|\b(?:set|config)\s+(?:-[\w.-]*\s+)*[\w.:/-]*(?:{_CRED_PART})')
 # the same over a whole text's skeleton, once: `?` also where a line's number or a non-ASCII letter
 # stood, and `^` at every line's start (a superset: each line it marks is read with the gate above)
 _LINES_GATE = re2.compile(('(?m)' + _COMMAND_GATE.pattern.replace(r'[\s/"\'`(:;&|]', r'[\s?/"\'`(:;&|]')
@@ -2279,16 +2291,18 @@ FENCED_TOKENS = re.compile(r'(?m)^```[\w-]*\n((?:[ \t]*[^\s`]{6,}[ \t]*\n){1,4})
 PASTED_BELOW = "pasted alone on its line below a colon, or as a whole message, kept"
 _BELOW_COLON = re.compile(r'(?m):[ \t]*\n(?:[ \t]*\n)?[ \t]*([^\s`:=]{8,})[ \t]*$'
                           r'|\A\s*([^\s`:=]{16,})\s*\Z'
-                          r'|\A\s*(?:[^\s:`]+[ \t]+){0,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})\s*\Z')
+                          r'|\A\s*(?:[^\s:`]+[ \t]+){0,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})\s*\Z'
+                          # (or ending the first line, after a lead of words: `new one: …⏎old one is revoked`)
+                          r'|\A\s*(?:[^\s:`]+[ \t]+){1,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})[ \t]*\n')
 
 def pasted_doubts(text: str) -> list[Found]:
     "(start, end, why) of each lone token of a fenced block, below a colon or alone: a doubt."
     # (a stand-in, a word, a path, a file's name or a stand-in already made: nothing given)
     given = lambda v: not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))
                            or re.search(r'\.[A-Za-z]{1,5}$', v) or '[REDACTED' in v)
-    out = [(*m.span(next(g for g in (1, 2, 3) if m[g])), PASTED_BELOW)
+    out = [(*m.span(next(g for g in (1, 2, 3, 4) if m[g])), PASTED_BELOW)
            for m in _BELOW_COLON.finditer(text)
-           if given(v := m[1] or m[2] or m[3]) and not (name_like(v) or v.startswith('#'))]
+           if given(v := m[1] or m[2] or m[3] or m[4]) and not (name_like(v) or v.startswith('#'))]
     for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         out += [(m.start(1) + x.start(), m.start(1) + x.end(), PASTED_ALONE)
                 for x in re.finditer(r'\S+', m[1]) if given(x[0])]

@@ -219,8 +219,9 @@ SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment):
 SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
 # and one the word right before calls an example (`the xkcd example "correct horse battery staple"`)
 SAID_EXAMPLE = "what the word right before it calls an example"
-# (an entity tag's weak mark, `W/"…"`; a hashed known_hosts line's salt and hash: `|1|…|…`)
-_TAGGED = re.compile(r'W/\\?"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$')
+# (an entity tag's weak mark, `W/"…"`, or its own quotes inside a string's, as S3 prints one:
+# `"\"2edd…\""`; a hashed known_hosts line's salt and hash: `|1|…|…`)
+_TAGGED = re.compile(r'W/\\?"$|(?:^|\s)"\\"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$')
 _SAID_EXAMPLE = re.compile(r'(?i)\b(?:example|illustration)[ \t]*:?[ \t]*["\'`“]?$')
 # and a digest's length of hex alone on its line: an id or a digest a command printed; or before the
 # file it sums, as `sha256sum` lists one, two spaces (or ` *`) between, wherever the line is quoted

@@ -738,6 +738,10 @@ SECRETS = [   # (text, the value)
      'squ_ddd0063925eca89371d67d028fa211a957acb4cd'),
     ("aws ssm put-parameter --name /daycare-checkin/wandb_api_key --type SecureString --value "
      "'713e3807d513c6fa2ab7c1eeabf2010b06e8d37f'", '713e3807d513c6fa2ab7c1eeabf2010b06e8d37f'),
+    # (round 81: a setter's name for one registry, npm's; its value of words drawn from a list, to the line's end)
+    ('npm config set //registry.npmjs.org/:_authToken helmet cherry plasma canyon engine 38',
+     'helmet cherry plasma canyon engine 38'),
+    ('npm config set //registry.npmjs.org/:_authToken Xk9vQ2pLm7Rzz8Ab3', 'Xk9vQ2pLm7Rzz8Ab3'),
 ]
 
 LOOK_ALIKES = [
@@ -1177,6 +1181,12 @@ LOOK_ALIKES = [
     '  <!-- 31af99139ed20ad409e9db8e9f65fae0a186638a663a6fbaddf6fde0d4626474  dist/graffiti-tickets-1.4.4.tar.gz -->',
     '- password: %(SMTP_PASSWORD)s  # resolved at deploy time',
     "aws ssm put-parameter --name /app/db_host --type String --value 'db.internal'",
+    # (round 81: a fixture's token whose body opens with zeros or whose ids are zeros; an entity tag in its own
+    # quotes inside a string's, as S3 prints one; a setter's word)
+    '# Deliberately fake tokens\nFAKE_GITHUB = "ghp_00000000WGcfrZ6irPdUPLp3VoUozhpZA7nP"\n'
+    'FAKE_SLACK = "xoxb-000000000000-0000000000000-rkTaAuqRcaNp8oji1jZMsFSw"\n',
+    '"\\"2edd103c3b653c199cdd971893863aef\\""',
+    'npm config set color false',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
@@ -1556,3 +1566,10 @@ def test_a_one_case_draw_after_a_name_leaves_the_name():
     "Round 79's fix: a Django key after `key=` is taken, `key=` is sent (a redaction never takes the key's name)."
     sent = redact('ERROR auth failed for key=e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d) (status=401)')
     assert sent.startswith('ERROR auth failed for key=[REDACTED:') and sent.endswith('] (status=401)'), sent
+
+def test_a_token_ending_the_first_line_after_a_lead_of_words_is_named_for_review():
+    "Round 81: `new one: <uuid>⏎old one is revoked` was sent and named nowhere."
+    from memgate.positions import pasted_doubts
+    text = 'new one: e123442f-59b6-4bce-99f1-56755751787b\nold one is revoked'
+    assert [text[s:e] for s, e, _ in pasted_doubts(text)] == ['e123442f-59b6-4bce-99f1-56755751787b']
+    assert pasted_doubts('image: nginx:1.25-alpine\nports: 8080') == []
