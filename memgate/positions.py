@@ -27,26 +27,26 @@ __all__ = ['CREDENTIAL_ARGS', 'PASS_ARG', 'USER_PASS', 'ORACLE', 'COMMANDS', 'OR
            'NAME_NEAR', 'COLON_REST', 'PASTED_ALONE', 'FENCED_TOKENS', 'PASTED_BELOW', 'URL_LAST', 'ON_A_NAMED_LINE',
            'LISTED_VALUE', 'PERSON_SHAPED', 'PASSPHRASE_SHAPED', 'SHORT_DRAWN', 'DRAWN_WORDS', 'MARKED_TOKEN',
            'SAID_VALUE', 'SEED_LENGTHS', 'NETWORK_LENGTHS', 'TEST_CARDS', 'VIEWER_MARK', 'STORE_FILE', 'IN_A_VAULT',
-           'unquote', 'segments', 'flag_parts', 'script_findings', 'setter_value', 'drawn_to_end', 'command_findings',
-           'continued_literal', 'secret_words', 'sentence', 'assignment_findings', 'directive_findings',
-           'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped', 'used_for_findings',
-           'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings', 'security_answer_findings',
-           'app_password_findings', 'marked_value_findings', 'name_said_findings', 'used_as_findings',
-           'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings', 'arrow_said_findings',
-           'capability_url_findings', 'section_value_findings', 'renewed_findings', 'account_pair_findings',
-           'opening_code_findings', 'named_lock_findings', 'lock_said_findings', 'second_factor_findings', 'said_after',
-           'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts', 'to_line_rest', 'pasted_doubts',
-           'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts', 'passphrase_doubts', 'short_token_doubts',
-           'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts', 'person_value_findings',
-           'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings', 'code_list_findings',
-           'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script', 'exec_argv_findings',
-           'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings', 'secret_file',
-           'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings', 'repl_findings',
-           'piped_findings', 'encoded_literal_findings', 'written_literal_findings', 'section_key_findings',
-           'aligned_findings', 'default_findings', 'within_defaults', 'seed_words', 'seed_phrase_findings',
-           'card_findings', 'format_findings', 'described_findings', 'block_findings', 'byte_array_findings',
-           'member_findings', 'heading', 'nested_member_findings', 'users_map_findings', 'part_findings',
-           'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
+           'unquote', 'segments', 'flag_parts', 'script_findings', 'drawn_to_end', 'setter_value', 'setter_credential',
+           'command_findings', 'continued_literal', 'secret_words', 'sentence', 'assignment_findings',
+           'directive_findings', 'pair_findings', 'said_of_id', 'said_public', 'clause_colon', 'grouped',
+           'used_for_findings', 'public_before', 'prose_findings', 'bracketed_findings', 'glossed_findings',
+           'security_answer_findings', 'app_password_findings', 'marked_value_findings', 'name_said_findings',
+           'used_as_findings', 'value_said_findings', 'answer_findings', 'value_for_findings', 'use_for_findings',
+           'arrow_said_findings', 'capability_url_findings', 'section_value_findings', 'renewed_findings',
+           'account_pair_findings', 'opening_code_findings', 'named_lock_findings', 'lock_said_findings',
+           'second_factor_findings', 'said_after', 'said_doubts', 'phrase_doubts', 'name_doubts', 'colon_rest_doubts',
+           'to_line_rest', 'pasted_doubts', 'url_doubts', 'line_doubts', 'list_doubts', 'shape_doubts',
+           'passphrase_doubts', 'short_token_doubts', 'drawn_word_doubts', 'marked_token_doubts', 'said_value_doubts',
+           'person_value_findings', 'given_passphrase_findings', 'bare_name_findings', 'credential_call_findings',
+           'code_list_findings', 'credential_header', 'bare_lines', 'table_findings', 'argv_findings', 'argv_script',
+           'exec_argv_findings', 'conn_string_findings', 'xml_findings', 'hcl_findings', 'tfstate_findings',
+           'secret_file', 'diff_secret_file', 'statement_findings', 'insert_findings', 'struct_print_findings',
+           'repl_findings', 'piped_findings', 'encoded_literal_findings', 'written_literal_findings',
+           'section_key_findings', 'aligned_findings', 'default_findings', 'within_defaults', 'seed_words',
+           'seed_phrase_findings', 'card_findings', 'format_findings', 'described_findings', 'block_findings',
+           'byte_array_findings', 'member_findings', 'heading', 'nested_member_findings', 'users_map_findings',
+           'part_findings', 'store_values', 'store_findings', 'in_vault', 'store_output', 'position_findings']
 
 # %% ../nbs/00e_positions.ipynb #bc613746
 def unquote(raw: str) -> tuple[str, list[int]]:
@@ -246,6 +246,14 @@ def script_findings(v: str, # a word as the shell reads it
     if re.match(r'[A-Za-z_][\w.-]*=', v) and len(parts) == 1 and not re.search('[\'"]', v): return None
     return [(where[s], where[e - 1] + 1, k) for words in parts for s, e, k in _command_findings(words, v)]
 
+# %% ../nbs/00e_positions.ipynb #686cc024
+def drawn_to_end(words: list[tuple[str, list[int]]], at: int) -> int:
+    "The last word when the words from `at` on are three or more drawn from a list (a number last): else `at`."
+    vs = [w for w, _ in words[at:]]
+    body = vs[:-1] if vs[-1:] and vs[-1].isdigit() else vs
+    drawn = len(body) >= 3 and all(re.fullmatch('[a-z]{3,10}', w) for w in body)
+    return len(words) - 1 if drawn else at
+
 # %% ../nbs/00e_positions.ipynb #972c6bab
 def setter_value(words: list[tuple[str, list[int]]], # a simple command's words
                  i: int, # the place of the word that may set: `set`, or git's `config`
@@ -267,12 +275,11 @@ def setter_value(words: list[tuple[str, list[int]]], # a simple command's words
     # (npm's key for one registry: `//registry.npmjs.org/:_authToken`)
     return j + 1 if secret_name(words[j][0].rsplit(':', 1)[-1]) and given else None
 
-def drawn_to_end(words: list[tuple[str, list[int]]], at: int) -> int:
-    "The last word when the words from `at` on are three or more drawn from a list (a number last): else `at`."
-    vs = [w for w, _ in words[at:]]
-    body = vs[:-1] if vs[-1:] and vs[-1].isdigit() else vs
-    drawn = len(body) >= 3 and all(re.fullmatch('[a-z]{3,10}', w) for w in body)
-    return len(words) - 1 if drawn else at
+# %% ../nbs/00e_positions.ipynb #ab32c99b
+def setter_credential(words: list[tuple[str, list[int]]], at: int, cmd: str | None, flag: str) -> list[Found]:
+    "The credential a setter gives from word `at`: that word, or its drawn words to the line's end."
+    if (last := drawn_to_end(words, at)) == at: return _credential(*words[at], 0, cmd, flag)
+    return [(words[at][1][0], words[last][1][-1] + 1, 'command-credential')]
 
 # %% ../nbs/00e_positions.ipynb #aca40e4d
 def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Found]:
@@ -289,10 +296,8 @@ def _command_findings(words: list[tuple[str, list[int]]], raw: str) -> list[Foun
         if (base := v.rsplit('/', 1)[-1]) in COMMANDS: cmd = base
         elif cmd and f'{cmd} {v}' in COMMANDS: cmd = f'{cmd} {v}'
         elif (at := setter_value(words, i)) is not None:
-            last = drawn_to_end(words, at)
-            out += (_credential(*words[at], 0, cmd, v) if last == at else
-                    [(words[at][1][0], words[last][1][-1] + 1, 'command-credential')])
-            i = last
+            out += setter_credential(words, at, cmd, v)
+            i = drawn_to_end(words, at)
         elif isinstance(how, int):
             at = len(words) - 1 if how < 0 else i + 1 + how
             if i < at < len(words) and not placeholder(words[at][0]):
