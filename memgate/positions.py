@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Iterator
 from .rules import kept_by_shape
 from .words import (AMBIGUOUS, CODE_WORDS, GLUED, KEPT_STAND_IN, LICENCE_WORDS, NOT_SECRET_LAST, SECRET_PAIRS,
+                           NOT_SECRET_PAIRS,
                            OPENING_CODES, PRIVILEGED_WORDS, PUBLIC_WORDS, SECRET_NAME_WORDS, SECRET_WORDS, Found,
                            Gate, diceware, names_key_id, names_store,
                            char_kinds, column_name, dictionary, kind_changes, last_word, member_name, merged, name_like,
@@ -1033,8 +1034,9 @@ def said_of_id(before: str,
     "Whether the words `before` a value said in prose end with an identifier's word: it is that id."
     rest = before
     # (the copula and the marks before the value are no words of it: `… vpc id: `, `… etag é `;
-    # possessive: `=` is a mark and a copula both, and a run of them, `=====…`, is not tried 2ⁿ ways)
-    while (said := re.search(r'(?i)(?:[\s:：=(]|(?<!\w)(?:' + _SAYS + r'))++$', rest)) and said[0]:
+    # possessive: `=` is a mark and a copula both, and a run of them, `=====…`, is not tried 2ⁿ ways;
+    # a quote that opens the value too: `nonce="…"`)
+    while (said := re.search(r'(?i)(?:[\s:：=("\'`]|(?<!\w)(?:' + _SAYS + r'))++$', rest)) and said[0]:
         rest = rest[:said.start()]
     # (a note in brackets between is no word of it: `DevEUI (msb): F651…`)
     rest = re.sub(r'[ \t]*\([^()\n]{1,12}\)$', '', rest)
@@ -1085,7 +1087,10 @@ def said_public(text: str, s: int) -> bool:
     if (_STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end)
             or _PUBLIC_LABEL.search(label) and not _NOT_PUBLIC_NOTE.search(label)): return True
     name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
-    if name and set(name_words(name[1])) & _OWN_SECRET_WORDS: return False
+    # (a pair that names no credential holds none of them: the Push API's `applicationServerKey`)
+    words = name_words(name[1]) if name else []
+    paired = {w for pair in zip(words, words[1:]) if pair in NOT_SECRET_PAIRS for w in pair}
+    if (set(words) - paired) & _OWN_SECRET_WORDS: return False
     # (or its own line's note after it: `apiKey: '…', // safe in the frontend bundle`)
     after = _NOTE_AFTER.search(text, s, len(text) if end < 0 else end)
     if after and _PUBLIC_NOTE.search(after[1]) and not _NOT_PUBLIC_NOTE.search(after[1]):

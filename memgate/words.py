@@ -125,7 +125,7 @@ NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign',
     ('continuation', 'token'), ('pub', 'key'), ('no', 'auth'), ('foreign', 'keys'), ('primary', 'keys'),
     ('public', 'keys'), ('sort', 'keys'), ('search', 'only'), ('search', 'key'), ('instrumentation', 'key'),
     ('project', 'key'), ('signing', 'salt'), ('encryption', 'salt'), ('device', 'token'), ('push', 'token'),
-    ('registration', 'token')])
+    ('registration', 'token'), ('application', 'server')])
 
 # words that, ending a name, name a credential whatever the last one: Vault AppRole's `secret_id` (its
 # `role_id` is the id); an access key's id, the half of a key pair that a known shape (AWS's AKIA…) takes

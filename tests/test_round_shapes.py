@@ -742,6 +742,8 @@ SECRETS = [   # (text, the value)
     ('npm config set //registry.npmjs.org/:_authToken helmet cherry plasma canyon engine 38',
      'helmet cherry plasma canyon engine 38'),
     ('npm config set //registry.npmjs.org/:_authToken Xk9vQ2pLm7Rzz8Ab3', 'Xk9vQ2pLm7Rzz8Ab3'),
+    # (round 82's fix keeps no server's key its note calls public: `server` names a secret one)
+    ('serverKey: "Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3", // public', 'Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3'),
 ]
 
 LOOK_ALIKES = [
@@ -1187,6 +1189,12 @@ LOOK_ALIKES = [
     'FAKE_SLACK = "xoxb-000000000000-0000000000000-rkTaAuqRcaNp8oji1jZMsFSw"\n',
     '"\\"2edd103c3b653c199cdd971893863aef\\""',
     'npm config set color false',
+    # (round 82: the Push API's application server key under its own line's note that calls it public; a nonce
+    # named so, quoted; a UPS tracking number by its shape, its check digit wrong)
+    'applicationServerKey: "BQyj_PR9aACLZ_lbufej6XYtBPfnPxkbcbpmW2TriRX9dwCjJ3eCsYI4tB5HTNZ5kbOcpUel_SRKDOkZfMv2i15",'
+    ' // VAPID public key',
+    'nonce="TcCR8/2UsJeK+RaDzBAYkw=="  (per-request CSP nonce, regenerated each response)',
+    '1ZV5LU2O2190472467\nd15c8682b4b9_add_index_on_created_at.py',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
