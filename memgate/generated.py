@@ -507,8 +507,11 @@ def digit_groups(text: str):
 # base32 in groups of four, as an authenticator's setup page shows its key (`EGT4 SGUM YQRL JOXD …`,
 # `wvya xlzw alpd gxsf …`): six groups or more, one value read whole; upper case with digits in two
 # groups at least (a shout's words have none), lower case with no group a word
-_BASE32_GROUPS = re.compile(r'(?<![\w-])(?:[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}|[a-z2-7]{4}(?: [a-z2-7]{4}){5,})'
-                            r'(?![\w-])')
+# (read whole: a run that goes on in groups beyond base32's alphabet, hex's `8`, `0`, is none; an
+# OpenPGP fingerprint's `E676 C256 … FE8C 885C …`)
+_BASE32_GROUPS = re.compile(r'(?<![\w-])(?<![0-9A-Za-z]{4} )'
+                            r'(?:[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}|[a-z2-7]{4}(?: [a-z2-7]{4}){5,})'
+                            r'(?![\w-]| [0-9A-Za-z]{4}\b)')
 
 def base32_groups(text: str):
     "(start, end) of each run of six or more base32 groups of four that looks drawn."

@@ -1026,6 +1026,7 @@ ID_WORDS = frozenset('''id ids uuid guid version etag fingerprint fp checksum ha
 # licence's `serial`): what keeps a random-looking run after them anywhere (`truck VIN 2UMEA…`)
 THING_ID_WORDS = frozenset('''vin imei iccid eui deveui appeui joineui etag uuid guid lineage
     shipment tracking parcel container kid state nonce job release trace span event commit build
+    fingerprint
     revision ref slug'''.split())
 
 def said_of_id(before: str,
@@ -1049,7 +1050,9 @@ def said_of_id(before: str,
     named = [i for i, w in enumerate(words[:-1]) if '_' in w and small(words[i + 1:])][-1:]
     if named: words = words[:named[0]] + name_words(words[named[0]])
     paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
-    return bool(words) and words[-1] in of and not paired
+    # (or two words that name no credential but a thing: `idempotency key: …`, `cache key`)
+    thing = tuple(words[-2:]) in NOT_SECRET_PAIRS and words[-1] != 'secret'
+    return bool(words) and (words[-1] in of or thing) and not paired
 
 # %% ../nbs/00e_positions.ipynb #63e651a5
 # a note that says what follows is public: shipped to the browser, publishable, safe to share
@@ -2302,17 +2305,20 @@ PASTED_BELOW = "pasted alone on its line below a colon, or as a whole message, k
 _BELOW_COLON = re.compile(r'(?m):[ \t]*\n(?:[ \t]*\n)?[ \t]*([^\s`:=]{8,})[ \t]*$'
                           r'|\A\s*([^\s`:=]{16,})\s*\Z'
                           r'|\A\s*(?:[^\s:`]+[ \t]+){0,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})\s*\Z'
-                          # (or ending the first line, after a lead of words: `new one: …⏎old one is revoked`)
-                          r'|\A\s*(?:[^\s:`]+[ \t]+){1,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})[ \t]*\n')
+                          # (or ending the first line, after a lead of words: `new one: …⏎old one is revoked`;
+                          # or the last: `why 401?⏎⏎ok use this: …`)
+                          r'|\A\s*(?:[^\s:`]+[ \t]+){1,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})[ \t]*\n'
+                          r'|^[ \t]*(?:[^\s:`]+[ \t]+){1,3}[^\s:`]+:[ \t]+([^\s`:=]{8,})\s*\Z')
 
 def pasted_doubts(text: str) -> list[Found]:
     "(start, end, why) of each lone token of a fenced block, below a colon or alone: a doubt."
     # (a stand-in, a word, a path, a file's name or a stand-in already made: nothing given)
     given = lambda v: not (placeholder(v) or plain_word(v) or v.startswith(('/', '~', './', '-'))
                            or re.search(r'\.[A-Za-z]{1,5}$', v) or '[REDACTED' in v)
-    out = [(*m.span(next(g for g in (1, 2, 3, 4) if m[g])), PASTED_BELOW)
+    out = [(*m.span(next(g for g in (1, 2, 3, 4, 5) if m[g])), PASTED_BELOW)
            for m in _BELOW_COLON.finditer(text)
-           if given(v := m[1] or m[2] or m[3] or m[4]) and not (name_like(v) or v.startswith('#'))]
+           if given(v := next(m[g] for g in (1, 2, 3, 4, 5) if m[g]))
+           and not (name_like(v) or v.startswith('#'))]
     for m in FENCED_TOKENS.finditer(text) if '```' in text else ():
         out += [(m.start(1) + x.start(), m.start(1) + x.end(), PASTED_ALONE)
                 for x in re.finditer(r'\S+', m[1]) if given(x[0])]

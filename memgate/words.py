@@ -117,7 +117,8 @@ PRIVILEGED_WORDS = frozenset('admin secret private master write server service r
 # two words that together name no credential
 NOT_SECRET_PAIRS = frozenset([('public', 'key'), ('primary', 'key'), ('foreign', 'key'), ('sort', 'key'),
     ('partition', 'key'), ('cache', 'key'), ('hash', 'key'), ('range', 'key'), ('row', 'key'), ('lookup', 'key'),
-    ('idempotency', 'key'), ('dedup', 'key'), ('routing', 'key'), ('object', 'key'), ('composite', 'key'),
+    # (not a routing key: PagerDuty's is its integration's credential, a broker's is words)
+    ('idempotency', 'key'), ('dedup', 'key'), ('object', 'key'), ('composite', 'key'),
     ('unique', 'key'),
     ('map', 'key'), ('dict', 'key'), ('group', 'key'), ('sub', 'key'), ('hot', 'key'), ('auth', 'domain'),
     ('existing', 'secret'),

@@ -744,6 +744,11 @@ SECRETS = [   # (text, the value)
     ('npm config set //registry.npmjs.org/:_authToken Xk9vQ2pLm7Rzz8Ab3', 'Xk9vQ2pLm7Rzz8Ab3'),
     # (round 82's fix keeps no server's key its note calls public: `server` names a secret one)
     ('serverKey: "Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3", // public', 'Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3'),
+    # (round 83: a URL's password after a user that is an email, to the last @ before the host; PagerDuty's routing
+    # key is its credential)
+    ('email_url = smtp://yarrow@fjord.io:T_oU3X-crP~Alvg7wl7eI@smtp.falcon.com:587', 'T_oU3X-crP~Alvg7wl7eI'),
+    ('Tässä uusi pagerduty routing key: 55f1d79630b165a24487ce5b24d7b94a – laita se tuotannon asetuksiin.',
+     '55f1d79630b165a24487ce5b24d7b94a'),
 ]
 
 LOOK_ALIKES = [
@@ -1195,6 +1200,11 @@ LOOK_ALIKES = [
     ' // VAPID public key',
     'nonce="TcCR8/2UsJeK+RaDzBAYkw=="  (per-request CSP nonce, regenerated each response)',
     '1ZV5LU2O2190472467\nd15c8682b4b9_add_index_on_created_at.py',
+    # (round 83: two words that name no credential but a thing; an OpenPGP fingerprint in groups, not base32's; a
+    # URL's user and port with no password)
+    'tollbridge\nidempotency key: 34f4a84e-8775-45f0-a516-35a0d035cd66',
+    'gpg_fingerprint = E676 C256 BEEC F346 7B4E 5C5A FE8C 885C 601A 97AD',
+    'ssh://git@github.com:22/org/repo.git and https://me@example.com:8443/x',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
@@ -1581,3 +1591,10 @@ def test_a_token_ending_the_first_line_after_a_lead_of_words_is_named_for_review
     text = 'new one: e123442f-59b6-4bce-99f1-56755751787b\nold one is revoked'
     assert [text[s:e] for s, e, _ in pasted_doubts(text)] == ['e123442f-59b6-4bce-99f1-56755751787b']
     assert pasted_doubts('image: nginx:1.25-alpine\nports: 8080') == []
+
+def test_a_token_after_a_lead_of_words_ending_a_message_is_named_for_review():
+    "Round 83: `why 401?⏎⏎ok use this: <uuid>` was sent and named nowhere."
+    from memgate.positions import pasted_doubts
+    text = 'why does raven return 401 in staging?\n\nok use this: 2b9c22ca-d0cc-4ea3-953c-045d95453b86'
+    assert [text[s:e] for s, e, _ in pasted_doubts(text)] == ['2b9c22ca-d0cc-4ea3-953c-045d95453b86']
+    assert pasted_doubts('services:\n  web:\n    image: nginx:1.25-alpine') == []
