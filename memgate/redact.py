@@ -217,12 +217,16 @@ SAID_AN_ID = "after an identifier's word (a VIN, a serial, an etag, a shipment):
 # and one a note above its lines says is public (`# public (shipped to the browser)`), or
 # prose calls a public key (`Public key \`sJb/…=\` goes into the server's [Peer] block`)
 SAID_PUBLIC = "what a note heading its lines, or the words before it, say is public"
-# and one the word right before calls an example (`the xkcd example "correct horse battery staple"`)
-SAID_EXAMPLE = "what the word right before it calls an example"
+# and one the words right before or after call an example, an id or a public key (`the xkcd
+# example "correct horse battery staple"`, `` `f825…` is the trace id ``, `… is just the site key`)
+SAID_EXAMPLE = "what the words right before or after it call an example, an id or a public key"
 # (an entity tag's weak mark, `W/"…"`, or its own quotes inside a string's, as S3 prints one:
 # `"\"2edd…\""`; a hashed known_hosts line's salt and hash: `|1|…|…`)
 _TAGGED = re.compile(r'W/\\?"$|(?:^|\s)"\\"$|(?:^|\n)\|1\|(?:[A-Za-z0-9+/=]+\|)?$')
 _SAID_EXAMPLE = re.compile(r'(?i)\b(?:example|illustration)[ \t]*:?[ \t]*["\'`“]?$')
+_SAID_AFTER = re.compile(r'''[`"'”]?[ \t]+(?:is|was)[ \t]+(?:just |only )?(?:the|an?|our|its)[ \t]+'''
+                         r'(?:[\w-]+[ \t]+){0,2}?(?:id|uid|uuid|site[ \t]+key|public[ \t]+key|publishable[ \t]+key'
+                         r'|checksum|hash|digest|etag|fingerprint|commit|example)\b')
 # and a digest's length of hex alone on its line: an id or a digest a command printed; or before the
 # file it sums, as `sha256sum` lists one, two spaces (or ` *`) between, wherever the line is quoted
 # (`* ed4b…3e71  dist/app-1.4.4.tar.gz`, `<!-- … -->`): the digest alone, not its line
@@ -369,7 +373,7 @@ def _kept_where(text: str, s: int, e: int) -> str | None:
     if after_name and _ASSET_TYPE.match(text, e): return IN_AN_ASSET
     if said_of_id(text[max(0, s - 60):s], THING_ID_WORDS): return SAID_AN_ID
     if said_public(text, s) or _SAID_PUBLIC_KEY.search(text, max(0, s - 30), s): return SAID_PUBLIC
-    if _SAID_EXAMPLE.search(text, max(0, s - 20), s): return SAID_EXAMPLE
+    if _SAID_EXAMPLE.search(text, max(0, s - 20), s) or _SAID_AFTER.match(text, e): return SAID_EXAMPLE
     # (an HTTP header's id, `X-Request-Id:`; a form's anti-forgery token: `csrfmiddlewaretoken=`)
     near = text[max(0, s - 60):s]
     if _ID_HEADER.search(near) or _CSRF_NAME.search(near): return SAID_AN_ID

@@ -317,8 +317,8 @@ _MIXTURE = re.compile(r'^(?=\S*[A-Z])(?=\S*[a-z])(?=(?:\S*\d){2})\S+$')
 _REFERENCE = re.compile(r'''^(?:ENC[\[(].*|\$ANSIBLE_VAULT.*|!vault.*|vault:v\d+:.*|@(?:keychain|env):\S+
     |.*(?:\$\{|\#\{|\{\{|\$\(|\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^}]*)?\}).*|\$\{.*\}|\$\(.*\)
     |\$(?:[A-Z_][A-Z0-9_]*|[a-z_][A-Za-z_]*\d{0,2}|\d)
-    |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|%env\([\w:.-]+\)%|#\{.*\}
-    |%\(\w+\)[sd]|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
+    |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_]\w*%|%env\([\w:.-]+\)%|\#\{.*\}
+    |%\([A-Za-z_]\w*(?:\)[sdr])?|\[REDACTED:[^\]]*\].*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|process\.env\.\w+|env\(\w+\)
     |(?:os\.environ|ENV|process\.env)\[["']?[\w.-]*["']?\]?
     |(?:System\.getenv|Deno\.env\.get|os\.getenv|os\.environ\.get|ENV\.fetch|getenv|env)
      \(["'][\w.-]+["']\)

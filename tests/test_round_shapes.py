@@ -749,6 +749,8 @@ SECRETS = [   # (text, the value)
     ('email_url = smtp://yarrow@fjord.io:T_oU3X-crP~Alvg7wl7eI@smtp.falcon.com:587', 'T_oU3X-crP~Alvg7wl7eI'),
     ('Tässä uusi pagerduty routing key: 55f1d79630b165a24487ce5b24d7b94a – laita se tuotannon asetuksiin.',
      '55f1d79630b165a24487ce5b24d7b94a'),
+    # (round 84's fix keeps no value the words after call a credential)
+    ('Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3 is the api key for prod', 'Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3'),
 ]
 
 LOOK_ALIKES = [
@@ -1205,6 +1207,11 @@ LOOK_ALIKES = [
     'tollbridge\nidempotency key: 34f4a84e-8775-45f0-a516-35a0d035cd66',
     'gpg_fingerprint = E676 C256 BEEC F346 7B4E 5C5A FE8C 885C 601A 97AD',
     'ssh://git@github.com:22/org/repo.git and https://me@example.com:8443/x',
+    # (round 84: a Python format's reference cut by an assignment's end; a value the words right after call an id
+    # or a site key)
+    'Environment="DB_PASSWORD=%(SMTP_PASSWORD)s"',
+    '`f825aff662fe43610a3c573d3b7fe919` is the trace id (public), left as-is.',
+    'Note that 6Lu33Etj1GJ0DmfACV6aDrW4BSc4W4gKYHK7ppXa is just the site key from the build, nothing sensitive.',
 ]
 
 SEEN = [   # (a question, its answer, the value the answer gives)
