@@ -1068,6 +1068,12 @@ _PUBLIC_LABEL = re.compile(r'(?i)\(public\)|\bpublishable\b|\bfor the (?:browser
 _STAND_IN_NOTE = re.compile(r'(?i)[ \t](?:#|//).*\b(?:not a real|fake|dummy|placeholder|fixture)\b')
 # (a note above that opens by saying what follows is no secret: `// not a secret: image digest`)
 _NO_SECRET_NOTE = re.compile(r'(?i)\s*not\s+(?:a\s+)?(?:real\s+)?(?:secret|credential)s?\b')
+
+def _names_line(note: str, line: str) -> bool:
+    "Whether `note` names the setting on `line` (`publishable key` over `stripe_publishable_key = …`)."
+    name = re.match(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?([A-Za-z_][\w.-]*)', line)
+    words = {w for w in name_words(name[1]) if len(w) >= 4} if name else set()
+    return bool(words & set(re.findall(r'[a-z]{4,}', note.lower())))
 # a block's line a heading note governs: a config's `NAME=value`, `name: value` (code's line,
 # only the note right above it)
 _BLOCK_LINE = re.compile(r'[ \t]*(?:\d+(?:→|\t))?[ \t]*(?:export[ \t]+)?'
@@ -1089,7 +1095,8 @@ def said_public(text: str, s: int) -> bool:
     if start and above and _NO_SECRET_NOTE.match(above['note']): return True
     if (_STAND_IN_NOTE.search(text, s, len(text) if end < 0 else end)
             or _PUBLIC_LABEL.search(label) and not _NOT_PUBLIC_NOTE.search(label)): return True
-    name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=]?[ \t]*["\']?$', text[start:s])
+    # (a lookup's default after its name too: `ENV.fetch("MYSQL_ROOT_PASSWORD", "…`)
+    name = re.search(r'([A-Za-z_][\w.-]*)["\']?[ \t]*[:=,]?[ \t]*["\']?$', text[start:s])
     # (a pair that names no credential holds none of them: the Push API's `applicationServerKey`)
     words = name_words(name[1]) if name else []
     paired = {w for pair in zip(words, words[1:]) if pair in NOT_SECRET_PAIRS for w in pair}
@@ -1098,7 +1105,7 @@ def said_public(text: str, s: int) -> bool:
     after = _NOTE_AFTER.search(text, s, len(text) if end < 0 else end)
     if after and _PUBLIC_NOTE.search(after[1]) and not _NOT_PUBLIC_NOTE.search(after[1]):
         return True
-    in_block = _BLOCK_LINE.match(text, start)
+    in_block, below = _BLOCK_LINE.match(text, start), None
     own = re.compile(r'[ \t]*([A-Za-z][\w.-]*)[ \t]').match(text, start)
     for _ in range(30):
         if start == 0: return False
@@ -1106,12 +1113,13 @@ def said_public(text: str, s: int) -> bool:
         line = text[up:start - 1]
         if note := _NOTE_LINE.fullmatch(line):
             said = note['note']
-            # (the same directive commented out is an old value, no note: `# rocommunity public`)
-            if own and said.split()[:1] == [own[1]]: return False
+            # (the same directive commented out is an old value, no note: `# rocommunity public`; a
+            # note that names the line under it is that line's: `# public image digest⏎image_digest =`)
+            if own and said.split()[:1] == [own[1]] or below and _names_line(said, below): return False
             if _NO_SECRET_NOTE.match(said): return True
             return bool(_PUBLIC_NOTE.search(said)) and not _NOT_PUBLIC_NOTE.search(said)
         if not (in_block and _BLOCK_LINE.match(line)): return False
-        start = up
+        start, below = up, line
     return False
 
 
@@ -2626,9 +2634,10 @@ def bare_name_findings(text: str) -> list[Found]:
 
 # %% ../nbs/00e_positions.ipynb #134fdffd
 # a literal given alone to a call whose name says it sets or uses a credential
-# (`SetSessionPassword('…')`, `client.with_token("…")`); a getter's argument is where one is kept
-_CREDENTIAL_CALL = re.compile(r'''(?<![\w.])(?:[\w]+\.)*(?P<f>[A-Za-z_]\w*?
-    (?:[Pp]assword|[Pp]assphrase|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|PASSWORD|SECRET|TOKEN))
+# (`SetSessionPassword('…')`, `client.with_token("…")`, a builder's step on its own line,
+# `⏎    .wifiPsk("…")`); a getter's argument is where one is kept
+_CREDENTIAL_CALL = re.compile(r'''(?<![\w.])\.?(?:[\w]+\.)*(?P<f>(?:[A-Za-z_]\w*?)?
+    (?:[Pp]assword|[Pp]assphrase|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|[Pp]sk|PASSWORD|SECRET|TOKEN|PSK))
     \(\s*(?:(?P<q>["'])(?P<v>[^"'\\\s]{6,120})(?P=q)
     # (or a passphrase, its spaces and an apostrophe in double quotes:
     # `setPassword("Mateo's bay, 20 times.")`)

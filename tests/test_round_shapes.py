@@ -751,6 +751,14 @@ SECRETS = [   # (text, the value)
      '55f1d79630b165a24487ce5b24d7b94a'),
     # (round 84's fix keeps no value the words after call a credential)
     ('Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3 is the api key for prod', 'Xk9vQ2pLm7Rzz8Ab3Xk9vQ2pLm7Rzz8Ab3'),
+    # (round 85: a builder's step on its own line named for a credential; a lookup's default under a note that names
+    # the line above it, no heading)
+    ('        .wifiPsk("juniperOnyx18482!")\n        .password("Tr0ub4dor&3x")', 'juniperOnyx18482!'),
+    ('Rails.application.configure do\n  # publishable key, shipped to browsers\n'
+     '  config.x.stripe_publishable_key = ENV.fetch("STRIPE_PUBLISHABLE_KEY", "pk_live_51Tl3qaiLYM1dJIdkYnVJPp")\n'
+     '  config.x.linode_token = ENV.fetch("LINODE_TOKEN", '
+     '"c2029e69d5cce77f098ffb336ec6d15cdb42516e99f40edbdb686ef8")\n',
+     'c2029e69d5cce77f098ffb336ec6d15cdb42516e99f40edbdb686ef8'),
 ]
 
 LOOK_ALIKES = [
