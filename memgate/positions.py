@@ -1050,8 +1050,9 @@ def said_of_id(before: str,
     named = [i for i, w in enumerate(words[:-1]) if '_' in w and small(words[i + 1:])][-1:]
     if named: words = words[:named[0]] + name_words(words[named[0]])
     paired = any(tuple(words[-len(p):]) == p for p in (*SECRET_PAIRS, ('session', 'id')))
-    # (or two words that name no credential but a thing: `idempotency key: …`, `cache key`)
-    thing = tuple(words[-2:]) in NOT_SECRET_PAIRS and words[-1] != 'secret'
+    # (or two words that name no credential but a thing's key: `idempotency key: …`, `cache key`; a
+    # device's token is its credential, ThingsBoard's)
+    thing = tuple(words[-2:]) in NOT_SECRET_PAIRS and words[-1] == 'key'
     return bool(words) and (words[-1] in of or thing) and not paired
 
 # %% ../nbs/00e_positions.ipynb #63e651a5
