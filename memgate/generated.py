@@ -12,7 +12,7 @@ import re2
 from .words import CODE_WORDS, FULL_WIDTH_MARKS, SECRET_WORDS, UNSPACED, char_kinds, dictionary
 
 # %% auto #0
-__all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'PASSWORD_SYMBOLS', 'CSV_HEADER', 'wordlike', 'word_share',
+__all__ = ['MIN_GENERATED', 'MIN_PUNCTUATED', 'MAX_WORDS', 'NAME_EQ', 'PASSWORD_SYMBOLS', 'CSV_HEADER', 'wordlike', 'word_share',
            'class_changes', 'identifier_like', 'spelt_hex', 'word_cover', 'one_case_letters', 'spelt_secret',
            'split_core', 'generated', 'candidates', 'password_like', 'punctuated', 'percent_encoded', 'code_runs',
            'memorable', 'drawn_words', 'hex_pairs', 'counts_up', 'counted_bytes', 'hex_groups', 'digit_groups',
@@ -222,7 +222,7 @@ _CANDIDATE = re.compile(r'(?<![A-Za-z0-9_+/=-])(?=[A-Za-z_+/=-]*[0-9]|(?:[A-Za-z
 
 # a name and its `=` before a value (`TOKEN=…`, `sig=…`): the name is not part of the value
 # (a patch's mark before the name is the line's, no part of a run: `+TWILIO_ACCOUNT_SID=…`)
-_NAME_EQ = re.compile(r'[+-]?[A-Za-z_][\w.-]*=+')
+NAME_EQ = re.compile(r'[+-]?[A-Za-z_][\w.-]*=+')
 
 def candidates(text: str, harmless=lambda token: False):
     "(start, end) of each generated-looking or `harmless` run of `text`."
@@ -230,7 +230,7 @@ def candidates(text: str, harmless=lambda token: False):
         token, start = m[0], m.start()
         # names assigned to (`KEY=`) are cut off; a random run that holds an `=` (not a name's)
         # stays whole, and so does one that ends in base64's padding (no value after it)
-        while ((name := _NAME_EQ.match(token)) and name.end() < len(token)
+        while ((name := NAME_EQ.match(token)) and name.end() < len(token)
                and not generated(name[0].rstrip('='))):
             token, start = token[name.end():], start + name.end()
         # (base64 of a JPEG starts `/9j/`: judged whole before its slashes are cut off)
@@ -559,7 +559,7 @@ _ONE_CASE_DRAW = re.compile(r'(?<![A-Za-z0-9!@#$%^&*()\-_=+./\\])[a-z0-9!@#$%^&*
 def one_case_draws(text: str):
     "(start, end) of each long run of one case, digits and a generator's marks that looks drawn."
     for m in _ONE_CASE_DRAW.finditer(text):
-        name = re.match(r'[a-z_][a-z0-9_.-]*=', m[0])
+        name = NAME_EQ.match(m[0])
         start, v = (m.start() + name.end(), m[0][name.end():]) if name else (m.start(), m[0])
         marks = [c for c in v if c in _ONE_CASE_MARKS]
         core = re.sub('[^a-z0-9]', '', v)

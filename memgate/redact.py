@@ -28,7 +28,7 @@ from .positions import (ANSWER_MOST, ASSIGNED, FENCED_TOKENS, ID_WORDS, IN_A_VAU
                                secret_file,
                                store_output, to_line_rest, unquote, value_said_findings, within_defaults)
 from .generated import (CSV_HEADER, checked_id, counted_bytes, decodes_harmless, every_candidate, public_der,
-                               public_point,
+                               NAME_EQ, public_point,
                                generated, pseudonym, spelt_hex, word_share, wordlike, wrapped_runs)
 
 # %% auto #0
@@ -323,13 +323,12 @@ _MARKS = set('!@#$%^&*+~')
 # (an `=` too, the token's own inside it, Django's `P78=2sUZ`; a name's before it is the name's, `key=`)
 _TOKEN_BEFORE = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~=-]+$')
 _TOKEN_AFTER = re.compile(r'[A-Za-z0-9!@#$%^&*()_+~=-]+')
-_NAME_EQ = re.compile(r'[A-Za-z_][\w.-]*=')
 
 def _drawn_token(text: str, s: int, e: int) -> tuple[int, int]:
     "A random run with the rest of its token, where that is drawn from a password's marks too."
     b, a = _TOKEN_BEFORE.search(text, max(0, s - 80), s), _TOKEN_AFTER.match(text, e)
     ns, ne = b.start() if b else s, a.end() if a else e
-    if (name := _NAME_EQ.match(text, ns, s)): ns = name.end()
+    if (name := NAME_EQ.match(text, ns, s)): ns = name.end()
     # (a closing bracket the token did not open is the sentence's: `(key abc…)`)
     while text[ne - 1:ne] == ')' and text.count('(', ns, ne) < text.count(')', ns, ne): ne -= 1
     extra = text[ns:s] + text[e:ne]

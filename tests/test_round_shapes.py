@@ -1600,16 +1600,11 @@ def test_a_one_case_draw_after_a_name_leaves_the_name():
     sent = redact('ERROR auth failed for key=e&8$c_6^xth-ohjn(%bp3ip$-rnwf+9vdlc0x47&e9i%p62_d) (status=401)')
     assert sent.startswith('ERROR auth failed for key=[REDACTED:') and sent.endswith('] (status=401)'), sent
 
-def test_a_token_ending_the_first_line_after_a_lead_of_words_is_named_for_review():
-    "Round 81: `new one: <uuid>⏎old one is revoked` was sent and named nowhere."
+def test_a_token_ending_the_first_or_the_last_line_after_a_lead_of_words_is_named_for_review():
+    "Rounds 81 and 83: `new one: <uuid>⏎old one is revoked`, `why 401?⏎⏎ok use this: <uuid>` were named nowhere."
     from memgate.positions import pasted_doubts
-    text = 'new one: e123442f-59b6-4bce-99f1-56755751787b\nold one is revoked'
-    assert [text[s:e] for s, e, _ in pasted_doubts(text)] == ['e123442f-59b6-4bce-99f1-56755751787b']
+    for text in ('new one: e123442f-59b6-4bce-99f1-56755751787b\nold one is revoked',
+                 'why does raven return 401 in staging?\n\nok use this: 2b9c22ca-d0cc-4ea3-953c-045d95453b86'):
+        assert [text[s:e] for s, e, _ in pasted_doubts(text)] == [re.search(r'\w{8}-[\w-]{27}', text)[0]]
     assert pasted_doubts('image: nginx:1.25-alpine\nports: 8080') == []
-
-def test_a_token_after_a_lead_of_words_ending_a_message_is_named_for_review():
-    "Round 83: `why 401?⏎⏎ok use this: <uuid>` was sent and named nowhere."
-    from memgate.positions import pasted_doubts
-    text = 'why does raven return 401 in staging?\n\nok use this: 2b9c22ca-d0cc-4ea3-953c-045d95453b86'
-    assert [text[s:e] for s, e, _ in pasted_doubts(text)] == ['2b9c22ca-d0cc-4ea3-953c-045d95453b86']
     assert pasted_doubts('services:\n  web:\n    image: nginx:1.25-alpine') == []
